@@ -1,0 +1,1 @@
+"""fairdeal rules engine: pure, deterministic, no I/O, no crypto, no asyncio."""

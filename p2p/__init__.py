@@ -1,0 +1,1 @@
+"""fairdeal peer-to-peer layer: discovery, transport, table log, fair deck, table protocol."""

@@ -1,0 +1,1 @@
+"""fairdeal user interface: the Textual app and the command line."""

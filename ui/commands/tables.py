@@ -1,0 +1,14 @@
+"""`fairdeal tables` (to be built)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    del parser
+
+
+def run(args: argparse.Namespace) -> int:
+    del args
+    raise SystemExit("fairdeal tables: not built yet")
