@@ -1,1 +1,83 @@
-"""fairdeal rules engine: pure, deterministic, no I/O, no crypto, no asyncio."""
+"""fairdeal rules engine for Larry: pure, deterministic, sans-IO (no I/O, no crypto, no asyncio).
+
+API overview (names are stable; other packages build on them):
+
+- Cards and options: `LarryOptions` (deck composition L1, Larry symbols L2, short game L18, first
+  seat L5), `build_deck(options) -> tuple[Card, ...]`; a *face* is a card id, an index into it.
+  `CardKind` names the kinds ("number", "gloat", "face_up", "pick_up_2", "give_away_1",
+  "change_direction").
+- State: `LarryState`, immutable and *public*: hidden cards are deck slots (ints, never reused);
+  `state.revealed` maps opened slots to faces. `state.to_act()` is the seat awaited (None while
+  requests are pending or when the game is over); `state.pending` lists requests in order.
+- Transitions: `new_game(players, options) -> Step` and `apply(state, seat, action) -> Step`;
+  a `Step` holds the new `state`, the `events` that happened and the `requests` newly issued.
+  Actions: `Doubt`, `PlayFaceDown(slot, announce, larry)`, `PlayFaceUp(slot, claim, target,
+  give, larry)`, `AcceptOut`. Illegal actions raise an `IllegalAction` subclass (`NotYourTurn`,
+  `LimitExceeded`, `GiveAwayTooFewCards`, …) carrying `.seat` and `.reason`.
+- Requests a driver serves: `NewDeck(slots)`, `Deal(seat, slots)`, `Transfer(slot, from_seat,
+  to_seat)`, `Reshuffle(old, new)`, `Reveal(slots, reason)`. The driver answers `pending[0]` by
+  `apply(state, DRIVER, Ack(id))`, or `Faces(id, faces)` for a Reveal. A face-up claim that the
+  revealed face contradicts yields a `Violation` event naming the seat, and the game stops.
+- Views: `view_for(state, knowledge, seat) -> LarryView` (knowledge: slot -> face of the cards
+  that seat was dealt or given); `legal_actions(view)` from the view only.
+- Drivers and bots: `OracleDriver` (knows the deck order, serves everything); bots in
+  `engine.bots` (`RandomBot`, `HeuristicBot`); `engine.selfplay.play_game`.
+- Plain data: `engine.codec.to_data` / `from_data` for states, actions, events, requests
+  (msgpack-compatible, strict parsing; see protocol.md section 7).
+"""
+
+from engine.actions import (
+    AcceptOut,
+    Ack,
+    Action,
+    Doubt,
+    Faces,
+    PlayFaceDown,
+    PlayFaceUp,
+    Resolution,
+)
+from engine.cards import Card, CardKind, build_deck
+from engine.errors import DRIVER, IllegalAction
+from engine.events import Event, Violation
+from engine.legal import legal_actions
+from engine.options import LarryOptions
+from engine.oracle import OracleDriver
+from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
+from engine.rules import apply, new_game
+from engine.state import LarryState, Phase, Step
+from engine.view import Knowledge, LarryView, view_for
+
+__all__ = [
+    "DRIVER",
+    "AcceptOut",
+    "Ack",
+    "Action",
+    "Card",
+    "CardKind",
+    "Deal",
+    "Doubt",
+    "Event",
+    "Faces",
+    "IllegalAction",
+    "Knowledge",
+    "LarryOptions",
+    "LarryState",
+    "LarryView",
+    "NewDeck",
+    "OracleDriver",
+    "Phase",
+    "PlayFaceDown",
+    "PlayFaceUp",
+    "Request",
+    "Reshuffle",
+    "Resolution",
+    "Reveal",
+    "Step",
+    "Transfer",
+    "Violation",
+    "apply",
+    "build_deck",
+    "legal_actions",
+    "new_game",
+    "view_for",
+]

@@ -1,0 +1,71 @@
+"""What a seat can do (player actions) and how a driver answers requests (resolutions).
+
+Actions name hidden cards by deck slot. A face-up play *claims* a kind; the claim is checked
+against the face once it is revealed (a false claim is a provable cheat, see events.Violation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import CardKind
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    """L9/L16: doubt the announced total; only the seat to act, only with a non-empty pile (L7)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFaceDown:
+    """L6: play `slot` face-down announcing `announce` (any integer not above the limit).
+
+    `larry` is the L15 call: it must be true exactly when this play leaves one card in hand.
+    """
+
+    slot: int
+    announce: int
+    larry: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFaceUp:
+    """L6/L10-L13: play `slot` face-up, claiming it is a card of kind `claim`.
+
+    Action claims: `target` is the other seat for face_up, pick_up_2 and give_away_1; `give` is the
+    slot handed over with give_away_1 (L11). Under an L12 obligation the claim may also be
+    "number" (the total becomes last total + value) or "gloat" (only when the hand holds nothing
+    but gloat cards).
+    """
+
+    slot: int
+    claim: CardKind
+    target: int | None = None
+    give: int | None = None
+    larry: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptOut:
+    """L16: the seat after a player who went out does not doubt; the hand ends."""
+
+
+Action = Doubt | PlayFaceDown | PlayFaceUp | AcceptOut
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The driver has served request `request` (NewDeck, Deal, Transfer or Reshuffle)."""
+
+    request: int
+
+
+@dataclass(frozen=True, slots=True)
+class Faces:
+    """The faces (card ids) of a Reveal request's slots, in the order of its `slots`."""
+
+    request: int
+    faces: tuple[int, ...]
+
+
+Resolution = Ack | Faces

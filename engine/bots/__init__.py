@@ -1,0 +1,29 @@
+"""Bots that choose an action from a seat's view only (never the public state or other hands)."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from engine.actions import Action
+from engine.view import LarryView
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: LarryView) -> Action:
+        """An action for `view.seat`, which is to act."""
+        ...
+
+
+def make_bot(spec: str, rng: random.Random) -> Bot:
+    """A bot by name: "random" or "heuristic"."""
+    from engine.bots.heuristic import HeuristicBot
+    from engine.bots.random_bot import RandomBot
+
+    if spec == "random":
+        return RandomBot(rng)
+    if spec == "heuristic":
+        return HeuristicBot(rng)
+    raise ValueError(f"unknown bot {spec!r} (choose random or heuristic)")

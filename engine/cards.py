@@ -1,0 +1,74 @@
+"""The Larry deck as data (L1 composition, L2 Larry symbols).
+
+A *face* is a card id: an index into the canonical deck list built from the options. Hidden cards
+are deck *slots* elsewhere in the engine; a face only appears once a slot has been revealed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.options import LarryOptions
+
+
+class CardKind(StrEnum):
+    NUMBER = "number"
+    GLOAT = "gloat"
+    FACE_UP = "face_up"  # L12 "play face-up"
+    PICK_UP_2 = "pick_up_2"  # L10
+    GIVE_AWAY_1 = "give_away_1"  # L11
+    CHANGE_DIRECTION = "change_direction"  # L13
+
+
+ACTION_KINDS: frozenset[CardKind] = frozenset(
+    {CardKind.FACE_UP, CardKind.PICK_UP_2, CardKind.GIVE_AWAY_1, CardKind.CHANGE_DIRECTION}
+)
+# Face-up actions that are played "against any other player" and so need a target seat.
+TARGETED_KINDS: frozenset[CardKind] = frozenset(
+    {CardKind.FACE_UP, CardKind.PICK_UP_2, CardKind.GIVE_AWAY_1}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card. `value` is what it adds to a pile when summed (L9: 0 unless a number card)."""
+
+    id: int
+    kind: CardKind
+    value: int
+    symbols: int  # Larry symbols: minus points when left in a hand at the end (L2, L17)
+
+    @property
+    def name(self) -> str:
+        return str(self.value) if self.kind is CardKind.NUMBER else self.kind.value
+
+    @property
+    def is_action(self) -> bool:
+        return self.kind in ACTION_KINDS
+
+
+@lru_cache(maxsize=32)
+def build_deck(options: LarryOptions) -> tuple[Card, ...]:
+    """The canonical deck list for these options: numbers (in the order of L1), actions, gloats."""
+    specs: list[tuple[CardKind, int]] = []
+    for value, count in options.numbers:
+        specs.extend([(CardKind.NUMBER, value)] * count)
+    for kind, count in options.actions:
+        specs.extend([(CardKind(kind), 0)] * count)
+    specs.extend([(CardKind.GLOAT, 0)] * options.gloats)
+    return tuple(
+        Card(card_id, kind, value, options.symbols_for(kind, value))
+        for card_id, (kind, value) in enumerate(specs)
+    )
+
+
+def card_by_name(deck: tuple[Card, ...], name: str, exclude: set[int] | None = None) -> Card:
+    """The first card called `name` ("7", "-2", "gloat", "pick_up_2", …) not in `exclude`."""
+    for card in deck:
+        if card.name == name and (exclude is None or card.id not in exclude):
+            return card
+    raise KeyError(f"no (more) card named {name!r} in the deck")

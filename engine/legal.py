@@ -1,0 +1,95 @@
+"""The legal actions of a seat, computed from its view alone.
+
+Announcements are free (L6: any integer not above the limit), so the list cannot hold them all:
+it lists announcements from `announce_floor(view)` up to the limit, which covers every honest
+total (the lowest card is -2) and a band of bluffs. `apply` accepts any integer not above the limit.
+"""
+
+from __future__ import annotations
+
+from engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
+from engine.cards import ACTION_KINDS, TARGETED_KINDS, CardKind
+from engine.rules import stuck_under_obligation
+from engine.state import Phase
+from engine.view import LarryView
+
+
+def announce_floor(view: LarryView) -> int:
+    low = min(value for value, _ in view.options.numbers) if view.options.numbers else 0
+    return min(view.announced, 0) + min(low, 0)
+
+
+def can_doubt(view: LarryView) -> bool:
+    return view.my_turn and bool(view.pile)  # L7
+
+
+def doubt_actions(view: LarryView) -> tuple[Action, ...]:
+    if not can_doubt(view):
+        return ()
+    return (Doubt(),)
+
+
+def accept_actions(view: LarryView) -> tuple[Action, ...]:
+    if view.my_turn and view.phase is Phase.GOING_OUT:
+        return (AcceptOut(),)
+    return ()
+
+
+def larry_flag(cards_left: int) -> bool:
+    """L15: the correct call for a play that leaves `cards_left` cards."""
+    return cards_left == 1
+
+
+def face_down_actions(view: LarryView) -> tuple[Action, ...]:
+    if not view.my_turn or view.phase is not Phase.PLAY or view.obligated[view.seat]:
+        return ()
+    larry = larry_flag(len(view.hand) - 1)
+    announcements = range(announce_floor(view), view.limit + 1)
+    return tuple(
+        PlayFaceDown(slot, announce, larry) for slot, _ in view.hand for announce in announcements
+    )
+
+
+def face_up_actions(view: LarryView) -> tuple[Action, ...]:
+    """Face-up plays of cards whose face this seat knows (its own hand), with their targets."""
+    if not view.my_turn or view.phase is not Phase.PLAY:
+        return ()
+    seat, hand = view.seat, view.hand
+    deck = view.deck
+    obligated = view.obligated[seat]
+    others = [other for other in range(view.players) if other != seat]
+    known = [(slot, deck[face].kind) for slot, face in hand if face is not None]
+    if obligated and len(known) == len(hand) and stuck_under_obligation([k for _, k in known]):
+        # L12 (extended): nothing playable for effect or value, so one card goes up as a 0.
+        larry = larry_flag(len(hand) - 1)
+        return tuple(PlayFaceUp(slot, kind, None, None, larry) for slot, kind in known)
+    actions: list[Action] = []
+    for slot, kind in known:
+        if kind in ACTION_KINDS:
+            if kind is CardKind.GIVE_AWAY_1:
+                if len(hand) < 3:  # L11
+                    continue
+                larry = larry_flag(len(hand) - 2)
+                actions.extend(
+                    PlayFaceUp(slot, kind, target, give, larry)
+                    for target in others
+                    for give, _ in hand
+                    if give != slot
+                )
+            elif kind in TARGETED_KINDS:
+                larry = larry_flag(len(hand) - 1)
+                actions.extend(PlayFaceUp(slot, kind, target, None, larry) for target in others)
+            else:
+                actions.append(PlayFaceUp(slot, kind, None, None, larry_flag(len(hand) - 1)))
+        elif obligated and kind is CardKind.NUMBER:  # L12
+            actions.append(PlayFaceUp(slot, kind, None, None, larry_flag(len(hand) - 1)))
+    return tuple(actions)
+
+
+def legal_actions(view: LarryView) -> tuple[Action, ...]:
+    """Every listed legal action of `view.seat` (empty when it is not this seat's turn)."""
+    if not view.my_turn:
+        return ()
+    if view.phase is Phase.GOING_OUT:
+        return doubt_actions(view) + accept_actions(view)
+    return doubt_actions(view) + face_down_actions(view) + face_up_actions(view)

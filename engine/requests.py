@@ -1,0 +1,59 @@
+"""What the engine asks its driver to do. Every request has an `id`, numbered from 0 per game.
+
+The public state already reflects a request when it is issued (a dealt slot is in the hand); the
+driver makes it true privately (the seat learns the face) and answers with `Ack` or, for a Reveal,
+with `Faces`. Requests are answered strictly in order; `state.pending[0]` is the next one.
+Slots are never reused: a new hand and an L14 reshuffle allocate fresh slot ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class NewDeck:
+    """Shuffle the whole deck afresh into `slots` (one slot per card), at the start of a hand."""
+
+    id: int
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Give the faces of `slots` (taken from the pick-up pile) privately to `seat`."""
+
+    id: int
+    seat: int
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Hand card `slot` from `from_seat` to `to_seat`, who learns its face (L11 give away)."""
+
+    id: int
+    slot: int
+    from_seat: int
+    to_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """L14: shuffle the cards of `old` (the discard pile) into the new pick-up pile `new`."""
+
+    id: int
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Open `slots` to everyone; answer with Faces. `reason`: "doubt", "face_up" or "score"."""
+
+    id: int
+    slots: tuple[int, ...]
+    reason: str
+
+
+Request = NewDeck | Deal | Transfer | Reshuffle | Reveal
