@@ -66,6 +66,39 @@ def build_deck(options: LarryOptions) -> tuple[Card, ...]:
     )
 
 
+_DECKS_BY_IDENTITY: dict[int, tuple[LarryOptions, tuple[Card, ...]]] = {}
+
+
+def deck_of(options: LarryOptions) -> tuple[Card, ...]:
+    """build_deck for the hot path: looked up by the options' identity, not its (slow) hash.
+
+    The entry keeps `options` alive, so its id cannot be reused by another object.
+    """
+    entry = _DECKS_BY_IDENTITY.get(id(options))
+    if entry is not None and entry[0] is options:
+        return entry[1]
+    if len(_DECKS_BY_IDENTITY) > 256:
+        _DECKS_BY_IDENTITY.clear()
+    deck = build_deck(options)
+    _DECKS_BY_IDENTITY[id(options)] = (options, deck)
+    return deck
+
+
+_LOWEST_BY_IDENTITY: dict[int, tuple[LarryOptions, int]] = {}
+
+
+def lowest_value(options: LarryOptions) -> int:
+    """The lowest value a card adds to a pile (0 when no card is negative)."""
+    entry = _LOWEST_BY_IDENTITY.get(id(options))
+    if entry is not None and entry[0] is options:
+        return entry[1]
+    if len(_LOWEST_BY_IDENTITY) > 256:
+        _LOWEST_BY_IDENTITY.clear()
+    low = min([0, *(card.value for card in deck_of(options))])
+    _LOWEST_BY_IDENTITY[id(options)] = (options, low)
+    return low
+
+
 def card_by_name(deck: tuple[Card, ...], name: str, exclude: set[int] | None = None) -> Card:
     """The first card called `name` ("7", "-2", "gloat", "pick_up_2", …) not in `exclude`."""
     for card in deck:

@@ -8,15 +8,16 @@ total (the lowest card is -2) and a band of bluffs. `apply` accepts any integer 
 from __future__ import annotations
 
 from engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
-from engine.cards import ACTION_KINDS, TARGETED_KINDS, CardKind
+from engine.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, lowest_value
 from engine.rules import stuck_under_obligation
 from engine.state import Phase
 from engine.view import LarryView
 
 
 def announce_floor(view: LarryView) -> int:
-    low = min(value for value, _ in view.options.numbers) if view.options.numbers else 0
-    return min(view.announced, 0) + min(low, 0)
+    """The lowest announcement listed: the lowest honest total reachable from here."""
+    state = view.state
+    return min(state.announced, 0) + lowest_value(state.options)
 
 
 def can_doubt(view: LarryView) -> bool:

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 
 from engine.actions import Ack, Action, Faces
-from engine.cards import build_deck
+from engine.cards import deck_of
 from engine.errors import DRIVER
 from engine.events import Event
 from engine.options import LarryOptions
@@ -41,7 +41,7 @@ class OracleDriver:
         self.options = options or LarryOptions()
         self.players = players
         self.rng = random.Random(seed)
-        self._deck_size = len(build_deck(self.options))
+        self._deck_size = len(deck_of(self.options))
         self._decks: Iterator[Sequence[int]] = iter(decks or ())
         self._reshuffle = reshuffle
         self.faces: dict[int, int] = {}  # slot -> face, for every slot ever allocated

@@ -21,7 +21,7 @@ from engine.actions import (
     PlayFaceUp,
     Resolution,
 )
-from engine.cards import ACTION_KINDS, TARGETED_KINDS, Card, CardKind, build_deck
+from engine.cards import ACTION_KINDS, TARGETED_KINDS, Card, CardKind, deck_of
 from engine.events import (
     CardGiven,
     DirectionChanged,
@@ -85,21 +85,26 @@ class _Tx:
     awaiting: Awaiting | None
     winners: tuple[int, ...]
 
+    # The transaction's own data lives in slots, so that __dict__ holds exactly the state fields.
+    __slots__ = ("__dict__", "deck", "events", "new_requests")
+
     def __init__(self, state: LarryState) -> None:
-        for name in _FIELDS:
-            setattr(self, name, getattr(state, name))
+        self.__dict__.update(state.__dict__)
         self.hands = list(state.hands)
-        self.deck: tuple[Card, ...] = build_deck(state.options)
+        self.deck: tuple[Card, ...] = deck_of(state.options)
         self.events: list[Event] = []
         self.new_requests: list[Request] = []
 
     # -- bookkeeping -------------------------------------------------------------------------
     def freeze(self) -> Step:
-        values: dict[str, Any] = {name: getattr(self, name) for name in _FIELDS}
+        """The new state. The transaction must not be used afterwards (its dict is handed over)."""
+        values = self.__dict__
         values["hands"] = tuple(self.hands)
         if self.new_requests:
             values["pending"] = self.pending + tuple(self.new_requests)
-        return Step(LarryState(**values), tuple(self.events), tuple(self.new_requests))
+        state = object.__new__(LarryState)
+        object.__setattr__(state, "__dict__", values)
+        return Step(state, tuple(self.events), tuple(self.new_requests))
 
     def alloc(self, count: int) -> tuple[int, ...]:
         start = self.next_slot
@@ -375,7 +380,7 @@ def _play_face_down(state: LarryState, seat: int, action: PlayFaceDown) -> Step:
     _check_larry(seat, action.larry, left)
     tx = _Tx(state)
     tx.mark_acted(seat)
-    tx.hands[seat] = tuple(slot for slot in hand if slot != action.slot)
+    tx.hands[seat] = tuple([slot for slot in hand if slot != action.slot])
     tx.pile = (*state.pile, action.slot)
     tx.announced = action.announce
     tx.last_player = seat
@@ -434,7 +439,7 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
     forced = zero_play or claim is CardKind.NUMBER
     tx = _Tx(state)
     tx.mark_acted(seat)
-    tx.hands[seat] = tuple(slot for slot in hand if slot != action.slot)
+    tx.hands[seat] = tuple([slot for slot in hand if slot != action.slot])
     if forced:
         # L12: face-up numbers (and zero plays) join the pile.
         tx.pile = (*state.pile, action.slot)
@@ -538,14 +543,21 @@ def _resolve(state: LarryState, seat: int, resolution: Resolution) -> Step:
 
 
 def _replace_pending(state: LarryState, pending: tuple[Request, ...]) -> LarryState:
-    values = {name: getattr(state, name) for name in _FIELDS}
+    values = dict(state.__dict__)
     values["pending"] = pending
-    return LarryState(**values)
+    return _build_state(values)
+
+
+def _build_state(values: dict[str, Any]) -> LarryState:
+    """A LarryState from its field values without running __init__ (the hot path)."""
+    state = object.__new__(LarryState)
+    state.__dict__.update(values)
+    return state
 
 
 def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> Step:
     faces = resolution.faces
-    deck_size = len(build_deck(state.options))
+    deck_size = len(deck_of(state.options))
     if len(faces) != len(request.slots):
         raise E.BadResolution(
             E.DRIVER, f"{len(faces)} faces for {len(request.slots)} slots of request {request.id}"

@@ -1,76 +1,129 @@
-"""What one seat may see: its own faces, public facts and counts. Bots and UIs work on this only."""
+"""What one seat may see: the public state, its own knowledge, and nothing else.
+
+Bots and UIs work on a LarryView only. It is computed lazily from the public state (which every
+seat holds anyway) and the seat's private knowledge, so building one per turn costs nothing.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.cards import Card, build_deck
+from engine.cards import Card, deck_of
 from engine.options import LarryOptions
 from engine.state import LarryState, Phase
 
 Knowledge = Mapping[int, int]  # slot -> face, the cards a seat was dealt, given or shown
 
+CardEntry = tuple[int, int | None]  # (slot, face); face is None where this seat cannot know it
+
 
 @dataclass(frozen=True, slots=True)
 class LarryView:
-    """A seat's view. Cards are (slot, face) pairs; face is None where this seat cannot know it."""
+    """The view of `seat`. Card lists are (slot, face) pairs; own and revealed cards have faces."""
 
     seat: int
-    players: int
-    options: LarryOptions
-    phase: Phase
-    hand_no: int
-    to_act: int | None  # the seat whose action is awaited; None while the driver works
-    hand: tuple[tuple[int, int | None], ...]
-    hand_sizes: tuple[int, ...]
-    pile: tuple[tuple[int, int | None], ...]  # in play order; own and revealed cards have faces
-    discard: tuple[tuple[int, int | None], ...]
-    pickup_count: int
-    limit: int
-    direction: int
-    announced: int
-    last_player: int | None
-    obligated: tuple[bool, ...]
-    out_seat: int | None
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
+    state: LarryState
+    knowledge: Knowledge
+
+    def _cards(self, slots: tuple[int, ...]) -> tuple[CardEntry, ...]:
+        get_public = self.state.revealed.get
+        get_known = self.knowledge.get
+        return tuple([(slot, get_public(slot, get_known(slot))) for slot in slots])
+
+    # -- this seat's cards -----------------------------------------------------------------------
+    @property
+    def hand(self) -> tuple[CardEntry, ...]:
+        return self._cards(self.state.hands[self.seat])
+
+    @property
+    def pile(self) -> tuple[CardEntry, ...]:
+        """The table pile in play order."""
+        return self._cards(self.state.pile)
+
+    @property
+    def discard(self) -> tuple[CardEntry, ...]:
+        return self._cards(self.state.discard)
+
+    # -- public facts ----------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def options(self) -> LarryOptions:
+        return self.state.options
 
     @property
     def deck(self) -> tuple[Card, ...]:
-        return build_deck(self.options)
+        return deck_of(self.state.options)
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def hand_no(self) -> int:
+        return self.state.hand_no
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose action is awaited; None while the driver works or the game is over."""
+        return self.state.to_act()
 
     @property
     def my_turn(self) -> bool:
-        return self.to_act == self.seat
+        return self.state.to_act() == self.seat
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple([len(hand) for hand in self.state.hands])
+
+    @property
+    def pile_size(self) -> int:
+        return len(self.state.pile)
+
+    @property
+    def pickup_count(self) -> int:
+        return len(self.state.pickup)
+
+    @property
+    def discard_count(self) -> int:
+        return len(self.state.discard)
+
+    @property
+    def limit(self) -> int:
+        return self.state.limit
+
+    @property
+    def direction(self) -> int:
+        return self.state.direction
+
+    @property
+    def announced(self) -> int:
+        return self.state.announced
+
+    @property
+    def last_player(self) -> int | None:
+        return self.state.last_player
+
+    @property
+    def obligated(self) -> tuple[bool, ...]:
+        return self.state.obligated
+
+    @property
+    def out_seat(self) -> int | None:
+        return self.state.out_seat
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.state.scores
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.state.winners
 
 
 def view_for(state: LarryState, knowledge: Knowledge, seat: int) -> LarryView:
     """The view of `seat`, given its private `knowledge` (slot -> face)."""
-    revealed = state.revealed
-
-    def face(slot: int) -> int | None:
-        known = revealed.get(slot)
-        return known if known is not None else knowledge.get(slot)
-
-    return LarryView(
-        seat=seat,
-        players=state.players,
-        options=state.options,
-        phase=state.phase,
-        hand_no=state.hand_no,
-        to_act=state.to_act(),
-        hand=tuple((slot, face(slot)) for slot in state.hands[seat]),
-        hand_sizes=state.hand_sizes(),
-        pile=tuple((slot, face(slot)) for slot in state.pile),
-        discard=tuple((slot, face(slot)) for slot in state.discard),
-        pickup_count=len(state.pickup),
-        limit=state.limit,
-        direction=state.direction,
-        announced=state.announced,
-        last_player=state.last_player,
-        obligated=state.obligated,
-        out_seat=state.out_seat,
-        scores=state.scores,
-        winners=state.winners,
-    )
+    return LarryView(seat, state, knowledge)

@@ -32,10 +32,12 @@ class RandomBot:
         rng = self.rng
         if view.phase is Phase.GOING_OUT:
             return rng.choice(doubt_actions(view) + accept_actions(view))
+        state = view.state
+        hand = state.hands[view.seat]
         options: list[str] = []
-        if view.pile:
+        if state.pile:
             options.append("doubt")
-        if not view.obligated[view.seat]:
+        if not state.obligated[view.seat]:
             options.extend(("down", "down", "down"))
         options.append("up")
         while options:
@@ -44,9 +46,9 @@ class RandomBot:
             if kind == "doubt":
                 return doubt_actions(view)[0]
             if kind == "down":
-                slot = rng.choice(view.hand)[0]
-                announce = rng.randint(announce_floor(view), view.limit)
-                return PlayFaceDown(slot, announce, self._larry(len(view.hand) - 1))
+                slot = rng.choice(hand)
+                announce = rng.randint(announce_floor(view), state.limit)
+                return PlayFaceDown(slot, announce, self._larry(len(hand) - 1))
             face_up = face_up_actions(view)
             if face_up:
                 action = rng.choice(face_up)
