@@ -68,6 +68,8 @@ class _Tx:
     hands: list[tuple[int, ...]]
     pickup: tuple[int, ...]
     pile: tuple[int, ...]
+    pile_seats: tuple[int, ...]
+    pile_totals: tuple[int, ...]
     discard: tuple[int, ...]
     revealed: Mapping[int, int]
     limit: int
@@ -152,7 +154,7 @@ class _Tx:
     def clear_pile(self) -> None:
         """The pile goes to the discard pile and a new round starts at 0 (L7, L9, L12)."""
         self.discard = self.discard + self.pile
-        self.pile = ()
+        self.pile = self.pile_seats = self.pile_totals = ()
         self.announced = 0
         self.last_player = None
 
@@ -173,7 +175,7 @@ class _Tx:
             self.new_requests.append(Deal(self.request_id(), seat, hand))
         self.hands = hands
         self.pickup = slots[n * per_player :]
-        self.pile = self.discard = ()
+        self.pile = self.discard = self.pile_seats = self.pile_totals = ()
         self.revealed = {}
         self.limit = self.options.limits[0]
         self.direction = 1
@@ -243,6 +245,8 @@ def new_game(players: int, options: LarryOptions | None = None) -> Step:
         hands=((),) * players,
         pickup=(),
         pile=(),
+        pile_seats=(),
+        pile_totals=(),
         discard=(),
         revealed={},
         limit=options.limits[0],
@@ -382,6 +386,8 @@ def _play_face_down(state: LarryState, seat: int, action: PlayFaceDown) -> Step:
     tx.mark_acted(seat)
     tx.hands[seat] = tuple([slot for slot in hand if slot != action.slot])
     tx.pile = (*state.pile, action.slot)
+    tx.pile_seats = (*state.pile_seats, seat)
+    tx.pile_totals = (*state.pile_totals, action.announce)
     tx.announced = action.announce
     tx.last_player = seat
     tx.events.append(PlayedFaceDown(seat, action.slot, action.announce, action.larry))
@@ -443,6 +449,7 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
     if forced:
         # L12: face-up numbers (and zero plays) join the pile.
         tx.pile = (*state.pile, action.slot)
+        tx.pile_seats = (*state.pile_seats, seat)  # its total is added once it is revealed
     else:
         # Action cards played for their effect go straight to the discard pile.
         tx.discard = (*state.discard, action.slot)
@@ -476,6 +483,7 @@ def _finish_face_up(tx: _Tx, pending: AwaitFaceUp, reveal: Reveal) -> None:
         tx.set_obligation(seat, False)
         total = tx.announced + card.value
         tx.announced = total
+        tx.pile_totals = (*tx.pile_totals, total)
         tx.events.append(PlayedFaceUp(seat, action.slot, card.id, claim, None, total, action.larry))
         if total > tx.limit:
             tx.events.append(OverLimit(seat, total, tx.limit))

@@ -63,6 +63,8 @@ class LarryState:
     hands: tuple[tuple[int, ...], ...]  # slots per seat
     pickup: tuple[int, ...]  # the face-down pick-up pile; draws take from the front
     pile: tuple[int, ...]  # the table pile, in play order
+    pile_seats: tuple[int, ...]  # who played each pile card
+    pile_totals: tuple[int, ...]  # the total announced with each pile card (public, heard)
     discard: tuple[int, ...]
     revealed: Mapping[int, int]  # slot -> face, public; never mutated (a new dict per change)
     limit: int

@@ -80,6 +80,16 @@ class LarryView:
         return tuple([len(hand) for hand in self.state.hands])
 
     @property
+    def pile_seats(self) -> tuple[int, ...]:
+        """Who played each pile card."""
+        return self.state.pile_seats
+
+    @property
+    def pile_totals(self) -> tuple[int, ...]:
+        """The total announced with each pile card, as everyone heard it."""
+        return self.state.pile_totals
+
+    @property
     def pile_size(self) -> int:
         return len(self.state.pile)
 

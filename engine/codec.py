@@ -1,0 +1,183 @@
+"""States, actions, resolutions, events and requests as plain, msgpack-compatible data.
+
+Encoding (protocol.md section 7): a dataclass becomes a dict {"type": ClassName, field: value,
+...}; tuples become lists; enums their string value; the `revealed` map a list of [slot, face]
+pairs sorted by slot. Decoding is strict: an unknown type or field, a missing field without
+default, or a value of the wrong type raises DecodeError saying where.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from enum import Enum
+from functools import cache
+from typing import Any, TypeVar, Union, get_args, get_origin
+
+from engine import actions, events, options, requests, state
+
+T = TypeVar("T")
+
+
+class DecodeError(ValueError):
+    """Plain data that is not a valid encoding; the message names the offending path."""
+
+
+def _registry() -> dict[str, type]:
+    classes: dict[str, type] = {}
+    for module in (actions, events, requests, state, options):
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and dataclasses.is_dataclass(value)
+                and value.__module__ == module.__name__
+            ):
+                classes[value.__name__] = value
+    return classes
+
+
+CLASSES: dict[str, type] = _registry()
+
+
+def to_data(obj: Any) -> Any:
+    """The plain-data form of an engine object (or of a tuple/list of them)."""
+    if obj is None or (isinstance(obj, bool | int | str) and not isinstance(obj, Enum)):
+        return obj
+    if isinstance(obj, Enum):
+        return obj.value
+    if isinstance(obj, tuple | list):
+        return [to_data(item) for item in obj]
+    if isinstance(obj, Mapping):
+        return [[to_data(key), to_data(value)] for key, value in sorted(obj.items())]
+    if dataclasses.is_dataclass(obj) and type(obj).__name__ in CLASSES:
+        data: dict[str, Any] = {"type": type(obj).__name__}
+        for field in _fields(type(obj)):
+            data[field.name] = to_data(getattr(obj, field.name))
+        return data
+    raise TypeError(f"cannot encode {type(obj).__name__}")
+
+
+def from_data(data: Any, expected: Any) -> Any:
+    """Decode `data` as an instance of `expected` (a class, or a union alias such as Action)."""
+    return _decode(data, expected, "$")
+
+
+def action_from_data(data: Any) -> actions.Action:
+    return from_data(data, actions.Action)
+
+
+def resolution_from_data(data: Any) -> actions.Resolution:
+    return from_data(data, actions.Resolution)
+
+
+def event_from_data(data: Any) -> events.Event:
+    return from_data(data, events.Event)
+
+
+def request_from_data(data: Any) -> requests.Request:
+    return from_data(data, requests.Request)
+
+
+def state_from_data(data: Any) -> state.LarryState:
+    return from_data(data, state.LarryState)
+
+
+@cache
+def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    return tuple(dataclasses.fields(cls))
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    module = __import__(cls.__module__, fromlist=["_"])
+    return typing.get_type_hints(cls, globalns=vars(module))
+
+
+def _decode(data: Any, expected: Any, path: str) -> Any:
+    origin = get_origin(expected)
+    if origin in (Union, types.UnionType):
+        members = get_args(expected)
+        if data is None:
+            if type(None) in members:
+                return None
+            raise DecodeError(f"{path}: null is not allowed here")
+        classes = [m for m in members if isinstance(m, type) and dataclasses.is_dataclass(m)]
+        if classes:
+            return _decode_dataclass(data, classes, path)
+        for member in members:
+            if member is not type(None):
+                return _decode(data, member, path)
+    if expected is Any:
+        return data
+    if isinstance(expected, type) and dataclasses.is_dataclass(expected):
+        return _decode_dataclass(data, [expected], path)
+    if isinstance(expected, type) and issubclass(expected, Enum):
+        try:
+            return expected(data)
+        except ValueError:
+            raise DecodeError(f"{path}: {data!r} is not a {expected.__name__}") from None
+    if expected is bool:
+        if type(data) is not bool:
+            raise DecodeError(f"{path}: expected a boolean, got {type(data).__name__}")
+        return data
+    if expected is int:
+        if type(data) is not int:
+            raise DecodeError(f"{path}: expected an integer, got {type(data).__name__}")
+        return data
+    if expected is str:
+        if type(data) is not str:
+            raise DecodeError(f"{path}: expected a string, got {type(data).__name__}")
+        return data
+    if origin is tuple:
+        if not isinstance(data, list | tuple):
+            raise DecodeError(f"{path}: expected a list, got {type(data).__name__}")
+        args = get_args(expected)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(item, args[0], f"{path}[{i}]") for i, item in enumerate(data))
+        if len(args) != len(data):
+            raise DecodeError(f"{path}: expected {len(args)} items, got {len(data)}")
+        return tuple(
+            _decode(item, arg, f"{path}[{i}]")
+            for i, (item, arg) in enumerate(zip(data, args, strict=True))
+        )
+    if origin is Mapping or origin is dict:
+        key_type, value_type = get_args(expected)
+        if not isinstance(data, list | tuple):
+            raise DecodeError(f"{path}: expected a list of [key, value] pairs")
+        result: dict[Any, Any] = {}
+        for i, pair in enumerate(data):
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise DecodeError(f"{path}[{i}]: expected a [key, value] pair")
+            key = _decode(pair[0], key_type, f"{path}[{i}][0]")
+            if key in result:
+                raise DecodeError(f"{path}[{i}]: duplicate key {key!r}")
+            result[key] = _decode(pair[1], value_type, f"{path}[{i}][1]")
+        return result
+    raise DecodeError(f"{path}: cannot decode into {expected!r}")
+
+
+def _decode_dataclass(data: Any, classes: list[type], path: str) -> Any:
+    if not isinstance(data, dict):
+        raise DecodeError(f"{path}: expected a map, got {type(data).__name__}")
+    name = data.get("type")
+    allowed = {cls.__name__: cls for cls in classes}
+    if name not in allowed:
+        raise DecodeError(f"{path}: type {name!r} is not one of {', '.join(sorted(allowed))}")
+    cls = allowed[name]
+    fields = _fields(cls)
+    known = {field.name for field in fields}
+    unknown = sorted(str(key) for key in data if key != "type" and key not in known)
+    if unknown:
+        raise DecodeError(f"{path}: unknown field(s) {', '.join(unknown)} for {name}")
+    hints = _hints(cls)
+    values: dict[str, Any] = {}
+    for field in fields:
+        if field.name in data:
+            values[field.name] = _decode(
+                data[field.name], hints[field.name], f"{path}.{field.name}"
+            )
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            raise DecodeError(f"{path}: {name} needs field {field.name!r}")
+    return cls(**values)
