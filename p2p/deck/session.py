@@ -1,0 +1,569 @@
+"""A sans-IO fair-deck session for one seat: commands and messages in, messages and events out.
+
+The driver calls the same *commands* on every seat at the same point of the public state (they
+come from the engine's Deal/Reveal/Transfer/Reshuffle requests), and feeds every fair-deck message
+of the table log to `handle` in log order, the seat's own messages included (the log is the
+truth; a seat's own messages are not re-verified). `deck.forward` messages are private: the
+driver sends them to `to` only, over the encrypted channel. Every call returns an `Output`: the
+messages this seat must now publish and the events for the driver.
+
+A message that breaks the protocol raises `DeckFault` (`ParseError`, `ProofError`) naming the
+culprit seat, and changes no state: every check runs before any mutation.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CardTable, card_point
+from .coin import CoinSecret, coin_seed, commitment
+from .errors import DeckFault, DeckUsageError, ProofError
+from .events import (
+    CardDealt,
+    CardReceived,
+    CardRevealed,
+    CoinFlipped,
+    DeckEvent,
+    KeysReady,
+    ListReady,
+    ShuffleVerified,
+)
+from .group import IDENTITY, Point, RandomBytes, mul, sub
+from .keys import PublicKeyShare, SecretKey, joint_key
+from .masking import MaskedCard, initial_deck, open_mask
+from .messages import (
+    CoinCommitMessage,
+    CoinRevealMessage,
+    ForwardMessage,
+    KeyMessage,
+    SharesMessage,
+    ShuffleMessage,
+    Slot,
+    SlotShare,
+    parse_message,
+)
+from .shares import DecryptionShare, make_share
+from .shuffle import MAX_CARDS, ShuffleStatement, shuffle_and_prove, verify
+
+MAX_SEATS = 16
+
+
+@dataclass
+class Output:
+    """Messages to publish (plain dicts; `to` present = private) and events for the driver."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    events: list[DeckEvent] = field(default_factory=list)
+
+    def extend(self, other: Output) -> None:
+        self.messages += other.messages
+        self.events += other.events
+
+
+@dataclass
+class _List:
+    deck_id: str
+    table: CardTable
+    deck: tuple[MaskedCard, ...]
+    next_shuffler: int = 0
+    retired: set[int] = field(default_factory=set)
+
+
+@dataclass
+class _SlotState:
+    owner: int | None = None
+    public: dict[int, DecryptionShare] = field(default_factory=dict)
+    held: dict[int, DecryptionShare] = field(default_factory=dict, repr=False)
+    deal_pending: bool = False
+    reveal_pending: bool = False
+    forward_from: int | None = None
+    known: int | None = field(default=None, repr=False)
+    revealed: int | None = None
+
+
+@dataclass
+class _Coin:
+    secret: CoinSecret
+    commits: dict[int, bytes] = field(default_factory=dict)
+    values: dict[int, bytes] = field(default_factory=dict)
+    seed: bytes | None = None
+
+
+class DeckSession:
+    """One seat's view of the fair deck of one table (see the module docstring)."""
+
+    def __init__(
+        self,
+        table_id: bytes,
+        seat: int,
+        seats: int,
+        *,
+        random_bytes: RandomBytes = secrets.token_bytes,
+    ):
+        if not 2 <= seats <= MAX_SEATS or not 0 <= seat < seats:
+            raise DeckUsageError(f"seat {seat} of {seats} seats")
+        if not isinstance(table_id, bytes) or not 0 < len(table_id) <= 64:
+            raise DeckUsageError("table id must be 1 to 64 bytes")
+        self.table_id = table_id
+        self.seat = seat
+        self.seats = seats
+        self._random_bytes = random_bytes
+        self._key = SecretKey.generate(seat, random_bytes)
+        self._keys: dict[int, PublicKeyShare] = {}
+        self._joint: Point | None = None
+        self._lists: dict[str, _List] = {}
+        self._slots: dict[Slot, _SlotState] = {}
+        self._seen: dict[str, dict[int, Slot]] = {}
+        self._coins: dict[str, _Coin] = {}
+        self._own_shuffles: dict[str, ShuffleMessage] = {}
+        self._own_shares: dict[Slot, DecryptionShare] = {}
+
+    def __repr__(self) -> str:
+        return f"DeckSession(seat={self.seat}, seats={self.seats})"
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def joint_key(self) -> Point | None:
+        return self._joint
+
+    def list_ready(self, list_id: str) -> bool:
+        masked = self._lists.get(list_id)
+        return masked is not None and masked.next_shuffler == self.seats
+
+    def list_size(self, list_id: str) -> int:
+        return len(self._require_list(list_id).deck)
+
+    def masked_card(self, slot: Slot) -> MaskedCard:
+        return self._require_list(slot.list_id).deck[slot.index]
+
+    def owner(self, slot: Slot) -> int | None:
+        state = self._slots.get(slot)
+        return state.owner if state else None
+
+    def known_card(self, slot: Slot) -> int | None:
+        """The face of `slot` if this seat knows it (dealt or given to it, or revealed)."""
+        state = self._slots.get(slot)
+        if state is None:
+            return None
+        return state.revealed if state.revealed is not None else state.known
+
+    def revealed_card(self, slot: Slot) -> int | None:
+        state = self._slots.get(slot)
+        return state.revealed if state else None
+
+    def coin_seed(self, coin_id: str) -> bytes | None:
+        coin = self._coins.get(coin_id)
+        return coin.seed if coin else None
+
+    # -- commands (identical on every seat) -------------------------------------------------
+
+    def start(self) -> Output:
+        """Publish this seat's key Y_i with its Schnorr proof."""
+        if self.seat in self._keys:
+            raise DeckUsageError("keys already published")
+        share = self._key.publish(self.table_id, self._random_bytes)
+        return Output([KeyMessage(share).to_data()])
+
+    def new_deck(self, list_id: str, deck_id: str, cards: Sequence[int]) -> Output:
+        """Create masked list `list_id` from the public deck (r = 1) and start its shuffle chain."""
+        joint = self._require_joint()
+        self._require_new_list(list_id, len(cards))
+        if len(set(cards)) != len(cards):
+            raise DeckUsageError("card ids must be distinct")
+        table = CardTable.of(deck_id, cards)
+        points = [card_point(deck_id, c) for c in cards]
+        self._lists[list_id] = _List(deck_id, table, tuple(initial_deck(points, joint)))
+        self._seen.setdefault(deck_id, {})
+        return self._maybe_shuffle(list_id)
+
+    def reshuffle(self, list_id: str, sources: Sequence[Slot]) -> Output:
+        """Gather the masked cards at `sources` (live slots of one deck id) into a new list
+        `list_id`, retire the sources, and run the shuffle chain over it."""
+        self._require_joint()
+        self._require_new_list(list_id, len(sources))
+        if len(set(sources)) != len(sources):
+            raise DeckUsageError("reshuffle sources must be distinct")
+        lists = [self._require_live(slot) for slot in sources]
+        deck_ids = {masked.deck_id for masked in lists}
+        if len(deck_ids) != 1:
+            raise DeckUsageError("reshuffle sources must share one deck id")
+        for slot in sources:
+            state = self._slots.get(slot)
+            if state and (state.deal_pending or state.reveal_pending):
+                raise DeckUsageError(f"slot {slot} has a deal or reveal in progress")
+        deck_id = deck_ids.pop()
+        cards = {c: p for masked in lists for p, c in masked.table.by_point.items()}
+        table = CardTable(deck_id, {p: c for c, p in cards.items()})
+        deck = tuple(lists[k].deck[slot.index] for k, slot in enumerate(sources))
+        for masked, slot in zip(lists, sources, strict=True):
+            masked.retired.add(slot.index)
+            self._slots.pop(slot, None)
+        seen = self._seen[deck_id]
+        for card, slot in list(seen.items()):
+            if slot in set(sources):
+                del seen[card]
+        self._lists[list_id] = _List(deck_id, table, deck)
+        return self._maybe_shuffle(list_id)
+
+    def deal(self, owners: Mapping[Slot, int]) -> Output:
+        """Deal each slot to its owner: every other seat publishes its share of it."""
+        for slot, owner in owners.items():
+            self._require_live(slot)
+            if not 0 <= owner < self.seats:
+                raise DeckUsageError(f"no seat {owner}")
+            state = self._slots.get(slot)
+            if state and (state.owner is not None or state.revealed is not None):
+                raise DeckUsageError(f"slot {slot} was already dealt or revealed")
+        mine: list[SlotShare] = []
+        for slot, owner in owners.items():
+            state = self._slots.setdefault(slot, _SlotState())
+            state.owner = owner
+            state.deal_pending = True
+            if owner != self.seat:
+                mine.append(SlotShare(slot, self._own_share(slot)))
+        return self._publish(mine)
+
+    def reveal(self, slots: Sequence[Slot]) -> Output:
+        """Open `slots` publicly: the owner (or, for a slot never dealt, every seat) publishes
+        the shares it holds that are not public yet."""
+        for slot in slots:
+            self._require_live(slot)
+            state = self._slots.get(slot)
+            if state and (state.deal_pending or state.reveal_pending or state.revealed is not None):
+                raise DeckUsageError(f"slot {slot} is being dealt, revealed, or already revealed")
+        mine: list[SlotShare] = []
+        for slot in slots:
+            state = self._slots.setdefault(slot, _SlotState())
+            state.reveal_pending = True
+            if state.owner is None or state.owner == self.seat:
+                mine += self._unpublished_held(slot, state)
+        return self._publish(mine)
+
+    def give(self, slot: Slot, to: int) -> Output:
+        """The owner of `slot` gives it to seat `to`: it forwards, privately, every share of the
+        slot that is not public; `to` becomes the owner."""
+        self._require_live(slot)
+        state = self._slots.get(slot)
+        if state is None or state.owner is None or state.deal_pending:
+            raise DeckUsageError(f"slot {slot} has not been dealt")
+        if state.reveal_pending or state.revealed is not None:
+            raise DeckUsageError(f"slot {slot} is revealed")
+        if not 0 <= to < self.seats or to == state.owner:
+            raise DeckUsageError(f"cannot give slot {slot} to seat {to}")
+        giver = state.owner
+        out = Output()
+        if giver == self.seat:
+            shares = tuple(self._unpublished_held(slot, state))
+            out.messages.append(ForwardMessage(self.seat, to, shares).to_data())
+        state.owner = to
+        state.forward_from = giver if to == self.seat else None
+        return out
+
+    def coin(self, coin_id: str) -> Output:
+        """Start joint coin `coin_id`: publish this seat's commitment."""
+        if coin_id in self._coins:
+            raise DeckUsageError(f"coin {coin_id!r} already started")
+        secret = CoinSecret.draw(self._random_bytes)
+        self._coins[coin_id] = _Coin(secret)
+        commit = commitment(self.table_id, coin_id, self.seat, secret.nonce, secret.value)
+        return Output([CoinCommitMessage(self.seat, coin_id, commit).to_data()])
+
+    # -- messages ---------------------------------------------------------------------------
+
+    def handle(self, sender: int, data: Mapping[str, Any]) -> Output:
+        """Apply one message authored by `sender` (as authenticated by the transport)."""
+        if not 0 <= sender < self.seats:
+            raise DeckFault(None, f"message from unknown seat {sender}")
+        message = parse_message(data, sender, self.seats)
+        if isinstance(message, KeyMessage):
+            return self._on_key(message)
+        if isinstance(message, ShuffleMessage):
+            return self._on_shuffle(message)
+        if isinstance(message, SharesMessage):
+            return self._on_shares(message)
+        if isinstance(message, ForwardMessage):
+            return self._on_forward(message)
+        if isinstance(message, CoinCommitMessage):
+            return self._on_coin_commit(message)
+        return self._on_coin_reveal(message)
+
+    def _on_key(self, message: KeyMessage) -> Output:
+        key = message.key
+        if key.seat in self._keys:
+            raise DeckFault(key.seat, "published a second key")
+        key.verify(self.table_id)
+        keys = {**self._keys, key.seat: key}
+        joint = None
+        if len(keys) == self.seats:
+            joint = joint_key([keys[s].public for s in range(self.seats)])
+            if joint == IDENTITY:
+                raise DeckFault(key.seat, "the joint key is the identity")
+        self._keys = keys
+        if joint is None:
+            return Output()
+        self._joint = joint
+        return Output(events=[KeysReady(joint)])
+
+    def _on_shuffle(self, message: ShuffleMessage) -> Output:
+        seat = message.seat
+        masked = self._lists.get(message.list_id)
+        if masked is None or self._joint is None:
+            raise DeckFault(seat, f"shuffle of unknown list {message.list_id!r}")
+        if masked.next_shuffler != seat:
+            raise DeckFault(seat, f"shuffled {message.list_id!r} out of turn")
+        if len(message.deck) != len(masked.deck):
+            raise ProofError(
+                seat,
+                f"shuffle of {message.list_id!r} has {len(message.deck)} cards, "
+                f"expected {len(masked.deck)}",
+            )
+        if self._own_shuffles.get(message.list_id) != message:
+            statement = ShuffleStatement(
+                self.table_id, message.list_id, seat, self._joint, masked.deck, message.deck
+            )
+            verify(statement, message.proof)
+        self._own_shuffles.pop(message.list_id, None)
+        masked.deck = message.deck
+        masked.next_shuffler += 1
+        out = Output(events=[ShuffleVerified(message.list_id, seat)])
+        if masked.next_shuffler == self.seats:
+            out.events.append(ListReady(message.list_id, len(masked.deck)))
+        else:
+            out.extend(self._maybe_shuffle(message.list_id))
+        return out
+
+    def _on_shares(self, message: SharesMessage) -> Output:
+        sender = message.seat
+        added: dict[Slot, dict[int, DecryptionShare]] = {}
+        for item in message.shares:
+            slot, share = item.slot, item.share
+            state = self._slot_for_share(sender, slot)
+            new = added.setdefault(slot, {})
+            if share.seat in state.public or share.seat in new:
+                raise DeckFault(sender, f"share of seat {share.seat} for {slot} already public")
+            if state.reveal_pending:
+                if share.seat != sender and state.owner != sender:
+                    raise DeckFault(sender, f"published seat {share.seat}'s share for {slot}")
+            elif share.seat != sender or sender == state.owner:
+                raise DeckFault(sender, f"unexpected share of seat {share.seat} for {slot}")
+            self._verify_share(sender, slot, share)
+            new[share.seat] = share
+        out = Output()
+        outcomes = [self._outcome(sender, slot, new) for slot, new in added.items()]
+        for slot, new in added.items():
+            self._slots[slot].public.update(new)
+            for seat in new:
+                self._slots[slot].held.pop(seat, None)
+        for apply in outcomes:
+            out.events += apply()
+        return out
+
+    def _on_forward(self, message: ForwardMessage) -> Output:
+        sender = message.seat
+        if message.to != self.seat:
+            raise DeckFault(sender, "forwarded shares addressed to another seat")
+        received: dict[Slot, dict[int, DecryptionShare]] = {}
+        for item in message.shares:
+            slot = item.slot
+            state = self._slots.get(slot)
+            if state is None or state.forward_from != sender:
+                raise DeckFault(sender, f"unexpected forwarded share for {slot}")
+            share = item.share
+            new = received.setdefault(slot, {})
+            if share.seat in new or share.seat in state.public or share.seat == self.seat:
+                raise DeckFault(sender, f"forwarded a needless share of seat {share.seat}")
+            self._verify_share(sender, slot, share)
+            new[share.seat] = share
+        cards: dict[Slot, int] = {}
+        for slot, new in received.items():
+            state = self._slots[slot]
+            missing = set(range(self.seats)) - set(state.public) - set(new) - {self.seat}
+            if missing:
+                raise DeckFault(sender, f"forward for {slot} lacks shares of {sorted(missing)}")
+            shares = [*state.public.values(), *new.values()]
+            cards[slot] = self._private_open(sender, slot, shares)
+        out = Output()
+        for slot, new in received.items():
+            state = self._slots[slot]
+            state.held.update(new)
+            state.known = cards[slot]
+            state.forward_from = None
+            out.events.append(CardReceived(slot, sender, cards[slot]))
+        return out
+
+    def _on_coin_commit(self, message: CoinCommitMessage) -> Output:
+        coin = self._coins.get(message.coin_id)
+        if coin is None:
+            raise DeckFault(message.seat, f"commitment to unknown coin {message.coin_id!r}")
+        if message.seat in coin.commits:
+            raise DeckFault(message.seat, f"second commitment to coin {message.coin_id!r}")
+        coin.commits[message.seat] = message.commit
+        if len(coin.commits) < self.seats:
+            return Output()
+        secret = coin.secret
+        reveal = CoinRevealMessage(self.seat, message.coin_id, secret.nonce, secret.value)
+        return Output([reveal.to_data()])
+
+    def _on_coin_reveal(self, message: CoinRevealMessage) -> Output:
+        seat, coin_id = message.seat, message.coin_id
+        coin = self._coins.get(coin_id)
+        if coin is None or len(coin.commits) < self.seats:
+            raise DeckFault(seat, f"revealed coin {coin_id!r} before every commitment was in")
+        if seat in coin.values:
+            raise DeckFault(seat, f"revealed coin {coin_id!r} twice")
+        expected = commitment(self.table_id, coin_id, seat, message.nonce, message.value)
+        if expected != coin.commits[seat]:
+            raise ProofError(
+                seat,
+                f"coin {coin_id!r}: the reveal does not match the commitment",
+                {"commit": coin.commits[seat], "nonce": message.nonce, "value": message.value},
+            )
+        coin.values[seat] = message.value
+        if len(coin.values) < self.seats:
+            return Output()
+        values = [coin.values[s] for s in range(self.seats)]
+        coin.seed = coin_seed(self.table_id, coin_id, values)
+        return Output(events=[CoinFlipped(coin_id, coin.seed)])
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _require_joint(self) -> Point:
+        if self._joint is None:
+            raise DeckUsageError("the joint key is not ready")
+        return self._joint
+
+    def _require_new_list(self, list_id: str, size: int) -> None:
+        if not isinstance(list_id, str) or not 0 < len(list_id) <= 64:
+            raise DeckUsageError("list id must be a string of 1 to 64 characters")
+        if list_id in self._lists:
+            raise DeckUsageError(f"list {list_id!r} exists")
+        if not 0 < size <= MAX_CARDS:
+            raise DeckUsageError(f"a list holds 1 to {MAX_CARDS} cards")
+
+    def _require_list(self, list_id: str) -> _List:
+        masked = self._lists.get(list_id)
+        if masked is None:
+            raise DeckUsageError(f"no list {list_id!r}")
+        return masked
+
+    def _require_live(self, slot: Slot) -> _List:
+        masked = self._require_list(slot.list_id)
+        if not self.list_ready(slot.list_id):
+            raise DeckUsageError(f"list {slot.list_id!r} is still being shuffled")
+        if not 0 <= slot.index < len(masked.deck) or slot.index in masked.retired:
+            raise DeckUsageError(f"no live slot {slot}")
+        return masked
+
+    def _maybe_shuffle(self, list_id: str) -> Output:
+        masked = self._lists[list_id]
+        if masked.next_shuffler != self.seat:
+            return Output()
+        assert self._joint is not None
+        result = shuffle_and_prove(
+            self.table_id, list_id, self.seat, self._joint, masked.deck, self._random_bytes
+        )
+        message = ShuffleMessage(self.seat, list_id, result.outputs, result.proof)
+        self._own_shuffles[list_id] = message
+        return Output([message.to_data()])
+
+    def _own_share(self, slot: Slot) -> DecryptionShare:
+        share = self._own_shares.get(slot)
+        if share is None:
+            card = self.masked_card(slot)
+            share = make_share(self.table_id, self._key, card, self._random_bytes)
+            self._own_shares[slot] = share
+        return share
+
+    def _unpublished_held(self, slot: Slot, state: _SlotState) -> list[SlotShare]:
+        """Every share of `slot` this seat holds (its own, forwarded ones) not yet public."""
+        mine = []
+        if self.seat not in state.public:
+            mine.append(SlotShare(slot, self._own_share(slot)))
+        for seat in sorted(state.held):
+            if seat not in state.public and seat != self.seat:
+                mine.append(SlotShare(slot, state.held[seat]))
+        return mine
+
+    def _publish(self, shares: list[SlotShare]) -> Output:
+        if not shares:
+            return Output()
+        return Output([SharesMessage(self.seat, tuple(shares)).to_data()])
+
+    def _slot_for_share(self, sender: int, slot: Slot) -> _SlotState:
+        state = self._slots.get(slot)
+        if state is None or not (state.deal_pending or state.reveal_pending):
+            raise DeckFault(sender, f"share for {slot}, which is neither being dealt nor revealed")
+        return state
+
+    def _verify_share(self, sender: int, slot: Slot, share: DecryptionShare) -> None:
+        if share.seat == self.seat and self._own_shares.get(slot) == share:
+            return
+        key = self._keys[share.seat]
+        try:
+            share.verify(self.table_id, key.public, self.masked_card(slot))
+        except ProofError as fault:
+            raise ProofError(sender, f"{fault.what} ({slot})", fault.evidence) from fault
+
+    def _outcome(
+        self, sender: int, slot: Slot, new: dict[int, DecryptionShare]
+    ) -> Callable[[], list[DeckEvent]]:
+        """Check what the new shares complete (raising before any mutation); return the
+        function that applies it."""
+        state = self._slots[slot]
+        public = {**state.public, **new}
+        dealt_card: int | None = None
+        deal_done = (
+            state.deal_pending
+            and len(public) >= self.seats - 1
+            and (set(public) >= set(range(self.seats)) - {state.owner})
+        )
+        if deal_done and state.owner == self.seat:
+            dealt_card = self._private_open(sender, slot, list(public.values()))
+        reveal_card: int | None = None
+        if state.reveal_pending and len(public) == self.seats:
+            reveal_card = self._public_open(sender, slot, list(public.values()))
+
+        def apply() -> list[DeckEvent]:
+            events: list[DeckEvent] = []
+            if deal_done:
+                state.deal_pending = False
+                if dealt_card is not None:
+                    state.known = dealt_card
+                assert state.owner is not None
+                events.append(CardDealt(slot, state.owner, dealt_card))
+            if reveal_card is not None:
+                state.reveal_pending = False
+                state.revealed = reveal_card
+                self._seen[self._lists[slot.list_id].deck_id][reveal_card] = slot
+                events.append(CardRevealed(slot, reveal_card))
+            return events
+
+        return apply
+
+    def _private_open(self, sender: int, slot: Slot, shares: list[DecryptionShare]) -> int:
+        """This seat's face of `slot`: B − Σ the others' shares − x·A (its own is never sent)."""
+        card = self.masked_card(slot)
+        others = [s.share for s in shares if s.seat != self.seat]
+        point = sub(open_mask(card, others), mul(self._key.secret, card.a))
+        found = self._lists[slot.list_id].table.card_of(point)
+        if found is None:
+            raise DeckFault(sender, f"{slot} does not open to a card of its deck")
+        return found
+
+    def _public_open(self, sender: int, slot: Slot, shares: list[DecryptionShare]) -> int:
+        masked = self._lists[slot.list_id]
+        found = masked.table.card_of(open_mask(self.masked_card(slot), [s.share for s in shares]))
+        if found is None:
+            raise DeckFault(
+                sender, f"{slot} does not open to a card of its deck", {"slot": str(slot)}
+            )
+        holder = self._seen[masked.deck_id].get(found)
+        if holder is not None and holder != slot:
+            raise DeckFault(
+                sender, f"card {found} opened twice ({holder} and {slot})", {"card": found}
+            )
+        return found
