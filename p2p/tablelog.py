@@ -151,6 +151,15 @@ class TableLog:
         """Next sequence number per seat: what a catch-up request sends."""
         return [self._next_seq[seat] for seat in self.roster.seats]
 
+    def holds(self, seat: int, seq: int) -> bool:
+        """Whether an envelope for this place is applied or buffered here."""
+        return (seat, seq) in self._by_place
+
+    def knows_head(self, head: bytes) -> bool:
+        """Whether this log has been at `head` (an envelope naming another head means the
+        author has applied envelopes this peer has not seen yet)."""
+        return head in self._heads
+
     @property
     def buffered(self) -> list[Envelope]:
         return sorted(self._buffer.values(), key=lambda e: (e.seat, e.seq))
