@@ -1,0 +1,166 @@
+"""Frames on the wire: a 4-byte big-endian length prefix followed by that many bytes.
+
+Two layers live here:
+
+* `FrameDecoder`, a sans-IO decoder (feed bytes, get frames) that rejects an oversized frame as
+  soon as its prefix is seen, so memory stays bounded by the cap;
+* `FrameReader` / `write_frame`, the asyncio side, with two timeouts: `idle_timeout` for the gap
+  between frames and `frame_timeout` for the rest of a frame once its first byte arrived (a peer
+  that sends half a frame and stalls is cut off after `frame_timeout`).
+
+`pack_message` / `unpack_message` turn one msgpack map with a string field "t" into bytes and back,
+with limits that make a hostile payload fail fast with `MalformedFrame`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from collections.abc import Mapping
+from typing import Any
+
+import msgpack
+
+from p2p.errors import FrameTimeout, FrameTooLarge, MalformedFrame
+
+PREFIX = struct.Struct(">I")
+PREFIX_SIZE = PREFIX.size
+MAX_FRAME_SIZE = 1 << 20  # 1 MiB after the handshake: room for a shuffle proof
+MAX_HANDSHAKE_FRAME_SIZE = 4096  # before authentication a peer gets very little
+MAX_NESTING = 32
+
+
+def encode_frame(payload: bytes, max_size: int = MAX_FRAME_SIZE) -> bytes:
+    if len(payload) > max_size:
+        raise ValueError(f"frame of {len(payload)} bytes exceeds the cap of {max_size}")
+    return PREFIX.pack(len(payload)) + payload
+
+
+class FrameDecoder:
+    """Sans-IO: `feed(data)` returns the complete frames; oversized prefixes raise at once."""
+
+    def __init__(self, culprit: str, max_size: int = MAX_FRAME_SIZE) -> None:
+        self.culprit = culprit
+        self.max_size = max_size
+        self._buffer = bytearray()
+
+    @property
+    def pending(self) -> int:
+        """Bytes buffered towards an incomplete frame (0 between frames)."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self._buffer += data
+        frames: list[bytes] = []
+        while len(self._buffer) >= PREFIX_SIZE:
+            (length,) = PREFIX.unpack_from(self._buffer)
+            if length > self.max_size:
+                self._buffer.clear()
+                raise FrameTooLarge(
+                    self.culprit, f"frame of {length} bytes exceeds the cap of {self.max_size}"
+                )
+            end = PREFIX_SIZE + length
+            if len(self._buffer) < end:
+                break
+            frames.append(bytes(self._buffer[PREFIX_SIZE:end]))
+            del self._buffer[:end]
+        return frames
+
+
+class FrameReader:
+    """Reads whole frames from an asyncio stream, enforcing the cap and both timeouts."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        culprit: str,
+        max_size: int = MAX_FRAME_SIZE,
+        idle_timeout: float | None = None,
+        frame_timeout: float = 10.0,
+    ) -> None:
+        self._reader = reader
+        self.culprit = culprit
+        self.max_size = max_size
+        self.idle_timeout = idle_timeout
+        self.frame_timeout = frame_timeout
+
+    async def read(self) -> bytes:
+        """The next frame's payload. Raises EOFError at a clean end of stream between frames."""
+        try:
+            first = await asyncio.wait_for(self._reader.read(1), self.idle_timeout)
+        except TimeoutError:
+            raise FrameTimeout(
+                self.culprit, f"silent for more than {self.idle_timeout:g} s"
+            ) from None
+        if not first:
+            raise EOFError("end of stream")
+        try:
+            async with asyncio.timeout(self.frame_timeout):
+                rest = await self._reader.readexactly(PREFIX_SIZE - 1)
+                (length,) = PREFIX.unpack(first + rest)
+                if length > self.max_size:
+                    raise FrameTooLarge(
+                        self.culprit, f"frame of {length} bytes exceeds the cap of {self.max_size}"
+                    )
+                return await self._reader.readexactly(length)
+        except TimeoutError:
+            raise FrameTimeout(
+                self.culprit, f"sent part of a frame and stalled for {self.frame_timeout:g} s"
+            ) from None
+        except asyncio.IncompleteReadError:
+            raise MalformedFrame(
+                self.culprit, "connection closed in the middle of a frame"
+            ) from None
+
+
+def write_frame(
+    writer: asyncio.StreamWriter, payload: bytes, max_size: int = MAX_FRAME_SIZE
+) -> None:
+    writer.write(encode_frame(payload, max_size))
+
+
+def pack_message(message: Mapping[str, Any]) -> bytes:
+    """msgpack bytes of a message map (str keys, bytes as bin, no floats needed)."""
+    return msgpack.packb(message, use_bin_type=True)
+
+
+def unpack_message(payload: bytes, culprit: str) -> dict[str, Any]:
+    """Decode one message: a msgpack map with a string "t". Anything else is MalformedFrame."""
+    try:
+        message = msgpack.unpackb(
+            payload,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            ext_hook=_reject_ext,
+        )
+    except msgpack.ExtraData:
+        raise MalformedFrame(culprit, "trailing bytes after the message") from None
+    except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as exc:
+        raise MalformedFrame(culprit, f"not a msgpack message ({type(exc).__name__})") from None
+    if not isinstance(message, dict):
+        raise MalformedFrame(culprit, f"message is a {type(message).__name__}, not a map")
+    if not isinstance(message.get("t"), str):
+        raise MalformedFrame(culprit, 'message has no string type field "t"')
+    return message
+
+
+def _reject_ext(code: int, data: bytes) -> Any:
+    raise ValueError(f"msgpack extension type {code} is not used by this protocol")
+
+
+def field(
+    message: Mapping[str, Any], name: str, kind: type | tuple[type, ...], culprit: str
+) -> Any:
+    """`message[name]` checked to be of `kind` (bool is not accepted as int)."""
+    value = message.get(name)
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+        expected = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise MalformedFrame(
+            culprit, f"message {message.get('t')!r}: field {name!r} must be {expected}"
+        )
+    return value
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)

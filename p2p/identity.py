@@ -1,0 +1,200 @@
+"""A user's long-term identity: an Ed25519 key pair, a display name and a fingerprint code.
+
+The key lives in `identity.json` in the user's data directory (platformdirs), mode 0600. The
+fingerprint code is what two people read aloud to check they see the same key: five groups of five
+digits derived from SHA-256 of the public key (about 83 bits, in the style of Signal's safety
+numbers). `fingerprint` is the short hex form used in mDNS TXT records.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+import logging
+import os
+import secrets
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from p2p.errors import IdentityFileError
+
+log = logging.getLogger(__name__)
+
+IDENTITY_FILE = "identity.json"
+PUBLIC_KEY_SIZE = 32
+SIGNATURE_SIZE = 64
+MAX_NAME_LENGTH = 40
+_FINGERPRINT_DOMAIN = b"fairdeal/fingerprint/v1\x00"
+
+
+def default_data_dir() -> Path:
+    """The per-user data directory (e.g. ~/.local/share/fairdeal on Linux)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("fairdeal", appauthor=False))
+
+
+def fingerprint(public_key: bytes) -> str:
+    """Short hex fingerprint (16 hex digits) of a public key, for TXT records and logs."""
+    return hashlib.sha256(_FINGERPRINT_DOMAIN + public_key).hexdigest()[:16]
+
+
+def fingerprint_code(public_key: bytes) -> str:
+    """Five groups of five digits, e.g. '04217 88310 ...', to compare aloud."""
+    digest = hashlib.sha256(_FINGERPRINT_DOMAIN + public_key).digest()
+    groups = [int.from_bytes(digest[i * 5 : i * 5 + 5], "big") % 100_000 for i in range(5)]
+    return " ".join(f"{group:05d}" for group in groups)
+
+
+def clean_name(name: str) -> str:
+    """A display name safe to show: printable, single line, at most MAX_NAME_LENGTH characters."""
+    printable = "".join(ch for ch in name if ch.isprintable()).strip()
+    return printable[:MAX_NAME_LENGTH] or "player"
+
+
+def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    """True when `signature` is a valid Ed25519 signature of `data` by `public_key`."""
+    if len(public_key) != PUBLIC_KEY_SIZE or len(signature) != SIGNATURE_SIZE:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class PublicIdentity:
+    """What a peer knows about another: its public key and the name it claims."""
+
+    key: bytes
+    name: str
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key)
+
+    @property
+    def code(self) -> str:
+        return fingerprint_code(self.key)
+
+    def verify(self, signature: bytes, data: bytes) -> bool:
+        return verify_signature(self.key, signature, data)
+
+    def __str__(self) -> str:
+        return f"{self.name} [{self.fingerprint}]"
+
+
+class Identity:
+    """A long-term signing key with a display name. The private key never appears in a repr."""
+
+    def __init__(self, private_key: Ed25519PrivateKey, name: str) -> None:
+        self._private_key = private_key
+        self.name = clean_name(name)
+        self.public = PublicIdentity(
+            key=private_key.public_key().public_bytes_raw(), name=self.name
+        )
+
+    @classmethod
+    def generate(
+        cls, name: str, random_bytes: Callable[[int], bytes] = secrets.token_bytes
+    ) -> Identity:
+        return cls(Ed25519PrivateKey.from_private_bytes(random_bytes(32)), name)
+
+    @property
+    def key(self) -> bytes:
+        return self.public.key
+
+    @property
+    def fingerprint(self) -> str:
+        return self.public.fingerprint
+
+    @property
+    def code(self) -> str:
+        return self.public.code
+
+    def sign(self, data: bytes) -> bytes:
+        return self._private_key.sign(data)
+
+    def __repr__(self) -> str:
+        return f"Identity(name={self.name!r}, fingerprint={self.fingerprint!r})"
+
+    # -- storage ---------------------------------------------------------------------------
+
+    def save(self, directory: Path) -> Path:
+        """Write the identity file atomically with mode 0600; returns its path."""
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = directory / IDENTITY_FILE
+        seed = self._private_key.private_bytes_raw()
+        payload = json.dumps({"version": 1, "name": self.name, "seed": seed.hex()}).encode()
+        write_private_file(path, payload)
+        return path
+
+
+def write_private_file(path: Path, data: bytes) -> None:
+    """Atomically replace `path` with `data`, readable only by the owner, synced to disk."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def load_identity(directory: Path) -> Identity:
+    """Read the identity file; raises IdentityFileError if it is corrupt or readable by others."""
+    path = directory / IDENTITY_FILE
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise IdentityFileError(
+            f"{path} is readable by other users (mode {mode:o}); run `chmod 600 {path}`"
+        )
+    try:
+        data = json.loads(path.read_bytes())
+        seed = bytes.fromhex(data["seed"])
+        name = str(data["name"])
+        if len(seed) != 32:
+            raise ValueError("seed must be 32 bytes")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise IdentityFileError(f"{path} is not a valid identity file: {exc}") from None
+    return Identity(Ed25519PrivateKey.from_private_bytes(seed), name)
+
+
+def load_or_create_identity(
+    directory: Path | None = None,
+    name: str | None = None,
+    random_bytes: Callable[[int], bytes] = secrets.token_bytes,
+) -> Identity:
+    """The user's identity, created on first use. A given `name` replaces the stored one."""
+    directory = directory if directory is not None else default_data_dir()
+    if (directory / IDENTITY_FILE).exists():
+        identity = load_identity(directory)
+        if name is not None and clean_name(name) != identity.name:
+            identity = Identity(identity._private_key, name)
+            identity.save(directory)
+        return identity
+    identity = Identity.generate(name or _default_name(), random_bytes)
+    path = identity.save(directory)
+    log.info("created identity %s in %s", identity.fingerprint, path)
+    return identity
+
+
+def _default_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "player"

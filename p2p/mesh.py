@@ -1,0 +1,223 @@
+"""A full mesh of secure channels, one per peer identity, with message dispatch by type.
+
+`Mesh` listens on one port and dials peers by host:port. Whichever way a connection was made,
+there is at most one live channel per peer key: when two peers dial each other at once, both keep
+the channel dialled by the smaller public key and close the other. Incoming application messages
+are dispatched to handlers registered per message type ("t" field); a handler that raises
+`PeerError` has the error recorded and reported against that peer, and the connection stays up
+(frame-level errors close only that peer's channel; the others are unaffected).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from p2p.channel import DEFAULT_CONFIG, ChannelConfig, ChannelServer, SecureChannel, open_channel
+from p2p.errors import ConnectionClosed, P2PError, PeerError
+from p2p.framing import pack_message
+from p2p.identity import Identity, PublicIdentity
+
+log = logging.getLogger(__name__)
+
+MessageHandler = Callable[[PublicIdentity, dict[str, Any]], None]
+PeerCallback = Callable[[PublicIdentity], None]
+ErrorCallback = Callable[[P2PError], None]
+
+
+class Mesh:
+    """This peer's connections. Register handlers with `on`, then `start` and `connect`."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        config: ChannelConfig = DEFAULT_CONFIG,
+        accept_peer: Callable[[PublicIdentity], bool] | None = None,
+    ) -> None:
+        self.identity = identity
+        self.config = config
+        self._accept_peer = accept_peer
+        self._server = ChannelServer(identity, self._adopt, config, on_error=self._report)
+        self._channels: dict[bytes, SecureChannel] = {}
+        self._readers: dict[SecureChannel, asyncio.Task[None]] = {}
+        self._handlers: dict[str, MessageHandler] = {}
+        self._peer_up: list[PeerCallback] = []
+        self._peer_down: list[PeerCallback] = []
+        self._error_callbacks: list[ErrorCallback] = []
+        self._changed = asyncio.Condition()
+        self.errors: collections.deque[P2PError] = collections.deque(maxlen=256)
+        self.address: tuple[str, int] | None = None
+        self._closing = False
+
+    # -- wiring ----------------------------------------------------------------------------
+
+    def on(self, message_type: str, handler: MessageHandler) -> None:
+        """Call `handler(peer, message)` for every message whose "t" is `message_type`."""
+        self._handlers[message_type] = handler
+
+    def on_peer_up(self, callback: PeerCallback) -> None:
+        """Called when a channel to a peer comes up (again, if a duplicate replaced it)."""
+        self._peer_up.append(callback)
+
+    def on_peer_down(self, callback: PeerCallback) -> None:
+        self._peer_down.append(callback)
+
+    def on_error(self, callback: ErrorCallback) -> None:
+        """Called with every PeerError (bad frame, bad envelope, failed handshake)."""
+        self._error_callbacks.append(callback)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
+        """Listen for peers; returns the bound (host, port)."""
+        self.address = await self._server.start(host, port)
+        return self.address
+
+    async def connect(
+        self, host: str, port: int, expected_peer: bytes | None = None
+    ) -> PublicIdentity:
+        """Dial a peer (pinning its key when known) and return its identity once connected."""
+        if expected_peer is not None and expected_peer in self._channels:
+            return self._channels[expected_peer].peer
+        channel = await open_channel(
+            host, port, self.identity, expected_peer=expected_peer, config=self.config
+        )
+        await self._adopt(channel)
+        return channel.peer
+
+    async def close(self) -> None:
+        self._closing = True
+        await self._server.close()
+        channels = list(self._readers)
+        for channel in channels:
+            await channel.close("peer leaving")
+        tasks = list(self._readers.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def peers(self) -> dict[bytes, PublicIdentity]:
+        """Connected peers by public key."""
+        return {key: channel.peer for key, channel in self._channels.items()}
+
+    def channel(self, peer_key: bytes) -> SecureChannel | None:
+        return self._channels.get(peer_key)
+
+    async def wait_for_peers(self, keys: Iterable[bytes], timeout: float | None = None) -> None:
+        """Wait until a channel to every key in `keys` is up."""
+        wanted = set(keys)
+        await self.wait_until(lambda: wanted <= self._channels.keys(), timeout)
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
+        """Wait until `predicate()` holds, re-checked whenever a channel comes up or goes."""
+        async with asyncio.timeout(timeout), self._changed:
+            await self._changed.wait_for(predicate)
+
+    # -- sending ---------------------------------------------------------------------------
+
+    def send(self, peer_key: bytes, message: Mapping[str, Any]) -> bool:
+        """Send to one peer; False when it is not connected."""
+        channel = self._channels.get(peer_key)
+        if channel is None:
+            return False
+        try:
+            channel.send(message)
+        except ConnectionClosed:
+            return False
+        return True
+
+    def broadcast(self, message: Mapping[str, Any], exclude: Iterable[bytes] = ()) -> int:
+        """Send to every connected peer (msgpack-encoded once); returns how many got it."""
+        payload = pack_message(message)
+        skip = set(exclude)
+        sent = 0
+        for key, channel in list(self._channels.items()):
+            if key in skip:
+                continue
+            with contextlib.suppress(ConnectionClosed):
+                channel.send_payload(payload)
+                sent += 1
+        return sent
+
+    async def drain(self) -> None:
+        for channel in list(self._channels.values()):
+            with contextlib.suppress(ConnectionClosed):
+                await channel.drain()
+
+    # -- internals -------------------------------------------------------------------------
+
+    async def _adopt(self, channel: SecureChannel) -> None:
+        key = channel.peer.key
+        if self._closing or key == self.identity.key:
+            await channel.close("refused: connection to self" if not self._closing else "closing")
+            return
+        if self._accept_peer is not None and not self._accept_peer(channel.peer):
+            await channel.close("refused: not a member of this table")
+            self._report(PeerError(channel.culprit, "refused: not a member of this table"))
+            return
+        existing = self._channels.get(key)
+        if existing is not None and not existing.closed:
+            if self._dialler(existing) <= self._dialler(channel):
+                await channel.close("duplicate connection")
+                return
+            self._channels[key] = channel
+            self._start_reader(channel)
+            await existing.close("duplicate connection")
+            # Frames in flight on the old channel may be lost: listeners resynchronise.
+            for callback in self._peer_up:
+                callback(channel.peer)
+            await self._notify()
+            return
+        self._channels[key] = channel
+        self._start_reader(channel)
+        for callback in self._peer_up:
+            callback(channel.peer)
+        await self._notify()
+
+    def _dialler(self, channel: SecureChannel) -> bytes:
+        return self.identity.key if channel.initiator else channel.peer.key
+
+    def _start_reader(self, channel: SecureChannel) -> None:
+        task = asyncio.get_running_loop().create_task(self._read_loop(channel))
+        self._readers[channel] = task
+
+    async def _read_loop(self, channel: SecureChannel) -> None:
+        try:
+            while True:
+                message = await channel.recv()
+                handler = self._handlers.get(message["t"])
+                if handler is None:
+                    log.debug("ignoring message of unknown type %r from %s", message["t"], channel)
+                    continue
+                try:
+                    handler(channel.peer, message)
+                except PeerError as exc:
+                    self._report(exc)
+        except ConnectionClosed as exc:
+            log.info("channel to %s closed: %s", channel.peer, exc.reason)
+        except PeerError as exc:
+            self._report(exc)
+        finally:
+            self._readers.pop(channel, None)
+            if self._channels.get(channel.peer.key) is channel:
+                del self._channels[channel.peer.key]
+                for callback in self._peer_down:
+                    callback(channel.peer)
+                await self._notify()
+
+    def _report(self, error: P2PError) -> None:
+        log.warning("bad input: %s", error)
+        self.errors.append(error)
+        for callback in self._error_callbacks:
+            callback(error)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()

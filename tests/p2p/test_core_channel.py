@@ -1,0 +1,149 @@
+"""Handshake and secure channel: mutual authentication, pinning, versions, tampering, replay."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from p2p.channel import ChannelServer, CipherState, SecureChannel, open_channel
+from p2p.errors import ConnectionClosed, DecryptError, HandshakeError, VersionMismatch
+from p2p.framing import pack_message, unpack_message
+from p2p.handshake import Initiator, Responder
+from tests.p2p.core_support import FAST, make_identity
+
+
+def test_in_memory_handshake_agrees_on_keys_and_identities() -> None:
+    alice, bob = make_identity(0, "alice"), make_identity(1, "bob")
+    initiator = Initiator(alice, "bob", expected_peer=bob.key)
+    responder = Responder(bob, "alice")
+    message3 = initiator.auth(responder.hello_ack(initiator.hello()))
+    keys_r = responder.finish(message3)
+    keys_i = initiator.keys
+    assert keys_i is not None
+    assert keys_i.peer.key == bob.key and keys_r.peer.key == alice.key
+    assert keys_i.peer.name == "bob" and keys_r.peer.name == "alice"
+    assert keys_i.send_key == keys_r.recv_key and keys_i.recv_key == keys_r.send_key
+    assert keys_i.send_key != keys_i.recv_key
+    assert keys_i.session_id == keys_r.session_id
+    assert alice.sign(b"x").hex() not in repr(keys_i)
+    assert keys_i.send_key.hex() not in repr(keys_i)
+
+
+def test_pinned_key_mismatch_fails_naming_both_fingerprints() -> None:
+    alice, bob, mallory = make_identity(0), make_identity(1), make_identity(2)
+    initiator = Initiator(alice, "peer", expected_peer=bob.key)
+    responder = Responder(mallory, "alice")
+    with pytest.raises(HandshakeError) as error:
+        initiator.auth(responder.hello_ack(initiator.hello()))
+    assert bob.fingerprint in str(error.value) and mallory.fingerprint in str(error.value)
+
+
+def test_responder_pinning_rejects_an_unexpected_initiator() -> None:
+    alice, bob, mallory = make_identity(0), make_identity(1), make_identity(2)
+    initiator = Initiator(mallory, "bob")
+    responder = Responder(bob, "dialler", expected_peer=alice.key)
+    with pytest.raises(HandshakeError, match=mallory.fingerprint):
+        responder.finish(initiator.auth(responder.hello_ack(initiator.hello())))
+
+
+def test_man_in_the_middle_swapping_ephemeral_key_is_detected() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    initiator = Initiator(alice, "bob", expected_peer=bob.key)
+    responder = Responder(bob, "alice")
+    hello = unpack_message(initiator.hello(), "t")
+    hello["e"] = X25519PrivateKey.generate().public_key().public_bytes_raw()
+    ack = responder.hello_ack(pack_message(hello))
+    with pytest.raises(HandshakeError, match="tampered"):
+        initiator.auth(ack)
+
+
+def test_tampered_auth_message_is_rejected() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    initiator = Initiator(alice, "bob")
+    responder = Responder(bob, "alice")
+    message3 = unpack_message(initiator.auth(responder.hello_ack(initiator.hello())), "t")
+    ciphertext = bytearray(message3["c"])
+    ciphertext[5] ^= 1
+    message3["c"] = bytes(ciphertext)
+    with pytest.raises(HandshakeError, match="tampered"):
+        responder.finish(pack_message(message3))
+
+
+def test_version_mismatch_is_a_clear_error_on_both_sides() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    initiator = Initiator(alice, "bob", versions=(2,))
+    responder = Responder(bob, "alice", versions=(1,))
+    with pytest.raises(VersionMismatch, match=r"we speak \[1\], the peer speaks \[2\]"):
+        responder.hello_ack(initiator.hello())
+    with pytest.raises(VersionMismatch, match=r"we speak \[2\], the peer speaks \[1\]"):
+        initiator.auth(responder.version_error())
+
+
+def test_highest_common_version_is_chosen() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    initiator = Initiator(alice, "bob", versions=(1, 2, 3))
+    responder = Responder(bob, "alice", versions=(1, 2))
+    responder.finish(initiator.auth(responder.hello_ack(initiator.hello())))
+    assert initiator.keys is not None and initiator.keys.version == 2
+
+
+def test_cipher_state_rejects_replay_and_reorder() -> None:
+    key = bytes(range(32))
+    sender, receiver = CipherState(key), CipherState(key)
+    first, second = sender.encrypt(b"one"), sender.encrypt(b"two")
+    assert receiver.decrypt(first, "peer") == b"one"
+    with pytest.raises(DecryptError, match="peer"):
+        receiver.decrypt(first, "peer")  # replay of frame 0 where frame 1 is due
+    receiver2 = CipherState(key)
+    with pytest.raises(DecryptError):
+        receiver2.decrypt(second, "peer")  # frame 1 delivered first
+
+
+class Pair:
+    def __init__(self, client: SecureChannel, server: SecureChannel) -> None:
+        self.client, self.server = client, server
+
+
+@pytest.fixture
+async def pair() -> AsyncIterator[Pair]:
+    alice, bob = make_identity(0, "alice"), make_identity(1, "bob")
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(bob, accepted.put, FAST)
+    host, port = await server.start()
+    client = await open_channel(host, port, alice, expected_peer=bob.key, config=FAST)
+    server_side = await asyncio.wait_for(accepted.get(), 2)
+    yield Pair(client, server_side)
+    await client.close()
+    await server_side.close()
+    await server.close()
+
+
+async def test_messages_flow_both_ways_over_tcp(pair: Pair) -> None:
+    pair.client.send({"t": "greet", "n": 1, "blob": b"\x00\xff"})
+    assert await asyncio.wait_for(pair.server.recv(), 2) == {
+        "t": "greet",
+        "n": 1,
+        "blob": b"\x00\xff",
+    }
+    pair.server.send({"t": "reply"})
+    assert (await asyncio.wait_for(pair.client.recv(), 2))["t"] == "reply"
+    assert pair.client.peer.name == "bob" and pair.server.peer.name == "alice"
+
+
+async def test_clean_close_reaches_the_peer_with_its_reason(pair: Pair) -> None:
+    await pair.client.close("game over")
+    with pytest.raises(ConnectionClosed, match="game over"):
+        await asyncio.wait_for(pair.server.recv(), 2)
+
+
+async def test_keepalive_pings_keep_an_idle_channel_open(pair: Pair) -> None:
+    # The idle limit is raised above 3 keepalive periods: only pings keep the channel alive.
+    pair.server._frames.idle_timeout = 1.2 * FAST.keepalive_interval
+    receiving = asyncio.ensure_future(pair.server.recv())
+    done, _ = await asyncio.wait({receiving}, timeout=3 * FAST.keepalive_interval)
+    assert not done and not pair.server.closed
+    pair.client.send({"t": "late"})
+    assert (await asyncio.wait_for(receiving, 2))["t"] == "late"

@@ -1,0 +1,114 @@
+"""The mesh: one channel per peer, duplicate dials resolved the same way on both sides,
+dispatch by message type, a misbehaving peer dropped while the others carry on."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import pytest
+
+from p2p.identity import PublicIdentity
+from p2p.mesh import Mesh
+from tests.p2p.core_support import FAST, make_identity
+
+
+async def start_meshes(count: int) -> list[Mesh]:
+    meshes = [Mesh(make_identity(i), FAST) for i in range(count)]
+    for mesh in meshes:
+        await mesh.start()
+    return meshes
+
+
+async def close_all(meshes: list[Mesh]) -> None:
+    await asyncio.gather(*(mesh.close() for mesh in meshes))
+
+
+async def test_every_peer_dialling_every_other_yields_one_channel_per_pair() -> None:
+    meshes = await start_meshes(4)
+    try:
+        dials = []
+        for a, b in itertools.permutations(meshes, 2):
+            assert b.address is not None
+            dials.append(a.connect(*b.address, expected_peer=b.identity.key))
+        await asyncio.gather(*dials)
+        for mesh in meshes:
+            others = {m.identity.key for m in meshes if m is not mesh}
+            await mesh.wait_for_peers(others, timeout=2)
+        # Each side ends up keeping the channel dialled by the smaller key: the same channel.
+        for mesh in meshes:
+            await mesh.wait_until(lambda mesh=mesh: _keeps_smaller_dialler(mesh, meshes), 2)
+        for a, b in itertools.combinations(meshes, 2):
+            left, right = a.channel(b.identity.key), b.channel(a.identity.key)
+            assert left is not None and right is not None
+            assert left.session_id == right.session_id
+    finally:
+        await close_all(meshes)
+
+
+def _keeps_smaller_dialler(mesh: Mesh, meshes: list[Mesh]) -> bool:
+    for other in meshes:
+        if other is mesh:
+            continue
+        channel = mesh.channel(other.identity.key)
+        if channel is None or channel.initiator != (mesh.identity.key < other.identity.key):
+            return False
+    return True
+
+
+async def test_broadcast_reaches_each_peer_once_through_its_handler() -> None:
+    meshes = await start_meshes(3)
+    received: dict[int, list[tuple[bytes, int]]] = {1: [], 2: []}
+    done = asyncio.get_running_loop().create_future()
+
+    def handler_for(index: int):
+        def handle(peer: PublicIdentity, message: dict) -> None:
+            received[index].append((peer.key, message["n"]))
+            if all(received.values()) and not done.done():
+                done.set_result(None)
+
+        return handle
+
+    try:
+        meshes[1].on("note", handler_for(1))
+        meshes[2].on("note", handler_for(2))
+        for other in meshes[1:]:
+            assert other.address is not None
+            await meshes[0].connect(*other.address)
+        await meshes[0].wait_for_peers([m.identity.key for m in meshes[1:]], timeout=2)
+        assert meshes[0].broadcast({"t": "unknown-kind", "n": 0}) == 2  # ignored by receivers
+        assert meshes[0].broadcast({"t": "note", "n": 7}) == 2
+        await asyncio.wait_for(done, 2)
+        assert received == {1: [(meshes[0].identity.key, 7)], 2: [(meshes[0].identity.key, 7)]}
+    finally:
+        await close_all(meshes)
+
+
+async def test_accept_filter_refuses_a_stranger() -> None:
+    host = Mesh(make_identity(0), FAST, accept_peer=lambda peer: peer.key == make_identity(1).key)
+    friend, stranger = Mesh(make_identity(1), FAST), Mesh(make_identity(2), FAST)
+    await host.start()
+    assert host.address is not None
+    try:
+        await friend.connect(*host.address)
+        await host.wait_for_peers([friend.identity.key], timeout=2)
+        errors = asyncio.get_running_loop().create_future()
+        host.on_error(lambda error: errors.done() or errors.set_result(error))
+        await stranger.connect(*host.address)
+        error = await asyncio.wait_for(errors, 2)
+        assert "not a member" in str(error) and stranger.identity.fingerprint in str(error)
+        assert set(host.peers) == {friend.identity.key}
+    finally:
+        await close_all([host, friend, stranger])
+
+
+async def test_pinned_dial_to_the_wrong_peer_fails() -> None:
+    a, b = Mesh(make_identity(0), FAST), Mesh(make_identity(1), FAST)
+    await b.start()
+    assert b.address is not None
+    try:
+        with pytest.raises(Exception, match="expected identity"):
+            await a.connect(*b.address, expected_peer=make_identity(5).key)
+        assert a.peers == {}
+    finally:
+        await close_all([a, b])
