@@ -24,11 +24,14 @@ import ifaddr  # python-zeroconf's own dependency for listing interfaces
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from p2p.handshake import SUPPORTED_VERSIONS
+
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_fairdeal._tcp.local."
 LOOPBACK: tuple[str, ...] = ("127.0.0.1",)
-DISCOVERY_PROTOCOL_VERSION = 1
+# The newest protocol version we speak; the handshake negotiates the one actually used.
+DISCOVERY_PROTOCOL_VERSION = max(SUPPORTED_VERSIONS)
 
 # DNS-SD limits: an instance label is at most 63 bytes; a TXT string at most 255 bytes.
 MAX_INSTANCE_BYTES = 63
