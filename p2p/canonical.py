@@ -1,0 +1,69 @@
+"""Canonical msgpack: the one byte string a value has, so that signatures can be checked.
+
+Allowed values: None, bool, int (-2**63 .. 2**64-1), str, bytes, lists (tuples become lists)
+and maps with str keys. Maps are written with keys sorted by their UTF-8 bytes; msgpack-python
+already writes every int, str, bin, array and map header in its shortest form. Floats and
+extension types are refused: they have more than one encoding.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+MIN_INT = -(1 << 63)
+MAX_INT = (1 << 64) - 1
+MAX_DEPTH = 32
+
+
+class NotCanonical(ValueError):
+    """A value that has no canonical encoding, or bytes that are not one."""
+
+
+def normalise(value: Any, depth: int = 0) -> Any:
+    """The value with sorted maps, checked for allowed types."""
+    if depth > MAX_DEPTH:
+        raise NotCanonical(f"nested deeper than {MAX_DEPTH}")
+    if value is None or isinstance(value, bool | str | bytes):
+        return value
+    if isinstance(value, int):
+        if not MIN_INT <= value <= MAX_INT:
+            raise NotCanonical("integer out of the 64-bit range")
+        return value
+    if isinstance(value, list | tuple):
+        return [normalise(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        if not all(isinstance(key, str) for key in value):
+            raise NotCanonical("map keys must be strings")
+        return {
+            key: normalise(value[key], depth + 1)
+            for key in sorted(value, key=lambda k: k.encode("utf-8", "surrogatepass"))
+        }
+    raise NotCanonical(f"{type(value).__name__} has no canonical encoding")
+
+
+def pack_canonical(value: Any) -> bytes:
+    try:
+        return msgpack.packb(normalise(value), use_bin_type=True)
+    except UnicodeEncodeError:
+        raise NotCanonical("string is not valid UTF-8") from None
+
+
+def _reject_ext(code: int, data: bytes) -> Any:
+    raise NotCanonical(f"extension type {code}")
+
+
+def unpack_canonical(data: bytes) -> Any:
+    """Decode and insist that `data` is exactly the canonical encoding of what it decodes to."""
+    try:
+        value = msgpack.unpackb(
+            data, raw=False, strict_map_key=True, use_list=True, ext_hook=_reject_ext
+        )
+    except NotCanonical:
+        raise
+    except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as exc:
+        raise NotCanonical(f"not msgpack ({type(exc).__name__})") from None
+    if isinstance(value, msgpack.Timestamp) or pack_canonical(value) != data:
+        raise NotCanonical("not in canonical form")
+    return value

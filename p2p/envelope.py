@@ -1,0 +1,113 @@
+"""Signed envelopes: the unit of the table log.
+
+An envelope's signed bytes `d` are the canonical msgpack array
+
+    [1, table, seat, seq, lamport, prev, kind, body]
+
+(version, table id, author's seat, per-seat sequence number from 0, Lamport time, hash of the
+author's log head when it signed, message kind, message body). The signature is Ed25519 over
+ENVELOPE_DOMAIN || d by the key the roster gives that seat. On the wire an envelope travels as
+{"t": "env", "d": d, "s": signature}; since the signature covers everything, any peer may relay it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2p.canonical import NotCanonical, pack_canonical, unpack_canonical
+from p2p.errors import EnvelopeError
+from p2p.identity import SIGNATURE_SIZE, Identity, verify_signature
+
+ENVELOPE_VERSION = 1
+ENVELOPE_DOMAIN = b"fairdeal/envelope/v1\x00"
+HASH_SIZE = 32
+MAX_KIND_LENGTH = 64
+MAX_SEAT = 255
+MAX_LAMPORT = 1 << 62  # far beyond any game, far below the 64-bit limit
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A parsed envelope. `signed` and `signature` are the evidence; the rest is decoded."""
+
+    table: bytes
+    seat: int
+    seq: int
+    lamport: int
+    prev: bytes
+    kind: str
+    body: Any = field(compare=False)
+    signed: bytes = field(repr=False)
+    signature: bytes = field(repr=False)
+
+    @property
+    def id(self) -> bytes:
+        """SHA-256 of the signed bytes: what the log head chains."""
+        return hashlib.sha256(self.signed).digest()
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"t": "env", "d": self.signed, "s": self.signature}
+
+    def verify(self, public_key: bytes) -> bool:
+        return verify_signature(public_key, self.signature, ENVELOPE_DOMAIN + self.signed)
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.seq} by seat {self.seat}"
+
+
+def sign_envelope(
+    identity: Identity,
+    *,
+    table: bytes,
+    seat: int,
+    seq: int,
+    lamport: int,
+    prev: bytes,
+    kind: str,
+    body: Any,
+) -> Envelope:
+    signed = pack_canonical([ENVELOPE_VERSION, table, seat, seq, lamport, prev, kind, body])
+    signature = identity.sign(ENVELOPE_DOMAIN + signed)
+    return decode_envelope(signed, signature, "self")
+
+
+def parse_envelope(message: Mapping[str, Any], culprit: str) -> Envelope:
+    """An envelope from a wire message {"t": "env", "d": ..., "s": ...}; structure only, the
+    signature is checked by the log against the roster."""
+    signed, signature = message.get("d"), message.get("s")
+    if not isinstance(signed, bytes) or not isinstance(signature, bytes):
+        raise EnvelopeError(culprit, 'envelope needs bytes fields "d" and "s"')
+    return decode_envelope(signed, signature, culprit)
+
+
+def decode_envelope(signed: bytes, signature: bytes, culprit: str) -> Envelope:
+    if len(signature) != SIGNATURE_SIZE:
+        raise EnvelopeError(culprit, "envelope signature must be 64 bytes")
+    try:
+        fields = unpack_canonical(signed)
+    except NotCanonical as exc:
+        raise EnvelopeError(culprit, f"envelope is not canonical msgpack: {exc}") from None
+    if not isinstance(fields, list) or len(fields) != 8:
+        raise EnvelopeError(culprit, "envelope must be an array of 8 fields")
+    version, table, seat, seq, lamport, prev, kind, body = fields
+    if version != ENVELOPE_VERSION or isinstance(version, bool):
+        raise EnvelopeError(culprit, f"unsupported envelope version {version!r:.20}")
+    if not isinstance(table, bytes) or not 1 <= len(table) <= 64:
+        raise EnvelopeError(culprit, "envelope table id must be 1 to 64 bytes")
+    for name, value, limit in (
+        ("seat", seat, MAX_SEAT),
+        ("seq", seq, None),
+        ("lamport", lamport, MAX_LAMPORT),
+    ):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise EnvelopeError(culprit, f"envelope {name} must be a non-negative integer")
+        if limit is not None and value > limit:
+            raise EnvelopeError(culprit, f"envelope {name} {value} is out of range")
+    if not isinstance(prev, bytes) or len(prev) != HASH_SIZE:
+        raise EnvelopeError(culprit, "envelope prev must be a 32-byte hash")
+    if not isinstance(kind, str) or not 1 <= len(kind) <= MAX_KIND_LENGTH:
+        raise EnvelopeError(culprit, f"envelope kind must be a string of 1 to {MAX_KIND_LENGTH}")
+    return Envelope(table, seat, seq, lamport, prev, kind, body, signed, signature)

@@ -1,0 +1,163 @@
+"""Keeps this peer's table log in step with the mesh, and on disk.
+
+`TableSync` wires a `TableLog` to a `Mesh` and (optionally) a `Transcript`:
+
+* `publish(kind, body)` signs this seat's next envelope, records it in the transcript (so a
+  restart can never sign that place again), applies it locally when its turn comes and
+  broadcasts it;
+* every "env" message from any peer is parsed, verified and fed to the log; what gets applied is
+  appended to the transcript and synced once per batch;
+* on every new channel each side sends "need" with its per-seat next sequence numbers and the
+  other answers with every envelope the asker lacks (applied and buffered; relaying is safe
+  because envelopes are signed). An envelope that arrives past a gap triggers a "need" too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from p2p.envelope import Envelope, parse_envelope
+from p2p.errors import MalformedFrame
+from p2p.framing import field
+from p2p.identity import Identity, PublicIdentity
+from p2p.mesh import Mesh
+from p2p.tablelog import Fault, Ordering, TableLog
+from p2p.transcript import Transcript
+
+log = logging.getLogger(__name__)
+
+MAX_HAVE_SEATS = 256
+
+
+class TableSync:
+    """This peer's view of one table's log, kept in step with the other seats."""
+
+    def __init__(
+        self,
+        mesh: Mesh,
+        table_log: TableLog,
+        identity: Identity,
+        seat: int,
+        transcript: Transcript | None = None,
+    ) -> None:
+        if table_log.roster.keys[seat] != identity.key:
+            raise ValueError(f"seat {seat} of the roster is not {identity}")
+        self.mesh = mesh
+        self.log = table_log
+        self.identity = identity
+        self.seat = seat
+        self.transcript = transcript
+        self._replaying = False
+        self._unsynced = False
+        self._tick = asyncio.Event()
+        table_log.on_applied(self._applied)
+        table_log.on_fault(self._fault)
+        mesh.on("env", self._on_env)
+        mesh.on("need", self._on_need)
+        mesh.on_peer_up(self._on_peer_up)
+
+    @classmethod
+    def restore(
+        cls,
+        mesh: Mesh,
+        identity: Identity,
+        path: Path,
+        ordering: Ordering,
+        apply: Callable[[Envelope], None] | None = None,
+    ) -> TableSync:
+        """Rebuild from a transcript after a restart: replay the applied envelopes through the
+        game's `apply`, re-buffer own signed ones not yet applied, keep appending to the file."""
+        transcript, contents = Transcript.reopen(path)
+        table_log = TableLog(contents.roster, ordering, apply)
+        sync = cls(mesh, table_log, identity, contents.seat, transcript)
+        sync._replaying = True
+        try:
+            for envelope in contents.applied:
+                table_log.receive(envelope, f"transcript {path}")
+        finally:
+            sync._replaying = False
+        if len(table_log.entries) != len(contents.applied):
+            raise ValueError(
+                f"{path}: replay applied {len(table_log.entries)} envelopes, "
+                f"the transcript holds {len(contents.applied)}"
+            )
+        for envelope in contents.signed:
+            sync._take(envelope, "self")
+        return sync
+
+    # -- sending ---------------------------------------------------------------------------
+
+    def publish(self, kind: str, body: Any) -> Envelope:
+        """Sign, persist, apply (when its turn comes) and broadcast this seat's next envelope."""
+        envelope = self.log.author(self.identity, self.seat, kind, body)
+        if self.transcript is not None:
+            self.transcript.append_signed(envelope)
+        self._take(envelope, "self")
+        self.mesh.broadcast(envelope.to_wire())
+        return envelope
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
+        """Wait until `predicate()` holds; re-checked after every application."""
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await self._tick.wait()
+
+    async def wait_for_length(self, length: int, timeout: float | None = None) -> None:
+        await self.wait_until(lambda: len(self.log.entries) >= length, timeout)
+
+    # -- receiving -------------------------------------------------------------------------
+
+    def culprit(self, peer: PublicIdentity) -> str:
+        seat = self.log.roster.seat_of(peer.key)
+        return f"seat {seat} ({peer})" if seat is not None else f"{peer} (not seated)"
+
+    def _on_env(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        culprit = self.culprit(peer)
+        envelope = parse_envelope(message, culprit)
+        is_new = not self.log.holds(envelope.seat, envelope.seq)
+        self._take(envelope, culprit)
+        gap = envelope.seq > self.log.next_seq(envelope.seat)
+        if is_new and (gap or not self.log.knows_head(envelope.prev)):
+            self._ask(peer)  # its author saw envelopes this peer lacks: fetch them
+
+    def _on_need(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        culprit = self.culprit(peer)
+        if field(message, "table", bytes, culprit) != self.log.roster.table:
+            return  # a request about another table on a shared connection
+        have = field(message, "have", list, culprit)[:MAX_HAVE_SEATS]
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in have):
+            raise MalformedFrame(culprit, '"need": field "have" must be a list of integers')
+        for envelope in self.log.envelopes_after(have):
+            self.mesh.send(peer.key, envelope.to_wire())
+
+    def _on_peer_up(self, peer: PublicIdentity) -> None:
+        self._ask(peer)
+
+    def _ask(self, peer: PublicIdentity) -> None:
+        self.mesh.send(
+            peer.key, {"t": "need", "table": self.log.roster.table, "have": self.log.have}
+        )
+
+    def _take(self, envelope: Envelope, culprit: str) -> list[Envelope]:
+        try:
+            return self.log.receive(envelope, culprit)
+        finally:
+            if self._unsynced and self.transcript is not None:
+                self.transcript.sync()  # one fsync per batch of applied envelopes
+                self._unsynced = False
+
+    def _applied(self, envelope: Envelope) -> None:
+        if self.transcript is not None and not self._replaying:
+            self.transcript.append_applied(envelope)
+            self._unsynced = True
+        self._tick.set()
+        self._tick = asyncio.Event()
+
+    def _fault(self, fault: Fault) -> None:
+        log.warning("protocol violation: %s", fault)
+        self._tick.set()
+        self._tick = asyncio.Event()

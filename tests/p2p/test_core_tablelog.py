@@ -1,0 +1,247 @@
+"""The table log: verification, ordering by the game's rules, buffering, duplicates,
+equivocation evidence, Lamport ordering of simultaneous phases, catch-up sets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2p.envelope import Envelope, parse_envelope, sign_envelope
+from p2p.errors import EnvelopeError
+from p2p.tablelog import (
+    EquivocationError,
+    Rejected,
+    Roster,
+    Simultaneous,
+    TableLog,
+    genesis_head,
+    seat_order,
+)
+from tests.p2p.core_support import make_identity
+
+TABLE = b"table-0001"
+IDS = [make_identity(i) for i in range(4)]
+ROSTER = Roster(TABLE, tuple(identity.key for identity in IDS))
+
+
+def new_log(ordering=None, apply=None) -> TableLog:
+    return TableLog(ROSTER, ordering or seat_order([0, 1, 2, 3]), apply)
+
+
+def play_round(authoring: TableLog, rounds: int = 1) -> list[Envelope]:
+    """Envelopes of `rounds` full seat-order rounds, authored on `authoring`."""
+    made = []
+    for _ in range(rounds):
+        for seat in range(4):
+            envelope = authoring.author(IDS[seat], seat, "move", {"n": len(made)})
+            authoring.receive(envelope)
+            made.append(envelope)
+    return made
+
+
+def test_envelopes_in_order_are_applied_and_heads_chain() -> None:
+    source, sink = new_log(), new_log()
+    envelopes = play_round(source, 2)
+    for envelope in envelopes:
+        assert sink.receive(envelope, "peer") == [envelope]
+    assert sink.entries == envelopes and sink.head == source.head != genesis_head(TABLE)
+
+
+def test_out_of_order_arrival_is_buffered_then_applied_in_the_rules_order() -> None:
+    envelopes = play_round(new_log(), 3)
+    shuffled = envelopes[:]
+    random.Random(4).shuffle(shuffled)
+    sink = new_log()
+    for envelope in shuffled:
+        sink.receive(envelope, "peer")
+    assert sink.entries == envelopes
+    assert sink.buffered == []
+
+
+def test_early_message_waits_for_its_turn() -> None:
+    source = new_log()
+    first, second = play_round(source)[:2]
+    sink = new_log()
+    assert sink.receive(second, "peer") == []  # seat 1 signed before seeing seat 0's move
+    assert sink.buffered == [second]
+    assert sink.receive(first, "peer") == [first, second]
+
+
+def test_duplicate_and_replayed_envelopes_are_ignored() -> None:
+    envelopes = play_round(new_log())
+    sink = new_log()
+    for envelope in envelopes:
+        sink.receive(envelope, "peer")
+    for envelope in envelopes:
+        assert sink.receive(envelope, "replayer") == []
+    assert sink.entries == envelopes and sink.faults == []
+
+
+def test_bad_signature_is_refused_naming_the_sender_and_changes_nothing() -> None:
+    good = new_log().author(IDS[0], 0, "move", {"card": 3})
+    forged = sign_envelope(
+        IDS[3], table=TABLE, seat=0, seq=0, lamport=1, prev=good.prev, kind="move", body=None
+    )
+    sink = new_log()
+    with pytest.raises(EnvelopeError, match=r"peer-x.*bad signature.*seat 0"):
+        sink.receive(forged, "peer-x")
+    tampered = parse_envelope(
+        {"t": "env", "d": good.signed.replace(b"card", b"cars"), "s": good.signature}, "peer-y"
+    )
+    with pytest.raises(EnvelopeError, match="bad signature"):
+        sink.receive(tampered, "peer-y")
+    assert sink.entries == [] and sink.buffered == [] and sink.head == genesis_head(TABLE)
+    assert sink.receive(good, "peer") == [good]  # the real one still goes through
+
+
+def test_wrong_table_id_is_refused() -> None:
+    other = TableLog(Roster(b"other-table", ROSTER.keys), seat_order([0, 1, 2, 3]))
+    envelope = other.author(IDS[0], 0, "move", None)
+    sink = new_log()
+    with pytest.raises(EnvelopeError, match="not this table"):
+        sink.receive(envelope, "peer")
+    assert sink.buffered == []
+
+
+def test_seat_outside_the_roster_is_refused() -> None:
+    small = TableLog(Roster(TABLE, ROSTER.keys[:2]), seat_order([0, 1]))
+    envelope = new_log().author(IDS[3], 3, "move", None)
+    with pytest.raises(EnvelopeError, match="seat 3, which is empty"):
+        small.receive(envelope, "peer")
+
+
+def test_equivocation_keeps_both_signed_envelopes_as_evidence() -> None:
+    source = new_log()
+    honest = source.author(IDS[0], 0, "move", {"card": 1})
+    double = source.author(IDS[0], 0, "move", {"card": 2})
+    assert (honest.seat, honest.seq) == (double.seat, double.seq)
+    sink = new_log()
+    sink.receive(honest, "peer")
+    with pytest.raises(EquivocationError, match="seat 0 equivocated"):
+        sink.receive(double, "relay")
+    (fault,) = sink.faults
+    assert fault.seat == 0 and fault.kind == "equivocation"
+    assert {e.signed for e in fault.evidence} == {honest.signed, double.signed}
+    assert all(e.verify(IDS[0].key) for e in fault.evidence)
+    assert sink.entries == [honest]
+
+
+def test_game_rejection_is_a_fault_of_the_author_and_not_applied() -> None:
+    def apply(envelope: Envelope) -> None:
+        if envelope.body == {"n": 1}:
+            raise Rejected("L12: must be a number card")
+
+    source = new_log()
+    envelopes = play_round(source)
+    sink = new_log(apply=apply)
+    for envelope in envelopes:
+        sink.receive(envelope, "peer")
+    (fault,) = sink.faults
+    assert fault.seat == 1 and fault.kind == "rejected" and "L12" in fault.detail
+    assert envelopes[1] not in sink.entries and len(sink.entries) == 1  # waits for seat 1
+
+
+def test_unknown_prev_head_is_a_fault() -> None:
+    bogus = sign_envelope(
+        IDS[0], table=TABLE, seat=0, seq=0, lamport=1, prev=b"\x07" * 32, kind="m", body=None
+    )
+    sink = new_log()
+    assert sink.receive(bogus, "peer") == []
+    assert sink.faults[0].kind == "bad-prev" and sink.faults[0].seat == 0
+
+
+def test_lamport_time_must_grow() -> None:
+    source = new_log()
+    first = source.author(IDS[0], 0, "m", None)
+    source.receive(first)
+    stale = sign_envelope(
+        IDS[1], table=TABLE, seat=1, seq=0, lamport=1, prev=source.head, kind="m", body=None
+    )
+    sink = new_log()
+    sink.receive(first, "p")
+    sink.receive(stale, "p")
+    assert [f.kind for f in sink.faults] == ["lamport"]
+
+
+def test_simultaneous_phase_orders_by_lamport_then_seat_once_stable() -> None:
+    def phase(log: TableLog) -> Simultaneous:
+        return Simultaneous(frozenset({0, 1, 2}))
+
+    authoring = TableLog(ROSTER, phase)
+    # Three seats grab at once on the same head: equal Lamport times, so seat order decides.
+    grabs = [authoring.author(IDS[seat], seat, "grab", seat) for seat in (2, 0, 1)]
+    seat0, seat1, seat2 = grabs[1], grabs[2], grabs[0]
+    # Seat 0's grab sorts first and is stable even before seat 1 is heard from: seat 1 cannot
+    # send anything before Lamport time 1, and (1, 1) sorts after (1, 0).
+    sink = TableLog(ROSTER, phase)
+    assert sink.receive(seat2, "p") == []
+    assert sink.receive(seat0, "p") == [seat0]
+    assert sink.receive(seat1, "p") == [seat1, seat2]
+    # Seat 1's grab is not stable while seat 0 might still send (1, 0).
+    sink = TableLog(ROSTER, phase)
+    assert sink.receive(seat1, "p") == []
+    assert sink.receive(seat2, "p") == []
+    assert sink.receive(seat0, "p") == [seat0, seat1, seat2]
+
+
+def test_simultaneous_phase_applies_the_same_order_whatever_the_arrival() -> None:
+    def phase(log: TableLog) -> Simultaneous:
+        return Simultaneous(frozenset({0, 1, 2, 3}))
+
+    rng = random.Random(7)
+    authors = [TableLog(ROSTER, phase) for _ in range(4)]
+    everything: list[Envelope] = []
+    for _ in range(12):  # each seat signs on its own partial view, then some delivery happens
+        seat = rng.randrange(4)
+        envelope = authors[seat].author(IDS[seat], seat, "grab", None)
+        everything.append(envelope)
+        for log in authors:
+            if log is authors[seat] or rng.random() < 0.5:
+                log.receive(envelope, "p")
+    orders = []
+    for _ in range(5):
+        sink = TableLog(ROSTER, phase)
+        for envelope in rng.sample(everything, len(everything)):
+            sink.receive(envelope, "p")
+        orders.append([(e.seat, e.seq) for e in sink.entries])
+    assert all(order == orders[0] for order in orders)
+    lamports = [(e.lamport, e.seat) for e in sink.entries]
+    assert lamports == sorted(lamports)
+
+
+def test_catch_up_lists_what_a_peer_lacks() -> None:
+    source = new_log()
+    envelopes = play_round(source, 2)
+    early = source.author(IDS[1], 1, "move", None)  # not yet its turn: buffered
+    source.receive(early)
+    behind = new_log()
+    for envelope in envelopes[:3]:
+        behind.receive(envelope, "p")
+    missing = source.envelopes_after(behind.have)
+    assert missing == [*envelopes[3:], early]
+    for envelope in missing:
+        behind.receive(envelope, "relay")
+    assert behind.entries == source.entries
+    assert behind.buffered == [early]
+
+
+def test_envelopes_far_ahead_or_beyond_the_buffer_are_refused() -> None:
+    far = sign_envelope(
+        IDS[0],
+        table=TABLE,
+        seat=0,
+        seq=5000,
+        lamport=1,
+        prev=genesis_head(TABLE),
+        kind="m",
+        body=None,
+    )
+    with pytest.raises(EnvelopeError, match="too far ahead"):
+        new_log().receive(far, "p")
+    tiny = TableLog(ROSTER, seat_order([0, 1, 2, 3]), max_buffered=2)
+    envelopes = play_round(new_log(), 2)
+    tiny.receive(envelopes[1], "p")
+    tiny.receive(envelopes[2], "p")
+    with pytest.raises(EnvelopeError, match="buffer full"):
+        tiny.receive(envelopes[3], "p")
