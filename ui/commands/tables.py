@@ -1,14 +1,57 @@
-"""`fairdeal tables` (to be built)."""
+"""`fairdeal tables`: list the fairdeal tables advertised on the network, then exit."""
 
 from __future__ import annotations
 
 import argparse
 
+DEFAULT_TIMEOUT_S = 2.0
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    del parser
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds to listen for tables (default {DEFAULT_TIMEOUT_S:g})",
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON array instead of text")
+    parser.add_argument(
+        "--interface",
+        action="append",
+        metavar="ADDR",
+        help="browse only on this local IPv4 address (repeatable; 127.0.0.1 for this machine)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    del args
-    raise SystemExit("fairdeal tables: not built yet")
+    import asyncio
+    import json
+
+    from p2p.discovery import discover_tables
+
+    if args.timeout <= 0:
+        raise SystemExit("fairdeal tables: --timeout must be positive")
+    tables = asyncio.run(discover_tables(args.timeout, args.interface))
+    if args.json:
+        print(json.dumps([table.to_json() for table in tables], indent=2))
+        return 0
+    if not tables:
+        print(f"no fairdeal tables found in {args.timeout:g} s")
+        return 0
+    rows = [
+        (
+            table.ad.name,
+            table.ad.game,
+            f"{table.ad.seats_taken}/{table.ad.seats_total}",
+            table.ad.host_fingerprint,
+            f"{table.addresses[0]}:{table.port}",
+        )
+        for table in tables
+    ]
+    header = ("TABLE", "GAME", "SEATS", "HOST KEY", "ADDRESS")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        cells = (cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        print("  ".join(cells).rstrip())
+    return 0

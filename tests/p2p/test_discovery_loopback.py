@@ -1,0 +1,181 @@
+"""Advertising and browsing tables over mDNS on loopback: added, updated as seats fill, removed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+from p2p.discovery import (
+    LOOPBACK,
+    SERVICE_TYPE,
+    DiscoveredTable,
+    TableAd,
+    TableAdded,
+    TableAdvertiser,
+    TableBrowser,
+    TableEvent,
+    TableRemoved,
+    TableUpdated,
+    open_zeroconf,
+)
+
+pytestmark = pytest.mark.timeout(30)
+WAIT_S = 10.0
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def fresh_ad(name: str = "Loopback table", seats_taken: int = 1) -> TableAd:
+    return TableAd(
+        table_id=secrets.token_hex(16),
+        name=name,
+        game="larry",
+        seats_taken=seats_taken,
+        seats_total=4,
+        host_fingerprint="TEST-" + secrets.token_hex(4).upper(),
+    )
+
+
+@pytest.fixture
+async def host_zc() -> AsyncIterator[AsyncZeroconf]:
+    aiozc = open_zeroconf(LOOPBACK)
+    yield aiozc
+    await aiozc.async_close()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[tuple[TableBrowser, list[TableEvent]]]:
+    aiozc = open_zeroconf(LOOPBACK)
+    events: list[TableEvent] = []
+    table_browser = TableBrowser(aiozc, events.append)
+    await table_browser.start()
+    yield table_browser, events
+    await table_browser.close()
+    await aiozc.async_close()
+
+
+def by_id(table_id: str) -> Callable[[DiscoveredTable], bool]:
+    return lambda table: table.ad.table_id == table_id
+
+
+async def test_table_is_found_updated_and_removed(
+    host_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
+) -> None:
+    table_browser, events = browser
+    ad = fresh_ad()
+    advertiser = TableAdvertiser(host_zc, ad, port=40123, addresses=LOOPBACK)
+    await advertiser.start()
+
+    found = await table_browser.wait_for(by_id(ad.table_id), WAIT_S)
+    assert found == DiscoveredTable(
+        instance=advertiser.instance, ad=ad, addresses=LOOPBACK, port=40123
+    )
+    assert TableAdded(found) in events
+
+    await advertiser.update(ad.with_seats_taken(3))
+    updated = await table_browser.wait_for(
+        lambda table: by_id(ad.table_id)(table) and table.ad.seats_taken == 3, WAIT_S
+    )
+    assert updated.ad == ad.with_seats_taken(3)
+    assert TableUpdated(updated) in events
+
+    await advertiser.close()
+    await table_browser.wait_gone(advertiser.instance, WAIT_S)
+    assert advertiser.instance not in table_browser.tables
+    assert events[-1] == TableRemoved(advertiser.instance)
+
+
+async def test_two_tables_are_listed_apart(
+    host_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
+) -> None:
+    table_browser, _ = browser
+    first, second = fresh_ad("Same name"), fresh_ad("Same name")
+    advertisers = [
+        TableAdvertiser(host_zc, ad, port=port, addresses=LOOPBACK)
+        for ad, port in ((first, 40001), (second, 40002))
+    ]
+    await asyncio.gather(*(advertiser.start() for advertiser in advertisers))
+    seen = await asyncio.gather(
+        table_browser.wait_for(by_id(first.table_id), WAIT_S),
+        table_browser.wait_for(by_id(second.table_id), WAIT_S),
+    )
+    assert [table.port for table in seen] == [40001, 40002]
+    assert seen[0].instance != seen[1].instance
+    await asyncio.gather(*(advertiser.close() for advertiser in advertisers))
+
+
+async def test_malformed_advertisement_is_ignored(
+    host_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
+) -> None:
+    table_browser, events = browser
+    bad = AsyncServiceInfo(
+        SERVICE_TYPE,
+        f"bad-{secrets.token_hex(4)}.{SERVICE_TYPE}",
+        addresses=[bytes([127, 0, 0, 1])],
+        port=40999,
+        properties={"proto": "1", "game": "larry", "seats": "9/4"},
+        server="fairdeal-bad.local.",
+    )
+    await (await host_zc.async_register_service(bad))
+    good_ad = fresh_ad()
+    good = TableAdvertiser(host_zc, good_ad, port=40998, addresses=LOOPBACK)
+    await good.start()
+    # The bad one was published first, so by the time the good one resolves it had its chance.
+    await table_browser.wait_for(by_id(good_ad.table_id), WAIT_S)
+    assert bad.name not in table_browser.tables
+    assert all(
+        isinstance(event, TableRemoved) or event.table.instance != bad.name for event in events
+    )
+    await good.close()
+    await (await host_zc.async_unregister_service(bad))
+
+
+async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> None:
+    ad = fresh_ad("CLI table", seats_taken=2)
+    advertiser = TableAdvertiser(host_zc, ad, port=40555, addresses=LOOPBACK)
+    await advertiser.start()
+    command = [sys.executable, "-m", "ui", "tables", "--json", "--timeout", "1.5"]
+    process = await asyncio.create_subprocess_exec(
+        *command, "--interface", "127.0.0.1", cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    stdout, _ = await asyncio.wait_for(process.communicate(), WAIT_S)
+    await advertiser.close()
+    assert process.returncode == 0
+    listed = [entry for entry in json.loads(stdout) if entry["table_id"] == ad.table_id]
+    assert listed == [
+        {
+            "instance": advertiser.instance,
+            "table_id": ad.table_id,
+            "name": "CLI table",
+            "game": "larry",
+            "seats_taken": 2,
+            "seats_total": 4,
+            "host_fingerprint": ad.host_fingerprint,
+            "protocol_version": 1,
+            "addresses": ["127.0.0.1"],
+            "port": 40555,
+        }
+    ]
+
+
+async def test_tables_command_text_output(host_zc: AsyncZeroconf) -> None:
+    ad = fresh_ad("Text table", seats_taken=3)
+    advertiser = TableAdvertiser(host_zc, ad, port=40556, addresses=LOOPBACK)
+    await advertiser.start()
+    process = await asyncio.create_subprocess_exec(
+        *[sys.executable, "-m", "ui", "tables", "--timeout", "1.5", "--interface", "127.0.0.1"],
+        cwd=REPO_ROOT,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    stdout, _ = await asyncio.wait_for(process.communicate(), WAIT_S)
+    await advertiser.close()
+    lines = stdout.decode().splitlines()
+    assert lines[0].split() == ["TABLE", "GAME", "SEATS", "HOST", "KEY", "ADDRESS"]
+    row = next(line for line in lines if ad.host_fingerprint in line)
+    assert row.split() == ["Text", "table", "larry", "3/4", ad.host_fingerprint, "127.0.0.1:40556"]

@@ -1,0 +1,102 @@
+"""The TXT record of a table: what we publish parses back, and bad records are refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p.discovery import (
+    MAX_INSTANCE_BYTES,
+    BadAdvertisement,
+    TableAd,
+    instance_label,
+)
+
+TABLE_ID = "0123456789abcdef0123456789abcdef"
+
+
+def make_ad(**changes: object) -> TableAd:
+    fields: dict[str, object] = {
+        "table_id": TABLE_ID,
+        "name": "Friday night",
+        "game": "larry",
+        "seats_taken": 1,
+        "seats_total": 4,
+        "host_fingerprint": "ABCD-EFGH-JKLM",
+    }
+    fields.update(changes)
+    return TableAd(**fields)  # type: ignore[arg-type]
+
+
+def as_wire(txt: dict[str, str]) -> dict[bytes, bytes | None]:
+    return {key.encode(): value.encode() for key, value in txt.items()}
+
+
+def test_txt_round_trip() -> None:
+    ad = make_ad()
+    txt = ad.to_txt()
+    assert txt == {
+        "proto": "1",
+        "game": "larry",
+        "table": "Friday night",
+        "seats": "1/4",
+        "fp": "ABCD-EFGH-JKLM",
+        "tid": TABLE_ID,
+    }
+    assert TableAd.from_txt(as_wire(txt)) == ad
+
+
+def test_unknown_txt_keys_are_ignored() -> None:
+    wire = as_wire(make_ad().to_txt()) | {b"future": b"x", b"flag": None}
+    assert TableAd.from_txt(wire) == make_ad()
+
+
+def test_seats_filling_up_changes_only_the_count() -> None:
+    ad = make_ad().with_seats_taken(4)
+    assert ad.to_txt()["seats"] == "4/4"
+    assert ad.is_full
+    assert not make_ad().is_full
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "complaint"),
+    [
+        ("seats", "5/4", "out of range"),
+        ("seats", "two/4", "taken/total"),
+        ("seats", "1/1", "out of range"),
+        ("seats", "1/9", "out of range"),
+        ("proto", "x", "version"),
+        ("proto", "0", "not positive"),
+        ("tid", "00", "hex digits"),
+        ("tid", "Z" * 32, "hex digits"),
+        ("game", "Larry!", "game id"),
+        ("table", "", "table name"),
+        ("table", "x" * 41, "table name"),
+        ("table", "bell\x07", "control"),
+        ("fp", "", "fingerprint"),
+        ("fp", "has space", "blanks"),
+    ],
+)
+def test_bad_field_is_refused(key: str, value: str, complaint: str) -> None:
+    txt = make_ad().to_txt() | {key: value}
+    with pytest.raises(BadAdvertisement, match=complaint):
+        TableAd.from_txt(as_wire(txt))
+
+
+def test_missing_field_is_named() -> None:
+    wire = as_wire(make_ad().to_txt())
+    del wire[b"fp"], wire[b"tid"]
+    with pytest.raises(BadAdvertisement, match="lacks fp, tid"):
+        TableAd.from_txt(wire)
+
+
+def test_undecodable_field_is_refused() -> None:
+    wire = as_wire(make_ad().to_txt()) | {b"table": b"\xff\xfe"}
+    with pytest.raises(BadAdvertisement, match="not valid text"):
+        TableAd.from_txt(wire)
+
+
+def test_instance_label_fits_dns_and_stays_readable() -> None:
+    label = instance_label(make_ad(name="é" * 20))  # 40 bytes, 20 characters
+    assert len(label.encode()) <= MAX_INSTANCE_BYTES
+    assert label.endswith(f" ({TABLE_ID[:8]})")
+    assert instance_label(make_ad(name="a.b")) == f"a b ({TABLE_ID[:8]})"
