@@ -1,0 +1,131 @@
+"""The contract between a table and whoever shows it to a player (the Textual UI, a CLI, a bot).
+
+One interface, two implementations: a local table (the engine with an oracle driver and local
+bots, no crypto, in one process) and the networked table (the same engine driven by the fair-deck
+protocol over the signed table log). The UI is written against `TableSession` only, so it plays
+the same way against either.
+
+A session pushes `TableEvent`s; the UI keeps no game state of its own and redraws from
+`session.view()` whenever a `StateChanged` arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+from engine import Action, Event, LarryState, LarryView
+
+
+class ProofStatus(Enum):
+    VERIFIED = "verified"  # every decryption share of this card was proved (Chaum–Pedersen)
+    FAILED = "failed"  # a proof failed: see the FaultDetected event that accompanies it
+    NOT_APPLICABLE = "n/a"  # a local table: the oracle knows the deck, there is nothing to prove
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    name: str
+    fingerprint: str  # the short code people compare aloud ("" for a local bot)
+    is_bot: bool
+    is_me: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StateChanged:
+    """The engine applied a step; `events` are what happened, `state` the new public state."""
+
+    state: LarryState
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetupProgress:
+    """Seats are keying, shuffling or dealing. `seat` is the seat at work, if one is."""
+
+    phase: str  # "keys", "shuffle", "deal", "reshuffle", "reveal"
+    seat: int | None
+    done: int
+    total: int
+    proofs_verified: int
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedCard:
+    slot: int
+    seat: int  # who played it
+    face: int  # card id
+    face_up: bool
+    proof: ProofStatus
+
+
+@dataclass(frozen=True, slots=True)
+class DoubtVerification:
+    """After a doubt (L9/L16): every pile card with its proof, the true total, the verdict."""
+
+    doubter: int
+    last_player: int
+    cards: tuple[VerifiedCard, ...]
+    announced: int
+    true_total: int
+    gloats: int
+    correct: bool
+    loser: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStatus:
+    """A seat's connection state; `waiting_seconds` is set while the table waits on that seat."""
+
+    seat: int
+    connected: bool
+    waiting_seconds: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FaultDetected:
+    """A seat broke the protocol or the rules provably; the hand stops. `evidence` is readable."""
+
+    seat: int
+    what: str
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Anything else worth a line in the log."""
+
+    text: str
+
+
+TableEvent = StateChanged | SetupProgress | DoubtVerification | SeatStatus | FaultDetected | Notice
+
+
+class TableSession(Protocol):
+    """A table as one seat sees and plays it."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]: ...
+
+    def view(self) -> LarryView:
+        """This seat's view of the current state (its own faces, public facts, counts)."""
+        ...
+
+    async def act(self, action: Action) -> None:
+        """Play `action` for this seat; raises engine.IllegalAction (state unchanged)."""
+        ...
+
+    def events(self) -> AsyncIterator[TableEvent]:
+        """Every event from the start of the session, in order; ends when the session closes."""
+        ...
+
+    async def start(self) -> None:
+        """Set the table up (keys, shuffle, deal) and begin play; events report progress."""
+        ...
+
+    async def close(self) -> None: ...
