@@ -42,7 +42,7 @@ from engine.events import (
     Violation,
     WentOut,
 )
-from engine.options import CARDS_PER_PLAYER, LarryOptions
+from engine.options import LarryOptions
 from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
 from engine.state import (
     AwaitDoubt,
@@ -163,9 +163,13 @@ class _Tx:
 
     # -- hands ---------------------------------------------------------------------------------
     def start_hand(self, first: int) -> None:
-        """Fresh deck in new slots, deal by L3, limit 7 clockwise (L4), `first` starts (L5)."""
+        """Fresh deck in new slots, deal by L3, limit 7 clockwise (L4), `first` starts (L5).
+
+        Seat s gets the slots s*k .. s*k+k-1 of the new deck; the rest is the pick-up pile,
+        drawn from its front.
+        """
         n = self.players
-        per_player = CARDS_PER_PLAYER[n]
+        per_player = self.options.cards_per_player(n)
         slots = self.alloc(len(self.deck))
         self.new_requests.append(NewDeck(self.request_id(), slots))
         hands = []
@@ -420,7 +424,11 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
         raise E.BadClaim(seat, f"{claim.value} cards are played face-down unless obliged (L12)")
     # L12 (extended): a give away 1 that L11 bars may be played face-up as a 0 when obliged.
     zero_play = claim is CardKind.GLOAT or (
-        obligated and claim is CardKind.GIVE_AWAY_1 and len(hand) < 3
+        obligated
+        and claim is CardKind.GIVE_AWAY_1
+        and len(hand) < 3
+        and action.target is None
+        and action.give is None
     )
     if claim in TARGETED_KINDS and not zero_play:
         if action.target is None or not 0 <= action.target < state.players:
