@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from engine.actions import PlayFaceUp
 from engine.events import Event
@@ -53,6 +54,9 @@ class AwaitScore:
 Awaiting = AwaitDoubt | AwaitFaceUp | AwaitScore
 
 
+_FINISHED = frozenset({Phase.GAME_OVER, Phase.ABORTED})
+
+
 @dataclass(frozen=True)
 class LarryState:
     players: int
@@ -88,7 +92,7 @@ class LarryState:
 
     @property
     def over(self) -> bool:
-        return self.phase in (Phase.GAME_OVER, Phase.ABORTED)
+        return self.phase in _FINISHED
 
     def to_act(self) -> int | None:
         """The seat whose action is awaited, or None (driver to serve requests, or game over)."""
@@ -110,9 +114,11 @@ class LarryState:
         return slots
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """The result of a transition: the new state, what happened, and requests newly issued."""
+class Step(NamedTuple):
+    """The result of a transition: the new state, what happened, and requests newly issued.
+
+    A NamedTuple rather than a dataclass: one is made per transition, and it is cheaper.
+    """
 
     state: LarryState
     events: tuple[Event, ...]
