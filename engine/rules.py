@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
+from types import MappingProxyType
 from typing import Any
 
 from engine import errors as E
@@ -45,6 +46,7 @@ from engine.events import (
 from engine.options import LarryOptions
 from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
 from engine.state import (
+    NOTHING_REVEALED,
     AwaitDoubt,
     AwaitFaceUp,
     Awaiting,
@@ -180,7 +182,7 @@ class _Tx:
         self.hands = hands
         self.pickup = slots[n * per_player :]
         self.pile = self.discard = self.pile_seats = self.pile_totals = ()
-        self.revealed = {}
+        self.revealed = NOTHING_REVEALED
         self.limit = self.options.limits[0]
         self.direction = 1
         self.announced = 0
@@ -252,7 +254,7 @@ def new_game(players: int, options: LarryOptions | None = None) -> Step:
         pile_seats=(),
         pile_totals=(),
         discard=(),
-        revealed={},
+        revealed=NOTHING_REVEALED,
         limit=options.limits[0],
         direction=1,
         announced=0,
@@ -586,7 +588,7 @@ def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> St
     tx.pending = state.pending[1:]
     revealed = dict(state.revealed)
     revealed.update(zip(request.slots, faces, strict=True))
-    tx.revealed = revealed
+    tx.revealed = MappingProxyType(revealed)
     awaiting = state.awaiting
     if isinstance(awaiting, AwaitDoubt):
         _finish_doubt(tx, awaiting.doubter)

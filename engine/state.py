@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 from typing import NamedTuple
 
 from engine.actions import PlayFaceUp
@@ -54,6 +55,7 @@ class AwaitScore:
 Awaiting = AwaitDoubt | AwaitFaceUp | AwaitScore
 
 
+NOTHING_REVEALED: Mapping[int, int] = MappingProxyType({})
 _FINISHED = frozenset({Phase.GAME_OVER, Phase.ABORTED})
 
 
@@ -70,7 +72,7 @@ class LarryState:
     pile_seats: tuple[int, ...]  # who played each pile card
     pile_totals: tuple[int, ...]  # the total announced with each pile card (public, heard)
     discard: tuple[int, ...]
-    revealed: Mapping[int, int]  # slot -> face, public; never mutated (a new dict per change)
+    revealed: Mapping[int, int]  # slot -> face, public; a read-only mapping
     limit: int
     direction: int  # +1 clockwise, -1 counter-clockwise
     announced: int  # the last announced total (0 on an empty pile, L7)
@@ -85,6 +87,12 @@ class LarryState:
     pending: tuple[Request, ...]  # requests the driver must still answer, in order
     awaiting: Awaiting | None  # what the outstanding Reveal is for
     winners: tuple[int, ...]  # set when phase is GAME_OVER
+
+    def __post_init__(self) -> None:
+        # Built from outside (decoded data, tests): make sure `revealed` is read-only too.
+        # The rules build states without __init__ and always store a read-only mapping.
+        if not isinstance(self.revealed, MappingProxyType):
+            object.__setattr__(self, "revealed", MappingProxyType(dict(self.revealed)))
 
     @property
     def waiting_for_driver(self) -> bool:
