@@ -10,15 +10,9 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Action, PlayFaceDown, PlayFaceUp
+from engine.actions import Action, Doubt, PlayFaceDown, PlayFaceUp
 from engine.cards import CardKind, deck_of
-from engine.legal import (
-    accept_actions,
-    announce_floor,
-    doubt_actions,
-    face_up_actions,
-    larry_flag,
-)
+from engine.legal import accept_actions, announce_floor, doubt_actions, face_up_actions, larry_flag
 from engine.state import Phase
 from engine.view import LarryView
 
@@ -32,31 +26,33 @@ class RandomBot:
 
     def choose(self, view: LarryView) -> Action:
         rng = self.rng
-        if view.phase is Phase.GOING_OUT:
-            return rng.choice(doubt_actions(view) + accept_actions(view))
         state = view.state
+        if state.phase is Phase.GOING_OUT:
+            return rng.choice(doubt_actions(view) + accept_actions(view))
         seat = view.seat
-        hand = state.hands[seat]
         obligated = state.obligated[seat]
-        options: list[str] = []
-        if state.pile:
-            options.append("doubt")
+        # Weights: doubt 1 (with a pile), face-down 3 (unless obliged, L12), face-up 1.
+        can_doubt = bool(state.pile)
+        down = 0 if obligated else 3
+        pick = rng.random() * (can_doubt + down + 1)
+        if pick < can_doubt:
+            return Doubt()
+        if pick < can_doubt + down:
+            return self._face_down(view)
+        action = self._face_up(view) if not obligated else self._obliged(view)
+        if action is not None:
+            return action
         if not obligated:
-            options.extend(("down", "down", "down"))
-        options.append("up")
-        while options:
-            kind = rng.choice(options)
-            options = [option for option in options if option != kind]
-            if kind == "doubt":
-                return doubt_actions(view)[0]
-            if kind == "down":
-                slot = rng.choice(hand)
-                announce = rng.randint(announce_floor(view), state.limit)
-                return PlayFaceDown(slot, announce, self._larry(len(hand) - 1))
-            action = self._face_up(view) if not obligated else self._obliged(view)
-            if action is not None:
-                return action
+            return self._face_down(view)
+        if can_doubt:
+            return Doubt()
         raise RuntimeError(f"seat {seat} has no legal action")  # unreachable by the rules
+
+    def _face_down(self, view: LarryView) -> PlayFaceDown:
+        hand = view.state.hands[view.seat]
+        slot = hand[int(self.rng.random() * len(hand))]
+        announce = self.rng.randint(announce_floor(view), view.state.limit)
+        return PlayFaceDown(slot, announce, self._larry(len(hand) - 1))
 
     def _face_up(self, view: LarryView) -> PlayFaceUp | None:
         """A random action card of the hand, played for its effect with random choices."""

@@ -24,7 +24,7 @@ from engine import errors as E
 from engine.actions import AcceptOut
 from engine.cards import deck_of
 from engine.events import Violation
-from engine.requests import Deal, NewDeck, Reshuffle, Transfer
+from engine.requests import NewDeck, Reshuffle, Transfer
 
 DECK = deck_of(LarryOptions())
 
@@ -208,17 +208,22 @@ class _RecordingOracle(OracleDriver):
 
 
 def test_slots_are_never_reused_across_reshuffles_and_hands() -> None:
-    import random
-
-    from engine.bots.random_bot import RandomBot
-
-    options = LarryOptions(numbers=((1, 10), (2, 10)), actions=(), gloats=0, hand_size=4)
+    # A small deck and a script that lies and doubts early in each hand (so the pick-up pile
+    # runs out, L14), then plays on until someone goes out and is accepted (L16).
+    options = LarryOptions(numbers=((1, 6), (2, 6)), actions=(), gloats=0, hand_size=4)
     driver = _RecordingOracle(2, options, seed=1)
-    bots = [RandomBot(random.Random(seat)) for seat in range(2)]
     while not driver.state.over:
-        seat = driver.state.to_act()
+        state = driver.state
+        seat = state.to_act()
         assert seat is not None
-        driver.act(seat, bots[seat].choose(view_for(driver.state, driver.knowledge[seat], seat)))
+        hand = state.hands[seat]
+        if state.phase is Phase.GOING_OUT:
+            action: object = AcceptOut()
+        elif state.pile and state.actions_in_hand < 16:
+            action = Doubt()
+        else:
+            action = PlayFaceDown(hand[0], 7, larry=len(hand) == 2)
+        driver.act(seat, action)  # type: ignore[arg-type]
     fresh: list[int] = []
     for request in driver.requests:
         if isinstance(request, NewDeck):
@@ -227,9 +232,8 @@ def test_slots_are_never_reused_across_reshuffles_and_hands() -> None:
             assert len(request.old) == len(request.new)
             fresh += request.new
     assert sum(isinstance(r, NewDeck) for r in driver.requests) == 3  # one per hand (L18)
-    assert any(isinstance(r, Reshuffle) for r in driver.requests)  # L14 happened
+    assert sum(isinstance(r, Reshuffle) for r in driver.requests) >= 3  # L14 happened
     assert len(fresh) == len(set(fresh)), "a slot id was issued twice"
-    assert any(isinstance(r, Deal) for r in driver.requests)
 
 
 def test_the_same_deck_and_actions_give_the_same_events() -> None:
