@@ -66,7 +66,7 @@ class HeuristicBot:
         return honest / (honest + bluffed)
 
     # -- counting --------------------------------------------------------------------------------
-    def _pool(self, view: LarryView) -> Counter[int]:
+    def _pool(self, view: LarryView) -> Counter[int | None]:
         """Unseen cards by value (action cards as 0), plus gloats under the key None."""
         deck = view.deck
         seen: set[int] = set()
@@ -75,10 +75,10 @@ class HeuristicBot:
             face = state.revealed.get(slot, view.knowledge.get(slot))
             if face is not None:
                 seen.add(face)
-        pool: Counter[int] = Counter()
+        pool: Counter[int | None] = Counter()
         for card in deck:
             if card.id not in seen:
-                pool[_key(card)] += 1  # type: ignore[index]
+                pool[_key(card)] += 1
         return pool
 
     def chance_correct(self, view: LarryView) -> float:
@@ -91,7 +91,7 @@ class HeuristicBot:
         deck = view.deck
         pool = self._pool(view)
         size = sum(pool.values()) or 1
-        gloat_share = pool[None] / size  # type: ignore[index]
+        gloat_share = pool[None] / size
         known_gloats = 0
         all_honest = 1.0
         impossible = False  # some other seat's step matches no unseen card

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.actions import Action
+    from engine.bots import Bot
     from engine.events import Event
+    from engine.oracle import OracleDriver
     from engine.view import LarryView
 
 
@@ -82,22 +84,19 @@ class TextGame:
 
     def __init__(
         self,
-        driver: object,
+        driver: OracleDriver,
         seat: int,
-        bots: list[object],
+        bots: list[Bot],
         read: Callable[[str], str | None],
         write: Callable[[str], None],
     ) -> None:
-        from engine.oracle import OracleDriver
-
-        assert isinstance(driver, OracleDriver)
         self.driver = driver
         self.seat = seat
         self.bots = bots
         self.read = read
         self.write = write
         self.names = [
-            f"Seat {s} (you)" if s == seat else f"Seat {s} ({getattr(bots[s], 'name', 'bot')})"
+            f"Seat {s} (you)" if s == seat else f"Seat {s} ({bots[s].name})"
             for s in range(driver.players)
         ]
         self._told = 0
@@ -118,7 +117,7 @@ class TextGame:
                 assert actor is not None
                 view = view_for(state, driver.knowledge[actor], actor)
                 if actor != self.seat:
-                    driver.act(actor, self.bots[actor].choose(view))  # type: ignore[attr-defined]
+                    driver.act(actor, self.bots[actor].choose(view))
                     continue
                 action = self._ask(view)
                 try:
