@@ -57,6 +57,7 @@ from engine.state import (
 )
 
 _FIELDS = tuple(f.name for f in fields(LarryState))
+_FINISHED = frozenset({Phase.GAME_OVER, Phase.ABORTED})
 
 
 class _Tx:
@@ -281,9 +282,10 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
     Resolutions (Ack, Faces) come from the driver with seat == errors.DRIVER. Raises an
     IllegalAction subclass naming the seat; the given state is never changed.
     """
-    if isinstance(action, (Ack, Faces)):
-        return _resolve(state, seat, action)
-    if state.over:
+    kind = type(action)
+    if kind is Ack or kind is Faces:
+        return _resolve(state, seat, action)  # type: ignore[arg-type]
+    if state.phase in _FINISHED:
         raise E.GameIsOver(seat, "the game is over")
     if not 0 <= seat < state.players:
         raise E.NoSuchSeat(seat, f"there is no seat {seat} at this table")
@@ -291,21 +293,21 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
         raise E.WaitingForDriver(seat, "cards are still being dealt or revealed")
     if seat != state.turn:
         raise E.NotYourTurn(seat, f"it is seat {state.turn}'s turn")
-    if isinstance(action, Doubt):
+    if kind is PlayFaceDown and state.phase is Phase.PLAY:
+        return _play_face_down(state, seat, action)  # type: ignore[arg-type]
+    if kind is Doubt:
         return _doubt(state, seat)
     if state.phase is Phase.GOING_OUT:
-        if isinstance(action, AcceptOut):
+        if kind is AcceptOut:
             return _accept_out(state, seat)
         raise E.MustDoubtOrAccept(
             seat, f"seat {state.out_seat} went out: doubt or accept, nothing else (L16)"
         )
-    if isinstance(action, PlayFaceDown):
-        return _play_face_down(state, seat, action)
-    if isinstance(action, PlayFaceUp):
-        return _play_face_up(state, seat, action)
-    if isinstance(action, AcceptOut):
+    if kind is PlayFaceUp:
+        return _play_face_up(state, seat, action)  # type: ignore[arg-type]
+    if kind is AcceptOut:
         raise E.NothingToAccept(seat, "nobody has gone out (L16)")
-    raise E.UnknownAction(seat, f"{type(action).__name__} is not a Larry action")
+    raise E.UnknownAction(seat, f"{kind.__name__} is not a Larry action")
 
 
 # -- player actions ------------------------------------------------------------------------------
@@ -327,9 +329,14 @@ def _doubt(state: LarryState, seat: int) -> Step:
 def _finish_doubt(tx: _Tx, doubter: int) -> None:
     """L9 (L8 gloat parity), and L16 when the doubt follows a player going out."""
     tx.awaiting = None
-    cards = tuple(tx.revealed[slot] for slot in tx.pile)
-    total = sum(tx.deck[face].value for face in cards)
-    gloats = sum(1 for face in cards if tx.deck[face].kind is CardKind.GLOAT)
+    revealed, deck = tx.revealed, tx.deck
+    cards = tuple([revealed[slot] for slot in tx.pile])
+    total = gloats = 0
+    for face in cards:
+        card = deck[face]
+        total += card.value  # action and gloat cards are worth 0 (L9)
+        if card.kind is CardKind.GLOAT:
+            gloats += 1
     announced: int = tx.announced
     correct = gloats % 2 == 1 or total == announced
     last_player: int = tx.last_player
@@ -580,8 +587,9 @@ def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> St
         raise E.BadResolution(
             E.DRIVER, f"{len(faces)} faces for {len(request.slots)} slots of request {request.id}"
         )
-    if any(type(face) is not int or not 0 <= face < deck_size for face in faces):
-        raise E.BadResolution(E.DRIVER, f"faces must be card ids 0..{deck_size - 1}")
+    for face in faces:
+        if type(face) is not int or not 0 <= face < deck_size:
+            raise E.BadResolution(E.DRIVER, f"faces must be card ids 0..{deck_size - 1}")
     if len(set(faces)) != len(faces):
         raise E.BadResolution(E.DRIVER, "the same card was revealed twice")
     tx = _Tx(state)
