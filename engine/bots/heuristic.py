@@ -16,7 +16,7 @@ import random
 from collections import Counter
 
 from engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
-from engine.cards import Card, CardKind, deck_of
+from engine.cards import Card, CardKind
 from engine.legal import face_up_actions, larry_flag
 from engine.state import Phase
 from engine.view import LarryView
@@ -248,6 +248,3 @@ def _key(card: Card) -> int | None:
     if card.kind is CardKind.GLOAT:
         return None
     return card.value
-
-
-__all__ = ["HeuristicBot", "deck_of"]

@@ -236,3 +236,13 @@ def test_the_same_deck_and_actions_give_the_same_events() -> None:
         second.act(seat, action)
     assert first.events == second.events
     assert first.state == second.state
+
+
+def test_a_view_is_a_snapshot_of_what_the_seat_knew() -> None:
+    driver = _driver_with_hands([["3"], [], []])
+    view = view_for(driver.state, driver.knowledge[0], 0)
+    known_before = dict(view.knowledge)
+    driver.act(0, PlayFaceDown(_slot(driver, 0, "3"), 3))
+    driver.act(1, Doubt())  # seat 0 loses nothing, seat 1 picks up
+    assert dict(view.knowledge) == known_before
+    assert view.announced == 0 and view.pile == ()
