@@ -242,7 +242,8 @@ def test_a_view_is_a_snapshot_of_what_the_seat_knew() -> None:
     driver = _driver_with_hands([["3"], [], []])
     view = view_for(driver.state, driver.knowledge[0], 0)
     known_before = dict(view.knowledge)
-    driver.act(0, PlayFaceDown(_slot(driver, 0, "3"), 3))
-    driver.act(1, Doubt())  # seat 0 loses nothing, seat 1 picks up
+    driver.act(0, PlayFaceDown(_slot(driver, 0, "3"), 4))
+    driver.act(1, Doubt())  # 3 is not 4: seat 0 picks up 2 and learns their faces
+    assert len(driver.knowledge[0]) == len(known_before) + 2
     assert dict(view.knowledge) == known_before
     assert view.announced == 0 and view.pile == ()
