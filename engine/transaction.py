@@ -8,7 +8,6 @@ the hot path makes one state object per call and no deep copies.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields
 from typing import Any
 
 from engine.cards import Card, deck_of
@@ -16,8 +15,6 @@ from engine.events import Event, GameOver, HandScored, HandStarted, PickedUp, Re
 from engine.options import LarryOptions
 from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal
 from engine.state import NOTHING_REVEALED, Awaiting, AwaitScore, LarryState, Phase, Step
-
-_FIELDS = tuple(f.name for f in fields(LarryState))
 
 
 class Transaction:
