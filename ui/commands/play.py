@@ -47,7 +47,11 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"fairdeal play: {error}") from None
     driver = OracleDriver(args.players, options, seed=rng.randrange(1 << 32))
     game = TextGame(driver, args.seat, bots, _read_line, print)
-    return game.play()
+    try:
+        return game.play()
+    except KeyboardInterrupt:
+        print("\nGame abandoned.")
+        return 130
 
 
 def _read_line(prompt: str) -> str | None:
