@@ -19,7 +19,7 @@ from engine import DRIVER, IllegalAction, LarryOptions, OracleDriver, apply, leg
 from engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
 from engine.cards import CardKind, deck_of
 from engine.codec import event_from_data, state_from_data, to_data
-from engine.events import GameOver, HandScored
+from engine.events import DoubtResolved, GameOver, HandScored
 from engine.rules import new_game
 from engine.state import LarryState, Phase
 
@@ -111,6 +111,13 @@ def test_every_game_ends_and_scores_follow_L17_and_L18(params: dict[str, int]) -
             totals[seat] += expected
         assert list(event.totals) == totals
     assert list(state.scores) == totals
+    for event in driver.events:
+        if isinstance(event, DoubtResolved):  # L8, L9
+            assert event.total == sum(deck[face].value for face in event.cards)
+            assert event.gloats == sum(deck[face].kind is CardKind.GLOAT for face in event.cards)
+            assert event.correct == (event.gloats % 2 == 1 or event.total == event.announced)
+            assert event.loser == (event.doubter if event.correct else event.last_player)
+            assert event.doubter != event.last_player
     game_over = [event for event in driver.events if isinstance(event, GameOver)]
     assert len(game_over) == 1
     if params["short"]:
