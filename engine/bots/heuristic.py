@@ -5,7 +5,9 @@
 - Reading announcements: each unseen pile card came with a public announcement (L6), so its
   claimed value is the step between two totals. Bayes on "honest or bluffing", with a per-seat
   honesty rate learned from the piles it has seen revealed, gives the chance the total is right;
-  L8 gloat parity is folded in. It doubts when that chance is low (impossible totals: zero).
+  L8 gloat parity is folded in. It doubts when that pays in cards (ours risked against theirs),
+  and always doubts a total no honest play can reach when it would otherwise have to bluff or
+  that player is close to going out.
 - Playing: action cards against the leader first, then truthfully when a card fits under the
   limit, a gloat or the most plausible bluff only when it must. It always calls "Larry" (L15).
 """
