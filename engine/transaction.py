@@ -48,14 +48,22 @@ class Transaction:
     winners: tuple[int, ...]
 
     # The transaction's own data lives in slots, so that __dict__ holds exactly the state fields.
-    __slots__ = ("__dict__", "deck", "events", "new_requests")
+    __slots__ = ("__dict__", "_deck", "events", "new_requests")
 
     def __init__(self, state: LarryState) -> None:
         self.__dict__.update(state.__dict__)
         self.hands = list(state.hands)
-        self.deck: tuple[Card, ...] = deck_of(state.options)
+        self._deck: tuple[Card, ...] | None = None
         self.events: list[Event] = []
         self.new_requests: list[Request] = []
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deck list, looked up only by the rules that need faces (most plays do not)."""
+        deck = self._deck
+        if deck is None:
+            deck = self._deck = deck_of(self.options)
+        return deck
 
     # -- bookkeeping -------------------------------------------------------------------------
     def freeze(self) -> Step:
