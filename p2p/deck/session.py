@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CardTable, card_point
+from .cards import MAX_CARD_ID, CardTable, card_point
 from .coin import CoinSecret, coin_seed, commitment
 from .errors import DeckFault, DeckUsageError, ProofError
 from .events import (
@@ -174,6 +174,8 @@ class DeckSession:
         self._require_new_list(list_id, len(cards))
         if len(set(cards)) != len(cards):
             raise DeckUsageError("card ids must be distinct")
+        if not all(isinstance(c, int) and 0 <= c <= MAX_CARD_ID for c in cards):
+            raise DeckUsageError(f"card ids must be integers in [0, {MAX_CARD_ID}]")
         table = CardTable.of(deck_id, cards)
         points = [card_point(deck_id, c) for c in cards]
         self._lists[list_id] = _List(deck_id, table, tuple(initial_deck(points, joint)))
@@ -354,11 +356,19 @@ class DeckSession:
             new[share.seat] = share
         out = Output()
         outcomes = [self._outcome(sender, slot, new) for slot, new in added.items()]
+        opened: dict[tuple[str, int], Slot] = {}
+        for slot, (_, card) in zip(added, outcomes, strict=True):
+            if card is None:
+                continue
+            key = (self._lists[slot.list_id].deck_id, card)
+            if key in opened:
+                raise DeckFault(sender, f"card {card} opened twice ({opened[key]} and {slot})")
+            opened[key] = slot
         for slot, new in added.items():
             self._slots[slot].public.update(new)
             for seat in new:
                 self._slots[slot].held.pop(seat, None)
-        for apply in outcomes:
+        for apply, _ in outcomes:
             out.events += apply()
         return out
 
@@ -387,12 +397,17 @@ class DeckSession:
             shares = [*state.public.values(), *new.values()]
             cards[slot] = self._private_open(sender, slot, shares)
         out = Output()
+        late: list[SlotShare] = []
         for slot, new in received.items():
             state = self._slots[slot]
             state.held.update(new)
             state.known = cards[slot]
             state.forward_from = None
             out.events.append(CardReceived(slot, sender, cards[slot]))
+            if state.reveal_pending:
+                # The reveal was asked before the gift arrived: publish what it lacked now.
+                late += [s for s in self._unpublished_held(slot, state) if s.share.seat in new]
+        out.extend(self._publish(late))
         return out
 
     def _on_coin_commit(self, message: CoinCommitMessage) -> Output:
@@ -510,9 +525,9 @@ class DeckSession:
 
     def _outcome(
         self, sender: int, slot: Slot, new: dict[int, DecryptionShare]
-    ) -> Callable[[], list[DeckEvent]]:
+    ) -> tuple[Callable[[], list[DeckEvent]], int | None]:
         """Check what the new shares complete (raising before any mutation); return the
-        function that applies it."""
+        function that applies it and the card it reveals, if any."""
         state = self._slots[slot]
         public = {**state.public, **new}
         dealt_card: int | None = None
@@ -542,7 +557,7 @@ class DeckSession:
                 events.append(CardRevealed(slot, reveal_card))
             return events
 
-        return apply
+        return apply, reveal_card
 
     def _private_open(self, sender: int, slot: Slot, shares: list[DecryptionShare]) -> int:
         """This seat's face of `slot`: B − Σ the others' shares − x·A (its own is never sent)."""

@@ -250,3 +250,26 @@ def test_usage_errors_do_not_blame_anyone() -> None:
     with pytest.raises(DeckUsageError):
         session.new_deck("d0", "larry", range(4))
     assert outputs[0].messages  # seat 0 shuffles first
+
+
+def test_reveal_asked_before_the_gift_arrives_completes_when_it_does() -> None:
+    table = shuffled_table(3, 6, seed=41)
+    table.command(lambda s: s.deal({Slot("d0", 2): 0}))
+    face = table.sessions[0].known_card(Slot("d0", 2))
+    gives = [s.give(Slot("d0", 2), 1) for s in table.sessions]
+    forward = gives[0].messages[0]
+    # Every seat asks for the reveal while the private forward is still in flight.
+    table.command(lambda s: s.reveal([Slot("d0", 2)]))
+    assert all(s.revealed_card(Slot("d0", 2)) is None for s in table.sessions)
+    table.post(0, gives)
+    table.run()
+    assert forward["to"] == 1
+    assert [s.revealed_card(Slot("d0", 2)) for s in table.sessions] == [face] * 3
+
+
+def test_card_ids_out_of_range_are_a_usage_error() -> None:
+    table = keyed_table(2)
+    with pytest.raises(DeckUsageError):
+        table.sessions[0].new_deck("d0", "larry", [0, 70000])
+    with pytest.raises(DeckUsageError):
+        table.sessions[0].new_deck("d0", "larry", [1, 1])
