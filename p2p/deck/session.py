@@ -62,6 +62,11 @@ class Output:
         self.messages += other.messages
         self.events += other.events
 
+    def __repr__(self) -> str:
+        # Message bodies stay out of logs: a forwarded share is as private as a card.
+        kinds = [m.get("kind") for m in self.messages]
+        return f"Output(messages={kinds}, events={self.events})"
+
 
 @dataclass
 class _List:

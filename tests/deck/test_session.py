@@ -1,7 +1,7 @@
 """The sans-IO session: honest games for several table sizes, and every fault blamed right.
 
-Larry (L1: 54 cards) deals from one list; a card given away (L-rules "give") is forwarded
-privately; the discard pile is reshuffled into a new list.
+Larry (L1: 54 cards) deals from one list (L3); a card given away (L11) is forwarded privately;
+the discard pile is reshuffled into a new pick-up pile (L14).
 """
 
 from __future__ import annotations
@@ -273,3 +273,15 @@ def test_card_ids_out_of_range_are_a_usage_error() -> None:
         table.sessions[0].new_deck("d0", "larry", [0, 70000])
     with pytest.raises(DeckUsageError):
         table.sessions[0].new_deck("d0", "larry", [1, 1])
+
+
+def test_secrets_stay_out_of_reprs() -> None:
+    table = shuffled_table(2, 4, seed=51)
+    table.command(lambda s: s.deal({Slot("d0", 0): 0}))
+    session = table.sessions[0]
+    gift = session.give(Slot("d0", 0), 1)
+    secret = session._key.secret
+    forwarded = gift.messages[0]["shares"][0]["share"]["d"]
+    for text in (repr(session), repr(gift), repr(session._key), repr(session._slots)):
+        assert str(secret) not in text
+        assert forwarded.hex() not in text and repr(forwarded) not in text
