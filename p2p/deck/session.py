@@ -262,12 +262,19 @@ class DeckSession:
         if not 0 <= to < self.seats or to == state.owner:
             raise DeckUsageError(f"cannot give slot {slot} to seat {to}")
         giver = state.owner
+        # Shares `to` lacks: neither public nor its own. None when a card comes back to a seat
+        # that already held it; then no message is needed at all.
+        lacking = set(range(self.seats)) - set(state.public) - {to}
         out = Output()
-        if giver == self.seat:
-            shares = tuple(self._unpublished_held(slot, state))
+        if giver == self.seat and lacking:
+            held = self._unpublished_held(slot, state)
+            shares = tuple(s for s in held if s.share.seat in lacking)
             out.messages.append(ForwardMessage(self.seat, to, shares).to_data())
+        if to == self.seat and not lacking:
+            state.known = self._private_open(giver, slot, list(state.public.values()))
+            out.events.append(CardReceived(slot, giver, state.known))
         state.owner = to
-        state.forward_from = giver if to == self.seat else None
+        state.forward_from = giver if to == self.seat and lacking else None
         return out
 
     def coin(self, coin_id: str) -> Output:

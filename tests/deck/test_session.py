@@ -285,3 +285,16 @@ def test_secrets_stay_out_of_reprs() -> None:
     for text in (repr(session), repr(gift), repr(session._key), repr(session._slots)):
         assert str(secret) not in text
         assert forwarded.hex() not in text and repr(forwarded) not in text
+
+
+def test_a_card_given_back_and_on_still_opens_for_its_owner_and_at_the_reveal() -> None:
+    table = shuffled_table(3, 6, seed=71)
+    slot = Slot("d0", 1)
+    table.command(lambda s: s.deal({slot: 0}))
+    face = table.sessions[0].known_card(slot)
+    for receiver in (1, 0, 2):  # 0 → 1 → 0 → 2 (L11 allows giving any card of one's hand)
+        table.command(lambda s, r=receiver: s.give(slot, r))
+        assert table.sessions[receiver].known_card(slot) == face
+        assert all(s.owner(slot) == receiver for s in table.sessions)
+    table.command(lambda s: s.reveal([slot]))
+    assert [s.revealed_card(slot) for s in table.sessions] == [face] * 3
