@@ -36,6 +36,14 @@ class Slot:
     def to_data(self) -> dict:
         return {"list": self.list_id, "i": self.index}
 
+    @classmethod
+    def from_data(cls, data: object, what: str = "slot") -> Slot:
+        d = wire.fields(data, what, {"list", "i"})
+        return cls(
+            wire.short_text(d["list"], f"{what}.list"),
+            wire.integer(d["i"], f"{what}.i", 0, MAX_CARDS - 1),
+        )
+
     def __str__(self) -> str:
         return f"{self.list_id}[{self.index}]"
 
@@ -51,10 +59,7 @@ class SlotShare:
     @classmethod
     def from_data(cls, data: object, what: str, max_seat: int) -> SlotShare:
         d = wire.fields(data, what, {"list", "i", "share"})
-        slot = Slot(
-            wire.short_text(d["list"], f"{what}.list"),
-            wire.integer(d["i"], f"{what}.i", 0, MAX_CARDS - 1),
-        )
+        slot = Slot.from_data({"list": d["list"], "i": d["i"]}, what)
         return cls(slot, DecryptionShare.from_data(d["share"], max_seat))
 
 

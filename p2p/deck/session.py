@@ -209,9 +209,10 @@ class DeckSession:
         for masked, slot in zip(lists, sources, strict=True):
             masked.retired.add(slot.index)
             self._slots.pop(slot, None)
-        seen = self._seen[deck_id]
+            self._own_shares.pop(slot, None)
+        seen, retired = self._seen[deck_id], set(sources)
         for card, slot in list(seen.items()):
-            if slot in set(sources):
+            if slot in retired:
                 del seen[card]
         self._lists[list_id] = _List(deck_id, table, deck)
         return self._maybe_shuffle(list_id)
@@ -237,6 +238,8 @@ class DeckSession:
     def reveal(self, slots: Sequence[Slot]) -> Output:
         """Open `slots` publicly: the owner (or, for a slot never dealt, every seat) publishes
         the shares it holds that are not public yet."""
+        if len(set(slots)) != len(slots):
+            raise DeckUsageError("reveal slots must be distinct")
         for slot in slots:
             self._require_live(slot)
             state = self._slots.get(slot)
