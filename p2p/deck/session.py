@@ -37,6 +37,7 @@ from .masking import MaskedCard, initial_deck, open_mask
 from .messages import (
     CoinCommitMessage,
     CoinRevealMessage,
+    DeckMessage,
     ForwardMessage,
     KeyMessage,
     SharesMessage,
@@ -125,6 +126,9 @@ class DeckSession:
         self._coins: dict[str, _Coin] = {}
         self._own_shuffles: dict[str, ShuffleMessage] = {}
         self._own_shares: dict[Slot, DecryptionShare] = {}
+        # Public messages this seat sent and has not yet seen come back through the log: when
+        # one does, the parsed object is reused (no re-parsing, no re-validation of own points).
+        self._sent: list[tuple[dict[str, Any], DeckMessage]] = []
 
     def __repr__(self) -> str:
         return f"DeckSession(seat={self.seat}, seats={self.seats})"
@@ -171,7 +175,7 @@ class DeckSession:
         if self.seat in self._keys:
             raise DeckUsageError("keys already published")
         share = self._key.publish(self.table_id, self._random_bytes)
-        return Output([KeyMessage(share).to_data()])
+        return Output([self._emit(KeyMessage(share))])
 
     def new_deck(self, list_id: str, deck_id: str, cards: Sequence[int]) -> Output:
         """Create masked list `list_id` from the public deck (r = 1) and start its shuffle chain."""
@@ -287,7 +291,7 @@ class DeckSession:
         secret = CoinSecret.draw(self._random_bytes)
         self._coins[coin_id] = _Coin(secret)
         commit = commitment(self.table_id, coin_id, self.seat, secret.nonce, secret.value)
-        return Output([CoinCommitMessage(self.seat, coin_id, commit).to_data()])
+        return Output([self._emit(CoinCommitMessage(self.seat, coin_id, commit))])
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -295,7 +299,7 @@ class DeckSession:
         """Apply one message authored by `sender` (as authenticated by the transport)."""
         if not 0 <= sender < self.seats:
             raise DeckFault(None, f"message from unknown seat {sender}")
-        message = parse_message(data, sender, self.seats)
+        message = self._parse(sender, data)
         if isinstance(message, KeyMessage):
             return self._on_key(message)
         if isinstance(message, ShuffleMessage):
@@ -436,7 +440,7 @@ class DeckSession:
             return Output()
         secret = coin.secret
         reveal = CoinRevealMessage(self.seat, message.coin_id, secret.nonce, secret.value)
-        return Output([reveal.to_data()])
+        return Output([self._emit(reveal)])
 
     def _on_coin_reveal(self, message: CoinRevealMessage) -> Output:
         seat, coin_id = message.seat, message.coin_id
@@ -498,7 +502,7 @@ class DeckSession:
         )
         message = ShuffleMessage(self.seat, list_id, result.outputs, result.proof)
         self._own_shuffles[list_id] = message
-        return Output([message.to_data()])
+        return Output([self._emit(message)])
 
     def _own_share(self, slot: Slot) -> DecryptionShare:
         share = self._own_shares.get(slot)
@@ -521,7 +525,20 @@ class DeckSession:
     def _publish(self, shares: list[SlotShare]) -> Output:
         if not shares:
             return Output()
-        return Output([SharesMessage(self.seat, tuple(shares)).to_data()])
+        return Output([self._emit(SharesMessage(self.seat, tuple(shares)))])
+
+    def _emit(self, message: DeckMessage) -> dict[str, Any]:
+        data = message.to_data()
+        self._sent.append((data, message))
+        return data
+
+    def _parse(self, sender: int, data: Mapping[str, Any]) -> DeckMessage:
+        if sender == self.seat:
+            for k, (sent, message) in enumerate(self._sent):
+                if sent == data:
+                    del self._sent[k]
+                    return message
+        return parse_message(data, sender, self.seats)
 
     def _slot_for_share(self, sender: int, slot: Slot) -> _SlotState:
         state = self._slots.get(slot)

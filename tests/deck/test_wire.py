@@ -62,3 +62,23 @@ def test_masked_card_needs_exactly_two_valid_points() -> None:
     for data in ([good], [good, good, good], [good, bytes(32)], (good, "x"), {"a": good}):
         with pytest.raises(ParseError):
             MaskedCard.from_data(data)
+
+
+def test_a_game_runs_when_every_message_crosses_msgpack() -> None:
+    from p2p.deck import DeckSession, LoopbackTable
+
+    from .conftest import TABLE_ID, seeded
+
+    def through_msgpack(_sender: int, message: dict) -> dict:
+        return msgpack.unpackb(msgpack.packb(message, use_bin_type=True), raw=False)
+
+    sessions = [DeckSession(TABLE_ID, s, 3, random_bytes=seeded(90 + s)) for s in range(3)]
+    table = LoopbackTable(sessions, tamper=through_msgpack)
+    table.command(lambda s: s.start())
+    table.command(lambda s: s.new_deck("d0", "larry", range(5)))
+    table.command(lambda s: s.deal({Slot("d0", 0): 0, Slot("d0", 1): 1}))
+    table.command(lambda s: s.give(Slot("d0", 0), 2))
+    table.command(lambda s: s.reveal([Slot("d0", 0), Slot("d0", 1)]))
+    faces = {s.revealed_card(Slot("d0", 0)) for s in sessions}
+    assert len(faces) == 1 and None not in faces
+    assert all(not s._sent for s in sessions)  # every own message came back and was recognised
