@@ -5,12 +5,12 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from p2p.deck import ParseError, Slot
+from p2p.deck import DeckSession, LoopbackTable, ParseError, Slot
 from p2p.deck.group import mul_base
 from p2p.deck.masking import MaskedCard
 from p2p.deck.messages import parse_message
 
-from .conftest import shuffled_table
+from .conftest import TABLE_ID, seeded, shuffled_table
 
 
 def test_every_logged_message_round_trips_through_msgpack_and_the_parser() -> None:
@@ -65,10 +65,6 @@ def test_masked_card_needs_exactly_two_valid_points() -> None:
 
 
 def test_a_game_runs_when_every_message_crosses_msgpack() -> None:
-    from p2p.deck import DeckSession, LoopbackTable
-
-    from .conftest import TABLE_ID, seeded
-
     def through_msgpack(_sender: int, message: dict) -> dict:
         return msgpack.unpackb(msgpack.packb(message, use_bin_type=True), raw=False)
 
