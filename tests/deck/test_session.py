@@ -22,7 +22,8 @@ from p2p.deck import (
     ProofError,
     Slot,
 )
-from p2p.deck.group import G, add
+from p2p.deck.group import G, L, add, mul_base
+from p2p.deck.keys import SecretKey
 
 from .conftest import TABLE_ID, keyed_table, shuffled_table, slots
 
@@ -298,3 +299,16 @@ def test_a_card_given_back_and_on_still_opens_for_its_owner_and_at_the_reveal() 
         assert all(s.owner(slot) == receiver for s in table.sessions)
     table.command(lambda s: s.reveal([slot]))
     assert [s.revealed_card(slot) for s in table.sessions] == [face] * 3
+
+
+def test_a_key_that_cancels_the_joint_key_is_blamed_on_its_seat() -> None:
+    table = keyed_table(2, seed=3)
+    key0 = next(m for sender, m in table.log if sender == 0)
+    x0 = table.sessions[0]._key.secret
+    # Seat 1 knows −x0 (this test plays both seats), so its proof of knowledge is valid.
+    cancelling = SecretKey(1, L - x0, mul_base(L - x0)).publish(TABLE_ID)
+    message = {"kind": "deck.key", **cancelling.to_data()}
+    newcomer = DeckSession(TABLE_ID, 0, 2)
+    newcomer.handle(0, key0)
+    _assert_fault(newcomer, 1, message)
+    assert newcomer.joint_key is None
