@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import MAX_CARD_ID, CardTable, card_point
-from .coin import CoinSecret, coin_seed, commitment
+from .coin_rounds import CoinRounds
 from .errors import DeckFault, DeckUsageError, ProofError
 from .events import (
     CardDealt,
     CardReceived,
     CardRevealed,
-    CoinFlipped,
     DeckEvent,
     KeysReady,
     ListReady,
@@ -90,14 +89,6 @@ class _SlotState:
     revealed: int | None = None
 
 
-@dataclass
-class _Coin:
-    secret: CoinSecret
-    commits: dict[int, bytes] = field(default_factory=dict)
-    values: dict[int, bytes] = field(default_factory=dict)
-    seed: bytes | None = None
-
-
 class DeckSession:
     """One seat's view of the fair deck of one table (see the module docstring)."""
 
@@ -123,7 +114,7 @@ class DeckSession:
         self._lists: dict[str, _List] = {}
         self._slots: dict[Slot, _SlotState] = {}
         self._seen: dict[str, dict[int, Slot]] = {}
-        self._coins: dict[str, _Coin] = {}
+        self._coins = CoinRounds(table_id, seat, seats, random_bytes)
         self._own_shuffles: dict[str, ShuffleMessage] = {}
         self._own_shares: dict[Slot, DecryptionShare] = {}
         # Public messages this seat sent and has not yet seen come back through the log: when
@@ -165,8 +156,7 @@ class DeckSession:
         return state.revealed if state else None
 
     def coin_seed(self, coin_id: str) -> bytes | None:
-        coin = self._coins.get(coin_id)
-        return coin.seed if coin else None
+        return self._coins.seed(coin_id)
 
     # -- commands (identical on every seat) -------------------------------------------------
 
@@ -286,12 +276,7 @@ class DeckSession:
 
     def coin(self, coin_id: str) -> Output:
         """Start joint coin `coin_id`: publish this seat's commitment."""
-        if coin_id in self._coins:
-            raise DeckUsageError(f"coin {coin_id!r} already started")
-        secret = CoinSecret.draw(self._random_bytes)
-        self._coins[coin_id] = _Coin(secret)
-        commit = commitment(self.table_id, coin_id, self.seat, secret.nonce, secret.value)
-        return Output([self._emit(CoinCommitMessage(self.seat, coin_id, commit))])
+        return Output([self._emit(self._coins.start(coin_id))])
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -430,38 +415,12 @@ class DeckSession:
         return out
 
     def _on_coin_commit(self, message: CoinCommitMessage) -> Output:
-        coin = self._coins.get(message.coin_id)
-        if coin is None:
-            raise DeckFault(message.seat, f"commitment to unknown coin {message.coin_id!r}")
-        if message.seat in coin.commits:
-            raise DeckFault(message.seat, f"second commitment to coin {message.coin_id!r}")
-        coin.commits[message.seat] = message.commit
-        if len(coin.commits) < self.seats:
-            return Output()
-        secret = coin.secret
-        reveal = CoinRevealMessage(self.seat, message.coin_id, secret.nonce, secret.value)
-        return Output([self._emit(reveal)])
+        reveal = self._coins.on_commit(message)
+        return Output([self._emit(reveal)] if reveal else [])
 
     def _on_coin_reveal(self, message: CoinRevealMessage) -> Output:
-        seat, coin_id = message.seat, message.coin_id
-        coin = self._coins.get(coin_id)
-        if coin is None or len(coin.commits) < self.seats:
-            raise DeckFault(seat, f"revealed coin {coin_id!r} before every commitment was in")
-        if seat in coin.values:
-            raise DeckFault(seat, f"revealed coin {coin_id!r} twice")
-        expected = commitment(self.table_id, coin_id, seat, message.nonce, message.value)
-        if expected != coin.commits[seat]:
-            raise ProofError(
-                seat,
-                f"coin {coin_id!r}: the reveal does not match the commitment",
-                {"commit": coin.commits[seat], "nonce": message.nonce, "value": message.value},
-            )
-        coin.values[seat] = message.value
-        if len(coin.values) < self.seats:
-            return Output()
-        values = [coin.values[s] for s in range(self.seats)]
-        coin.seed = coin_seed(self.table_id, coin_id, values)
-        return Output(events=[CoinFlipped(coin_id, coin.seed)])
+        flipped = self._coins.on_reveal(message)
+        return Output(events=[flipped] if flipped else [])
 
     # -- helpers ----------------------------------------------------------------------------
 
