@@ -9,6 +9,22 @@ messages this seat must now publish and the events for the driver.
 
 A message that breaks the protocol raises `DeckFault` (`ParseError`, `ProofError`) naming the
 culprit seat, and changes no state: every check runs before any mutation.
+
+Driver contract, step by step (protocol.md §6 has the messages):
+
+- `start()` once per seat → `deck.key`; after every key: `KeysReady`.
+- `new_deck(list_id, deck_id, cards)` / `reshuffle(list_id, sources)` on every seat → seat 0
+  sends `deck.shuffle`; each seat's session answers the previous seat's verified shuffle with
+  its own (`ShuffleVerified` each time); after seat N−1's: `ListReady`. Deal or reveal slots of
+  a list only after `ListReady`.
+- `deal({slot: owner})` → one `deck.shares` per seat (not from the owner); when a slot's shares
+  are in: `CardDealt` on every seat, with the face in the owner's session only.
+- `give(slot, to)` → the owner sends `deck.forward` (private, `to` set); the receiver gets
+  `CardReceived`.
+- `reveal(slots)` → `deck.shares` from the owner (or every seat, for an undealt slot); then
+  `CardRevealed` on every seat.
+- `coin(coin_id)` → `deck.coin.commit`; after every commitment each session sends its
+  `deck.coin.reveal`; then `CoinFlipped(seed)` (use `SeedStream(seed)` for draws).
 """
 
 from __future__ import annotations
