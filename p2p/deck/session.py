@@ -406,7 +406,7 @@ class DeckSession:
             new = received.setdefault(slot, {})
             if share.seat in new or share.seat in state.public or share.seat == self.seat:
                 raise DeckFault(sender, f"forwarded a needless share of seat {share.seat}")
-            self._verify_share(sender, slot, share)
+            self._verify_share(sender, slot, share, private=True)
             new[share.seat] = share
         cards: dict[Slot, int] = {}
         for slot, new in received.items():
@@ -521,14 +521,20 @@ class DeckSession:
             raise DeckFault(sender, f"share for {slot}, which is neither being dealt nor revealed")
         return state
 
-    def _verify_share(self, sender: int, slot: Slot, share: DecryptionShare) -> None:
+    def _verify_share(
+        self, sender: int, slot: Slot, share: DecryptionShare, private: bool = False
+    ) -> None:
+        """Verify a share carried by `sender`'s message; a failure is `sender`'s fault. The
+        evidence of a private (forwarded) share omits the share itself: shown to every player,
+        a correct share with a spoiled proof would open the card for all of them."""
         if share.seat == self.seat and self._own_shares.get(slot) == share:
             return
         key = self._keys[share.seat]
         try:
             share.verify(self.table_id, key.public, self.masked_card(slot))
         except ProofError as fault:
-            raise ProofError(sender, f"{fault.what} ({slot})", fault.evidence) from fault
+            evidence = {"slot": str(slot), "share_of": share.seat} if private else fault.evidence
+            raise ProofError(sender, f"{fault.what} ({slot})", evidence) from fault
 
     def _outcome(
         self, sender: int, slot: Slot, new: dict[int, DecryptionShare]

@@ -228,6 +228,15 @@ def test_forwarded_share_that_is_wrong_is_blamed_on_the_giver() -> None:
     forward["shares"][0]["share"]["d"] = add(forward["shares"][0]["share"]["d"], G)
     receiver = table.sessions[2]
     _assert_fault(receiver, 0, forward, ProofError)
+    # A correct share with a spoiled proof: the fault's evidence must not carry the share, since
+    # it is shown to every player.
+    spoiled = copy.deepcopy(outputs[0].messages[0])
+    real = spoiled["shares"][0]["share"]["d"]
+    spoiled["shares"][0]["share"]["c"] = bytes(32)
+    with pytest.raises(ProofError) as info:
+        receiver.handle(0, spoiled)
+    assert repr(real) not in repr(info.value.evidence)
+    assert str(real) not in str(info.value)
     receiver.handle(0, outputs[0].messages[0])
     assert receiver.known_card(Slot("d0", 0)) == table.sessions[0].known_card(Slot("d0", 0))
 
