@@ -13,7 +13,7 @@ from typing import Any
 from . import wire
 from .coin import COMMIT_BYTES, NONCE_BYTES, VALUE_BYTES
 from .errors import DeckFault, ParseError, reblame
-from .keys import PublicKeyShare, SchnorrProof
+from .keys import PublicKeyShare
 from .masking import MaskedCard, masked_list_from_data, masked_list_to_data
 from .shares import DecryptionShare
 from .shuffle import MAX_CARDS, ShuffleProof
@@ -179,11 +179,8 @@ def _parse(data: Any, max_seat: int) -> DeckMessage:
     kind = wire.kind_of(data)
     if kind == KEY:
         d = wire.fields(data, kind, {"kind", "seat", "Y", "proof"})
-        seat = wire.integer(d["seat"], "key.seat", 0, max_seat)
-        key = PublicKeyShare(
-            seat, wire.point(d["Y"], "key.Y"), SchnorrProof.from_data(d["proof"], "key.proof")
-        )
-        return KeyMessage(key)
+        del d["kind"]
+        return KeyMessage(PublicKeyShare.from_data(d, max_seat))
     if kind == SHUFFLE:
         d = wire.fields(data, kind, {"kind", "seat", "list", "deck", "proof"})
         deck = tuple(masked_list_from_data(d["deck"], "shuffle.deck"))
