@@ -53,6 +53,9 @@ class ChannelConfig:
     frame_timeout: float = 10.0  # rest of a frame once its first byte arrived
     keepalive_interval: float = 10.0
     idle_timeout: float = 35.0  # no frame at all (not even a ping) for this long: dead
+    max_send_backlog: int = (
+        64 * MAX_FRAME_SIZE
+    )  # unsent bytes queued for a peer before it is dropped
     versions: tuple[int, ...] = SUPPORTED_VERSIONS  # protocol versions offered, tests vary it
 
 
@@ -138,6 +141,10 @@ class SecureChannel:
     def send_payload(self, plaintext: bytes) -> None:
         if self.close_reason is not None:
             raise ConnectionClosed(self.close_reason)
+        if self._writer.transport.get_write_buffer_size() > self.config.max_send_backlog:
+            # The peer stopped reading: drop it rather than buffer without bound.
+            self._mark_closed(f"{self.culprit} is not reading (send backlog over the limit)")
+            raise ConnectionClosed(self.close_reason or "closed")
         ciphertext = self._send.encrypt(plaintext)
         write_frame(self._writer, ciphertext, self.config.max_frame_size)
 

@@ -181,3 +181,21 @@ async def test_wrong_pinned_key_over_tcp_fails_and_opens_nothing() -> None:
             await open_channel(host, port, alice, expected_peer=make_identity(2).key, config=FAST)
     finally:
         await server.close()
+
+
+async def test_a_peer_that_stops_reading_is_dropped_at_the_backlog_limit() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(bob, accepted.put, FAST)
+    host, port = await server.start()
+    small = dataclasses.replace(FAST, max_send_backlog=64 * 1024)
+    sender = await open_channel(host, port, alice, config=small)
+    receiver = await accepted.get()  # never reads from here on
+    try:
+        with pytest.raises(ConnectionClosed, match="not reading"):
+            for _ in range(100_000):
+                sender.send({"t": "flood", "pad": b"\x00" * 1024})
+        assert sender.closed
+    finally:
+        await receiver.close()
+        await server.close()
