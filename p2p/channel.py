@@ -35,7 +35,7 @@ from p2p.framing import (
     unpack_message,
     write_frame,
 )
-from p2p.handshake import Initiator, Responder, SessionKeys
+from p2p.handshake import SUPPORTED_VERSIONS, Initiator, Responder, SessionKeys
 from p2p.identity import Identity, PublicIdentity
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,10 @@ class ChannelConfig:
     frame_timeout: float = 10.0  # rest of a frame once its first byte arrived
     keepalive_interval: float = 10.0
     idle_timeout: float = 35.0  # no frame at all (not even a ping) for this long: dead
+    max_send_backlog: int = (
+        64 * MAX_FRAME_SIZE
+    )  # unsent bytes queued for a peer before it is dropped
+    versions: tuple[int, ...] = SUPPORTED_VERSIONS  # protocol versions offered, tests vary it
 
 
 DEFAULT_CONFIG = ChannelConfig()
@@ -137,6 +141,10 @@ class SecureChannel:
     def send_payload(self, plaintext: bytes) -> None:
         if self.close_reason is not None:
             raise ConnectionClosed(self.close_reason)
+        if self._writer.transport.get_write_buffer_size() > self.config.max_send_backlog:
+            # The peer stopped reading: drop it rather than buffer without bound.
+            self._mark_closed(f"{self.culprit} is not reading (send backlog over the limit)")
+            raise ConnectionClosed(self.close_reason or "closed")
         ciphertext = self._send.encrypt(plaintext)
         write_frame(self._writer, ciphertext, self.config.max_frame_size)
 
@@ -261,7 +269,7 @@ async def _initiate(
     config: ChannelConfig,
 ) -> SecureChannel:
     frames = FrameReader(reader, address, MAX_HANDSHAKE_FRAME_SIZE, None, config.frame_timeout)
-    initiator = Initiator(identity, address, expected_peer)
+    initiator = Initiator(identity, address, expected_peer, config.versions)
     write_frame(writer, initiator.hello(), MAX_HANDSHAKE_FRAME_SIZE)
     message3 = initiator.auth(await _handshake_read(frames, address))
     write_frame(writer, message3, MAX_HANDSHAKE_FRAME_SIZE)
@@ -281,7 +289,7 @@ async def accept_channel(
     """Run the handshake as responder on an accepted connection."""
     address = _address(writer)
     frames = FrameReader(reader, address, MAX_HANDSHAKE_FRAME_SIZE, None, config.frame_timeout)
-    responder = Responder(identity, address, expected_peer)
+    responder = Responder(identity, address, expected_peer, config.versions)
     try:
         async with asyncio.timeout(config.handshake_timeout):
             hello = await _handshake_read(frames, address)
@@ -342,7 +350,12 @@ class ChannelServer:
             return
         await self._on_channel(channel)
 
+    def stop_listening(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
     async def close(self) -> None:
+        """Stop listening and wait for the server to finish (close the channels first)."""
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()

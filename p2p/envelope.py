@@ -102,8 +102,9 @@ def decode_envelope(signed: bytes, signature: bytes, culprit: str) -> Envelope:
         ("seq", seq, None),
         ("lamport", lamport, MAX_LAMPORT),
     ):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise EnvelopeError(culprit, f"envelope {name} must be a non-negative integer")
+        lowest = 1 if name == "lamport" else 0
+        if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
+            raise EnvelopeError(culprit, f"envelope {name} must be an integer ≥ {lowest}")
         if limit is not None and value > limit:
             raise EnvelopeError(culprit, f"envelope {name} {value} is out of range")
     if not isinstance(prev, bytes) or len(prev) != HASH_SIZE:

@@ -87,7 +87,8 @@ class FrameReader:
     async def read(self) -> bytes:
         """The next frame's payload. Raises EOFError at a clean end of stream between frames."""
         try:
-            first = await asyncio.wait_for(self._reader.read(1), self.idle_timeout)
+            async with asyncio.timeout(self.idle_timeout):
+                first = await self._reader.read(1)
         except TimeoutError:
             raise FrameTimeout(
                 self.culprit, f"silent for more than {self.idle_timeout:g} s"

@@ -8,6 +8,7 @@ numbers). `fingerprint` is the short hex form used in mDNS TXT records.
 
 from __future__ import annotations
 
+import functools
 import getpass
 import hashlib
 import json
@@ -19,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
 
 from p2p.errors import IdentityFileError
 
@@ -58,13 +60,22 @@ def clean_name(name: str) -> str:
     return printable[:MAX_NAME_LENGTH] or "player"
 
 
+@functools.lru_cache(maxsize=1024)
+def _verify_key(public_key: bytes) -> VerifyKey:
+    return VerifyKey(public_key)
+
+
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
-    """True when `signature` is a valid Ed25519 signature of `data` by `public_key`."""
+    """True when `signature` is a valid Ed25519 signature of `data` by `public_key`.
+
+    libsodium (PyNaCl) verifies: about three times faster than OpenSSL here, and strict (it
+    refuses non-canonical signatures and small-order keys), so every peer reaches the same
+    verdict on every envelope."""
     if len(public_key) != PUBLIC_KEY_SIZE or len(signature) != SIGNATURE_SIZE:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
-    except (InvalidSignature, ValueError):
+        _verify_key(public_key).verify(data, signature)
+    except (BadSignatureError, ValueError, TypeError):
         return False
     return True
 

@@ -40,7 +40,7 @@ class Mesh:
     ) -> None:
         self.identity = identity
         self.config = config
-        self._accept_peer = accept_peer
+        self.accept_peer = accept_peer  # settable, e.g. once the roster is fixed
         self._server = ChannelServer(identity, self._adopt, config, on_error=self._report)
         self._channels: dict[bytes, SecureChannel] = {}
         self._readers: dict[SecureChannel, asyncio.Task[None]] = {}
@@ -90,8 +90,9 @@ class Mesh:
         return channel.peer
 
     async def close(self) -> None:
+        """Stop listening, say goodbye on every channel and wait for the readers to end."""
         self._closing = True
-        await self._server.close()
+        self._server.stop_listening()
         channels = list(self._readers)
         for channel in channels:
             await channel.close("peer leaving")
@@ -99,6 +100,7 @@ class Mesh:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self._server.close()
 
     # -- state -----------------------------------------------------------------------------
 
@@ -158,7 +160,7 @@ class Mesh:
         if self._closing or key == self.identity.key:
             await channel.close("refused: connection to self" if not self._closing else "closing")
             return
-        if self._accept_peer is not None and not self._accept_peer(channel.peer):
+        if self.accept_peer is not None and not self.accept_peer(channel.peer):
             await channel.close("refused: not a member of this table")
             self._report(PeerError(channel.culprit, "refused: not a member of this table"))
             return
@@ -200,6 +202,9 @@ class Mesh:
                     handler(channel.peer, message)
                 except PeerError as exc:
                     self._report(exc)
+                except Exception:
+                    # A bug of ours, not the peer's fault: keep the channel, keep the trace.
+                    log.exception("handler for %r from %s failed", message["t"], channel.peer)
         except ConnectionClosed as exc:
             log.info("channel to %s closed: %s", channel.peer, exc.reason)
         except PeerError as exc:

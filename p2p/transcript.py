@@ -159,6 +159,15 @@ def _read(path: Path) -> tuple[TranscriptContents, int]:
             envelope = decode_envelope(signed_bytes, signature, str(path))
         except (EnvelopeError, MalformedFrame) as exc:
             raise TranscriptError(f"{path}: bad envelope record: {exc}") from None
+        if (
+            envelope.table != roster.table
+            or envelope.seat >= len(roster.keys)
+            or not envelope.verify(roster.keys[envelope.seat])
+        ):
+            raise TranscriptError(
+                f"{path}: record at byte {good_length} is not signed by seat {envelope.seat} "
+                "of this table (damaged or forged)"
+            )
         (applied if kind == "applied" else signed).append(envelope)
         good_length = end
     return TranscriptContents(roster, seat, applied, signed), good_length

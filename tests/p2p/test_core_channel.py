@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
@@ -147,3 +148,54 @@ async def test_keepalive_pings_keep_an_idle_channel_open(pair: Pair) -> None:
     assert not done and not pair.server.closed
     pair.client.send({"t": "late"})
     assert (await asyncio.wait_for(receiving, 2))["t"] == "late"
+
+
+async def test_version_mismatch_over_tcp_names_both_version_lists() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    refused: asyncio.Future[Exception] = asyncio.get_running_loop().create_future()
+    server = ChannelServer(
+        bob, accepted_never, FAST, on_error=lambda e: refused.done() or refused.set_result(e)
+    )
+    host, port = await server.start()
+    try:
+        future_peer = dataclasses.replace(FAST, versions=(2, 3))
+        with pytest.raises(VersionMismatch, match=r"we speak \[2, 3\], the peer speaks \[1\]"):
+            await open_channel(host, port, alice, config=future_peer)
+        server_error = await asyncio.wait_for(refused, 2)
+        assert isinstance(server_error, VersionMismatch)
+        assert "the peer speaks [2, 3]" in str(server_error)
+    finally:
+        await server.close()
+
+
+async def accepted_never(channel: SecureChannel) -> None:
+    raise AssertionError(f"no channel should open, got {channel}")
+
+
+async def test_wrong_pinned_key_over_tcp_fails_and_opens_nothing() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    server = ChannelServer(bob, accepted_never, FAST)
+    host, port = await server.start()
+    try:
+        with pytest.raises(HandshakeError, match="expected identity"):
+            await open_channel(host, port, alice, expected_peer=make_identity(2).key, config=FAST)
+    finally:
+        await server.close()
+
+
+async def test_a_peer_that_stops_reading_is_dropped_at_the_backlog_limit() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(bob, accepted.put, FAST)
+    host, port = await server.start()
+    small = dataclasses.replace(FAST, max_send_backlog=64 * 1024)
+    sender = await open_channel(host, port, alice, config=small)
+    receiver = await accepted.get()  # never reads from here on
+    try:
+        with pytest.raises(ConnectionClosed, match="not reading"):
+            for _ in range(100_000):
+                sender.send({"t": "flood", "pad": b"\x00" * 1024})
+        assert sender.closed
+    finally:
+        await receiver.close()
+        await server.close()

@@ -1,0 +1,203 @@
+"""Network benchmarks on loopback: envelope latency across a mesh, handshake time, frames/s.
+
+Usage (from the repository root):  .venv/bin/python bench/p2p.py [--quick] [--transcripts]
+                                                                  [--json PATH]
+
+* latency: one peer signs an envelope; the time until every other peer has received, verified
+  and applied it (p50, p99), for 4 and 8 peers, all peers in this one process on one event loop
+  (so the receivers' work is serialised on one core: a pessimistic setting). Authors rotate in
+  seat order; each envelope is sent after the previous one was applied everywhere.
+  `--transcripts` also appends and fsyncs every applied envelope to a transcript file.
+* handshake: open_channel to a listening peer until the channel is ready (median).
+* frames/s: small messages through one encrypted channel, sender to receiver.
+
+Targets (issue 4): latency p50 ≤ 2 ms and p99 ≤ 10 ms with 8 peers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from p2p.channel import ChannelServer, SecureChannel, open_channel
+from p2p.envelope import Envelope
+from p2p.identity import Identity
+from p2p.logsync import TableSync
+from p2p.mesh import Mesh
+from p2p.tablelog import Roster, TableLog, seat_order
+from p2p.transcript import Transcript
+
+TARGET_P50_MS = 2.0
+TARGET_P99_MS = 10.0
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def mesh_latency(count: int, rounds: int, transcripts: Path | None) -> dict[str, float]:
+    identities = [Identity.generate(f"bench{i}") for i in range(count)]
+    roster = Roster(b"bench-table", tuple(identity.key for identity in identities))
+    meshes = [Mesh(identity) for identity in identities]
+    syncs = []
+    for seat, mesh in enumerate(meshes):
+        await mesh.start()
+        transcript = (
+            Transcript.create(transcripts / f"{count}-{seat}.transcript", roster, seat)
+            if transcripts is not None
+            else None
+        )
+        log = TableLog(roster, seat_order(list(range(count))))
+        syncs.append(TableSync(mesh, log, identities[seat], seat, transcript))
+    for a in range(count):
+        for b in range(a + 1, count):
+            address = meshes[b].address
+            assert address is not None
+            await meshes[a].connect(*address, expected_peer=identities[b].key)
+    for seat, mesh in enumerate(meshes):
+        await mesh.wait_for_peers([k for i, k in enumerate(roster.keys) if i != seat], 10)
+
+    pending: dict[bytes, tuple[int, asyncio.Future[float]]] = {}
+
+    def listener(envelope: Envelope) -> None:
+        entry = pending.get(envelope.id)
+        if entry is None:
+            return
+        remaining, future = entry
+        remaining -= 1
+        pending[envelope.id] = (remaining, future)
+        if remaining == 0:
+            future.set_result(time.perf_counter())
+
+    for sync in syncs:
+        sync.log.on_applied(listener)
+    latencies = []
+    loop = asyncio.get_running_loop()
+    for n in range(rounds):
+        author = syncs[n % count]
+        future: asyncio.Future[float] = loop.create_future()
+        started = time.perf_counter()
+        envelope = author.log.author(author.identity, author.seat, "bench", {"n": n})
+        pending[envelope.id] = (count, future)
+        if author.transcript is not None:
+            author.transcript.append_signed(envelope)
+        author._take(envelope, "self")
+        author.mesh.broadcast(envelope.to_wire())
+        finished = await asyncio.wait_for(future, 5)
+        latencies.append((finished - started) * 1000)
+        del pending[envelope.id]
+    await asyncio.gather(*(mesh.close() for mesh in meshes))
+    for sync in syncs:
+        if sync.transcript is not None:
+            sync.transcript.close()
+    warm = latencies[min(20, len(latencies) // 10) :]
+    return {
+        "p50_ms": statistics.median(warm),
+        "p99_ms": percentile(warm, 0.99),
+        "max_ms": max(warm),
+        "samples": len(warm),
+    }
+
+
+async def handshake_time(repeats: int) -> dict[str, float]:
+    server_identity, client_identity = Identity.generate("server"), Identity.generate("client")
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(server_identity, accepted.put)
+    host, port = await server.start()
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        channel = await open_channel(host, port, client_identity, expected_peer=server_identity.key)
+        times.append((time.perf_counter() - started) * 1000)
+        other = await accepted.get()
+        await channel.close()
+        await other.close()
+    await server.close()
+    return {"median_ms": statistics.median(times), "p99_ms": percentile(times, 0.99)}
+
+
+async def frames_per_second(frames: int) -> dict[str, float]:
+    server_identity, client_identity = Identity.generate("server"), Identity.generate("client")
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(server_identity, accepted.put)
+    host, port = await server.start()
+    sender = await open_channel(host, port, client_identity)
+    receiver = await accepted.get()
+
+    async def receive_all() -> None:
+        for _ in range(frames):
+            await receiver.recv()
+
+    started = time.perf_counter()
+    receiving = asyncio.ensure_future(receive_all())
+    for n in range(frames):
+        sender.send({"t": "bench", "n": n, "pad": b"\x00" * 64})
+        if n % 256 == 0:
+            await sender.drain()
+    await sender.drain()
+    await receiving
+    elapsed = time.perf_counter() - started
+    await sender.close()
+    await receiver.close()
+    await server.close()
+    return {"frames_per_s": frames / elapsed, "frames": frames}
+
+
+async def run(quick: bool, transcripts: bool) -> dict[str, Any]:
+    rounds = 200 if quick else 2000
+    figures: dict[str, Any] = {"transcripts": transcripts}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) if transcripts else None
+        for count in (4, 8):
+            figures[f"latency_{count}_peers"] = await mesh_latency(count, rounds, folder)
+    figures["handshake"] = await handshake_time(50 if quick else 300)
+    figures["channel"] = await frames_per_second(5000 if quick else 50000)
+    eight = figures["latency_8_peers"]
+    figures["targets_met"] = eight["p50_ms"] <= TARGET_P50_MS and eight["p99_ms"] <= TARGET_P99_MS
+    return figures
+
+
+def report(figures: dict[str, Any]) -> None:
+    note = " (with fsync'd transcripts)" if figures["transcripts"] else ""
+    for count in (4, 8):
+        lat = figures[f"latency_{count}_peers"]
+        print(
+            f"sign → all applied, {count} peers{note}: p50 {lat['p50_ms']:.3f} ms, "
+            f"p99 {lat['p99_ms']:.3f} ms, max {lat['max_ms']:.3f} ms ({lat['samples']} samples)"
+        )
+    print(
+        f"  target with 8 peers: p50 ≤ {TARGET_P50_MS} ms, p99 ≤ {TARGET_P99_MS} ms: "
+        f"{'met' if figures['targets_met'] else 'NOT met'}"
+    )
+    hs = figures["handshake"]
+    print(f"handshake: median {hs['median_ms']:.3f} ms, p99 {hs['p99_ms']:.3f} ms")
+    print(f"channel: {figures['channel']['frames_per_s']:,.0f} frames/s (90-byte messages)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples")
+    parser.add_argument("--transcripts", action="store_true", help="fsync a transcript per peer")
+    parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    args = parser.parse_args()
+    figures = asyncio.run(run(args.quick, args.transcripts))
+    report(figures)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=2, sort_keys=True))
+        print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
