@@ -334,9 +334,8 @@ class GuestLobby:
         self.view = state
         if state.phase == OPEN:
             self.phase, self.roster = OPEN, None
-        seat = self.my_seat
-        if seat is None or not state.seats[seat].ready:  # type: ignore[union-attr]
-            self._agreed_options = None
+        # _agreed_options stays as we last set it: a state that still shows us not ready may
+        # simply have crossed our SetReady on the way.
         return []
 
     def _sign(self, culprit: str, roster: Roster) -> list[GuestMessage]:

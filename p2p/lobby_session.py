@@ -22,9 +22,12 @@ from p2p.errors import HandshakeError, P2PError, PeerError
 from p2p.identity import Identity, PublicIdentity
 from p2p.lobby import CLOSED, STARTED, STARTING, GuestLobby, HostLobby, Send
 from p2p.lobby_messages import GUEST_KINDS, HOST_KINDS, decode_lobby_message, encode_lobby_message
+from p2p.logsync import TableSync
 from p2p.mesh import Mesh
 from p2p.roster import OptionValue, SignedRoster
+from p2p.tablelog import Ordering, TableLog
 from p2p.tablelog import Roster as LogRoster
+from p2p.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
@@ -348,3 +351,26 @@ def seat_addresses(lobby: HostLobby | GuestLobby) -> dict[bytes, tuple[str, int]
     state = lobby.state if isinstance(lobby, HostLobby) else lobby.view
     assert state is not None
     return {seat.identity.key: (seat.host, seat.port) for seat in state.seats if seat is not None}
+
+
+def start_table_log(
+    mesh: Mesh,
+    signed: SignedRoster,
+    ordering: Ordering,
+    apply: Callable[[Any], None] | None = None,
+    transcript: Transcript | None = None,
+) -> TableSync:
+    """The table log on this seat's mesh, caught up with every peer already connected.
+
+    Seats learn of the start at slightly different moments, so another seat may already have
+    published envelopes that reached us before this log existed (and were dropped). TableSync asks
+    for missing envelopes on each *new* channel; here we also ask on the channels already up.
+    """
+    seat = signed.roster.seat_of(mesh.identity.key)
+    if seat is None:
+        raise ValueError("this peer holds no seat at the table")
+    roster = log_roster(signed)
+    sync = TableSync(mesh, TableLog(roster, ordering, apply), mesh.identity, seat, transcript)
+    for key in mesh.peers:
+        mesh.send(key, {"t": "need", "table": roster.table, "have": sync.log.have})
+    return sync

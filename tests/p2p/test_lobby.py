@@ -312,3 +312,17 @@ def test_state_from_an_impostor_host_is_refused() -> None:
     with pytest.raises(LobbyError, match="without the host"):
         guest.receive(replace(view, seats=(impostor_seat, *view.seats[1:])))
     assert guest.view == view
+
+
+def test_ready_crossing_a_state_update_still_signs() -> None:
+    """A guest's SetReady and a state from before it (another guest sitting down) cross."""
+    table = Table()
+    first, second = table.guests
+    table.from_guest(0, first.take_seat())
+    ready = first.set_ready()
+    stale_sends = table.host.receive(table.identities[1].public, "10.0.0.3", second.take_seat())
+    table.from_guest(0, ready)  # the host applies the ready...
+    table.deliver(stale_sends)  # ...and the older state (first not ready) arrives after it
+    table.from_guest(1, second.set_ready())
+    table.deliver(table.host.start())
+    assert first.phase == STARTED

@@ -20,9 +20,9 @@ from p2p.lobby_session import (
     form_mesh,
     log_roster,
     seat_addresses,
+    start_table_log,
 )
-from p2p.logsync import TableSync
-from p2p.tablelog import TableLog, seat_order
+from p2p.tablelog import seat_order
 from tests.p2p.core_support import FAST, make_identity
 
 pytestmark = pytest.mark.timeout(30)
@@ -95,11 +95,9 @@ async def test_found_joined_signed_meshed_and_one_log(
         addresses = seat_addresses(hosted.lobby)
         await asyncio.gather(*(form_mesh(mesh, signed, addresses, WAIT_S) for mesh in meshes))
 
-        roster = log_roster(signed)
-        syncs = [
-            TableSync(mesh, TableLog(roster, seat_order([0, 1, 2])), mesh.identity, seat)
-            for seat, mesh in enumerate(meshes)
-        ]
+        syncs = [start_table_log(mesh, signed, seat_order([0, 1, 2])) for mesh in meshes]
+        assert [sync.seat for sync in syncs] == [0, 1, 2]
+        assert log_roster(signed).keys == tuple(mesh.identity.key for mesh in meshes)
         for seat, sync in reversed(list(enumerate(syncs))):  # arrival out of turn is buffered
             sync.publish("hello", {"seat": seat})
         await asyncio.gather(*(sync.wait_for_length(3, WAIT_S) for sync in syncs))
