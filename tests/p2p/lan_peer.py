@@ -32,6 +32,7 @@ from p2p.discovery import (
     local_addresses,
     open_zeroconf,
 )
+from p2p.envelope import Envelope
 from p2p.identity import Identity
 from p2p.lobby_session import (
     HostedTable,
@@ -42,8 +43,8 @@ from p2p.lobby_session import (
 )
 from p2p.logsync import TableSync
 from p2p.mesh import Mesh
-from p2p.roster import SignedRoster
-from p2p.tablelog import seat_order
+from p2p.roster import ROSTER_KIND, RosterError, SignedRoster
+from p2p.tablelog import Rejected, seat_order
 
 STEP_TIMEOUT_S = 20.0
 
@@ -91,14 +92,26 @@ async def browse(args: argparse.Namespace) -> None:
 async def play(mesh: Mesh, signed: SignedRoster, addresses: dict, envelopes: int) -> TableSync:
     """Full mesh, then each seat's envelopes into one log, in seat order."""
     seats = list(range(len(signed.roster.seats)))
-    sync = start_table_log(mesh, signed, seat_order(seats))
+    applied: list[Envelope] = []
+
+    def apply(envelope: Envelope) -> None:
+        """The log opens with seat 0's record of the very roster every seat signed."""
+        if not applied:
+            if envelope.kind != ROSTER_KIND:
+                raise Rejected("the log must open with the signed roster")
+            try:
+                signed.check_body(envelope.body, f"seat {envelope.seat}")
+            except RosterError as error:
+                raise Rejected(str(error)) from error
+        applied.append(envelope)
+
+    sync = start_table_log(mesh, signed, seat_order(seats), apply)
     seat = sync.seat
     await form_mesh(mesh, signed, addresses, STEP_TIMEOUT_S)
     report("meshed", seat=seat, peers=len(mesh.peers))
     for number in range(envelopes):
         if seat == 0 and number == 0:
-            body = {"digest": signed.roster.digest, "signatures": list(signed.signatures)}
-            sync.publish("roster", body)
+            sync.publish(ROSTER_KIND, signed.to_body())
         else:
             sync.publish("hello", {"seat": seat, "number": number})
     await sync.wait_for_length(envelopes * len(seats), STEP_TIMEOUT_S)

@@ -326,3 +326,16 @@ def test_ready_crossing_a_state_update_still_signs() -> None:
     table.from_guest(1, second.set_ready())
     table.deliver(table.host.start())
     assert first.phase == STARTED
+
+
+def test_the_logs_roster_record_must_be_the_signed_roster() -> None:
+    table = Table()
+    table.seat_and_ready_everyone()
+    table.deliver(table.host.start())
+    signed = table.host.signed_roster
+    assert signed is not None
+    signed.check_body(signed.to_body(), "seat 0")
+    forged = signed.to_body() | {"signatures": list(reversed(signed.signatures))}
+    with pytest.raises(RosterError, match="not the roster we signed") as error:
+        signed.check_body(forged, "seat 0")
+    assert error.value.culprit == "seat 0"
