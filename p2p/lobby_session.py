@@ -20,7 +20,7 @@ from p2p.channel import DEFAULT_CONFIG, ChannelConfig
 from p2p.discovery import DiscoveredTable, TableAd, TableAdvertiser
 from p2p.errors import HandshakeError, P2PError, PeerError
 from p2p.identity import Identity, PublicIdentity
-from p2p.lobby import CLOSED, STARTED, STARTING, GuestLobby, HostLobby, Send
+from p2p.lobby import CLOSED, STARTED, STARTING, GuestLobby, HostLobby, LobbyError, Send
 from p2p.lobby_messages import GUEST_KINDS, HOST_KINDS, decode_lobby_message, encode_lobby_message
 from p2p.logsync import TableSync
 from p2p.mesh import Mesh
@@ -259,7 +259,7 @@ class JoinedTable:
             self._early.append((peer, message))
             return
         if peer.key != lobby.host.key:
-            raise PeerError(str(peer), f"sent {message.get('t')!r}, which only the host may send")
+            raise LobbyError(str(peer), f"sent {message.get('t')!r}, which only the host may send")
         try:
             decoded = decode_lobby_message(message, f"host {peer}")
             answers = lobby.receive(decoded)  # type: ignore[arg-type]
