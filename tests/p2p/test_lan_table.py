@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,35 +18,35 @@ PEER = Path(__file__).with_name("lan_peer.py")
 WAIT_S = 15.0
 
 
-def test_lan_peers_find_the_table_sign_the_roster_and_agree_on_one_log() -> None:
+def test_lan_peers_find_the_table_sign_the_roster_and_agree_on_one_log(
+    virtual_lan: Callable[[int], VirtualLan],
+) -> None:
     name = f"LAN {secrets.token_hex(3)}"
-    with VirtualLan(3) as lan:
-        host, *guests = lan.hosts
-        peers = [
-            lan.spawn(host, [sys.executable, str(PEER), "host", "--name", name], name="seat0")
-        ] + [
-            lan.spawn(guest, [sys.executable, str(PEER), "guest", "--name", name], name=f"g{i}")
-            for i, guest in enumerate(guests, start=1)
-        ]
-        hosting = peers[0].expect_json("hosting", WAIT_S)
-        for guest_peer in peers[1:]:
-            found = guest_peer.expect_json("found", WAIT_S)["table"]
-            assert isinstance(found, dict)
-            assert found["addresses"] == [host.address]
-            assert found["table_id"] == hosting["table_id"]
-            assert found["host_fingerprint"] == hosting["fingerprint"]
-        seats = sorted(int(str(p.expect_json("seated", WAIT_S)["seat"])) for p in peers[1:])
-        assert seats == [1, 2]
-        digests = {p.expect_json("started", WAIT_S)["digest"] for p in peers}
-        assert len(digests) == 1
-        logs = [p.expect_json("log", WAIT_S) for p in peers]
-        assert len({str(log["head"]) for log in logs}) == 1
-        expected = [
-            [0, "roster"],
-            [1, "hello"],
-            [2, "hello"],
-            [0, "hello"],
-            [1, "hello"],
-            [2, "hello"],
-        ]
-        assert all(log["entries"] == expected and log["faults"] == 0 for log in logs)
+    lan = virtual_lan(3)
+    host, *guests = lan.hosts
+    peers = [lan.spawn(host, [sys.executable, str(PEER), "host", "--name", name], name="seat0")] + [
+        lan.spawn(guest, [sys.executable, str(PEER), "guest", "--name", name], name=f"g{i}")
+        for i, guest in enumerate(guests, start=1)
+    ]
+    hosting = peers[0].expect_json("hosting", WAIT_S)
+    for guest_peer in peers[1:]:
+        found = guest_peer.expect_json("found", WAIT_S)["table"]
+        assert isinstance(found, dict)
+        assert found["addresses"] == [host.address]
+        assert found["table_id"] == hosting["table_id"]
+        assert found["host_fingerprint"] == hosting["fingerprint"]
+    seats = sorted(int(str(p.expect_json("seated", WAIT_S)["seat"])) for p in peers[1:])
+    assert seats == [1, 2]
+    digests = {p.expect_json("started", WAIT_S)["digest"] for p in peers}
+    assert len(digests) == 1
+    logs = [p.expect_json("log", WAIT_S) for p in peers]
+    assert len({str(log["head"]) for log in logs}) == 1
+    expected = [
+        [0, "roster"],
+        [1, "hello"],
+        [2, "hello"],
+        [0, "hello"],
+        [1, "hello"],
+        [2, "hello"],
+    ]
+    assert all(log["entries"] == expected and log["faults"] == 0 for log in logs)
