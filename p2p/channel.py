@@ -96,7 +96,7 @@ class SecureChannel:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
+        frames: FrameReader,
         writer: asyncio.StreamWriter,
         keys: SessionKeys,
         address: str,
@@ -111,13 +111,11 @@ class SecureChannel:
         self.config = config
         self.culprit = f"{keys.peer} at {address}"
         self._writer = writer
-        self._frames = FrameReader(
-            reader,
-            self.culprit,
-            max_size=config.max_frame_size,
-            idle_timeout=config.idle_timeout,
-            frame_timeout=config.frame_timeout,
-        )
+        self._frames = frames  # the handshake's reader: it may hold bytes read ahead
+        frames.culprit = self.culprit
+        frames.max_size = config.max_frame_size
+        frames.idle_timeout = config.idle_timeout
+        frames.frame_timeout = config.frame_timeout
         self._send = CipherState(keys.send_key)
         self._recv = CipherState(keys.recv_key)
         self.close_reason: str | None = None
@@ -275,7 +273,7 @@ async def _initiate(
     write_frame(writer, message3, MAX_HANDSHAKE_FRAME_SIZE)
     await writer.drain()
     assert initiator.keys is not None
-    return SecureChannel(reader, writer, initiator.keys, address, True, config)
+    return SecureChannel(frames, writer, initiator.keys, address, True, config)
 
 
 async def accept_channel(
@@ -309,7 +307,7 @@ async def accept_channel(
     except BaseException:
         writer.close()
         raise
-    return SecureChannel(reader, writer, keys, address, False, config)
+    return SecureChannel(frames, writer, keys, address, False, config)
 
 
 class ChannelServer:
