@@ -42,13 +42,16 @@ Envelopes and the table log (p2p.envelope, p2p.tablelog) -- sans-IO
         .receive(envelope, culprit) -> [applied]; .advance() -> [applied] after a rule change
         .author(identity, seat, kind, body) -> Envelope (signed, not yet received)
         .entries, .head, .buffered, .faults (Fault(seat, kind, detail, evidence)), .have,
-        .next_seq(seat), .envelopes_after(have), .on_applied(cb), .on_fault(cb)
+        .next_seq(seat), .envelopes_after(have), .on_applied(cb), .on_fault(cb),
+        .waiting_for() -> seats whose next envelope is needed (tick if yours, in a
+        simultaneous phase)
     seat_order(seats) -> an ordering cycling through seats (tests, simple turn phases)
 
 Keeping the log in step (p2p.logsync) and on disk (p2p.transcript)
     sync = TableSync(mesh, log, identity, seat, transcript=None)   # handles "env" and "need"
     sync.publish(kind, body) -> Envelope    # persist, apply in turn, broadcast
     await sync.wait_until(predicate, timeout); await sync.wait_for_length(n, timeout)
+    sync.on_update(cb)    # after every envelope taken in (applied or buffered)
     TableSync.restore(mesh, identity, path, ordering, apply) -> TableSync   # after a crash
     Transcript.create(path, roster, seat); Transcript.reopen(path); load_transcript(path)
     SecretStore(path).put(name, value) / .get(name)   # 0600 file for per-game secrets

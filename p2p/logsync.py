@@ -53,6 +53,7 @@ class TableSync:
         self.transcript = transcript
         self._replaying = False
         self._unsynced = False
+        self._update_callbacks: list[Callable[[], None]] = []
         self._tick = asyncio.Event()
         table_log.on_applied(self._applied)
         table_log.on_fault(self._fault)
@@ -142,6 +143,11 @@ class TableSync:
             peer.key, {"t": "need", "table": self.log.roster.table, "have": self.log.have}
         )
 
+    def on_update(self, callback: Callable[[], None]) -> None:
+        """Called after every envelope taken in (applied or buffered), e.g. to sign a tick when
+        `log.waiting_for()` names this seat in a simultaneous phase."""
+        self._update_callbacks.append(callback)
+
     def _take(self, envelope: Envelope, culprit: str) -> list[Envelope]:
         try:
             return self.log.receive(envelope, culprit)
@@ -149,6 +155,9 @@ class TableSync:
             if self._unsynced and self.transcript is not None:
                 self.transcript.sync()  # one fsync per batch of applied envelopes
                 self._unsynced = False
+            if not self._replaying:
+                for callback in self._update_callbacks:
+                    callback()
 
     def _applied(self, envelope: Envelope) -> None:
         if self.transcript is not None and not self._replaying:
