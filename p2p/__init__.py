@@ -53,7 +53,9 @@ Keeping the log in step (p2p.logsync) and on disk (p2p.transcript)
     await sync.wait_until(predicate, timeout); await sync.wait_for_length(n, timeout)
     sync.on_update(cb)    # after every envelope taken in (applied or buffered)
     TableSync.restore(mesh, identity, path, ordering, apply) -> TableSync   # after a crash
-    Transcript.create(path, roster, seat); Transcript.reopen(path); load_transcript(path)
+    Transcript.create(path, roster, seat, extra=None); Transcript.reopen(path)
+    load_transcript(path) -> TranscriptContents(roster, seat, applied, signed, extra)
+    replay(contents, ordering, apply) -> TableLog     # audit: rebuild through the rules
     SecretStore(path).put(name, value) / .get(name)   # 0600 file for per-game secrets
 
 Errors (p2p.errors): P2PError > PeerError(culprit, message) > MalformedFrame, FrameTooLarge,

@@ -26,7 +26,7 @@ from p2p.framing import field
 from p2p.identity import Identity, PublicIdentity
 from p2p.mesh import Mesh
 from p2p.tablelog import Fault, Ordering, TableLog
-from p2p.transcript import Transcript
+from p2p.transcript import Transcript, replay
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,6 @@ class TableSync:
         self.identity = identity
         self.seat = seat
         self.transcript = transcript
-        self._replaying = False
         self._unsynced = False
         self._update_callbacks: list[Callable[[], None]] = []
         self._tick = asyncio.Event()
@@ -73,19 +72,12 @@ class TableSync:
         """Rebuild from a transcript after a restart: replay the applied envelopes through the
         game's `apply`, re-buffer own signed ones not yet applied, keep appending to the file."""
         transcript, contents = Transcript.reopen(path)
-        table_log = TableLog(contents.roster, ordering, apply)
-        sync = cls(mesh, table_log, identity, contents.seat, transcript)
-        sync._replaying = True
         try:
-            for envelope in contents.applied:
-                table_log.receive(envelope, f"transcript {path}")
-        finally:
-            sync._replaying = False
-        if len(table_log.entries) != len(contents.applied):
-            raise ValueError(
-                f"{path}: replay applied {len(table_log.entries)} envelopes, "
-                f"the transcript holds {len(contents.applied)}"
-            )
+            table_log = replay(contents, ordering, apply)
+        except BaseException:
+            transcript.close()
+            raise
+        sync = cls(mesh, table_log, identity, contents.seat, transcript)
         for envelope in contents.signed:
             sync._take(envelope, "self")
         return sync
@@ -155,12 +147,11 @@ class TableSync:
             if self._unsynced and self.transcript is not None:
                 self.transcript.sync()  # one fsync per batch of applied envelopes
                 self._unsynced = False
-            if not self._replaying:
-                for callback in self._update_callbacks:
-                    callback()
+            for callback in self._update_callbacks:
+                callback()
 
     def _applied(self, envelope: Envelope) -> None:
-        if self.transcript is not None and not self._replaying:
+        if self.transcript is not None:
             self.transcript.append_applied(envelope)
             self._unsynced = True
         self._tick.set()
