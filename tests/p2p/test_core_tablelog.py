@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import msgpack
 import pytest
 
 from p2p.envelope import Envelope, parse_envelope, sign_envelope
@@ -267,3 +268,20 @@ def test_waiting_for_names_the_seat_whose_silence_blocks_the_log() -> None:
     assert simultaneous.waiting_for() == {1}
     simultaneous.receive(simultaneous.author(IDS[1], 1, "tick", None), "p")  # (2, 1)
     assert simultaneous.entries[0] == grab
+
+
+def test_envelope_kinds_are_printable_ascii_only() -> None:
+    for kind in ("", "a b", "move\x1b[2J", "é", "x" * 65):
+        envelope = sign_envelope(
+            IDS[0],
+            table=TABLE,
+            seat=0,
+            seq=0,
+            lamport=1,
+            prev=genesis_head(TABLE),
+            kind="placeholder",
+            body=None,
+        )
+        forged = envelope.signed.replace(b"\xabplaceholder", msgpack.packb(kind))
+        with pytest.raises(EnvelopeError, match="printable ASCII"):
+            parse_envelope({"t": "env", "d": forged, "s": envelope.signature}, "peer")
