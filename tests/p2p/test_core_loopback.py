@@ -176,3 +176,43 @@ async def test_simultaneous_phase_with_ticks_agrees_over_the_network() -> None:
         assert all(not peer.sync.log.faults and not peer.mesh.errors for peer in peers)
     finally:
         await stop_table(peers)
+
+
+async def test_a_maintained_link_is_redialled_after_it_drops_and_the_log_catches_up() -> None:
+    peers = await start_table(3)
+    try:
+        address = peers[2].mesh.address
+        assert address is not None
+        peers[0].mesh.maintain(peers[2].mesh.identity.key, *address, retry_delays=(0.05,))
+        first = peers[0].mesh.channel(peers[2].mesh.identity.key)
+        assert first is not None
+        first._writer.transport.abort()  # the link dies without a goodbye
+        await peers[2].mesh.wait_until(
+            lambda: (
+                (c := peers[2].mesh.channel(peers[0].mesh.identity.key)) is not None
+                and c.session_id != first.session_id
+            ),
+            5,
+        )
+        play_turns(peers, 6)
+        for peer in peers:
+            await peer.sync.wait_for_length(6, timeout=5)
+        assert len({peer.sync.log.head for peer in peers}) == 1
+    finally:
+        await stop_table(peers)
+
+
+async def test_maintain_keeps_trying_until_a_restarted_peer_listens_again() -> None:
+    peers = await start_table(2)
+    try:
+        address = peers[1].mesh.address
+        assert address is not None
+        peers[0].mesh.maintain(peers[1].mesh.identity.key, *address, retry_delays=(0.05,))
+        await peers[1].mesh.close()  # seat 1 goes away; seat 0 keeps redialling
+        await peers[0].mesh.wait_until(lambda: not peers[0].mesh.peers, 5)
+        reborn = Mesh(make_identity(1), FAST)
+        await reborn.start(*address)  # the same address, as after a restart
+        peers[1] = LoopbackPeer(1, reborn, peers[1].sync)
+        await peers[0].mesh.wait_for_peers([reborn.identity.key], timeout=5)
+    finally:
+        await stop_table(peers)
