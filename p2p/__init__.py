@@ -25,6 +25,7 @@ Mesh (p2p.mesh) -- the full mesh of a table, one channel per peer key
     mesh.on_peer_up(cb) / on_peer_down(cb) / on_error(cb)    # cb(PublicIdentity) / cb(P2PError)
     await mesh.start(host="127.0.0.1", port=0) -> (host, port)
     await mesh.connect(host, port, expected_peer=None) -> PublicIdentity
+    mesh.maintain(peer_key, host, port)     # redial whenever the channel drops (back-off)
     mesh.send(peer_key, message) -> bool; mesh.broadcast(message, exclude=()) -> int
     mesh.peers -> {key: PublicIdentity}; mesh.channel(key); mesh.errors (recent P2PErrors)
     await mesh.wait_for_peers(keys, timeout); await mesh.wait_until(predicate, timeout)
