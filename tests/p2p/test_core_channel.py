@@ -227,3 +227,12 @@ async def test_frames_sent_in_the_same_write_as_the_last_handshake_message_arriv
     finally:
         writer.close()
         await server.close()
+
+
+def test_low_order_ephemeral_key_is_refused() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    initiator = Initiator(alice, "bob")
+    hello = unpack_message(initiator.hello(), "t")
+    hello["e"] = bytes(32)  # the identity point: every shared secret would be zero
+    with pytest.raises(HandshakeError, match="low order"):
+        Responder(bob, "alice").hello_ack(pack_message(hello))
