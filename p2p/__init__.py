@@ -53,6 +53,7 @@ Keeping the log in step (p2p.logsync) and on disk (p2p.transcript)
     sync.publish(kind, body) -> Envelope    # persist, apply in turn, broadcast
     await sync.wait_until(predicate, timeout); await sync.wait_for_length(n, timeout)
     sync.on_update(cb)    # after every envelope taken in (applied or buffered)
+    sync.advance()        # after the game's rules changed outside the log
     TableSync.restore(mesh, identity, path, ordering, apply) -> TableSync   # after a crash
     Transcript.create(path, roster, seat, extra=None); Transcript.reopen(path)
     load_transcript(path) -> TranscriptContents(roster, seat, applied, signed, extra)

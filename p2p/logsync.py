@@ -94,7 +94,7 @@ class TableSync:
         return envelope
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
-        """Wait until `predicate()` holds; re-checked after every application."""
+        """Wait until `predicate()` holds; re-checked after every envelope taken in."""
         async with asyncio.timeout(timeout):
             while not predicate():
                 await self._tick.wait()
@@ -140,24 +140,33 @@ class TableSync:
         `log.waiting_for()` names this seat in a simultaneous phase."""
         self._update_callbacks.append(callback)
 
+    def advance(self) -> list[Envelope]:
+        """Apply what the ordering now allows after the game's state changed outside the log
+        (use this rather than `log.advance()`, so the transcript is synced)."""
+        return self._step(self.log.advance)
+
     def _take(self, envelope: Envelope, culprit: str) -> list[Envelope]:
+        return self._step(lambda: self.log.receive(envelope, culprit))
+
+    def _step(self, action: Callable[[], list[Envelope]]) -> list[Envelope]:
         try:
-            return self.log.receive(envelope, culprit)
+            return action()
         finally:
             if self._unsynced and self.transcript is not None:
                 self.transcript.sync()  # one fsync per batch of applied envelopes
                 self._unsynced = False
             for callback in self._update_callbacks:
                 callback()
+            self._wake()
 
     def _applied(self, envelope: Envelope) -> None:
         if self.transcript is not None:
             self.transcript.append_applied(envelope)
             self._unsynced = True
-        self._tick.set()
-        self._tick = asyncio.Event()
 
     def _fault(self, fault: Fault) -> None:
         log.warning("protocol violation: %s", fault)
+
+    def _wake(self) -> None:
         self._tick.set()
         self._tick = asyncio.Event()
