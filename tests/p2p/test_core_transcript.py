@@ -143,3 +143,23 @@ def test_replay_refuses_a_transcript_the_rules_do_not_produce(tmp_path: Path) ->
     assert len(replay(contents, seat_order([0, 1, 2])).entries) == 4
     with pytest.raises(TranscriptError, match="replay applied 0 of the 4"):
         replay(contents, seat_order([1, 0, 2]))  # other rules: seat 1 was to start
+
+
+async def test_advance_after_a_rule_change_applies_and_records(tmp_path: Path) -> None:
+    gate = {"open": False}
+
+    def ordering(log: TableLog) -> int | None:
+        return 0 if gate["open"] else None  # e.g. waiting for a timer the game runs
+
+    mesh = Mesh(IDS[0], FAST)
+    transcript = Transcript.create(tmp_path / "t", ROSTER, seat=0)
+    sync = TableSync(mesh, TableLog(ROSTER, ordering), IDS[0], 0, transcript)
+    try:
+        envelope = sync.publish("move", {})
+        assert sync.log.entries == [] and sync.log.buffered == [envelope]
+        gate["open"] = True
+        assert sync.advance() == [envelope]
+        assert [e.signed for e in load_transcript(tmp_path / "t").applied] == [envelope.signed]
+    finally:
+        transcript.close()
+        await mesh.close()
