@@ -1,7 +1,7 @@
 """Network benchmarks on loopback: envelope latency across a mesh, handshake time, frames/s.
 
 Usage (from the repository root):  .venv/bin/python bench/p2p.py [--quick] [--transcripts]
-                                                                  [--json PATH]
+                                                                  [--rounds N] [--json PATH]
 
 * latency: one peer signs an envelope; the time until every other peer has received, verified
   and applied it (p50, p99), for 4 and 8 peers, all peers in this one process on one event loop
@@ -153,8 +153,8 @@ async def frames_per_second(frames: int) -> dict[str, float]:
     return {"frames_per_s": frames / elapsed, "frames": frames}
 
 
-async def run(quick: bool, transcripts: bool) -> dict[str, Any]:
-    rounds = 200 if quick else 2000
+async def run(quick: bool, transcripts: bool, rounds: int | None = None) -> dict[str, Any]:
+    rounds = rounds or (200 if quick else 2000)
     figures: dict[str, Any] = {"transcripts": transcripts}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) if transcripts else None
@@ -189,8 +189,9 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer samples")
     parser.add_argument("--transcripts", action="store_true", help="fsync a transcript per peer")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument("--rounds", type=int, help="envelopes per latency run (default 2000)")
     args = parser.parse_args()
-    figures = asyncio.run(run(args.quick, args.transcripts))
+    figures = asyncio.run(run(args.quick, args.transcripts, args.rounds))
     report(figures)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

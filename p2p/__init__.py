@@ -25,6 +25,7 @@ Mesh (p2p.mesh) -- the full mesh of a table, one channel per peer key
     mesh.on_peer_up(cb) / on_peer_down(cb) / on_error(cb)    # cb(PublicIdentity) / cb(P2PError)
     await mesh.start(host="127.0.0.1", port=0) -> (host, port)
     await mesh.connect(host, port, expected_peer=None) -> PublicIdentity
+    mesh.maintain(peer_key, host, port)     # redial whenever the channel drops (back-off)
     mesh.send(peer_key, message) -> bool; mesh.broadcast(message, exclude=()) -> int
     mesh.peers -> {key: PublicIdentity}; mesh.channel(key); mesh.errors (recent P2PErrors)
     await mesh.wait_for_peers(keys, timeout); await mesh.wait_until(predicate, timeout)
@@ -42,15 +43,21 @@ Envelopes and the table log (p2p.envelope, p2p.tablelog) -- sans-IO
         .receive(envelope, culprit) -> [applied]; .advance() -> [applied] after a rule change
         .author(identity, seat, kind, body) -> Envelope (signed, not yet received)
         .entries, .head, .buffered, .faults (Fault(seat, kind, detail, evidence)), .have,
-        .next_seq(seat), .envelopes_after(have), .on_applied(cb), .on_fault(cb)
+        .next_seq(seat), .envelopes_after(have), .on_applied(cb), .on_fault(cb),
+        .waiting_for() -> seats whose next envelope is needed (tick if yours, in a
+        simultaneous phase)
     seat_order(seats) -> an ordering cycling through seats (tests, simple turn phases)
 
 Keeping the log in step (p2p.logsync) and on disk (p2p.transcript)
     sync = TableSync(mesh, log, identity, seat, transcript=None)   # handles "env" and "need"
     sync.publish(kind, body) -> Envelope    # persist, apply in turn, broadcast
     await sync.wait_until(predicate, timeout); await sync.wait_for_length(n, timeout)
+    sync.on_update(cb)    # after every envelope taken in (applied or buffered)
+    sync.advance()        # after the game's rules changed outside the log
     TableSync.restore(mesh, identity, path, ordering, apply) -> TableSync   # after a crash
-    Transcript.create(path, roster, seat); Transcript.reopen(path); load_transcript(path)
+    Transcript.create(path, roster, seat, extra=None); Transcript.reopen(path)
+    load_transcript(path) -> TranscriptContents(roster, seat, applied, signed, extra)
+    replay(contents, ordering, apply) -> TableLog     # audit: rebuild through the rules
     SecretStore(path).put(name, value) / .get(name)   # 0600 file for per-game secrets
 
 Errors (p2p.errors): P2PError > PeerError(culprit, message) > MalformedFrame, FrameTooLarge,

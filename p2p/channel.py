@@ -96,7 +96,7 @@ class SecureChannel:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
+        frames: FrameReader,
         writer: asyncio.StreamWriter,
         keys: SessionKeys,
         address: str,
@@ -111,13 +111,11 @@ class SecureChannel:
         self.config = config
         self.culprit = f"{keys.peer} at {address}"
         self._writer = writer
-        self._frames = FrameReader(
-            reader,
-            self.culprit,
-            max_size=config.max_frame_size,
-            idle_timeout=config.idle_timeout,
-            frame_timeout=config.frame_timeout,
-        )
+        self._frames = frames  # the handshake's reader: it may hold bytes read ahead
+        frames.culprit = self.culprit
+        frames.max_size = config.max_frame_size
+        frames.idle_timeout = config.idle_timeout
+        frames.frame_timeout = config.frame_timeout
         self._send = CipherState(keys.send_key)
         self._recv = CipherState(keys.recv_key)
         self.close_reason: str | None = None
@@ -179,22 +177,26 @@ class SecureChannel:
             elif kind == "pong":
                 pass
             elif kind == "bye":
-                self._mark_closed(f"peer closed: {str(message.get('reason', ''))[:200]}")
+                self._mark_closed(f"peer closed: {printable(message.get('reason'), 200)}")
             elif kind == "error":
-                reason = (
-                    f"peer reported {message.get('code')!s:.40}: {message.get('message')!s:.200}"
-                )
-                self._mark_closed(reason)
+                code, text = printable(message.get("code"), 40), printable(message.get("message"))
+                self._mark_closed(f"peer reported {code}: {text}")
             else:
                 return message
 
     async def close(self, reason: str = "closing") -> None:
-        """Say goodbye and close; idempotent."""
+        """Say goodbye and close; idempotent. A peer that does not take the last bytes within
+        `handshake_timeout` has its connection aborted."""
         if self.close_reason is None:
             self._send_quietly({"t": "bye", "reason": reason})
             self._mark_closed(reason)
-        with contextlib.suppress(ConnectionError, OSError):
-            await self._writer.wait_closed()
+        try:
+            async with asyncio.timeout(self.config.handshake_timeout):
+                await self._writer.wait_closed()
+        except TimeoutError:
+            self._writer.transport.abort()
+        except (ConnectionError, OSError):
+            pass
 
     def _fail(self, error: PeerError) -> None:
         self._send_quietly({"t": "error", "code": error.code, "message": error.detail})
@@ -217,6 +219,12 @@ class SecureChannel:
         while self.close_reason is None:
             await asyncio.sleep(self.config.keepalive_interval)  # a timer, not synchronisation
             self._send_quietly({"t": "ping"})
+
+
+def printable(value: object, limit: int = 200) -> str:
+    """A peer-supplied text made safe to log or show: one line, no control characters."""
+    text = value if isinstance(value, str) else repr(value)
+    return "".join(ch if ch.isprintable() else "?" for ch in text[:limit])
 
 
 def _address(writer: asyncio.StreamWriter) -> str:
@@ -275,7 +283,7 @@ async def _initiate(
     write_frame(writer, message3, MAX_HANDSHAKE_FRAME_SIZE)
     await writer.drain()
     assert initiator.keys is not None
-    return SecureChannel(reader, writer, initiator.keys, address, True, config)
+    return SecureChannel(frames, writer, initiator.keys, address, True, config)
 
 
 async def accept_channel(
@@ -309,7 +317,7 @@ async def accept_channel(
     except BaseException:
         writer.close()
         raise
-    return SecureChannel(reader, writer, keys, address, False, config)
+    return SecureChannel(frames, writer, keys, address, False, config)
 
 
 class ChannelServer:

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from p2p.channel import ChannelServer, CipherState, SecureChannel, open_channel
 from p2p.errors import ConnectionClosed, DecryptError, HandshakeError, VersionMismatch
-from p2p.framing import pack_message, unpack_message
+from p2p.framing import FrameReader, encode_frame, pack_message, unpack_message
 from p2p.handshake import Initiator, Responder
 from tests.p2p.core_support import FAST, make_identity
 
@@ -199,3 +199,40 @@ async def test_a_peer_that_stops_reading_is_dropped_at_the_backlog_limit() -> No
     finally:
         await receiver.close()
         await server.close()
+
+
+async def test_frames_sent_in_the_same_write_as_the_last_handshake_message_arrive() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(bob, accepted.put, FAST)
+    host, port = await server.start()
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        initiator = Initiator(alice, "bob")
+        writer.write(encode_frame(initiator.hello()))
+        frames = FrameReader(reader, "bob")
+        message3 = initiator.auth(await asyncio.wait_for(frames.read(), 2))
+        assert initiator.keys is not None
+        cipher = CipherState(initiator.keys.send_key)
+        big = {"t": "big", "blob": b"\x05" * 10_000}  # over the handshake cap of 4096
+        writer.write(
+            encode_frame(message3)
+            + encode_frame(cipher.encrypt(pack_message({"t": "small"})))
+            + encode_frame(cipher.encrypt(pack_message(big)))
+        )
+        channel = await asyncio.wait_for(accepted.get(), 2)
+        assert (await asyncio.wait_for(channel.recv(), 2))["t"] == "small"
+        assert (await asyncio.wait_for(channel.recv(), 2))["blob"] == big["blob"]
+        await channel.close()
+    finally:
+        writer.close()
+        await server.close()
+
+
+def test_low_order_ephemeral_key_is_refused() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    initiator = Initiator(alice, "bob")
+    hello = unpack_message(initiator.hello(), "t")
+    hello["e"] = bytes(32)  # the identity point: every shared secret would be zero
+    with pytest.raises(HandshakeError, match="low order"):
+        Responder(bob, "alice").hello_ack(pack_message(hello))
