@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from zeroconf.asyncio import AsyncZeroconf
@@ -21,7 +22,13 @@ from p2p.discovery import DiscoveredTable, TableAd, TableAdvertiser
 from p2p.errors import HandshakeError, P2PError, PeerError
 from p2p.identity import Identity, PublicIdentity
 from p2p.lobby import CLOSED, STARTED, STARTING, GuestLobby, HostLobby, LobbyError, Send
-from p2p.lobby_messages import GUEST_KINDS, HOST_KINDS, decode_lobby_message, encode_lobby_message
+from p2p.lobby_messages import (
+    GUEST_KINDS,
+    HOST_KINDS,
+    decode_lobby_message,
+    encode_lobby_message,
+    signed_roster_record,
+)
 from p2p.logsync import TableSync
 from p2p.mesh import Mesh
 from p2p.roster import OptionValue, SignedRoster
@@ -351,6 +358,12 @@ def seat_addresses(lobby: HostLobby | GuestLobby) -> dict[bytes, tuple[str, int]
     state = lobby.state if isinstance(lobby, HostLobby) else lobby.view
     assert state is not None
     return {seat.identity.key: (seat.host, seat.port) for seat in state.seats if seat is not None}
+
+
+def create_transcript(path: Path, signed: SignedRoster, seat: int) -> Transcript:
+    """A new transcript whose header keeps the whole signed roster for auditors."""
+    extra = {"signed_roster": signed_roster_record(signed)}
+    return Transcript.create(path, log_roster(signed), seat, extra)
 
 
 def start_table_log(

@@ -2,8 +2,8 @@
 
     python tests/p2p/lan_peer.py advertise --table-id HEX --name NAME --port N
     python tests/p2p/lan_peer.py browse --table-id HEX
-    python tests/p2p/lan_peer.py host --name NAME --seats 3 --envelopes 2
-    python tests/p2p/lan_peer.py guest --name NAME --envelopes 2
+    python tests/p2p/lan_peer.py host --name NAME --seats 3 --envelopes 2 --transcripts DIR
+    python tests/p2p/lan_peer.py guest --name NAME --envelopes 2 --transcripts DIR
 
 `host` and `guest` play a whole table: the guests find the host's table by mDNS, join it over
 the secure transport, take seats and mark ready; the host starts, every seat signs the roster,
@@ -37,6 +37,7 @@ from p2p.identity import Identity
 from p2p.lobby_session import (
     HostedTable,
     JoinedTable,
+    create_transcript,
     form_mesh,
     seat_addresses,
     start_table_log,
@@ -89,8 +90,14 @@ async def browse(args: argparse.Namespace) -> None:
     await aiozc.async_close()
 
 
-async def play(mesh: Mesh, signed: SignedRoster, addresses: dict, envelopes: int) -> TableSync:
-    """Full mesh, then each seat's envelopes into one log, in seat order."""
+async def play(
+    mesh: Mesh,
+    signed: SignedRoster,
+    addresses: dict[bytes, tuple[str, int]],
+    args: argparse.Namespace,
+) -> TableSync:
+    """Full mesh, then each seat's envelopes into one log, in seat order, and a transcript."""
+    envelopes = args.envelopes
     seats = list(range(len(signed.roster.seats)))
     applied: list[Envelope] = []
 
@@ -105,7 +112,10 @@ async def play(mesh: Mesh, signed: SignedRoster, addresses: dict, envelopes: int
                 raise Rejected(str(error)) from error
         applied.append(envelope)
 
-    sync = start_table_log(mesh, signed, seat_order(seats), apply)
+    seat = signed.roster.seat_of(mesh.identity.key)
+    assert seat is not None
+    transcript = create_transcript(Path(args.transcripts) / f"seat{seat}", signed, seat)
+    sync = start_table_log(mesh, signed, seat_order(seats), apply, transcript)
     seat = sync.seat
     await form_mesh(mesh, signed, addresses, STEP_TIMEOUT_S)
     report("meshed", seat=seat, peers=len(mesh.peers))
@@ -115,6 +125,7 @@ async def play(mesh: Mesh, signed: SignedRoster, addresses: dict, envelopes: int
         else:
             sync.publish("hello", {"seat": seat, "number": number})
     await sync.wait_for_length(envelopes * len(seats), STEP_TIMEOUT_S)
+    transcript.close()
     report(
         "log",
         seat=seat,
@@ -138,7 +149,7 @@ async def host(args: argparse.Namespace) -> None:
     await table.wait_until(lambda: lobby.can_start, STEP_TIMEOUT_S)
     signed = await table.start(STEP_TIMEOUT_S)
     report("started", digest=signed.roster.digest.hex())
-    await play(table.mesh, signed, seat_addresses(lobby), args.envelopes)
+    await play(table.mesh, signed, seat_addresses(lobby), args)
     await until_terminated()
     await table.close()
     await aiozc.async_close()
@@ -159,7 +170,7 @@ async def guest(args: argparse.Namespace) -> None:
     signed = await table.wait_started(STEP_TIMEOUT_S)
     report("started", digest=signed.roster.digest.hex())
     assert table.lobby is not None
-    await play(table.mesh, signed, seat_addresses(table.lobby), args.envelopes)
+    await play(table.mesh, signed, seat_addresses(table.lobby), args)
     await until_terminated()
     await table.close()
     await aiozc.async_close()
@@ -182,9 +193,11 @@ def main() -> None:
     host_parser.add_argument("--name", required=True)
     host_parser.add_argument("--seats", type=int, default=3)
     host_parser.add_argument("--envelopes", type=int, default=2)
+    host_parser.add_argument("--transcripts", required=True)
     guest_parser = sub.add_parser("guest")
     guest_parser.add_argument("--name", required=True)
     guest_parser.add_argument("--envelopes", type=int, default=2)
+    guest_parser.add_argument("--transcripts", required=True)
     args = parser.parse_args()
     modes = {"advertise": advertise, "browse": browse, "host": host, "guest": guest}
     asyncio.run(modes[args.mode](args))

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from p2p.lobby_messages import parse_signed_roster_record
+from p2p.transcript import load_transcript
 from tests.p2p.netns import VirtualLan
 
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(60)]
@@ -19,13 +21,15 @@ WAIT_S = 15.0
 
 
 def test_lan_peers_find_the_table_sign_the_roster_and_agree_on_one_log(
-    virtual_lan: Callable[[int], VirtualLan],
+    virtual_lan: Callable[[int], VirtualLan], tmp_path: Path
 ) -> None:
     name = f"LAN {secrets.token_hex(3)}"
     lan = virtual_lan(3)
+    peer = [sys.executable, str(PEER)]
+    keep = ["--transcripts", str(tmp_path)]
     host, *guests = lan.hosts
-    peers = [lan.spawn(host, [sys.executable, str(PEER), "host", "--name", name], name="seat0")] + [
-        lan.spawn(guest, [sys.executable, str(PEER), "guest", "--name", name], name=f"g{i}")
+    peers = [lan.spawn(host, [*peer, "host", "--name", name, *keep], name="seat0")] + [
+        lan.spawn(guest, [*peer, "guest", "--name", name, *keep], name=f"g{i}")
         for i, guest in enumerate(guests, start=1)
     ]
     hosting = peers[0].expect_json("hosting", WAIT_S)
@@ -50,3 +54,10 @@ def test_lan_peers_find_the_table_sign_the_roster_and_agree_on_one_log(
         [2, "hello"],
     ]
     assert all(log["entries"] == expected and log["faults"] == 0 for log in logs)
+
+    # Every transcript opens with the roster all seats signed and holds the same log.
+    for seat in range(3):
+        contents = load_transcript(tmp_path / f"seat{seat}")
+        signed = parse_signed_roster_record(contents.extra["signed_roster"], f"seat{seat}")
+        assert signed.roster.digest.hex() in digests
+        assert [envelope.seat for envelope in contents.applied] == [0, 1, 2, 0, 1, 2]

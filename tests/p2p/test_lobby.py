@@ -5,6 +5,7 @@ roster signed by every seat. Attacks by a guest and by the host are refused and 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,7 @@ from p2p.lobby import (
 from p2p.lobby_messages import (
     GuestMessage,
     HostMessage,
+    LobbyMessageError,
     LobbyState,
     SeatRefused,
     SetReady,
@@ -31,8 +33,11 @@ from p2p.lobby_messages import (
     TableStarted,
     decode_lobby_message,
     encode_lobby_message,
+    parse_signed_roster_record,
 )
+from p2p.lobby_session import create_transcript
 from p2p.roster import Roster, RosterError, SignedRoster, options_digest
+from p2p.transcript import load_transcript
 
 OPTIONS = {"hands": 3, "larry_call": True}
 TABLE_ID = bytes(range(16))
@@ -339,3 +344,22 @@ def test_the_logs_roster_record_must_be_the_signed_roster() -> None:
     with pytest.raises(RosterError, match="not the roster we signed") as error:
         signed.check_body(forged, "seat 0")
     assert error.value.culprit == "seat 0"
+
+
+def test_transcript_header_keeps_the_signed_roster_for_auditors(tmp_path: Path) -> None:
+    table = Table()
+    table.seat_and_ready_everyone()
+    table.deliver(table.host.start())
+    signed = table.host.signed_roster
+    assert signed is not None
+    path = tmp_path / "seat1.transcript"
+    create_transcript(path, signed, seat=1).close()
+    record = load_transcript(path).extra["signed_roster"]
+    assert parse_signed_roster_record(record, "transcript") == signed
+
+    forged = record | {"roster": record["roster"] | {"options": {"hands": 99}}}
+    with pytest.raises(RosterError, match="does not verify") as error:
+        parse_signed_roster_record(forged, "transcript")
+    assert error.value.culprit == "transcript"
+    with pytest.raises(LobbyMessageError, match="lacks 'signatures'"):
+        parse_signed_roster_record({"roster": record["roster"]}, "transcript")
