@@ -185,9 +185,14 @@ class HostedTable:
         advertisement, since a started table takes nobody new."""
         lobby = self._host_lobby
         self._perform(lobby.start())
-        await self.wait_until(
-            lambda: lobby.signed_roster is not None or lobby.phase != STARTING, timeout
-        )
+        try:
+            await self.wait_until(
+                lambda: lobby.signed_roster is not None or lobby.phase != STARTING, timeout
+            )
+        except TimeoutError:
+            missing = ", ".join(f"seat {seat}" for seat in lobby.unsigned_seats)
+            self._perform(lobby.call_off_start())
+            raise LobbyClosed(f"the start was called off: {missing} did not sign") from None
         if lobby.signed_roster is None:
             raise LobbyClosed("the start was called off: a seat left or changed its mind")
         await self._withdraw()

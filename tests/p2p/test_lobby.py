@@ -363,3 +363,17 @@ def test_transcript_header_keeps_the_signed_roster_for_auditors(tmp_path: Path) 
     assert error.value.culprit == "transcript"
     with pytest.raises(LobbyMessageError, match="lacks 'signatures'"):
         parse_signed_roster_record({"roster": record["roster"]}, "transcript")
+
+
+def test_host_calls_off_a_start_that_a_seat_does_not_sign() -> None:
+    table = Table()
+    table.seat_and_ready_everyone()
+    table.host.start()  # delivered to nobody: no guest signs
+    assert table.host.unsigned_seats == [1, 2]
+    sends = table.host.call_off_start()
+    assert table.host.phase == OPEN
+    assert table.host.unsigned_seats == []
+    assert {send.to for send in sends} == {me.key for me in table.identities}
+    assert all(isinstance(send.message, LobbyState) for send in sends)
+    with pytest.raises(LocalLobbyError):
+        table.host.call_off_start()

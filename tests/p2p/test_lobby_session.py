@@ -13,6 +13,7 @@ from zeroconf.asyncio import AsyncZeroconf
 
 from p2p.discovery import LOOPBACK, DiscoveredTable, TableBrowser, open_zeroconf
 from p2p.errors import HandshakeError
+from p2p.lobby_messages import SetReady, encode_lobby_message
 from p2p.lobby_session import (
     HostedTable,
     JoinedTable,
@@ -22,6 +23,7 @@ from p2p.lobby_session import (
     seat_addresses,
     start_table_log,
 )
+from p2p.roster import options_digest
 from p2p.tablelog import seat_order
 from tests.p2p.core_support import FAST, make_identity
 
@@ -165,3 +167,33 @@ async def test_guests_learn_when_the_host_closes_the_table(
         await browser.wait_gone(found.instance, WAIT_S)
     finally:
         await guest.close()
+
+
+async def test_a_start_that_a_seat_will_not_sign_is_called_off(
+    hosted: HostedTable, browser: TableBrowser
+) -> None:
+    found = await find(browser, hosted, seats_taken=1)
+    guests = [JoinedTable(make_identity(i), "127.0.0.1", config=FAST) for i in (1, 2)]
+    try:
+        for guest in guests:
+            await guest.join(found, WAIT_S)
+            await guest.take_seat(timeout=WAIT_S)
+        await guests[0].set_ready(timeout=WAIT_S)
+        # Seat 2's software says "ready" without its user having agreed to anything: it will
+        # refuse to sign the roster, and the host must not hang on it.
+        assert hosted.lobby is not None and guests[1].lobby is not None
+        view = guests[1].lobby.view
+        assert view is not None
+        digest = options_digest(view.options)
+        guests[1].mesh.send(hosted.identity.key, encode_lobby_message(SetReady(True, digest)))
+        await hosted.wait_until(lambda: hosted.lobby is not None and hosted.lobby.can_start, WAIT_S)
+        with pytest.raises(LobbyClosed, match="seat 2 did not sign"):
+            await hosted.start(timeout=2.0)
+        assert hosted.lobby.phase == "open"
+        assert any("options we did not agree to" in str(error) for error in guests[1].mesh.errors)
+        await guests[0].wait_until(
+            lambda: guests[0].lobby is not None and guests[0].lobby.phase == "open", WAIT_S
+        )
+    finally:
+        for guest in guests:
+            await guest.close()
