@@ -322,6 +322,11 @@ class TableBrowser:
                 future.cancel()
         self._waiters.clear()
 
+    async def settle(self) -> None:
+        """Wait for the resolutions already under way (each ends within RESOLVE_TIMEOUT_MS)."""
+        while self._resolving:
+            await asyncio.gather(*self._resolving.values(), return_exceptions=True)
+
     async def wait_for(
         self, predicate: Callable[[DiscoveredTable], bool], timeout: float
     ) -> DiscoveredTable:
@@ -428,6 +433,7 @@ async def discover_tables(
     try:
         await browser.start()
         await asyncio.sleep(timeout)
+        await browser.settle()  # a table heard within the window is listed, even if resolving
         return sorted(browser.tables.values(), key=lambda t: (t.ad.name.casefold(), t.instance))
     finally:
         await browser.close()
