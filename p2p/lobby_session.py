@@ -193,10 +193,17 @@ class HostedTable:
             missing = ", ".join(f"seat {seat}" for seat in lobby.unsigned_seats)
             self._perform(lobby.call_off_start())
             raise LobbyClosed(f"the start was called off: {missing} did not sign") from None
-        if lobby.signed_roster is None:
+        signed = lobby.signed_roster
+        if signed is None:
             raise LobbyClosed("the start was called off: a seat left or changed its mind")
         await self._withdraw()
-        return lobby.signed_roster
+        # Watchers that took no seat have seen the start; the table's channels are for seats.
+        await self.mesh.drain()
+        for key in list(self.mesh.peers):
+            channel = self.mesh.channel(key)
+            if signed.roster.seat_of(key) is None and channel is not None:
+                await channel.close("the table started without you")
+        return signed
 
     async def _withdraw(self) -> None:
         if self._ad_task is not None:
@@ -336,6 +343,8 @@ class JoinedTable:
         )
         if guest.signed_roster is None:
             raise LobbyClosed(f"the table closed: {guest.closed_reason}")
+        if guest.signed_roster.roster.seat_of(self.identity.key) is None:
+            raise LobbyClosed("the table started without us: we held no seat")
         return guest.signed_roster
 
     async def close(self) -> None:
