@@ -4,6 +4,30 @@ fingerprint and runs a `GuestLobby`. Once the roster is signed, `form_mesh` conn
 every other seat, and the same `Mesh` then carries the table log (`p2p.logsync.TableSync`).
 
 All waiting is on real events: `wait_until(predicate)` re-checks after every lobby message.
+
+Host::
+
+    aiozc = open_zeroconf()                        # or open_zeroconf(LOOPBACK) on one machine
+    table = HostedTable(identity, aiozc, "Friday", "larry", options, 4, local_addresses())
+    await table.open()                             # listening and advertised
+    await table.wait_until(lambda: table.lobby.can_start)    # or let the user press "start"
+    signed = await table.start()                   # every seat signed; advert withdrawn
+    await form_mesh(table.mesh, signed, seat_addresses(table.lobby), timeout=10)
+    sync = start_table_log(table.mesh, signed, ordering, apply, create_transcript(path, signed, 0))
+    sync.publish(ROSTER_KIND, signed.to_body())    # the log opens with the signed roster
+
+Guest (`TableBrowser.wait_for` or `discover_tables` gives the `DiscoveredTable`)::
+
+    table = JoinedTable(identity)
+    await table.join(found)                        # refuses a host that is not `found.ad.fp`
+    await table.take_seat()                        # or take_seat(2); LobbyClosed if refused
+    await table.set_ready()
+    signed = await table.wait_started()
+    await form_mesh(table.mesh, signed, seat_addresses(table.lobby), timeout=10)
+    sync = start_table_log(table.mesh, signed, ordering, apply, transcript)
+
+`table.lobby` is the sans-IO state (`HostLobby` / `GuestLobby`): `.state` / `.view` is the
+`LobbyState` to show (seats, names, ready flags, options, phase).
 """
 
 from __future__ import annotations
