@@ -19,7 +19,7 @@ Host::
 Guest (`TableBrowser.wait_for` or `discover_tables` gives the `DiscoveredTable`)::
 
     table = JoinedTable(identity)
-    await table.join(found)                        # refuses a host that is not `found.ad.fp`
+    await table.join(found)                # refuses a key other than found.ad.host_fingerprint
     await table.take_seat()                        # or take_seat(2); LobbyClosed if refused
     await table.set_ready()
     signed = await table.wait_started()
