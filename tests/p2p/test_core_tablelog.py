@@ -285,3 +285,14 @@ def test_envelope_kinds_are_printable_ascii_only() -> None:
         forged = envelope.signed.replace(b"\xabplaceholder", msgpack.packb(kind))
         with pytest.raises(EnvelopeError, match="printable ASCII"):
             parse_envelope({"t": "env", "d": forged, "s": envelope.signature}, "peer")
+
+
+def test_a_known_envelope_with_a_forged_signature_is_still_refused() -> None:
+    source = new_log()
+    envelope = source.author(IDS[0], 0, "move", None)
+    sink = new_log()
+    sink.receive(envelope, "peer")
+    forged = parse_envelope({"t": "env", "d": envelope.signed, "s": bytes(64)}, "relay")
+    with pytest.raises(EnvelopeError, match=r"relay.*bad signature"):
+        sink.receive(forged, "relay")
+    assert sink.entries == [envelope] and sink.faults == []
