@@ -57,7 +57,9 @@ class Roster:
 
 @dataclass(frozen=True)
 class Simultaneous:
-    """Ordering result for a phase where these seats act at once (The Lie's Phase 1)."""
+    """Ordering result for a phase where these seats act at once: The Lie's Phase 1 (ruling
+    T3), where the earlier of two claims on one card wins. "Earlier" is the (lamport, seat)
+    order this log applies, the same on every peer."""
 
     seats: frozenset[int]
 

@@ -166,6 +166,8 @@ def test_lamport_time_must_grow() -> None:
 
 
 def test_simultaneous_phase_orders_by_lamport_then_seat_once_stable() -> None:
+    """T3: of two claims made at once, the earlier in (lamport, seat) order wins everywhere."""
+
     def phase(log: TableLog) -> Simultaneous:
         return Simultaneous(frozenset({0, 1, 2}))
 
