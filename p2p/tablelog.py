@@ -57,7 +57,9 @@ class Roster:
 
 @dataclass(frozen=True)
 class Simultaneous:
-    """Ordering result for a phase where these seats act at once (The Lie's Phase 1)."""
+    """Ordering result for a phase where these seats act at once: The Lie's Phase 1 (ruling
+    T3), where the earlier of two claims on one card wins. "Earlier" is the (lamport, seat)
+    order this log applies, the same on every peer."""
 
     seats: frozenset[int]
 
@@ -188,12 +190,18 @@ class TableLog:
         """Verify, deduplicate, buffer and apply what the ordering allows; returns the envelopes
         applied by this call, in order. Raises EnvelopeError (nothing changed) on bad input and
         EquivocationError (evidence kept in `faults`) on a double signature."""
-        self.verify(envelope, culprit)
         place = (envelope.seat, envelope.seq)
         known = self._by_place.get(place)
+        if (
+            known is not None
+            and known.signed == envelope.signed
+            and known.signature == envelope.signature
+        ):
+            return []  # byte-identical to an envelope verified before: relayed twice, replayed
+        self.verify(envelope, culprit)
         if known is not None:
             if known.signed == envelope.signed:
-                return []  # duplicate: relayed twice or replayed
+                return []  # the same content under another valid signature of its author
             fault = Fault(
                 envelope.seat,
                 "equivocation",

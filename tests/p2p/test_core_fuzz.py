@@ -170,3 +170,21 @@ def test_handshake_initiator_on_random_reply(payload: bytes) -> None:
         initiator.auth(payload)
     except (HandshakeError, MalformedFrame) as error:
         assert error.culprit == "addr"
+
+
+def test_signing_and_checking_agree_on_the_depth_limit() -> None:
+    deepest: object = 1
+    for _ in range(32):
+        deepest = [deepest]
+    assert unpack_canonical(pack_canonical(deepest)) == deepest
+    too_deep = [deepest]
+    with pytest.raises(NotCanonical, match="deeper"):
+        pack_canonical(too_deep)
+    with pytest.raises(NotCanonical, match="deeper"):
+        unpack_canonical(msgpack.packb(too_deep))
+
+
+def test_nested_timestamps_and_floats_are_refused() -> None:
+    for value in ([msgpack.Timestamp(1, 0)], {"a": [1.0]}):
+        with pytest.raises(NotCanonical):
+            unpack_canonical(msgpack.packb(value, use_bin_type=True))

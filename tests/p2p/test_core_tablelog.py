@@ -166,6 +166,8 @@ def test_lamport_time_must_grow() -> None:
 
 
 def test_simultaneous_phase_orders_by_lamport_then_seat_once_stable() -> None:
+    """T3: of two claims made at once, the earlier in (lamport, seat) order wins everywhere."""
+
     def phase(log: TableLog) -> Simultaneous:
         return Simultaneous(frozenset({0, 1, 2}))
 
@@ -285,3 +287,14 @@ def test_envelope_kinds_are_printable_ascii_only() -> None:
         forged = envelope.signed.replace(b"\xabplaceholder", msgpack.packb(kind))
         with pytest.raises(EnvelopeError, match="printable ASCII"):
             parse_envelope({"t": "env", "d": forged, "s": envelope.signature}, "peer")
+
+
+def test_a_known_envelope_with_a_forged_signature_is_still_refused() -> None:
+    source = new_log()
+    envelope = source.author(IDS[0], 0, "move", None)
+    sink = new_log()
+    sink.receive(envelope, "peer")
+    forged = parse_envelope({"t": "env", "d": envelope.signed, "s": bytes(64)}, "relay")
+    with pytest.raises(EnvelopeError, match=r"relay.*bad signature"):
+        sink.receive(forged, "relay")
+    assert sink.entries == [envelope] and sink.faults == []
