@@ -39,7 +39,7 @@ def fresh_ad(name: str = "Loopback table", seats_taken: int = 1) -> TableAd:
         game="larry",
         seats_taken=seats_taken,
         seats_total=4,
-        host_fingerprint="TEST-" + secrets.token_hex(4).upper(),
+        host_fingerprint=secrets.token_hex(8),
     )
 
 
