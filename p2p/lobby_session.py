@@ -271,7 +271,7 @@ class JoinedTable:
             self.mesh.on(kind, self._on_message)
         self.mesh.on_peer_down(self._on_peer_down)
         self._host_fingerprint = table.ad.host_fingerprint
-        host = await self.mesh.connect(table.addresses[0], table.port)
+        host = await self._dial(table, timeout)
         if host.fingerprint != table.ad.host_fingerprint:
             await self.mesh.close()
             advertised = table.ad.host_fingerprint
@@ -281,6 +281,16 @@ class JoinedTable:
         for peer, message in early:  # the host's first state can beat connect() returning
             self._on_message(peer, message)
         await self.wait_until(lambda: self._guest.view is not None, timeout)
+
+    async def _dial(self, table: DiscoveredTable, timeout: float) -> PublicIdentity:
+        """The first advertised address that answers (a laptop may list unreachable ones)."""
+        failures: list[str] = []
+        for address in table.addresses:
+            try:
+                return await asyncio.wait_for(self.mesh.connect(address, table.port), timeout)
+            except (OSError, TimeoutError, P2PError) as error:
+                failures.append(f"{address}: {error or type(error).__name__}")
+        raise LobbyClosed(f"could not reach the table at {table.port}: {'; '.join(failures)}")
 
     @property
     def _guest(self) -> GuestLobby:

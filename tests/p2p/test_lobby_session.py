@@ -203,3 +203,24 @@ async def test_a_start_that_a_seat_will_not_sign_is_called_off(
     finally:
         for guest in guests:
             await guest.close()
+
+
+async def test_guest_tries_each_advertised_address(
+    hosted: HostedTable, browser: TableBrowser
+) -> None:
+    found = await find(browser, hosted, seats_taken=1)
+    # 127.0.0.2 is loopback too, but nothing listens there on the table's port.
+    with_dead_first = replace(found, addresses=("127.0.0.2", *found.addresses))
+    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
+    try:
+        await guest.join(with_dead_first, WAIT_S)
+        assert await guest.take_seat(timeout=WAIT_S) == 1
+    finally:
+        await guest.close()
+    nowhere = replace(found, addresses=("127.0.0.2",))
+    lost = JoinedTable(make_identity(2), "127.0.0.1", config=FAST)
+    try:
+        with pytest.raises(LobbyClosed, match="could not reach the table"):
+            await lost.join(nowhere, WAIT_S)
+    finally:
+        await lost.close()
