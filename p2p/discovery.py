@@ -72,6 +72,13 @@ class TableAd:
     def is_full(self) -> bool:
         return self.seats_taken >= self.seats_total
 
+    @property
+    def status(self) -> str:
+        """What a player needs to know before joining: open, full, or too new for us."""
+        if self.protocol_version not in SUPPORTED_VERSIONS:
+            return f"needs protocol {self.protocol_version}"
+        return "full" if self.is_full else "open"
+
     def with_seats_taken(self, seats_taken: int) -> TableAd:
         return TableAd(
             table_id=self.table_id,
@@ -160,6 +167,7 @@ class DiscoveredTable:
             "seats_total": self.ad.seats_total,
             "host_fingerprint": self.ad.host_fingerprint,
             "protocol_version": self.ad.protocol_version,
+            "status": self.ad.status,
             "addresses": list(self.addresses),
             "port": self.port,
         }

@@ -38,8 +38,9 @@ def test_text_listing(
 ) -> None:
     assert main(["tables", "--timeout", "0.5"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["TABLE", "GAME", "SEATS", "HOST", "KEY", "ADDRESS"]
-    assert lines[1].split() == ["Friday", "larry", "2/4", "00ff00ff00ff00ff", "192.0.2.7:40400"]
+    assert lines[0].split() == ["TABLE", "GAME", "SEATS", "STATUS", "HOST", "KEY", "ADDRESS"]
+    row = ["Friday", "larry", "2/4", "open", "00ff00ff00ff00ff", "192.0.2.7:40400"]
+    assert lines[1].split() == row
     assert found == [(0.5, None)]
 
 

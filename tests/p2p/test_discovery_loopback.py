@@ -163,6 +163,7 @@ async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> Non
             "seats_total": 4,
             "host_fingerprint": ad.host_fingerprint,
             "protocol_version": 1,
+            "status": "open",
             "addresses": ["127.0.0.1"],
             "port": 40555,
         }
@@ -182,6 +183,7 @@ async def test_tables_command_text_output(host_zc: AsyncZeroconf) -> None:
     stdout, _ = await asyncio.wait_for(process.communicate(), WAIT_S)
     await advertiser.close()
     lines = stdout.decode().splitlines()
-    assert lines[0].split() == ["TABLE", "GAME", "SEATS", "HOST", "KEY", "ADDRESS"]
+    assert lines[0].split() == ["TABLE", "GAME", "SEATS", "STATUS", "HOST", "KEY", "ADDRESS"]
     row = next(line for line in lines if ad.host_fingerprint in line)
-    assert row.split() == ["Text", "table", "larry", "3/4", ad.host_fingerprint, "127.0.0.1:40556"]
+    address = "127.0.0.1:40556"
+    assert row.split() == ["Text", "table", "larry", "3/4", "open", ad.host_fingerprint, address]

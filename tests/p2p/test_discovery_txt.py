@@ -55,6 +55,12 @@ def test_seats_filling_up_changes_only_the_count() -> None:
     assert ad.to_txt()["seats"] == "4/4"
     assert ad.is_full
     assert not make_ad().is_full
+    assert (make_ad().status, ad.status) == ("open", "full")
+
+
+def test_a_table_of_a_newer_protocol_is_listed_but_marked() -> None:
+    wire = as_wire(make_ad().to_txt() | {"proto": "99"})
+    assert TableAd.from_txt(wire).status == "needs protocol 99"
 
 
 @pytest.mark.parametrize(
