@@ -90,7 +90,9 @@ async def test_crashed_peer_restarts_from_its_transcript_and_catches_up(tmp_path
             assert channel is not None
             channel._writer.transport.abort()
         await victim.mesh.close()
-        on_disk = load_transcript(tmp_path / "seat3.transcript")
+        on_disk = load_transcript(tmp_path / "seat3.transcript")  # read before any close
+        assert victim.sync.transcript is not None
+        victim.sync.transcript._file.close()  # what the process's death does, without a sync
         assert [e.signed for e in on_disk.applied] == applied_before  # nothing applied was lost
         for peer in peers[:3]:
             await peer.mesh.wait_until(
