@@ -270,3 +270,11 @@ async def test_dialling_something_that_is_not_a_fairdeal_peer_fails_cleanly() ->
     finally:
         server.close()
         await server.wait_closed()
+
+
+def test_a_channel_never_reuses_a_nonce() -> None:
+    cipher = CipherState(bytes(32))
+    cipher.counter = (1 << 64) - 1
+    cipher.encrypt(b"last one")
+    with pytest.raises(ConnectionClosed, match="nonce space exhausted"):
+        cipher.encrypt(b"one too many")
