@@ -38,8 +38,11 @@ class DoubtScreen(ModalScreen[None]):
         seats: Sequence[SeatInfo],
         deck: Sequence[Card],
         interval: float = 0.4,
+        said: Sequence[int] = (),
     ) -> None:
+        """`said`: the total announced with each pile card, when the table screen knows it."""
         super().__init__()
+        self.said = tuple(said) if len(said) == len(verification.cards) else ()
         self.verification = verification
         self.seats = tuple(seats)
         self.deck = tuple(deck)
@@ -78,12 +81,16 @@ class DoubtScreen(ModalScreen[None]):
     def _redraw(self) -> None:
         check = self.verification
         table = Table(box=None, padding=(0, 1), expand=True)
-        for column in ("#", "played by", "how", "card", "counts", "proof"):
+        columns = ["#", "played by", "said", "how", "card", "counts", "proof"]
+        if not self.said:
+            columns.remove("said")
+        for column in columns:
             table.add_column(column, no_wrap=True)
         running = 0
         for index, card in enumerate(check.cards):
+            said = [str(self.said[index])] if self.said else []
             if index >= self.shown:
-                table.add_row(str(index + 1), self.seats[card.seat].name, "", "??", "", "")
+                table.add_row(str(index + 1), self.seats[card.seat].name, *said, "", "??", "", "")
                 continue
             face = self.deck[card.face]
             value = face.value if face.kind is CardKind.NUMBER else 0
@@ -92,6 +99,7 @@ class DoubtScreen(ModalScreen[None]):
             table.add_row(
                 str(index + 1),
                 self.seats[card.seat].name,
+                *said,
                 "face-up" if card.face_up else "face-down",
                 card_label(face),
                 f"{value:+d} = {running}",

@@ -85,6 +85,7 @@ class TableScreen(Screen[None]):
         self._modals: deque[Callable[[], Screen[None]]] = deque()
         self._modal_open = False
         self._busy = False  # a dialog of ours (announce, pick) is open
+        self._pile_totals_shown: tuple[int, ...] = ()
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -124,6 +125,7 @@ class TableScreen(Screen[None]):
                 if line:
                     log.say(line)
                 self._on_engine_event(engine_event, game_over)
+            self._pile_totals_shown = event.state.pile_totals
             await self.refresh_table()
         elif isinstance(event, SetupProgress):
             self.query_one(TableStatus).setup = event
@@ -132,8 +134,9 @@ class TableScreen(Screen[None]):
             await self.refresh_table()
         elif isinstance(event, DoubtVerification):
             deck = self.session.view().deck
+            said = self._pile_totals_shown  # from the last state before the doubt
             self._queue_modal(
-                lambda: DoubtScreen(event, self.session.seats, deck, self.reveal_interval)
+                lambda: DoubtScreen(event, self.session.seats, deck, self.reveal_interval, said)
             )
         elif isinstance(event, SeatStatus):
             self.query_one(SeatList).set_status(event.seat, event.connected, event.waiting_seconds)

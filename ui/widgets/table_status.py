@@ -44,4 +44,6 @@ def setup_text(progress: SetupProgress, seats: Sequence[SeatInfo]) -> str:
     """ "Shuffle 2/4: Ben (proofs 12)" — what the table is doing while it sets up."""
     who = f": {seats[progress.seat].name}" if progress.seat is not None else ""
     proofs = f", {progress.proofs_verified} proofs ok" if progress.proofs_verified else ""
+    if progress.done >= progress.total and progress.seat is None:
+        return f"{progress.phase} done{proofs}"
     return f"{progress.phase} {progress.done}/{progress.total}{who}{proofs}"
