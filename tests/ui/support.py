@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from ui.app import FairdealApp
 from ui.local_table import LocalTable
@@ -32,3 +36,10 @@ async def settle(pilot: Pilot[None], table: LocalTable) -> None:
     while screen.events_seen < table.event_count:
         await pilot.pause()
     await pilot.pause()
+
+
+def static_text(widget: Static, width: int = 80) -> str:
+    """What a Static shows, as plain text (its content rendered by Rich)."""
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
@@ -21,7 +22,7 @@ from ui.screens.table import TableScreen
 from ui.table_finder import FixedFinder
 from ui.widgets.game_log import GameLog
 
-from .support import make_app, settle, table_screen
+from .support import make_app, settle, static_text, table_screen
 
 
 async def select_card(pilot: Pilot[None], index: int) -> None:
@@ -69,6 +70,7 @@ async def play_turn(pilot: Pilot[None], view: LarryView, want_doubt: bool) -> st
     return "face-down"
 
 
+@pytest.mark.slow
 async def test_a_whole_hand_against_bots_with_a_doubt_by_keyboard() -> None:
     table = LocalTable(3, seed=4, human_name="Tess")
     app = make_app(table)
@@ -82,7 +84,8 @@ async def test_a_whole_hand_against_bots_with_a_doubt_by_keyboard() -> None:
             while not isinstance(app.screen, TableScreen):
                 if isinstance(app.screen, DoubtScreen):
                     doubts_seen.append(app.screen)
-                    assert "picks up 2" in str(app.screen.query_one("#doubt-verdict").render())
+                    verdict = app.screen.query_one("#doubt-verdict", Static)
+                    assert "picks up 2" in static_text(verdict)
                 if isinstance(app.screen, ScoresScreen):
                     scores_seen.append(app.screen)
                 await pilot.press("enter")
@@ -111,10 +114,10 @@ async def test_an_illegal_action_is_explained_and_changes_nothing() -> None:
         await settle(pilot, table)
         state = table.state
         await pilot.press("d")  # L7: nothing to doubt on an empty pile
-        hint = str(pilot.app.screen.query_one("#hint", Static).render())
+        hint = static_text(pilot.app.screen.query_one("#hint", Static))
         assert "Not allowed" in hint and "L7" in hint
         await pilot.press("u")  # a number card face-up without the L12 obligation
-        hint = str(pilot.app.screen.query_one("#hint", Static).render())
+        hint = static_text(pilot.app.screen.query_one("#hint", Static))
         assert "Not allowed" in hint
         assert table.state is state
 
@@ -134,7 +137,7 @@ async def test_the_announce_dialog_checks_the_limit_and_offers_the_honest_total(
         await pilot.press("9")
         await pilot.press("enter")
         assert isinstance(pilot.app.screen, AnnounceDialog)  # refused: above the limit 7
-        assert "above the limit" in str(dialog.query_one("#announce-error").render())
+        assert "above the limit" in static_text(dialog.query_one("#announce-error", Static))
         await pilot.press("escape")
         assert isinstance(pilot.app.screen, TableScreen)
         assert table.state.pile == ()
@@ -212,7 +215,7 @@ async def test_connect_by_hand_checks_the_address_then_goes_through_the_factory(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await pilot.press(*"nonsense", "enter")
-        assert "HOST:PORT" in str(pilot.app.screen.query_one("#connect-error").render())
+        assert "HOST:PORT" in static_text(pilot.app.screen.query_one("#connect-error", Static))
         pilot.app.screen.query_one(Input).value = ""
         await pilot.press(*"127.0.0.1:45123", "enter")
         await pilot.pause()

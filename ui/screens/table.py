@@ -147,6 +147,7 @@ class TableScreen(Screen[None]):
                 log.say(text)
             elif not event.connected:
                 log.say(f"{name} lost the connection.")
+            await self.refresh_table()
         elif isinstance(event, FaultDetected):
             log.say(f"FAULT by {self.names[event.seat]}: {event.what}. Evidence: {event.evidence}")
             name = self.names[event.seat]

@@ -1,0 +1,70 @@
+"""Faults, seats holding up the game and lost connections are shown plainly (issue 6, point 6)."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from p2p.table_api import FaultDetected, SeatStatus, SetupProgress
+from ui.app import FairdealApp
+from ui.screens.fault import FaultScreen
+from ui.screens.table import TableScreen
+from ui.table_finder import FixedFinder
+from ui.widgets.game_log import GameLog
+from ui.widgets.seat_list import SeatList
+
+from .fake_session import ScriptedSession
+from .support import PLAYER, static_text
+
+
+async def caught_up(pilot: Pilot[None], session: ScriptedSession) -> TableScreen:
+    screen = next(s for s in pilot.app.screen_stack if isinstance(s, TableScreen))
+    while screen.events_seen < session.pushed + 1:  # +1: the opening StateChanged
+        await pilot.pause()
+    await pilot.pause()
+    return screen
+
+
+def app_for(session: ScriptedSession) -> FairdealApp:
+    return FairdealApp(PLAYER, session=session, finder=FixedFinder(), reveal_interval=0)
+
+
+async def test_a_fault_opens_a_screen_naming_the_seat_and_the_evidence() -> None:
+    session = ScriptedSession()
+    async with app_for(session).run_test(size=(80, 24)) as pilot:
+        await caught_up(pilot, session)
+        session.push(FaultDetected(1, "wrong decryption share", "slot 12: proof failed"))
+        screen = await caught_up(pilot, session)
+        fault = pilot.app.screen
+        assert isinstance(fault, FaultScreen)
+        text = " ".join(static_text(w) for w in fault.query(Static))
+        assert "Mallory" in text and "wrong decryption share" in text and "slot 12" in text
+        log = screen.query_one(GameLog).lines_written
+        assert any(line.startswith("FAULT by Mallory") for line in log)
+        await pilot.press("enter")
+        assert isinstance(pilot.app.screen, TableScreen)
+
+
+async def test_a_seat_holding_up_the_game_is_marked_and_announced() -> None:
+    session = ScriptedSession()
+    async with app_for(session).run_test(size=(80, 24)) as pilot:
+        await caught_up(pilot, session)
+        session.push(SeatStatus(2, connected=True, waiting_seconds=31.0))
+        session.push(SeatStatus(1, connected=False))
+        screen = await caught_up(pilot, session)
+        seats = static_text(screen.query_one(SeatList), width=38)
+        assert "WAIT 31s" in seats and "OFFLINE" in seats
+        log = screen.query_one(GameLog).lines_written
+        assert "Sam is holding up the game (31 s)." in log
+        assert "Mallory lost the connection." in log
+        assert any("holding up" in n.message for n in pilot.app._notifications)
+
+
+async def test_setup_progress_names_the_seat_at_work() -> None:
+    session = ScriptedSession()
+    async with app_for(session).run_test(size=(80, 24)) as pilot:
+        await caught_up(pilot, session)
+        session.push(SetupProgress("shuffle", 1, 2, 3, 14))
+        screen = await caught_up(pilot, session)
+        status = static_text(screen.query_one("#status", Static))
+        assert "shuffle 2/3: Mallory, 14 proofs ok" in status
