@@ -8,6 +8,7 @@ the local table and the networked one).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import ClassVar
 
 from textual.app import App
@@ -80,6 +81,12 @@ class FairdealApp(App[None]):
             return False
         self.sit_down(session)
         return True
+
+    def action_new_game(self) -> None:
+        """Another game at a fresh table like the last one (from the table, once it is over)."""
+        if isinstance(self.screen, TableScreen):
+            self.pop_screen()
+        self.open(replace(self.table_defaults, seed=None))  # a new deal, not a replay
 
     def action_new_table(self) -> None:
         def opened(spec: TableSpec | None) -> None:

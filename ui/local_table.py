@@ -144,6 +144,11 @@ class LocalTable:
 
     # -- for tests and the app ---------------------------------------------------------------------
     @property
+    def history(self) -> tuple[TableEvent, ...]:
+        """Every table event emitted so far, in order."""
+        return tuple(self._history)
+
+    @property
     def event_count(self) -> int:
         """How many table events have been emitted so far."""
         return len(self._history)

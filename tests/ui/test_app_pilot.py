@@ -6,7 +6,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from engine import CardKind, LarryView, Phase, PlayFaceUp
+from engine import CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
 from engine.legal import face_up_actions
 from p2p.discovery import DiscoveredTable, TableAd
 from ui.app import FairdealApp
@@ -70,42 +70,65 @@ async def play_turn(pilot: Pilot[None], view: LarryView, want_doubt: bool) -> st
     return "face-down"
 
 
+async def play_until_scores(
+    pilot: Pilot[None], table: LocalTable
+) -> tuple[list[str], list[DoubtScreen], ScoresScreen]:
+    """Play the human seat by keyboard until a score table shows; close every view on the way."""
+    app = pilot.app
+    screen = table_screen(app)  # type: ignore[arg-type]
+    moves: list[str] = []
+    doubts_seen: list[DoubtScreen] = []
+    for _ in range(300):
+        await settle(pilot, table)
+        while not isinstance(app.screen, TableScreen):
+            if isinstance(app.screen, ScoresScreen):
+                return moves, doubts_seen, app.screen
+            if isinstance(app.screen, DoubtScreen):
+                doubts_seen.append(app.screen)
+                verdict = app.screen.query_one("#doubt-verdict", Static)
+                assert "picks up 2" in static_text(verdict)
+            await pilot.press("enter")
+            await pilot.pause()
+        view = table.view()
+        assert view.my_turn
+        moves.append(await play_turn(pilot, view, want_doubt="doubt" not in moves))
+        assert not screen.message.startswith("✗"), screen.message
+    raise AssertionError("no score table after 300 moves")
+
+
 @pytest.mark.slow
 async def test_a_whole_hand_against_bots_with_a_doubt_by_keyboard() -> None:
     table = LocalTable(3, seed=4, human_name="Tess")
     app = make_app(table)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = table_screen(app)
-        moves: list[str] = []
-        doubts_seen: list[DoubtScreen] = []
-        scores_seen: list[ScoresScreen] = []
-        for _ in range(300):
-            await settle(pilot, table)
-            while not isinstance(app.screen, TableScreen):
-                if isinstance(app.screen, DoubtScreen):
-                    doubts_seen.append(app.screen)
-                    verdict = app.screen.query_one("#doubt-verdict", Static)
-                    assert "picks up 2" in static_text(verdict)
-                if isinstance(app.screen, ScoresScreen):
-                    scores_seen.append(app.screen)
-                await pilot.press("enter")
-                await pilot.pause()
-            if scores_seen:
-                break
-            view = table.view()
-            assert view.my_turn
-            moves.append(await play_turn(pilot, view, want_doubt="doubt" not in moves))
-            assert not screen.message.startswith("✗"), screen.message
-        assert scores_seen, "the hand did not end"
+        moves, doubts_seen, scores = await play_until_scores(pilot, table)
         assert "doubt" in moves and moves.count("face-down") >= 3
         assert doubts_seen, "no doubt view was shown"
         mine = [d for d in doubts_seen if d.verification.doubter == table.seat]
         assert mine and mine[0].shown == len(mine[0].verification.cards)
-        assert scores_seen[0].hand_scores[0] == screen.hand_scores[0]
-        assert len(scores_seen[0].hand_scores[0]) == 3
-        log = app.screen.query_one(GameLog).lines_written
+        assert scores.winners is None  # a full game goes on to hand 2
+        assert scores.hand_scores == screen.hand_scores[:1]
+        assert len(scores.hand_scores[0]) == 3
+        log = screen.query_one(GameLog).lines_written
         assert any("Tess doubted" in line for line in log)
         assert any(line.startswith("Hand 1 over") for line in log)
+
+
+@pytest.mark.slow
+async def test_a_short_game_is_finished_and_left_with_the_keyboard_alone() -> None:
+    table = LocalTable(3, seed=2, human_name="Tess", options=LarryOptions(short_game=True))
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _moves, _doubts, scores = await play_until_scores(pilot, table)
+        assert scores.winners == table.state.winners and table.state.over  # L18
+        assert scores.title_text == "Game over"
+        await pilot.press("enter")
+        await settle(pilot, table)
+        hint = static_text(table_screen(app).query_one("#hint", Static))
+        assert "The game is over" in hint
+        await pilot.press("q")
+    assert app.return_code == 0
 
 
 async def test_an_illegal_action_is_explained_and_changes_nothing() -> None:

@@ -56,7 +56,7 @@ async def test_a_whole_game_against_bots_ends_with_scores_and_winners() -> None:
 async def test_every_seat_is_reported_connected_and_setup_progress_is_sent() -> None:
     table = LocalTable(4, seed=1)
     await table.start()
-    events = [table._history[i] for i in range(table.event_count)]
+    events = list(table.history)
     statuses = [e for e in events if isinstance(e, SeatStatus)]
     assert [s.seat for s in statuses] == [0, 1, 2, 3]
     assert all(s.connected for s in statuses)
@@ -80,7 +80,7 @@ async def test_doubt_verification_lists_the_pile_as_played() -> None:
     pile_seats = before.pile_seats
     start = table.event_count
     await table.act(Doubt())
-    new = table._history[start:]
+    new = table.history[start:]
     verification = next(e for e in new if isinstance(e, DoubtVerification))
     resolved = next(
         e
@@ -118,7 +118,7 @@ async def test_the_same_seed_gives_the_same_game() -> None:
         table = LocalTable(3, seed=seed)
         await table.start()
         await play_out(table)
-        events = [e for e in table._history if isinstance(e, StateChanged)]
+        events = [e for e in table.history if isinstance(e, StateChanged)]
         await table.close()
         return [ev.events for ev in events]
 

@@ -69,6 +69,7 @@ class TableScreen(Screen[None]):
         Binding("s", "scores", "Scores"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("escape", "leave", "Lobby", show=False),
+        Binding("n", "new_game", "New game", show=False),
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)),
     ]
 
@@ -193,28 +194,32 @@ class TableScreen(Screen[None]):
         return tuple(deck[face] if face is not None else None for _, face in view.hand)
 
     async def refresh_table(self) -> None:
+        """Redraw from the session's current view. Everything but the hand is drawn before the
+        first await, so overlapping refreshes (a table event and our own action) end in order."""
         view = self.session.view()
         seats = self.session.seats
+        cards = self.hand_cards(view)
+        self.selected = max(0, min(self.selected, len(cards) - 1))
         self.query_one(SeatList).show(view, seats)
         self.query_one(TableStatus).show(view, seats)
         self.query_one(PileView).show(view, seats)
-        cards = self.hand_cards(view)
-        self.selected = max(0, min(self.selected, len(cards) - 1))
-        await self.query_one(HandView).show(cards, self.selected)
         self.query_one("#hint", Static).update(self.hint_text(view))
+        await self.query_one(HandView).show(cards, self.selected)
 
     def hint_text(self, view: LarryView) -> str:
         parts: list[str] = []
         if self.message:
             parts.append(self.message)
         elif view.state.over:
-            parts.append("The game is over. s: scores · q: quit")
+            parts.append("The game is over. s: scores · n: new game · Esc: lobby · q: quit")
         elif view.my_turn:
             obliged = " You must play face-up (L12) or doubt." if view.obligated[view.seat] else ""
             if view.phase is Phase.GOING_OUT:
                 parts.append("YOUR TURN: d doubt the last card, a let them go out (L16).")
             else:
                 parts.append(f"YOUR TURN.{obliged}")
+                if len(view.hand) == 2 and not self.larry_armed:
+                    parts.append('Press l to call "Larry!" with this play (L15).')
         else:
             seat = view.to_act
             parts.append(f"Waiting for {self.names[seat]}…" if seat is not None else "Dealing…")
@@ -325,6 +330,10 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         self._queue_modal(HelpScreen)
+
+    def action_new_game(self) -> None:
+        if self.session.view().state.over:
+            self.app.action_new_game()  # type: ignore[attr-defined]
 
     def action_leave(self) -> None:
         if len(self.app.screen_stack) > 2:
