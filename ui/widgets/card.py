@@ -17,7 +17,7 @@ class CardBox(Static):
         label = card_label(card) if card is not None else "??"
         super().__init__(label)
         self.index = index
-        self.border_title = str(index + 1) if index < 9 else ""
+        self.border_title = str(index + 1) if index < 9 else ""  # keys 1-9; wider is cut
         if selected:
             self.add_class("-selected")
             self.border_subtitle = "^"

@@ -26,5 +26,5 @@ class HandView(HorizontalScroll, can_focus=False):
             await self.remove_children()
             boxes = [CardBox(i, card, i == selected) for i, card in enumerate(cards)]
             await self.mount_all(boxes)
-            if 0 <= selected < len(boxes):
-                self.scroll_to_widget(boxes[selected], animate=False)
+            if 0 <= selected < len(boxes):  # once laid out, bring the selected card into view
+                self.call_after_refresh(self.scroll_to_widget, boxes[selected], animate=False)
