@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
+from types import MappingProxyType
 from typing import Any
 
 from engine import errors as E
@@ -42,9 +43,10 @@ from engine.events import (
     Violation,
     WentOut,
 )
-from engine.options import CARDS_PER_PLAYER, LarryOptions
+from engine.options import LarryOptions
 from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
 from engine.state import (
+    NOTHING_REVEALED,
     AwaitDoubt,
     AwaitFaceUp,
     Awaiting,
@@ -163,9 +165,13 @@ class _Tx:
 
     # -- hands ---------------------------------------------------------------------------------
     def start_hand(self, first: int) -> None:
-        """Fresh deck in new slots, deal by L3, limit 7 clockwise (L4), `first` starts (L5)."""
+        """Fresh deck in new slots, deal by L3, limit 7 clockwise (L4), `first` starts (L5).
+
+        Seat s gets the slots s*k .. s*k+k-1 of the new deck; the rest is the pick-up pile,
+        drawn from its front.
+        """
         n = self.players
-        per_player = CARDS_PER_PLAYER[n]
+        per_player = self.options.cards_per_player(n)
         slots = self.alloc(len(self.deck))
         self.new_requests.append(NewDeck(self.request_id(), slots))
         hands = []
@@ -176,7 +182,7 @@ class _Tx:
         self.hands = hands
         self.pickup = slots[n * per_player :]
         self.pile = self.discard = self.pile_seats = self.pile_totals = ()
-        self.revealed = {}
+        self.revealed = NOTHING_REVEALED
         self.limit = self.options.limits[0]
         self.direction = 1
         self.announced = 0
@@ -248,7 +254,7 @@ def new_game(players: int, options: LarryOptions | None = None) -> Step:
         pile_seats=(),
         pile_totals=(),
         discard=(),
-        revealed={},
+        revealed=NOTHING_REVEALED,
         limit=options.limits[0],
         direction=1,
         announced=0,
@@ -420,7 +426,11 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
         raise E.BadClaim(seat, f"{claim.value} cards are played face-down unless obliged (L12)")
     # L12 (extended): a give away 1 that L11 bars may be played face-up as a 0 when obliged.
     zero_play = claim is CardKind.GLOAT or (
-        obligated and claim is CardKind.GIVE_AWAY_1 and len(hand) < 3
+        obligated
+        and claim is CardKind.GIVE_AWAY_1
+        and len(hand) < 3
+        and action.target is None
+        and action.give is None
     )
     if claim in TARGETED_KINDS and not zero_play:
         if action.target is None or not 0 <= action.target < state.players:
@@ -578,7 +588,7 @@ def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> St
     tx.pending = state.pending[1:]
     revealed = dict(state.revealed)
     revealed.update(zip(request.slots, faces, strict=True))
-    tx.revealed = revealed
+    tx.revealed = MappingProxyType(revealed)
     awaiting = state.awaiting
     if isinstance(awaiting, AwaitDoubt):
         _finish_doubt(tx, awaiting.doubter)

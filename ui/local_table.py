@@ -54,7 +54,7 @@ class LocalTable:
         human_fingerprint: str = "",
         options: LarryOptions | None = None,
         seed: int | None = 0,
-        bot_kind: str = "heuristic",
+        bot_kind: str = "heuristic",  # a kind, or a comma list for the bot seats in order
         bot_delay: float = 0.0,
         bot_names: Sequence[str] = BOT_NAMES,
     ) -> None:
@@ -68,10 +68,14 @@ class LocalTable:
         self._bot_delay = bot_delay
         rng = random.Random(seed)
         self._driver = OracleDriver(players, options, seed=rng.randrange(2**32))
+        bot_seats = [other for other in range(players) if other != seat]
+        kinds = [kind.strip() for kind in bot_kind.split(",") if kind.strip()] or ["heuristic"]
+        if len(kinds) > len(bot_seats):
+            raise ValueError(f"{len(kinds)} bot kinds for {len(bot_seats)} bot seats")
+        kinds += [kinds[-1]] * (len(bot_seats) - len(kinds))  # the last kind fills the rest
         self._bots: dict[int, Bot] = {
-            other: make_bot(bot_kind, random.Random(rng.randrange(2**32)))
-            for other in range(players)
-            if other != seat
+            other: make_bot(kind, random.Random(rng.randrange(2**32)))
+            for other, kind in zip(bot_seats, kinds, strict=True)
         }
         names = iter(bot_names)
         self._seats = tuple(

@@ -15,6 +15,7 @@ from p2p.table_api import TableSession
 from ui.local_table import LocalTable
 
 NETWORKED_DRIVER_MODULE = "p2p.table_session"  # the issue-5 networked TableSession lives here
+BOT_KINDS = ("heuristic", "random")
 UNAVAILABLE = "networked play arrives with issue 5 (the networked table driver)"
 
 
@@ -29,9 +30,10 @@ class TableSpec:
     game: str = "larry"
     seats: int = 4
     bots: int = 3
+    seat: int = 0  # the human's seat at a local table (seat 0 starts hand 1, L5)
     short_game: bool = False
     seed: int | None = None
-    bot_kind: str = "heuristic"
+    bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
     bot_delay: float = 0.6
     name: str = "You"
     fingerprint: str = ""
@@ -47,6 +49,11 @@ class TableSpec:
             raise ValueError("Larry is played by 2 to 8 players (L3)")
         if not 0 <= self.bots < self.seats:
             raise ValueError(f"0 to {self.seats - 1} bots fit at a table of {self.seats}")
+        if not 0 <= self.seat < self.seats:
+            raise ValueError(f"seat must be 0-{self.seats - 1}")
+        unknown = set(self.bot_kind.replace(" ", "").split(",")) - set(BOT_KINDS)
+        if unknown:
+            raise ValueError(f"unknown bot kind(s) {sorted(unknown)}; choose from {BOT_KINDS}")
 
 
 def open_table(spec: TableSpec) -> TableSession:
@@ -55,6 +62,7 @@ def open_table(spec: TableSpec) -> TableSession:
     if spec.humans == 1:
         return LocalTable(
             spec.seats,
+            seat=spec.seat,
             human_name=spec.name,
             human_fingerprint=spec.fingerprint,
             options=LarryOptions(short_game=spec.short_game),

@@ -83,6 +83,10 @@ class HeuristicBot:
 
     def chance_correct(self, view: LarryView) -> float:
         """The chance that the announced total is right (L9, with L8 gloat parity)."""
+        return self._estimate(view)[0]
+
+    def _estimate(self, view: LarryView) -> tuple[float, bool]:
+        """(chance the total is right, whether it is impossible but for a gloat)."""
         state = view.state
         deck = view.deck
         pool = self._pool(view)
@@ -90,6 +94,7 @@ class HeuristicBot:
         gloat_share = pool[None] / size  # type: ignore[index]
         known_gloats = 0
         all_honest = 1.0
+        impossible = False  # some other seat's step matches no unseen card
         unknown = 0
         previous = 0
         for index, slot in enumerate(state.pile):
@@ -106,6 +111,7 @@ class HeuristicBot:
                 continue
             unknown += 1
             share = pool[step] / size  # how common a card with this value is
+            impossible = impossible or share == 0.0
             prior = self._honest_rate(state.pile_seats[index])
             honest = prior * share
             bluff = (1 - prior) / BLUFF_RANGE
@@ -113,7 +119,7 @@ class HeuristicBot:
         # Odd gloats make any total right (L8); approximate the unseen gloat count's parity.
         p_odd_unseen = (1 - (1 - 2 * gloat_share) ** unknown) / 2 if unknown else 0.0
         p_odd = p_odd_unseen if known_gloats % 2 == 0 else 1 - p_odd_unseen
-        return p_odd + (1 - p_odd) * all_honest
+        return p_odd + (1 - p_odd) * all_honest, impossible
 
     # -- choosing --------------------------------------------------------------------------------
     def choose(self, view: LarryView) -> Action:
@@ -136,8 +142,19 @@ class HeuristicBot:
         the last player when it is wrong (more so when that player is close to going out).
         Playing sheds a card but makes us answer for the pile if the next seat doubts.
         """
-        right = self.chance_correct(view)
+        right, impossible = self._estimate(view)
         last = view.last_player
+        if impossible and right < 0.5:
+            # A total no honest play can have reached: doubt it when playing on would mean
+            # bluffing ourselves, or when its player is close to going out.
+            room = view.limit - view.announced
+            deck = view.deck
+            fits = any(
+                face is not None and deck[face].value <= room and not deck[face].is_action
+                for _, face in view.hand
+            )
+            if not fits or (last is not None and view.hand_sizes[last] <= 3):
+                return True
         weight = self.hurt_weight
         if last is not None and view.hand_sizes[last] <= 2:
             weight = 1.5  # stop a player who is about to go out
