@@ -26,7 +26,7 @@ from p2p.framing import field
 from p2p.identity import Identity, PublicIdentity
 from p2p.mesh import Mesh
 from p2p.tablelog import Fault, Ordering, TableLog
-from p2p.transcript import Transcript
+from p2p.transcript import Transcript, replay
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +51,8 @@ class TableSync:
         self.identity = identity
         self.seat = seat
         self.transcript = transcript
-        self._replaying = False
         self._unsynced = False
+        self._update_callbacks: list[Callable[[], None]] = []
         self._tick = asyncio.Event()
         table_log.on_applied(self._applied)
         table_log.on_fault(self._fault)
@@ -72,19 +72,12 @@ class TableSync:
         """Rebuild from a transcript after a restart: replay the applied envelopes through the
         game's `apply`, re-buffer own signed ones not yet applied, keep appending to the file."""
         transcript, contents = Transcript.reopen(path)
-        table_log = TableLog(contents.roster, ordering, apply)
-        sync = cls(mesh, table_log, identity, contents.seat, transcript)
-        sync._replaying = True
         try:
-            for envelope in contents.applied:
-                table_log.receive(envelope, f"transcript {path}")
-        finally:
-            sync._replaying = False
-        if len(table_log.entries) != len(contents.applied):
-            raise ValueError(
-                f"{path}: replay applied {len(table_log.entries)} envelopes, "
-                f"the transcript holds {len(contents.applied)}"
-            )
+            table_log = replay(contents, ordering, apply)
+        except BaseException:
+            transcript.close()
+            raise
+        sync = cls(mesh, table_log, identity, contents.seat, transcript)
         for envelope in contents.signed:
             sync._take(envelope, "self")
         return sync
@@ -101,7 +94,7 @@ class TableSync:
         return envelope
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
-        """Wait until `predicate()` holds; re-checked after every application."""
+        """Wait until `predicate()` holds; re-checked after every envelope taken in."""
         async with asyncio.timeout(timeout):
             while not predicate():
                 await self._tick.wait()
@@ -142,22 +135,38 @@ class TableSync:
             peer.key, {"t": "need", "table": self.log.roster.table, "have": self.log.have}
         )
 
+    def on_update(self, callback: Callable[[], None]) -> None:
+        """Called after every envelope taken in (applied or buffered), e.g. to sign a tick when
+        `log.waiting_for()` names this seat in a simultaneous phase."""
+        self._update_callbacks.append(callback)
+
+    def advance(self) -> list[Envelope]:
+        """Apply what the ordering now allows after the game's state changed outside the log
+        (use this rather than `log.advance()`, so the transcript is synced)."""
+        return self._step(self.log.advance)
+
     def _take(self, envelope: Envelope, culprit: str) -> list[Envelope]:
+        return self._step(lambda: self.log.receive(envelope, culprit))
+
+    def _step(self, action: Callable[[], list[Envelope]]) -> list[Envelope]:
         try:
-            return self.log.receive(envelope, culprit)
+            return action()
         finally:
             if self._unsynced and self.transcript is not None:
                 self.transcript.sync()  # one fsync per batch of applied envelopes
                 self._unsynced = False
+            for callback in self._update_callbacks:
+                callback()
+            self._wake()
 
     def _applied(self, envelope: Envelope) -> None:
-        if self.transcript is not None and not self._replaying:
+        if self.transcript is not None:
             self.transcript.append_applied(envelope)
             self._unsynced = True
-        self._tick.set()
-        self._tick = asyncio.Event()
 
     def _fault(self, fault: Fault) -> None:
         log.warning("protocol violation: %s", fault)
+
+    def _wake(self) -> None:
         self._tick.set()
         self._tick = asyncio.Event()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
@@ -10,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from p2p.channel import ChannelServer, CipherState, SecureChannel, open_channel
 from p2p.errors import ConnectionClosed, DecryptError, HandshakeError, VersionMismatch
-from p2p.framing import pack_message, unpack_message
+from p2p.framing import FrameReader, encode_frame, pack_message, unpack_message
 from p2p.handshake import Initiator, Responder
 from tests.p2p.core_support import FAST, make_identity
 
@@ -147,3 +148,91 @@ async def test_keepalive_pings_keep_an_idle_channel_open(pair: Pair) -> None:
     assert not done and not pair.server.closed
     pair.client.send({"t": "late"})
     assert (await asyncio.wait_for(receiving, 2))["t"] == "late"
+
+
+async def test_version_mismatch_over_tcp_names_both_version_lists() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    refused: asyncio.Future[Exception] = asyncio.get_running_loop().create_future()
+    server = ChannelServer(
+        bob, accepted_never, FAST, on_error=lambda e: refused.done() or refused.set_result(e)
+    )
+    host, port = await server.start()
+    try:
+        future_peer = dataclasses.replace(FAST, versions=(2, 3))
+        with pytest.raises(VersionMismatch, match=r"we speak \[2, 3\], the peer speaks \[1\]"):
+            await open_channel(host, port, alice, config=future_peer)
+        server_error = await asyncio.wait_for(refused, 2)
+        assert isinstance(server_error, VersionMismatch)
+        assert "the peer speaks [2, 3]" in str(server_error)
+    finally:
+        await server.close()
+
+
+async def accepted_never(channel: SecureChannel) -> None:
+    raise AssertionError(f"no channel should open, got {channel}")
+
+
+async def test_wrong_pinned_key_over_tcp_fails_and_opens_nothing() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    server = ChannelServer(bob, accepted_never, FAST)
+    host, port = await server.start()
+    try:
+        with pytest.raises(HandshakeError, match="expected identity"):
+            await open_channel(host, port, alice, expected_peer=make_identity(2).key, config=FAST)
+    finally:
+        await server.close()
+
+
+async def test_a_peer_that_stops_reading_is_dropped_at_the_backlog_limit() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(bob, accepted.put, FAST)
+    host, port = await server.start()
+    small = dataclasses.replace(FAST, max_send_backlog=64 * 1024)
+    sender = await open_channel(host, port, alice, config=small)
+    receiver = await accepted.get()  # never reads from here on
+    try:
+        with pytest.raises(ConnectionClosed, match="not reading"):
+            for _ in range(100_000):
+                sender.send({"t": "flood", "pad": b"\x00" * 1024})
+        assert sender.closed
+    finally:
+        await receiver.close()
+        await server.close()
+
+
+async def test_frames_sent_in_the_same_write_as_the_last_handshake_message_arrive() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(bob, accepted.put, FAST)
+    host, port = await server.start()
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        initiator = Initiator(alice, "bob")
+        writer.write(encode_frame(initiator.hello()))
+        frames = FrameReader(reader, "bob")
+        message3 = initiator.auth(await asyncio.wait_for(frames.read(), 2))
+        assert initiator.keys is not None
+        cipher = CipherState(initiator.keys.send_key)
+        big = {"t": "big", "blob": b"\x05" * 10_000}  # over the handshake cap of 4096
+        writer.write(
+            encode_frame(message3)
+            + encode_frame(cipher.encrypt(pack_message({"t": "small"})))
+            + encode_frame(cipher.encrypt(pack_message(big)))
+        )
+        channel = await asyncio.wait_for(accepted.get(), 2)
+        assert (await asyncio.wait_for(channel.recv(), 2))["t"] == "small"
+        assert (await asyncio.wait_for(channel.recv(), 2))["blob"] == big["blob"]
+        await channel.close()
+    finally:
+        writer.close()
+        await server.close()
+
+
+def test_low_order_ephemeral_key_is_refused() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    initiator = Initiator(alice, "bob")
+    hello = unpack_message(initiator.hello(), "t")
+    hello["e"] = bytes(32)  # the identity point: every shared secret would be zero
+    with pytest.raises(HandshakeError, match="low order"):
+        Responder(bob, "alice").hello_ack(pack_message(hello))
