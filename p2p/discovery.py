@@ -6,7 +6,8 @@ the table is (`TableAd`); everyone else browses that type live and resolves each
 loopback (`LOOPBACK`) for single-machine use and tests, every real interface by default.
 
 TXT fields (protocol.md section 2): `proto` (protocol version), `game`, `table` (table name),
-`seats` ("taken/total"), `fp` (host key fingerprint), `tid` (table id, hex). Parsing is strict:
+`seats` ("taken/total"), `fp` (host key fingerprint), `tid` (table id, hex), and `rev`, a
+counter that makes every update a new record. Parsing is strict:
 a record that does not parse is bad input from the network, logged and ignored.
 """
 
@@ -223,6 +224,10 @@ class TableAdvertiser:
         self._port = port
         self._addresses = [ipaddress.IPv4Address(a).packed for a in addresses]
         self._info: AsyncServiceInfo | None = None
+        # Bumped on every update: a record equal to one sent a moment ago would be taken by
+        # browsers for a refresh of the copy still in their cache (RFC 6762 keeps a flushed
+        # record for 1 s) and the change back would go unseen.
+        self._revision = 0
 
     @property
     def ad(self) -> TableAd:
@@ -238,7 +243,7 @@ class TableAdvertiser:
             self.instance,
             addresses=self._addresses,
             port=self._port,
-            properties=self._ad.to_txt(),
+            properties=self._ad.to_txt() | {"rev": str(self._revision)},
             server=f"fairdeal-{self._ad.table_id[:12]}.local.",
         )
 
@@ -255,6 +260,7 @@ class TableAdvertiser:
         if ad.table_id != self._ad.table_id:
             raise ValueError("an advertiser serves one table id")
         self._ad = ad
+        self._revision += 1
         if self._info is None:
             return
         info = self._service_info()
@@ -315,6 +321,11 @@ class TableBrowser:
             if not future.done():
                 future.cancel()
         self._waiters.clear()
+
+    async def settle(self) -> None:
+        """Wait for the resolutions already under way (each ends within RESOLVE_TIMEOUT_MS)."""
+        while self._resolving:
+            await asyncio.gather(*self._resolving.values(), return_exceptions=True)
 
     async def wait_for(
         self, predicate: Callable[[DiscoveredTable], bool], timeout: float
@@ -422,6 +433,7 @@ async def discover_tables(
     try:
         await browser.start()
         await asyncio.sleep(timeout)
+        await browser.settle()  # a table heard within the window is listed, even if resolving
         return sorted(browser.tables.values(), key=lambda t: (t.ad.name.casefold(), t.instance))
     finally:
         await browser.close()

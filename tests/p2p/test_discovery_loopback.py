@@ -28,6 +28,7 @@ from p2p.discovery import (
 
 pytestmark = pytest.mark.timeout(30)
 WAIT_S = 10.0
+CLI_WINDOW_S = "2.5"  # the command's listening window; generous for a loaded CI machine
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -140,7 +141,7 @@ async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> Non
     ad = fresh_ad("CLI table", seats_taken=2)
     advertiser = TableAdvertiser(host_zc, ad, port=40555, addresses=LOOPBACK)
     await advertiser.start()
-    command = [sys.executable, "-m", "ui", "tables", "--json", "--timeout", "1.5"]
+    command = [sys.executable, "-m", "ui", "tables", "--json", "--timeout", CLI_WINDOW_S]
     process = await asyncio.create_subprocess_exec(
         *command, "--interface", "127.0.0.1", cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE
     )
@@ -169,7 +170,8 @@ async def test_tables_command_text_output(host_zc: AsyncZeroconf) -> None:
     advertiser = TableAdvertiser(host_zc, ad, port=40556, addresses=LOOPBACK)
     await advertiser.start()
     process = await asyncio.create_subprocess_exec(
-        *[sys.executable, "-m", "ui", "tables", "--timeout", "1.5", "--interface", "127.0.0.1"],
+        *[sys.executable, "-m", "ui", "tables", "--timeout", CLI_WINDOW_S],
+        *["--interface", "127.0.0.1"],
         cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
     )
