@@ -13,7 +13,8 @@ from p2p.table_api import SeatInfo, StateChanged, TableEvent
 class ScriptedSession:
     """A 3-seat table frozen at the start of hand 1; `push` adds events for the UI to show."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, ready: bool = True) -> None:
+        self.ready = ready  # False: like a networked table before keys and deal, no view yet
         self._driver = OracleDriver(3, seed=0)
         self._queue: asyncio.Queue[TableEvent | None] = asyncio.Queue()
         self.seats_info = (
@@ -32,6 +33,7 @@ class ScriptedSession:
         return self.seats_info
 
     def view(self) -> LarryView:
+        assert self.ready, "the game has not begun"
         return view_for(self._driver.state, self._driver.knowledge[0], 0)
 
     async def act(self, action: Action) -> None:
@@ -41,8 +43,14 @@ class ScriptedSession:
         self.pushed += 1
         self._queue.put_nowait(event)
 
+    def begin(self) -> None:
+        """The setup is over: the table has a state from now on."""
+        self.ready = True
+        self.push(StateChanged(self._driver.state, ()))
+
     async def events(self) -> AsyncIterator[TableEvent]:
-        yield StateChanged(self._driver.state, ())
+        if self.ready:
+            yield StateChanged(self._driver.state, ())
         while (event := await self._queue.get()) is not None:
             yield event
 

@@ -17,9 +17,9 @@ from .fake_session import ScriptedSession
 from .support import PLAYER, static_text
 
 
-async def caught_up(pilot: Pilot[None], session: ScriptedSession) -> TableScreen:
+async def caught_up(pilot: Pilot[None], session: ScriptedSession, opening: int = 1) -> TableScreen:
     screen = next(s for s in pilot.app.screen_stack if isinstance(s, TableScreen))
-    while screen.events_seen < session.pushed + 1:  # +1: the opening StateChanged
+    while screen.events_seen < session.pushed + opening:  # the opening StateChanged, if any
         await pilot.pause()
     await pilot.pause()
     return screen
@@ -68,3 +68,19 @@ async def test_setup_progress_names_the_seat_at_work() -> None:
         screen = await caught_up(pilot, session)
         status = static_text(screen.query_one("#status", Static))
         assert "shuffle 2/3: Mallory, 14 proofs ok" in status
+
+
+async def test_before_the_table_has_a_state_setup_is_shown_and_keys_are_harmless() -> None:
+    session = ScriptedSession(ready=False)
+    async with app_for(session).run_test(size=(80, 24)) as pilot:
+        session.push(SetupProgress("shuffle", 2, 3, 3, 9))
+        screen = await caught_up(pilot, session, opening=0)
+        hint = static_text(screen.query_one("#hint", Static))
+        assert "Setting up the table: shuffle 3/3: Sam, 9 proofs ok" in hint
+        await pilot.press("right", "enter", "u", "l", "s")
+        await pilot.press("escape")  # closes the score table opened by s
+        await pilot.press("d")
+        assert "Not allowed" in static_text(screen.query_one("#hint", Static))
+        session.begin()
+        await caught_up(pilot, session, opening=0)
+        assert "YOUR TURN" in static_text(screen.query_one("#hint", Static))

@@ -87,6 +87,8 @@ class TableScreen(Screen[None]):
         self._modal_open = False
         self._busy = False  # a dialog of ours (announce, pick) is open
         self._pile_totals_shown: tuple[int, ...] = ()
+        self._have_state = False  # a networked table has no view until keys and deal are done
+        self._setup: SetupProgress | None = None
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -119,6 +121,8 @@ class TableScreen(Screen[None]):
     async def handle(self, event: TableEvent) -> None:
         log = self.query_one(GameLog)
         if isinstance(event, StateChanged):
+            self._have_state = True
+            self.message = ""  # an old complaint does not outlive the state it was about
             view = self.session.view()
             game_over = any(isinstance(e, ev.GameOver) for e in event.events)
             for engine_event in event.events:
@@ -129,6 +133,7 @@ class TableScreen(Screen[None]):
             self._pile_totals_shown = event.state.pile_totals
             await self.refresh_table()
         elif isinstance(event, SetupProgress):
+            self._setup = event
             self.query_one(TableStatus).setup = event
             if event.done == event.total and event.phase in ("deal", "reshuffle"):
                 log.say(f"Setup: {setup_text(event, self.session.seats)}.")
@@ -196,8 +201,13 @@ class TableScreen(Screen[None]):
     async def refresh_table(self) -> None:
         """Redraw from the session's current view. Everything but the hand is drawn before the
         first await, so overlapping refreshes (a table event and our own action) end in order."""
-        view = self.session.view()
+        view = self.current_view()
         seats = self.session.seats
+        if view is None:
+            doing = setup_text(self._setup, seats) if self._setup else "waiting for the seats"
+            hint = self.message or f"Setting up the table: {doing}…"
+            self.query_one("#hint", Static).update(hint)
+            return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
         self.query_one(SeatList).show(view, seats)
@@ -205,6 +215,10 @@ class TableScreen(Screen[None]):
         self.query_one(PileView).show(view, seats)
         self.query_one("#hint", Static).update(self.hint_text(view))
         await self.query_one(HandView).show(cards, self.selected)
+
+    def current_view(self) -> LarryView | None:
+        """This seat's view, or None before the table has a state (setup still running)."""
+        return self.session.view() if self._have_state else None
 
     def hint_text(self, view: LarryView) -> str:
         parts: list[str] = []
@@ -239,13 +253,15 @@ class TableScreen(Screen[None]):
     # -- actions ---------------------------------------------------------------------------------
     async def action_select(self, step: int) -> None:
         self.message = ""
-        count = len(self.session.view().hand)
+        view = self.current_view()
+        count = len(view.hand) if view is not None else 0
         if count:
             self.selected = (self.selected + step) % count
         await self.refresh_table()
 
     async def action_pick(self, index: int) -> None:
-        if index < len(self.session.view().hand):
+        view = self.current_view()
+        if view is not None and index < len(view.hand):
             self.selected = index
             self.message = ""
             await self.refresh_table()
@@ -277,9 +293,9 @@ class TableScreen(Screen[None]):
 
     @work(exclusive=True, group="dialog")
     async def action_play_down(self) -> None:
-        view = self.session.view()
-        chosen = self._selected_card(view)
-        if not view.my_turn or chosen is None:
+        view = self.current_view()
+        chosen = self._selected_card(view) if view is not None else None
+        if view is None or not view.my_turn or chosen is None:
             await self.say("✗ It is not your turn.")
             return
         slot, card = chosen
@@ -290,9 +306,9 @@ class TableScreen(Screen[None]):
 
     @work(exclusive=True, group="dialog")
     async def action_play_up(self) -> None:
-        view = self.session.view()
-        chosen = self._selected_card(view)
-        if not view.my_turn or chosen is None:
+        view = self.current_view()
+        chosen = self._selected_card(view) if view is not None else None
+        if view is None or not view.my_turn or chosen is None:
             await self.say("✗ It is not your turn.")
             return
         slot, card = chosen
@@ -332,7 +348,8 @@ class TableScreen(Screen[None]):
         self._queue_modal(HelpScreen)
 
     def action_new_game(self) -> None:
-        if self.session.view().state.over:
+        view = self.current_view()
+        if view is not None and view.state.over:
             self.app.action_new_game()  # type: ignore[attr-defined]
 
     def action_leave(self) -> None:
