@@ -5,9 +5,18 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from p2p.table_api import FaultDetected, SeatStatus, SetupProgress
+from p2p.table_api import (
+    DoubtVerification,
+    FaultDetected,
+    ProofStatus,
+    SeatStatus,
+    SetupProgress,
+    VerifiedCard,
+)
 from ui.app import FairdealApp
+from ui.screens.doubt import DoubtScreen
 from ui.screens.fault import FaultScreen
+from ui.screens.help import HELP_TEXT
 from ui.screens.table import TableScreen
 from ui.table_finder import FixedFinder
 from ui.widgets.game_log import GameLog
@@ -84,3 +93,49 @@ async def test_before_the_table_has_a_state_setup_is_shown_and_keys_are_harmless
         session.begin()
         await caught_up(pilot, session, opening=0)
         assert "YOUR TURN" in static_text(screen.query_one("#hint", Static))
+
+
+def verification(*proofs: ProofStatus) -> DoubtVerification:
+    cards = tuple(
+        VerifiedCard(slot=10 + i, seat=i % 3, face=i, face_up=False, proof=proof)
+        for i, proof in enumerate(proofs)
+    )
+    return DoubtVerification(
+        doubter=0,
+        last_player=2,
+        cards=cards,
+        announced=7,
+        true_total=21,
+        gloats=0,
+        correct=False,
+        loser=2,
+    )
+
+
+async def test_the_doubt_view_turns_cards_one_by_one_and_marks_each_proof() -> None:
+    session = ScriptedSession()
+    app = FairdealApp(PLAYER, session=session, finder=FixedFinder(), reveal_interval=3600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await caught_up(pilot, session)
+        session.push(verification(ProofStatus.VERIFIED, ProofStatus.FAILED, ProofStatus.VERIFIED))
+        await caught_up(pilot, session)
+        doubt = pilot.app.screen
+        assert isinstance(doubt, DoubtScreen) and doubt.shown == 0
+        cards = doubt.query_one("#doubt-cards", Static)
+        assert static_text(cards).count("??") == 3
+        await pilot.press("space")
+        assert doubt.shown == 1 and "✓ proved" in static_text(cards)
+        assert "Turning the pile over" in static_text(doubt.query_one("#doubt-verdict", Static))
+        await pilot.press("enter")  # the rest at once
+        text = static_text(cards)
+        assert text.count("✓ proved") == 2 and text.count("✗ FAILED") == 1
+        verdict = static_text(doubt.query_one("#doubt-verdict", Static))
+        assert "True total 21, announced 7" in verdict and "WRONG" in verdict
+        assert "Sam picks up 2 (L9)" in verdict
+        await pilot.press("enter")
+        assert isinstance(pilot.app.screen, TableScreen)
+
+
+def test_the_help_cites_every_larry_ruling() -> None:
+    for ruling in range(1, 19):
+        assert f"**L{ruling}**" in HELP_TEXT

@@ -25,8 +25,10 @@ HELP_TEXT = """\
 | s | score table · ? this help · Esc lobby · q quit |
 
 ## Rules (ids from RULINGS.md)
-- **L1** 54 cards: numbers 7…−2, 13 action cards, 3 gloat cards. **L3** 2–8 players.
+- **L1** 54 cards: numbers 7…−2, 13 action cards, 3 gloat cards. **L2** Every card carries
+  one Larry symbol (a minus point left in hand). **L3** 2–8 players, 12 to 5 cards each.
 - **L4** Limit 7, clockwise; *change direction* flips it: direction reverses, limit 7↔5.
+- **L5** The first seat starts hand 1; later hands, the player with the most minus points.
 - **L6** On your turn doubt, or play one card: face-down announcing any total not above the
   limit (lying is the game), or an action card face-up. Playing makes you the last player,
   responsible for the whole pile.
