@@ -134,6 +134,11 @@ async def test_the_doubt_view_turns_cards_one_by_one_and_marks_each_proof() -> N
         assert "Sam picks up 2 (L9)" in verdict
         await pilot.press("enter")
         assert isinstance(pilot.app.screen, TableScreen)
+        session.push(verification(ProofStatus.VERIFIED, ProofStatus.VERIFIED))
+        await caught_up(pilot, session)
+        assert isinstance(pilot.app.screen, DoubtScreen) and pilot.app.screen.shown == 0
+        await pilot.press("escape")  # close at once, mid-way
+        assert isinstance(pilot.app.screen, TableScreen)
 
 
 def test_the_help_cites_every_larry_ruling() -> None:

@@ -264,3 +264,20 @@ async def test_pick_dialog_lists_options_in_order() -> None:
     dialog = PickDialog("Who?", [("a", 1), ("b", 2)])
     assert dialog.choices == (("a", 1), ("b", 2))
     assert OptionList  # the dialog is an OptionList underneath
+
+
+class BrokenFinder(FixedFinder):
+    async def start(self, on_event: object) -> None:
+        raise OSError("no multicast here")
+
+
+async def test_the_lobby_survives_a_network_without_discovery() -> None:
+    app = FairdealApp(make_app().player, finder=BrokenFinder(), reveal_interval=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = pilot.app.screen
+        assert isinstance(lobby, LobbyScreen)
+        await pilot.app.workers.wait_for_complete()
+        hint = static_text(lobby.query_one("#lobby-hint", Static))
+        assert "Discovery unavailable: no multicast here" in hint
+        await pilot.press("n")
+        assert isinstance(pilot.app.screen, OpenTableDialog)  # the rest of the lobby still works

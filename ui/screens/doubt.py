@@ -28,8 +28,9 @@ class DoubtScreen(ModalScreen[None]):
     """`interval` seconds between cards (0 shows them all at once, as tests and snapshots do)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "next", "Turn next / all"),
-        Binding("enter,escape", "close", "Close"),
+        Binding("space", "next", "Turn next"),
+        Binding("enter", "close", "All / close"),
+        Binding("escape", "dismiss_now", "Close now"),
     ]
 
     def __init__(
@@ -76,6 +77,9 @@ class DoubtScreen(ModalScreen[None]):
             self.shown = len(self.verification.cards)
             self._redraw()
             return
+        self.dismiss(None)
+
+    def action_dismiss_now(self) -> None:
         self.dismiss(None)
 
     def _redraw(self) -> None:

@@ -58,7 +58,7 @@ class LobbyScreen(Screen[None]):
         assert self.finder is not None
         try:
             await self.finder.start(self.on_table_event)
-        except OSError as error:
+        except Exception as error:  # no network must not take the app down: say so and go on
             self.query_one("#lobby-hint", Static).update(f"✗ Discovery unavailable: {error}")
 
     def on_table_event(self, event: TableEvent) -> None:
