@@ -59,14 +59,21 @@ async def test_a_seat_holding_up_the_game_is_marked_and_announced() -> None:
     async with app_for(session).run_test(size=(80, 24)) as pilot:
         await caught_up(pilot, session)
         session.push(SeatStatus(2, connected=True, waiting_seconds=31.0))
+        session.push(SeatStatus(2, connected=True, waiting_seconds=32.0))
         session.push(SeatStatus(1, connected=False))
         screen = await caught_up(pilot, session)
         seats = static_text(screen.query_one(SeatList), width=38)
-        assert "WAIT 31s" in seats and "OFFLINE" in seats
+        assert "WAIT 32s" in seats and "OFFLINE" in seats
         log = screen.query_one(GameLog).lines_written
-        assert "Sam is holding up the game (31 s)." in log
+        assert log.count("Sam is holding up the game (31 s).") == 1  # said once, shown live
         assert "Mallory lost the connection." in log
-        assert any("holding up" in n.message for n in pilot.app._notifications)
+        assert sum("holding up" in n.message for n in pilot.app._notifications) == 1
+        session.push(SeatStatus(2, connected=True))
+        session.push(SeatStatus(1, connected=True))
+        await caught_up(pilot, session)
+        seats = static_text(screen.query_one(SeatList), width=38)
+        assert "WAIT" not in seats and "OFFLINE" not in seats
+        assert log[-2:] == ["Sam is playing again.", "Mallory is connected again."]
 
 
 async def test_setup_progress_names_the_seat_at_work() -> None:

@@ -89,6 +89,8 @@ class TableScreen(Screen[None]):
         self._pile_totals_shown: tuple[int, ...] = ()
         self._have_state = False  # a networked table has no view until keys and deal are done
         self._setup: SetupProgress | None = None
+        self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
+        self._offline: set[int] = set()
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -119,25 +121,10 @@ class TableScreen(Screen[None]):
         return [seat.name for seat in self.session.seats]
 
     async def handle(self, event: TableEvent) -> None:
-        log = self.query_one(GameLog)
         if isinstance(event, StateChanged):
-            self._have_state = True
-            self.message = ""  # an old complaint does not outlive the state it was about
-            view = self.session.view()
-            game_over = any(isinstance(e, ev.GameOver) for e in event.events)
-            for engine_event in event.events:
-                line = event_text(engine_event, self.names, view.deck)
-                if line:
-                    log.say(line)
-                self._on_engine_event(engine_event, game_over)
-            self._pile_totals_shown = event.state.pile_totals
-            await self.refresh_table()
+            await self._on_state_changed(event)
         elif isinstance(event, SetupProgress):
-            self._setup = event
-            self.query_one(TableStatus).setup = event
-            if event.done == event.total and event.phase in ("deal", "reshuffle"):
-                log.say(f"Setup: {setup_text(event, self.session.seats)}.")
-            await self.refresh_table()
+            await self._on_setup_progress(event)
         elif isinstance(event, DoubtVerification):
             deck = self.session.view().deck
             said = self._pile_totals_shown  # from the last state before the doubt
@@ -145,21 +132,56 @@ class TableScreen(Screen[None]):
                 lambda: DoubtScreen(event, self.session.seats, deck, self.reveal_interval, said)
             )
         elif isinstance(event, SeatStatus):
-            self.query_one(SeatList).set_status(event.seat, event.connected, event.waiting_seconds)
-            name = self.names[event.seat]
-            if event.waiting_seconds is not None:
-                text = f"{name} is holding up the game ({event.waiting_seconds:.0f} s)."
-                self.notify(text, title="Waiting", severity="warning")
-                log.say(text)
-            elif not event.connected:
-                log.say(f"{name} lost the connection.")
-            await self.refresh_table()
+            await self._on_seat_status(event)
         elif isinstance(event, FaultDetected):
-            log.say(f"FAULT by {self.names[event.seat]}: {event.what}. Evidence: {event.evidence}")
             name = self.names[event.seat]
+            self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
         elif isinstance(event, Notice):
-            log.say(event.text)
+            self.log_line(event.text)
+
+    def log_line(self, line: str) -> None:
+        self.query_one(GameLog).say(line)
+
+    async def _on_state_changed(self, event: StateChanged) -> None:
+        self._have_state = True
+        self.message = ""  # an old complaint does not outlive the state it was about
+        deck = self.session.view().deck
+        game_over = any(isinstance(e, ev.GameOver) for e in event.events)
+        for engine_event in event.events:
+            line = event_text(engine_event, self.names, deck)
+            if line:
+                self.log_line(line)
+            self._on_engine_event(engine_event, game_over)
+        self._pile_totals_shown = event.state.pile_totals
+        await self.refresh_table()
+
+    async def _on_setup_progress(self, event: SetupProgress) -> None:
+        self._setup = event
+        self.query_one(TableStatus).setup = event
+        if event.done == event.total and event.phase in ("deal", "reshuffle"):
+            self.log_line(f"Setup: {setup_text(event, self.session.seats)}.")
+        await self.refresh_table()
+
+    async def _on_seat_status(self, event: SeatStatus) -> None:
+        """The seat list shows every update; the log and a notification only the changes."""
+        self.query_one(SeatList).set_status(event.seat, event.connected, event.waiting_seconds)
+        name = self.names[event.seat]
+        if event.waiting_seconds is not None and event.seat not in self._holding_up:
+            self._holding_up.add(event.seat)
+            text = f"{name} is holding up the game ({event.waiting_seconds:.0f} s)."
+            self.notify(text, title="Waiting", severity="warning")
+            self.log_line(text)
+        elif event.waiting_seconds is None and event.seat in self._holding_up:
+            self._holding_up.discard(event.seat)
+            self.log_line(f"{name} is playing again.")
+        if not event.connected and event.seat not in self._offline:
+            self._offline.add(event.seat)
+            self.log_line(f"{name} lost the connection.")
+        elif event.connected and event.seat in self._offline:
+            self._offline.discard(event.seat)
+            self.log_line(f"{name} is connected again.")
+        await self.refresh_table()
 
     def _on_engine_event(self, event: ev.Event, game_over: bool) -> None:
         if isinstance(event, ev.HandScored):
