@@ -7,6 +7,8 @@ intended change, and look at the SVGs before committing them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.pilot import Pilot
 
 from p2p.discovery import DiscoveredTable, TableAd
@@ -80,3 +82,15 @@ def test_score_table(snap_compare) -> None:  # type: ignore[no-untyped-def]
         await pilot.pause()
 
     assert snap_compare(make_app(table), terminal_size=SIZE, run_before=scores)
+
+
+def test_the_readme_screenshots_are_the_current_snapshots() -> None:
+    """README's SVGs are copies of the snapshots: after `--snapshot-update`, copy them again."""
+    root = Path(__file__).resolve().parents[2]
+    snapshots = Path(__file__).parent / "__snapshots__" / "test_snapshots"
+    for readme_name, snapshot_name in (("table", "test_table"), ("doubt", "test_doubt_view")):
+        shown = root / "docs" / "screenshots" / f"{readme_name}.svg"
+        assert f"docs/screenshots/{readme_name}.svg" in (root / "README.md").read_text()
+        assert shown.read_bytes() == (snapshots / f"{snapshot_name}.svg").read_bytes(), (
+            f"cp {snapshots / snapshot_name}.svg {shown}"
+        )

@@ -211,10 +211,6 @@ class TableScreen(Screen[None]):
         self._modal_open = False
         self._show_next_modal()
 
-    @property
-    def modal_open(self) -> bool:
-        return self._modal_open or self._busy or bool(self._modals)
-
     # -- drawing ---------------------------------------------------------------------------------
     def hand_cards(self, view: LarryView) -> tuple[Card | None, ...]:
         deck = view.deck
