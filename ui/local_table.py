@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 
 from engine import Action, IllegalAction, LarryOptions, LarryState, LarryView, view_for
 from engine.bots import Bot, make_bot
@@ -57,7 +57,9 @@ class LocalTable:
         bot_kind: str = "heuristic",  # a kind, or a comma list for the bot seats in order
         bot_delay: float = 0.0,
         bot_names: Sequence[str] = BOT_NAMES,
+        bots: Mapping[int, Bot] | None = None,
     ) -> None:
+        """`bots` replaces the bots of the given seats (tests bring their own)."""
         options = options or LarryOptions()
         options.validate(players)
         if not 0 <= seat < players:
@@ -77,6 +79,10 @@ class LocalTable:
             other: make_bot(kind, random.Random(rng.randrange(2**32)))
             for other, kind in zip(bot_seats, kinds, strict=True)
         }
+        for other, bot in (bots or {}).items():
+            if other not in self._bots:
+                raise ValueError(f"seat {other} is not a bot seat")
+            self._bots[other] = bot
         names = iter(bot_names)
         self._seats = tuple(
             SeatInfo(human_name, human_fingerprint, False, True)
@@ -87,6 +93,7 @@ class LocalTable:
         self._history: list[TableEvent] = []
         self._changed = asyncio.Event()  # set whenever an event is appended or the table closes
         self._closed = False
+        self._stopped = False  # a bot broke the rules: the table stops, as on a fault
         self._events_read = 0  # how many driver events have been turned into table events
         self._bot_task: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
@@ -164,7 +171,7 @@ class LocalTable:
     # -- internals -------------------------------------------------------------------------------
     def _is_idle(self) -> bool:
         state = self._driver.state
-        return self._closed or state.over or state.to_act() == self._seat
+        return self._closed or self._stopped or state.over or state.to_act() == self._seat
 
     def _update_idle(self) -> None:
         if self._is_idle():
@@ -187,7 +194,12 @@ class LocalTable:
             if self._driver.state.to_act() != seat:
                 continue
             bot_view = view_for(self._driver.state, self._driver.knowledge[seat], seat)
-            self._apply(seat, self._bots[seat].choose(bot_view))
+            try:
+                self._apply(seat, self._bots[seat].choose(bot_view))
+            except IllegalAction as error:  # a broken bot stops the table; it never hangs it
+                self._stopped = True
+                self._emit(FaultDetected(seat, "a local bot tried an illegal move", error.reason))
+                break
         self._update_idle()
 
     def _apply(self, seat: int, action: Action) -> None:

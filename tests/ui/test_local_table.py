@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from engine import Doubt, IllegalAction, PlayFaceDown
+from engine import Action, Doubt, IllegalAction, LarryView, PlayFaceDown
 from engine.bots.heuristic import HeuristicBot
 from engine.events import DoubtResolved, GameOver, HandScored
 from p2p.table_api import (
     DoubtVerification,
+    FaultDetected,
     ProofStatus,
     SeatStatus,
     SetupProgress,
@@ -141,3 +142,28 @@ def test_bad_tables_are_refused() -> None:
         LocalTable(3, seat=3)
     with pytest.raises(ValueError):
         LocalTable(3, bot_delay=-1)
+    with pytest.raises(ValueError):
+        LocalTable(3, bots={0: CheatingBot()})  # seat 0 is the human's
+    with pytest.raises(ValueError):
+        LocalTable(3, bot_kind="heuristic,random,random")
+
+
+class CheatingBot:
+    name = "cheat"
+
+    def choose(self, view: LarryView) -> Action:
+        slot, _ = view.hand[0]
+        return PlayFaceDown(slot, view.limit + 5)  # above the limit (L6)
+
+
+async def test_a_bot_that_breaks_the_rules_stops_the_table_with_a_fault() -> None:
+    table = LocalTable(2, seed=0, bots={1: CheatingBot()})
+    await table.start()
+    await table.wait_idle()
+    slot, _ = table.view().hand[0]
+    await table.act(PlayFaceDown(slot, 0))
+    await table.wait_idle()  # resolves: the table stopped instead of hanging
+    faults = [e for e in table.history if isinstance(e, FaultDetected)]
+    assert len(faults) == 1 and faults[0].seat == 1 and "limit" in faults[0].evidence
+    assert table.state.to_act() == 1  # the illegal move changed nothing
+    await table.close()
