@@ -15,6 +15,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from p2p.table_api import TableSession
+from ui.messages import ConnectRequested, JoinRequested, NewGameRequested, NewTableRequested
 from ui.player import Player
 from ui.screens.connect import ConnectDialog
 from ui.screens.lobby import LobbyScreen
@@ -82,22 +83,26 @@ class FairdealApp(App[None]):
         self.sit_down(session)
         return True
 
-    def action_new_game(self) -> None:
+    # -- requests from the screens ---------------------------------------------------------------
+    def on_new_game_requested(self, _message: NewGameRequested) -> None:
         """Another game at a fresh table like the last one (from the table, once it is over)."""
         if isinstance(self.screen, TableScreen):
             self.pop_screen()
         self.open(replace(self.table_defaults, seed=None))  # a new deal, not a replay
 
-    def action_new_table(self) -> None:
+    def on_new_table_requested(self, _message: NewTableRequested) -> None:
         def opened(spec: TableSpec | None) -> None:
             if spec is not None:
                 self.open(spec)
 
         self.push_screen(OpenTableDialog(self.table_defaults), callback=opened)
 
-    def action_connect(self) -> None:
+    def on_connect_requested(self, _message: ConnectRequested) -> None:
         def chosen(address: tuple[str, int] | None) -> None:
             if address is not None:
                 self.join(*address)
 
         self.push_screen(ConnectDialog(), callback=chosen)
+
+    def on_join_requested(self, message: JoinRequested) -> None:
+        self.join(message.host, message.port)

@@ -127,6 +127,10 @@ async def test_a_short_game_is_finished_and_left_with_the_keyboard_alone() -> No
         await settle(pilot, table)
         hint = static_text(table_screen(app).query_one("#hint", Static))
         assert "The game is over" in hint
+        await pilot.press("n")  # another game, at a fresh table
+        await pilot.pause()
+        fresh = table_screen(app)
+        assert fresh.session is not table and not fresh.session.view().state.over
         await pilot.press("q")
     assert app.return_code == 0
 

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from p2p.discovery import DiscoveredTable, TableAdded, TableEvent, TableRemoved, TableUpdated
+from ui.messages import ConnectRequested, JoinRequested, NewTableRequested
 from ui.player import Player
 from ui.table_finder import TableFinder
 
@@ -95,20 +96,20 @@ class LobbyScreen(Screen[None]):
         return self.tables.get(key) if key is not None else None
 
     def action_new_table(self) -> None:
-        self.app.action_new_table()  # type: ignore[attr-defined]
+        self.post_message(NewTableRequested())
 
     def action_join(self) -> None:
         found = self.selected_table()
         if found is None:
             self.notify("No table selected: there are none on the network yet.", severity="warning")
             return
-        self.app.join(found.addresses[0], found.port)  # type: ignore[attr-defined]
+        self.post_message(JoinRequested(found.addresses[0], found.port))
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_join()
 
     def action_connect(self) -> None:
-        self.app.action_connect()  # type: ignore[attr-defined]
+        self.post_message(ConnectRequested())
 
     def action_help(self) -> None:
         from ui.screens.help import HelpScreen

@@ -41,7 +41,7 @@ from p2p.table_api import (
     TableSession,
 )
 from ui.describe import card_name, event_text
-from ui.messages import CardChosen
+from ui.messages import CardChosen, NewGameRequested
 from ui.screens.announce import AnnounceDialog
 from ui.screens.doubt import DoubtScreen
 from ui.screens.fault import FaultScreen
@@ -368,7 +368,7 @@ class TableScreen(Screen[None]):
     def action_new_game(self) -> None:
         view = self.current_view()
         if view is not None and view.state.over:
-            self.app.action_new_game()  # type: ignore[attr-defined]
+            self.post_message(NewGameRequested())
 
     def action_leave(self) -> None:
         if len(self.app.screen_stack) > 2:
