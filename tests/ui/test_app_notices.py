@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
+
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+import ui.screens.table as table_module
 from p2p.table_api import (
     DoubtVerification,
     FaultDetected,
@@ -151,3 +156,28 @@ async def test_the_doubt_view_turns_cards_one_by_one_and_marks_each_proof() -> N
 def test_the_help_cites_every_larry_ruling() -> None:
     for ruling in range(1, 19):
         assert f"**L{ruling}**" in HELP_TEXT
+
+
+async def test_a_doubt_between_others_closes_by_itself_ours_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(table_module, "DOUBT_LINGER_S", 1.0)  # long enough to see it first
+    session = ScriptedSession()
+    app = FairdealApp(PLAYER, session=session, finder=FixedFinder(), reveal_interval=0.01)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await caught_up(pilot, session)
+        others = replace(verification(ProofStatus.VERIFIED), doubter=1, last_player=2)
+        session.push(others)
+        await caught_up(pilot, session)
+        assert isinstance(pilot.app.screen, DoubtScreen) and pilot.app.screen.linger == 1.0
+        async with asyncio.timeout(10):
+            while not isinstance(pilot.app.screen, TableScreen):
+                await pilot.pause(0.02)  # re-check: it closes itself after the linger
+        session.push(verification(ProofStatus.VERIFIED))  # Tess doubted: stays up
+        await caught_up(pilot, session)
+        doubt = pilot.app.screen
+        assert isinstance(doubt, DoubtScreen) and doubt.linger is None
+        async with asyncio.timeout(10):
+            while doubt.shown < 1:
+                await pilot.pause(0.02)
+        assert pilot.app.screen is doubt

@@ -40,9 +40,12 @@ class DoubtScreen(ModalScreen[None]):
         deck: Sequence[Card],
         interval: float = 0.4,
         said: Sequence[int] = (),
+        linger: float | None = None,
     ) -> None:
-        """`said`: the total announced with each pile card, when the table screen knows it."""
+        """`said`: the total announced with each pile card, when the table screen knows it.
+        `linger`: close by itself this many seconds after the last card is shown (None: stay)."""
         super().__init__()
+        self.linger = linger
         self.said = tuple(said) if len(said) == len(verification.cards) else ()
         self.verification = verification
         self.seats = tuple(seats)
@@ -65,17 +68,30 @@ class DoubtScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self._redraw()
         if self.shown < len(self.verification.cards):
-            self._timer = self.set_interval(self.interval, self.action_next)
+            self.set_interval(self.interval, self.action_next)
+        else:
+            self._all_shown()
 
     def action_next(self) -> None:
         if self.shown < len(self.verification.cards):
             self.shown += 1
             self._redraw()
+            if self.shown == len(self.verification.cards):
+                self._all_shown()
+
+    def _all_shown(self) -> None:
+        if self.linger is not None:
+            self.set_timer(self.linger, self._close_if_open)
+
+    def _close_if_open(self) -> None:
+        if self.is_attached and self.app.screen is self:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         if self.shown < len(self.verification.cards):
             self.shown = len(self.verification.cards)
             self._redraw()
+            self._all_shown()
             return
         self.dismiss(None)
 

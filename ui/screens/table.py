@@ -55,6 +55,7 @@ from ui.widgets.seat_list import SeatList
 from ui.widgets.table_status import TableStatus, setup_text
 
 TARGETED = (CardKind.FACE_UP, CardKind.PICK_UP_2, CardKind.GIVE_AWAY_1)
+DOUBT_LINGER_S = 3.0  # how long a doubt between other seats stays up once fully turned over
 
 
 class TableScreen(Screen[None]):
@@ -126,11 +127,7 @@ class TableScreen(Screen[None]):
         elif isinstance(event, SetupProgress):
             await self._on_setup_progress(event)
         elif isinstance(event, DoubtVerification):
-            deck = self.session.view().deck
-            said = self._pile_totals_shown  # from the last state before the doubt
-            self._queue_modal(
-                lambda: DoubtScreen(event, self.session.seats, deck, self.reveal_interval, said)
-            )
+            self._queue_doubt(event)
         elif isinstance(event, SeatStatus):
             await self._on_seat_status(event)
         elif isinstance(event, FaultDetected):
@@ -139,6 +136,19 @@ class TableScreen(Screen[None]):
             self._queue_modal(lambda: FaultScreen(event, name))
         elif isinstance(event, Notice):
             self.log_line(event.text)
+
+    def _queue_doubt(self, event: DoubtVerification) -> None:
+        """Queue the doubt view; one between other seats closes by itself once it is all shown
+        (when cards are turned over slowly, i.e. in the app), one involving us waits for a key."""
+        deck = self.session.view().deck
+        said = self._pile_totals_shown  # from the last state before the doubt
+        ours = self.session.seat in (event.doubter, event.last_player)
+        linger = None if ours or self.reveal_interval <= 0 else DOUBT_LINGER_S
+        self._queue_modal(
+            lambda: DoubtScreen(
+                event, self.session.seats, deck, self.reveal_interval, said, linger=linger
+            )
+        )
 
     def log_line(self, line: str) -> None:
         self.query_one(GameLog).say(line)
