@@ -56,7 +56,7 @@ Awaiting = AwaitDoubt | AwaitFaceUp | AwaitScore
 
 
 NOTHING_REVEALED: Mapping[int, int] = MappingProxyType({})
-_FINISHED = frozenset({Phase.GAME_OVER, Phase.ABORTED})
+FINISHED_PHASES = frozenset({Phase.GAME_OVER, Phase.ABORTED})
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ class LarryState:
 
     @property
     def over(self) -> bool:
-        return self.phase in _FINISHED
+        return self.phase in FINISHED_PHASES
 
     def to_act(self) -> int | None:
         """The seat whose action is awaited, or None (driver to serve requests, or game over)."""

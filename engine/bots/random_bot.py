@@ -51,7 +51,8 @@ class RandomBot:
     def _face_down(self, view: LarryView) -> PlayFaceDown:
         hand = view.state.hands[view.seat]
         slot = hand[int(self.rng.random() * len(hand))]
-        announce = self.rng.randint(announce_floor(view), view.state.limit)
+        floor = announce_floor(view)
+        announce = floor + int(self.rng.random() * (view.state.limit - floor + 1))
         return PlayFaceDown(slot, announce, self._larry(len(hand) - 1))
 
     def _face_up(self, view: LarryView) -> PlayFaceUp | None:

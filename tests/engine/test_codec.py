@@ -100,3 +100,22 @@ def test_malformed_state_data_is_refused() -> None:
 def test_only_engine_objects_are_encoded() -> None:
     with pytest.raises(TypeError):
         to_data(object())
+
+
+def test_a_state_waiting_for_a_face_up_reveal_round_trips() -> None:
+    from engine import apply
+    from engine.cards import deck_of
+
+    driver = OracleDriver(3, seed=4)
+    state = driver.state
+    deck = deck_of(state.options)
+    slot = next(s for s in state.hands[0] if deck[driver.faces[s]].is_action)
+    kind = deck[driver.faces[slot]].kind
+    target = None if kind is CardKind.CHANGE_DIRECTION else 1
+    give = next(s for s in state.hands[0] if s != slot) if kind is CardKind.GIVE_AWAY_1 else None
+    waiting = apply(state, 0, PlayFaceUp(slot, kind, target, give)).state
+    assert waiting.awaiting is not None and waiting.pending
+    data = msgpack.unpackb(msgpack.packb(to_data(waiting)))
+    assert data["awaiting"]["type"] == "AwaitFaceUp"
+    assert data["pending"][0]["type"] == "Reveal"
+    assert state_from_data(data) == waiting

@@ -111,3 +111,33 @@ def test_scenario_command_pass_fail_and_bad_file(
     assert main(["scenario", str(broken), str(good)]) == 2
     out = io.StringIO(capsys.readouterr().out).read()
     assert "ERROR" in out and "PASS" in out
+
+
+def test_play_asks_which_card_to_give_away() -> None:
+    import random
+
+    from engine.cards import deck_of
+    from engine.oracle import OracleDriver
+    from engine.selfplay import make_bots
+    from engine.view import view_for
+    from ui.commands.play import TextGame
+
+    deck = deck_of(OracleDriver(3, seed=0).options)
+    give_away = next(c.id for c in deck if c.name == "give_away_1")
+    seven = next(c.id for c in deck if c.name == "7")
+    rest = [c.id for c in deck if c.id not in (give_away, seven)]
+    driver = OracleDriver(3, decks=[[give_away, seven, *rest]])
+    out: list[str] = []
+    game = TextGame(driver, 0, make_bots("random", 3, random.Random(0)), lambda _: None, out.append)
+    view = view_for(driver.state, driver.knowledge[0], 0)
+    entries = game._menu(view)
+    number = next(
+        i for i, entry in enumerate(entries, 1) if "[Give away 1] face-up at Seat 2" in entry.text
+    )
+    answers = iter([str(number), "1"])  # that entry, then the first card offered: the 7
+    game.read = lambda _: next(answers, None)
+    assert game.play() == 1  # the scripted answers run out later
+    text = "\n".join(out)
+    assert "[1] give 7" in text
+    assert "Seat 0 (you) plays [Give away 1] face-up at Seat 2 (random)" in text
+    assert "Seat 0 (you) give(s) a card to Seat 2 (random)" in text

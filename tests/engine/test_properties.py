@@ -15,11 +15,11 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import DRIVER, LarryOptions, OracleDriver, apply, legal_actions, view_for
-from engine.actions import Action, PlayFaceDown, PlayFaceUp
+from engine import DRIVER, IllegalAction, LarryOptions, OracleDriver, apply, legal_actions, view_for
+from engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
 from engine.cards import CardKind, deck_of
 from engine.codec import event_from_data, state_from_data, to_data
-from engine.events import GameOver, HandScored
+from engine.events import DoubtResolved, GameOver, HandScored
 from engine.rules import new_game
 from engine.state import LarryState, Phase
 
@@ -111,6 +111,13 @@ def test_every_game_ends_and_scores_follow_L17_and_L18(params: dict[str, int]) -
             totals[seat] += expected
         assert list(event.totals) == totals
     assert list(state.scores) == totals
+    for event in driver.events:
+        if isinstance(event, DoubtResolved):  # L8, L9
+            assert event.total == sum(deck[face].value for face in event.cards)
+            assert event.gloats == sum(deck[face].kind is CardKind.GLOAT for face in event.cards)
+            assert event.correct == (event.gloats % 2 == 1 or event.total == event.announced)
+            assert event.loser == (event.doubter if event.correct else event.last_player)
+            assert event.doubter != event.last_player
     game_over = [event for event in driver.events if isinstance(event, GameOver)]
     assert len(game_over) == 1
     if params["short"]:
@@ -188,3 +195,50 @@ def test_an_obliged_seat_always_has_a_legal_action() -> None:
         CardKind.GIVE_AWAY_1,
         CardKind.GLOAT,
     }
+
+
+def _arbitrary_action(rng: random.Random, state: LarryState) -> Action:
+    """A well-typed action with random contents: any slot, seat, claim or total."""
+    slot = rng.randrange(-1, state.next_slot + 2)
+    seat = rng.randrange(-1, state.players + 1)
+    maybe_seat = rng.choice([None, seat])
+    choice = rng.randrange(4)
+    if choice == 0:
+        return Doubt()
+    if choice == 1:
+        return AcceptOut()
+    if choice == 2:
+        return PlayFaceDown(slot, rng.randrange(-20, 12), rng.random() < 0.5)
+    give = rng.choice([None, rng.randrange(-1, state.next_slot + 2)])
+    return PlayFaceUp(slot, rng.choice(list(CardKind)), maybe_seat, give, rng.random() < 0.5)
+
+
+@EXAMPLES
+@given(games)
+def test_listed_actions_are_accepted_and_anything_else_is_refused_cleanly(
+    params: dict[str, int],
+) -> None:
+    """Every sampled listed action is legal; random actions by random seats either pass or
+    raise an IllegalAction naming that seat, never another exception, never a state change."""
+    players = params["players"]
+    options = LarryOptions(short_game=True, first_seat=params["first"] % players)
+    driver = OracleDriver(players, options, seed=params["seed"])
+    rng = random.Random(params["seed"])
+    for _ in range(MAX_ACTIONS):
+        state = driver.state
+        if state.over:
+            return
+        seat = state.to_act()
+        assert seat is not None
+        listed = legal_actions(view_for(state, driver.knowledge[seat], seat))
+        for action in rng.sample(listed, min(3, len(listed))):
+            apply(state, seat, action)  # must not raise
+        actor = rng.randrange(-1, players + 1)
+        try:
+            apply(state, actor, _arbitrary_action(rng, state))
+        except IllegalAction as error:
+            assert error.seat == actor
+            assert error.reason
+        assert driver.state is state
+        driver.act(seat, rng.choice(listed))
+    raise AssertionError("the game did not end")

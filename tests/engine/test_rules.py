@@ -21,39 +21,37 @@ from engine import (
     view_for,
 )
 from engine import errors as E
-from engine.actions import AcceptOut
+from engine.actions import AcceptOut, Action
 from engine.cards import deck_of
 from engine.events import Violation
-from engine.requests import NewDeck, Reshuffle, Transfer
+from engine.requests import NewDeck, Request, Reshuffle, Transfer
 
 DECK = deck_of(LarryOptions())
 
 
-def _id(name: str, skip: int = 0) -> int:
-    return [card.id for card in DECK if card.name == name][skip]
+def _id(name: str) -> int:
+    return next(card.id for card in DECK if card.name == name)
 
 
-def _driver_with_hands(hands: list[list[str]], players: int = 3, **options: object) -> OracleDriver:
-    """An oracle whose first deal gives these cards (then the rest in canonical order)."""
-    opts = LarryOptions(**options)  # type: ignore[arg-type]
-    per = opts.cards_per_player(players)
-    used: list[int] = []
-    order: list[int] = []
-    counts: dict[str, int] = {}
+def _driver_with_hands(hands: list[list[str]], players: int = 3) -> OracleDriver:
+    """An oracle whose first deal gives these cards (filled up in deck order)."""
+    per = LarryOptions().cards_per_player(players)
+    used: set[int] = set()
+    chosen: list[list[int]] = []
     for hand in hands:
         ids = []
         for name in hand:
-            ids.append(_id(name, counts.get(name, 0)))
-            counts[name] = counts.get(name, 0) + 1
-        used += ids
-        order.append(ids)  # type: ignore[arg-type]
-    rest = [card.id for card in deck_of(opts) if card.id not in used]
+            card = next(c for c in DECK if c.name == name and c.id not in used)
+            used.add(card.id)
+            ids.append(card.id)
+        chosen.append(ids)
+    rest = [card.id for card in DECK if card.id not in used]
     deck: list[int] = []
-    for ids in order:
-        fill = per - len(ids)  # type: ignore[arg-type]
-        deck += list(ids) + rest[:fill]  # type: ignore[arg-type]
+    for ids in chosen:
+        fill = per - len(ids)
+        deck += ids + rest[:fill]
         rest = rest[fill:]
-    return OracleDriver(players, opts, decks=[deck + rest])
+    return OracleDriver(players, decks=[deck + rest])
 
 
 def _slot(driver: OracleDriver, seat: int, name: str) -> int:
@@ -171,40 +169,28 @@ def test_views_show_own_faces_and_hide_the_others() -> None:
     assert after.discard == ((state.pile[0], _id("3")),)  # revealed by the doubt: public
 
 
-def test_a_gift_is_a_transfer_and_the_receiver_learns_the_face() -> None:
-    driver = _driver_with_hands([["give_away_1", "7"], [], []])
-    give = _slot(driver, 0, "7")
-    step = apply(
-        driver.state,
-        0,
-        PlayFaceUp(_slot(driver, 0, "give_away_1"), CardKind.GIVE_AWAY_1, 2, give),
-    )
-    state = driver.serve(step.state)
-    driver.state = state
-    assert give in state.hands[2] and give not in state.hands[0]
-    assert driver.knowledge[2][give] == _id("7")
-    requests = [r for r in _requests_of(driver, step)]
-    assert any(isinstance(r, Transfer) and r.slot == give and r.to_seat == 2 for r in requests)
-
-
-def _requests_of(driver: OracleDriver, step: object) -> list[object]:
-    state = step.state  # type: ignore[attr-defined]
-    seen = []
-    while state.pending:
-        request = state.pending[0]
-        seen.append(request)
-        state = apply(state, DRIVER, driver.answer(request)).state
-    return seen
-
-
 class _RecordingOracle(OracleDriver):
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        self.requests: list[object] = []
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    """An oracle that keeps every request it served."""
 
-    def answer(self, request):  # type: ignore[no-untyped-def]
+    requests: list[Request]
+
+    def answer(self, request: Request) -> Ack | Faces:
+        if not hasattr(self, "requests"):
+            self.requests = []
         self.requests.append(request)
         return super().answer(request)
+
+
+def test_a_gift_is_a_transfer_and_the_receiver_learns_the_face() -> None:
+    driver = _driver_with_hands([["give_away_1", "7"], [], []])
+    recorder = _RecordingOracle(3, decks=[[driver.faces[slot] for slot in range(54)]])
+    give = _slot(recorder, 0, "7")
+    recorder.act(0, PlayFaceUp(_slot(recorder, 0, "give_away_1"), CardKind.GIVE_AWAY_1, 2, give))
+    state = recorder.state
+    assert give in state.hands[2] and give not in state.hands[0]
+    assert recorder.knowledge[2][give] == _id("7")
+    transfers = [r for r in recorder.requests if isinstance(r, Transfer)]
+    assert transfers == [Transfer(transfers[0].id, give, 0, 2)]
 
 
 def test_slots_are_never_reused_across_reshuffles_and_hands() -> None:
@@ -218,12 +204,12 @@ def test_slots_are_never_reused_across_reshuffles_and_hands() -> None:
         assert seat is not None
         hand = state.hands[seat]
         if state.phase is Phase.GOING_OUT:
-            action: object = AcceptOut()
+            action: Action = AcceptOut()
         elif state.pile and state.actions_in_hand < 16:
             action = Doubt()
         else:
             action = PlayFaceDown(hand[0], 7, larry=len(hand) == 2)
-        driver.act(seat, action)  # type: ignore[arg-type]
+        driver.act(seat, action)
     fresh: list[int] = []
     for request in driver.requests:
         if isinstance(request, NewDeck):
@@ -250,3 +236,14 @@ def test_the_same_deck_and_actions_give_the_same_events() -> None:
         second.act(seat, action)
     assert first.events == second.events
     assert first.state == second.state
+
+
+def test_a_view_is_a_snapshot_of_what_the_seat_knew() -> None:
+    driver = _driver_with_hands([["3"], [], []])
+    view = view_for(driver.state, driver.knowledge[0], 0)
+    known_before = dict(view.knowledge)
+    driver.act(0, PlayFaceDown(_slot(driver, 0, "3"), 4))
+    driver.act(1, Doubt())  # 3 is not 4: seat 0 picks up 2 and learns their faces
+    assert len(driver.knowledge[0]) == len(known_before) + 2
+    assert dict(view.knowledge) == known_before
+    assert view.announced == 0 and view.pile == ()

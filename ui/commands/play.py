@@ -19,7 +19,9 @@ DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to fol
 
 if TYPE_CHECKING:
     from engine.actions import Action
+    from engine.bots import Bot
     from engine.events import Event
+    from engine.oracle import OracleDriver
     from engine.view import LarryView
 
 
@@ -105,7 +107,11 @@ def run_plain(args: argparse.Namespace) -> int:
         raise SystemExit(f"fairdeal play: {error}") from None
     driver = OracleDriver(args.players, options, seed=rng.randrange(1 << 32))
     game = TextGame(driver, args.seat, bots, _read_line, print)
-    return game.play()
+    try:
+        return game.play()
+    except KeyboardInterrupt:
+        print("\nGame abandoned.")
+        return 130
 
 
 def _read_line(prompt: str) -> str | None:
@@ -142,22 +148,19 @@ class TextGame:
 
     def __init__(
         self,
-        driver: object,
+        driver: OracleDriver,
         seat: int,
-        bots: list[object],
+        bots: list[Bot],
         read: Callable[[str], str | None],
         write: Callable[[str], None],
     ) -> None:
-        from engine.oracle import OracleDriver
-
-        assert isinstance(driver, OracleDriver)
         self.driver = driver
         self.seat = seat
         self.bots = bots
         self.read = read
         self.write = write
         self.names = [
-            f"Seat {s} (you)" if s == seat else f"Seat {s} ({getattr(bots[s], 'name', 'bot')})"
+            f"Seat {s} (you)" if s == seat else f"Seat {s} ({bots[s].name})"
             for s in range(driver.players)
         ]
         self._told = 0
@@ -178,7 +181,7 @@ class TextGame:
                 assert actor is not None
                 view = view_for(state, driver.knowledge[actor], actor)
                 if actor != self.seat:
-                    driver.act(actor, self.bots[actor].choose(view))  # type: ignore[attr-defined]
+                    driver.act(actor, self.bots[actor].choose(view))
                     continue
                 action = self._ask(view)
                 try:
