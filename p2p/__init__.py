@@ -50,6 +50,7 @@ Envelopes and the table log (p2p.envelope, p2p.tablelog) -- sans-IO
 
 Keeping the log in step (p2p.logsync) and on disk (p2p.transcript)
     sync = TableSync(mesh, log, identity, seat, transcript=None)   # handles "env" and "need"
+        (envelopes go to seated peers only; unseated mesh peers never see the log)
     sync.publish(kind, body) -> Envelope    # persist, apply in turn, broadcast
     await sync.wait_until(predicate, timeout); await sync.wait_for_length(n, timeout)
     sync.on_update(cb)    # after every envelope taken in (applied or buffered)

@@ -10,6 +10,9 @@
 * on every new channel each side sends "need" with its per-seat next sequence numbers and the
   other answers with every envelope the asker lacks (applied and buffered; relaying is safe
   because envelopes are signed). An envelope that arrives past a gap triggers a "need" too.
+
+Envelopes go to, and "need" is answered for, seated peers only: a mesh may also carry peers that
+are not in the roster (lobby watchers), and the log is not theirs to read.
 """
 
 from __future__ import annotations
@@ -90,7 +93,8 @@ class TableSync:
         if self.transcript is not None:
             self.transcript.append_signed(envelope)
         self._take(envelope, "self")
-        self.mesh.broadcast(envelope.to_wire())
+        unseated = [key for key in self.mesh.peers if self.log.roster.seat_of(key) is None]
+        self.mesh.broadcast(envelope.to_wire(), exclude=unseated)  # e.g. lobby watchers
         return envelope
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
@@ -121,6 +125,8 @@ class TableSync:
         culprit = self.culprit(peer)
         if field(message, "table", bytes, culprit) != self.log.roster.table:
             return  # a request about another table on a shared connection
+        if self.log.roster.seat_of(peer.key) is None:
+            return  # the log is for the seats only
         have = field(message, "have", list, culprit)[:MAX_HAVE_SEATS]
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in have):
             raise MalformedFrame(culprit, '"need": field "have" must be a list of integers')
@@ -128,7 +134,8 @@ class TableSync:
             self.mesh.send(peer.key, envelope.to_wire())
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
-        self._ask(peer)
+        if self.log.roster.seat_of(peer.key) is not None:
+            self._ask(peer)
 
     def _ask(self, peer: PublicIdentity) -> None:
         self.mesh.send(

@@ -209,7 +209,13 @@ class TableLog:
                 (known, envelope),
             )
             self._record(fault)
-            raise EquivocationError(culprit, f"seat {envelope.seat} equivocated: {fault.detail}")
+            # The signatures prove it was the seat; whoever delivered the second copy is not
+            # to blame.
+            key = self.roster.keys[envelope.seat]
+            raise EquivocationError(
+                f"seat {envelope.seat} [{fingerprint(key)}]",
+                f"equivocated: {fault.detail} (second copy delivered by {culprit})",
+            )
         if envelope.seq < self._next_seq[envelope.seat]:
             return []  # an old place whose envelope was rejected; nothing to apply
         if envelope.seq - self._next_seq[envelope.seat] > MAX_AHEAD:

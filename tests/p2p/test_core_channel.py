@@ -10,7 +10,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from p2p.channel import ChannelServer, CipherState, SecureChannel, open_channel
-from p2p.errors import ConnectionClosed, DecryptError, HandshakeError, VersionMismatch
+from p2p.errors import (
+    ConnectionClosed,
+    DecryptError,
+    FrameTooLarge,
+    HandshakeError,
+    VersionMismatch,
+)
 from p2p.framing import FrameReader, encode_frame, pack_message, unpack_message
 from p2p.handshake import Initiator, Responder
 from tests.p2p.core_support import FAST, make_identity
@@ -236,3 +242,39 @@ def test_low_order_ephemeral_key_is_refused() -> None:
     hello["e"] = bytes(32)  # the identity point: every shared secret would be zero
     with pytest.raises(HandshakeError, match="low order"):
         Responder(bob, "alice").hello_ack(pack_message(hello))
+
+
+def test_a_hostile_display_name_arrives_cleaned() -> None:
+    alice, mallory = make_identity(0), make_identity(2)
+    mallory.name = "\x1b[2J" + "m" * 100 + "\n"  # bypasses Identity's own cleaning
+    initiator = Initiator(alice, "mallory")
+    responder = Responder(mallory, "alice")
+    initiator.auth(responder.hello_ack(initiator.hello()))
+    assert initiator.keys is not None
+    name = initiator.keys.peer.name
+    assert len(name) == 40 and name.isprintable() and "\x1b" not in name
+
+
+async def test_dialling_something_that_is_not_a_fairdeal_peer_fails_cleanly() -> None:
+    async def http_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(100)
+        writer.write(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(http_server, "127.0.0.1", 0)
+    host, port = server.sockets[0].getsockname()[:2]
+    try:
+        with pytest.raises(FrameTooLarge, match=f"{host}:{port}"):
+            await open_channel(host, port, make_identity(0), config=FAST)
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+def test_a_channel_never_reuses_a_nonce() -> None:
+    cipher = CipherState(bytes(32))
+    cipher.counter = (1 << 64) - 1
+    cipher.encrypt(b"last one")
+    with pytest.raises(ConnectionClosed, match="nonce space exhausted"):
+        cipher.encrypt(b"one too many")

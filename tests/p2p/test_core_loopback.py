@@ -3,6 +3,7 @@ a peer that crashes restarts from its transcript and catches up."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -90,7 +91,9 @@ async def test_crashed_peer_restarts_from_its_transcript_and_catches_up(tmp_path
             assert channel is not None
             channel._writer.transport.abort()
         await victim.mesh.close()
-        on_disk = load_transcript(tmp_path / "seat3.transcript")
+        on_disk = load_transcript(tmp_path / "seat3.transcript")  # read before any close
+        assert victim.sync.transcript is not None
+        victim.sync.transcript._file.close()  # what the process's death does, without a sync
         assert [e.signed for e in on_disk.applied] == applied_before  # nothing applied was lost
         for peer in peers[:3]:
             await peer.mesh.wait_until(
@@ -215,4 +218,32 @@ async def test_maintain_keeps_trying_until_a_restarted_peer_listens_again() -> N
         peers[1] = LoopbackPeer(1, reborn, peers[1].sync)
         await peers[0].mesh.wait_for_peers([reborn.identity.key], timeout=5)
     finally:
+        await stop_table(peers)
+
+
+async def test_a_connected_peer_without_a_seat_gets_no_envelopes() -> None:
+    peers = await start_table(3)
+    watcher = Mesh(make_identity(6), FAST)
+    got: list[dict] = []
+    watcher.on("env", lambda peer, message: got.append(message))
+    watcher.on("need", lambda peer, message: got.append(message))
+    try:
+        peers[0].mesh.accept_peer = None  # seat 0 also hosts a lobby: anyone may connect
+        assert peers[0].mesh.address is not None
+        await watcher.connect(*peers[0].mesh.address)
+        await peers[0].mesh.wait_for_peers([watcher.identity.key], timeout=5)
+        watcher.send(
+            peers[0].mesh.identity.key, {"t": "need", "table": b"loopback-table", "have": [0, 0, 0]}
+        )
+        play_turns(peers, 3)
+        for peer in peers:
+            await peer.sync.wait_for_length(3, timeout=5)
+        # A probe after the game messages: once it arrives, anything sent before it has too.
+        arrived = asyncio.get_running_loop().create_future()
+        watcher.on("probe", lambda peer, message: arrived.set_result(True))
+        peers[0].mesh.send(watcher.identity.key, {"t": "probe"})
+        await asyncio.wait_for(arrived, 5)
+        assert got == []
+    finally:
+        await watcher.close()
         await stop_table(peers)

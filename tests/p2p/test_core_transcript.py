@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from p2p.framing import encode_frame, pack_message
 from p2p.logsync import TableSync
 from p2p.mesh import Mesh
 from p2p.tablelog import TableLog, seat_order
@@ -163,3 +164,20 @@ async def test_advance_after_a_rule_change_applies_and_records(tmp_path: Path) -
     finally:
         transcript.close()
         await mesh.close()
+
+
+def test_records_of_an_unknown_kind_are_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "t"
+    log = write_game(path, 2)
+    with path.open("ab") as file:
+        file.write(encode_frame(pack_message({"k": "from-a-later-version", "x": 1})))
+    contents = load_transcript(path)
+    assert [e.signed for e in contents.applied] == [e.signed for e in log.entries]
+
+
+def test_a_damaged_secrets_file_is_an_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "game.secrets"
+    path.write_bytes(b"\xc1")
+    path.chmod(0o600)
+    with pytest.raises(TranscriptError, match="secrets file is damaged"):
+        SecretStore(path)
