@@ -38,7 +38,7 @@ DISCOVERY_PROTOCOL_VERSION = max(SUPPORTED_VERSIONS)
 MAX_INSTANCE_BYTES = 63
 MAX_TABLE_NAME_BYTES = 40
 MAX_GAME_BYTES = 16
-MAX_FINGERPRINT_BYTES = 64
+FINGERPRINT_HEX_CHARS = 16  # p2p.identity.fingerprint (protocol.md 3.1)
 TABLE_ID_HEX_CHARS = 32
 MAX_SEATS = 8
 RESOLVE_TIMEOUT_MS = 3000
@@ -134,10 +134,9 @@ def _check_ad(ad: TableAd) -> None:
         raise BadAdvertisement(f"game {ad.game!r} is not a lower-case game id")
     if not 2 <= ad.seats_total <= MAX_SEATS or not 0 <= ad.seats_taken <= ad.seats_total:
         raise BadAdvertisement(f"seats {ad.seats_taken}/{ad.seats_total} out of range")
-    if not ad.host_fingerprint or len(ad.host_fingerprint) > MAX_FINGERPRINT_BYTES:
-        raise BadAdvertisement("host fingerprint missing or too long")
-    if not all(ch.isprintable() and not ch.isspace() for ch in ad.host_fingerprint):
-        raise BadAdvertisement("host fingerprint has blanks or control characters")
+    fingerprint = ad.host_fingerprint
+    if len(fingerprint) != FINGERPRINT_HEX_CHARS or not _HEX_RE.match(fingerprint):
+        raise BadAdvertisement(f"host fingerprint {fingerprint!r} is not 16 hex digits")
     if ad.protocol_version < 1:
         raise BadAdvertisement(f"protocol version {ad.protocol_version} is not positive")
 
@@ -319,7 +318,7 @@ class TableBrowser:
         self._resolving.clear()
         for _, future in self._waiters:
             if not future.done():
-                future.cancel()
+                future.set_exception(RuntimeError("the table browser was closed"))
         self._waiters.clear()
 
     async def settle(self) -> None:

@@ -4,6 +4,30 @@ fingerprint and runs a `GuestLobby`. Once the roster is signed, `form_mesh` conn
 every other seat, and the same `Mesh` then carries the table log (`p2p.logsync.TableSync`).
 
 All waiting is on real events: `wait_until(predicate)` re-checks after every lobby message.
+
+Host::
+
+    aiozc = open_zeroconf()                        # or open_zeroconf(LOOPBACK) on one machine
+    table = HostedTable(identity, aiozc, "Friday", "larry", options, 4, local_addresses())
+    await table.open()                             # listening and advertised
+    await table.wait_until(lambda: table.lobby.can_start)    # or let the user press "start"
+    signed = await table.start()                   # every seat signed; advert withdrawn
+    await form_mesh(table.mesh, signed, seat_addresses(table.lobby), timeout=10)
+    sync = start_table_log(table.mesh, signed, ordering, apply, create_transcript(path, signed, 0))
+    sync.publish(ROSTER_KIND, signed.to_body())    # the log opens with the signed roster
+
+Guest (`TableBrowser.wait_for` or `discover_tables` gives the `DiscoveredTable`)::
+
+    table = JoinedTable(identity)
+    await table.join(found)                # refuses a key other than found.ad.host_fingerprint
+    await table.take_seat()                        # or take_seat(2); LobbyClosed if refused
+    await table.set_ready()
+    signed = await table.wait_started()
+    await form_mesh(table.mesh, signed, seat_addresses(table.lobby), timeout=10)
+    sync = start_table_log(table.mesh, signed, ordering, apply, transcript)
+
+`table.lobby` is the sans-IO state (`HostLobby` / `GuestLobby`): `.state` / `.view` is the
+`LobbyState` to show (seats, names, ready flags, options, phase).
 """
 
 from __future__ import annotations
@@ -193,10 +217,17 @@ class HostedTable:
             missing = ", ".join(f"seat {seat}" for seat in lobby.unsigned_seats)
             self._perform(lobby.call_off_start())
             raise LobbyClosed(f"the start was called off: {missing} did not sign") from None
-        if lobby.signed_roster is None:
+        signed = lobby.signed_roster
+        if signed is None:
             raise LobbyClosed("the start was called off: a seat left or changed its mind")
         await self._withdraw()
-        return lobby.signed_roster
+        # Watchers that took no seat have seen the start; the table's channels are for seats.
+        await self.mesh.drain()
+        for key in list(self.mesh.peers):
+            channel = self.mesh.channel(key)
+            if signed.roster.seat_of(key) is None and channel is not None:
+                await channel.close("the table started without you")
+        return signed
 
     async def _withdraw(self) -> None:
         if self._ad_task is not None:
@@ -240,7 +271,7 @@ class JoinedTable:
             self.mesh.on(kind, self._on_message)
         self.mesh.on_peer_down(self._on_peer_down)
         self._host_fingerprint = table.ad.host_fingerprint
-        host = await self.mesh.connect(table.addresses[0], table.port)
+        host = await self._dial(table, timeout)
         if host.fingerprint != table.ad.host_fingerprint:
             await self.mesh.close()
             advertised = table.ad.host_fingerprint
@@ -250,6 +281,16 @@ class JoinedTable:
         for peer, message in early:  # the host's first state can beat connect() returning
             self._on_message(peer, message)
         await self.wait_until(lambda: self._guest.view is not None, timeout)
+
+    async def _dial(self, table: DiscoveredTable, timeout: float) -> PublicIdentity:
+        """The first advertised address that answers (a laptop may list unreachable ones)."""
+        failures: list[str] = []
+        for address in table.addresses:
+            try:
+                return await asyncio.wait_for(self.mesh.connect(address, table.port), timeout)
+            except (OSError, TimeoutError, P2PError) as error:
+                failures.append(f"{address}: {error or type(error).__name__}")
+        raise LobbyClosed(f"could not reach the table at {table.port}: {'; '.join(failures)}")
 
     @property
     def _guest(self) -> GuestLobby:
@@ -336,6 +377,8 @@ class JoinedTable:
         )
         if guest.signed_roster is None:
             raise LobbyClosed(f"the table closed: {guest.closed_reason}")
+        if guest.signed_roster.roster.seat_of(self.identity.key) is None:
+            raise LobbyClosed("the table started without us: we held no seat")
         return guest.signed_roster
 
     async def close(self) -> None:

@@ -184,7 +184,7 @@ def main() -> None:
     advertise_parser.add_argument("--name", default="LAN table")
     advertise_parser.add_argument("--game", default="larry")
     advertise_parser.add_argument("--seats", type=int, default=3)
-    advertise_parser.add_argument("--fingerprint", default="LAN-TEST")
+    advertise_parser.add_argument("--fingerprint", default="0123456789abcdef")
     advertise_parser.add_argument("--port", type=int, default=47000)
     browse_parser = sub.add_parser("browse")
     browse_parser.add_argument("--table-id", required=True)

@@ -39,7 +39,7 @@ def fresh_ad(name: str = "Loopback table", seats_taken: int = 1) -> TableAd:
         game="larry",
         seats_taken=seats_taken,
         seats_total=4,
-        host_fingerprint="TEST-" + secrets.token_hex(4).upper(),
+        host_fingerprint=secrets.token_hex(8),
     )
 
 
@@ -61,6 +61,10 @@ async def browser() -> AsyncIterator[tuple[TableBrowser, list[TableEvent]]]:
     await aiozc.async_close()
 
 
+def instance_of(event: TableEvent) -> str:
+    return event.instance if isinstance(event, TableRemoved) else event.table.instance
+
+
 def by_id(table_id: str) -> Callable[[DiscoveredTable], bool]:
     return lambda table: table.ad.table_id == table_id
 
@@ -77,19 +81,19 @@ async def test_table_is_found_updated_and_removed(
     assert found == DiscoveredTable(
         instance=advertiser.instance, ad=ad, addresses=LOOPBACK, port=40123
     )
-    assert TableAdded(found) in events
 
     await advertiser.update(ad.with_seats_taken(3))
     updated = await table_browser.wait_for(
         lambda table: by_id(ad.table_id)(table) and table.ad.seats_taken == 3, WAIT_S
     )
     assert updated.ad == ad.with_seats_taken(3)
-    assert TableUpdated(updated) in events
 
     await advertiser.close()
     await table_browser.wait_gone(advertiser.instance, WAIT_S)
     assert advertiser.instance not in table_browser.tables
-    assert events[-1] == TableRemoved(advertiser.instance)
+    # Other test runs on this machine may advertise on loopback too: look at ours only.
+    ours = [event for event in events if instance_of(event) == advertiser.instance]
+    assert ours == [TableAdded(found), TableUpdated(updated), TableRemoved(advertiser.instance)]
 
 
 async def test_two_tables_are_listed_apart(

@@ -46,7 +46,7 @@ def test_avahi_browse_resolves_table_with_txt_fields(
     command = [sys.executable, str(PEER), "advertise", "--table-id", table_id]
     advertiser = lan.spawn(
         host,
-        [*command, "--name", "Avahi table", "--port", "47002", "--fingerprint", "AB12-CD34"],
+        [*command, "--name", "Avahi table", "--port", "47002", "--fingerprint", "ab12cd34ab12cd34"],
         name="host",
     )
     advertiser.expect_json("advertised", WAIT_S)
@@ -62,5 +62,5 @@ def test_avahi_browse_resolves_table_with_txt_fields(
     assert avahi_unescape(instance) == f"Avahi table ({table_id[:8]})"
     address, port, txt = ours[0][7:10]
     assert (address, port) == (host.address, "47002")
-    for field in ("proto=1", "game=larry", "table=Avahi table", "seats=1/3", "fp=AB12-CD34"):
+    for field in ("proto=1", "game=larry", "table=Avahi table", "seats=1/3", "fp=ab12cd34ab12cd34"):
         assert f'"{field}"' in txt

@@ -76,9 +76,11 @@ async def test_found_joined_signed_meshed_and_one_log(
 ) -> None:
     found = await find(browser, hosted, seats_taken=1)
     guests = [JoinedTable(make_identity(i), "127.0.0.1", config=FAST) for i in (1, 2)]
+    watcher = JoinedTable(make_identity(3), "127.0.0.1", config=FAST)
     try:
         for guest in guests:
             await guest.join(found, WAIT_S)
+        await watcher.join(found, WAIT_S)
         assert [await guest.take_seat(timeout=WAIT_S) for guest in guests] == [1, 2]
         # The TXT record follows the seats.
         assert (await find(browser, hosted, seats_taken=3)).ad.seats_total == 3
@@ -89,6 +91,10 @@ async def test_found_joined_signed_meshed_and_one_log(
         signed = await hosted.start(WAIT_S)
         assert [await guest.wait_started(WAIT_S) for guest in guests] == [signed, signed]
         assert [seat.name for seat in signed.roster.seats] == ["host", "peer1", "peer2"]
+        # Someone who only watched the lobby is told, and the host lets it go.
+        with pytest.raises(LobbyClosed, match="without us"):
+            await watcher.wait_started(WAIT_S)
+        await hosted.mesh.wait_until(lambda: watcher.identity.key not in hosted.mesh.peers, WAIT_S)
         # A started table takes nobody new: its advertisement is withdrawn.
         await browser.wait_gone(found.instance, WAIT_S)
 
@@ -107,7 +113,7 @@ async def test_found_joined_signed_meshed_and_one_log(
         assert len(heads) == 1
         assert [entry.seat for entry in syncs[2].log.entries] == [0, 1, 2]
     finally:
-        for guest in guests:
+        for guest in [*guests, watcher]:
             await guest.close()
 
 
@@ -197,3 +203,24 @@ async def test_a_start_that_a_seat_will_not_sign_is_called_off(
     finally:
         for guest in guests:
             await guest.close()
+
+
+async def test_guest_tries_each_advertised_address(
+    hosted: HostedTable, browser: TableBrowser
+) -> None:
+    found = await find(browser, hosted, seats_taken=1)
+    # 127.0.0.2 is loopback too, but nothing listens there on the table's port.
+    with_dead_first = replace(found, addresses=("127.0.0.2", *found.addresses))
+    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
+    try:
+        await guest.join(with_dead_first, WAIT_S)
+        assert await guest.take_seat(timeout=WAIT_S) == 1
+    finally:
+        await guest.close()
+    nowhere = replace(found, addresses=("127.0.0.2",))
+    lost = JoinedTable(make_identity(2), "127.0.0.1", config=FAST)
+    try:
+        with pytest.raises(LobbyClosed, match="could not reach the table"):
+            await lost.join(nowhere, WAIT_S)
+    finally:
+        await lost.close()
