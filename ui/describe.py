@@ -26,6 +26,13 @@ CARD_NAMES: dict[CardKind, str] = {
     CardKind.GIVE_AWAY_1: "'give away 1'",
     CardKind.CHANGE_DIRECTION: "'change direction'",
 }
+CARD_USES: dict[CardKind, str] = {
+    CardKind.GLOAT: "face-down, an odd number of them makes any total right (L8)",
+    CardKind.FACE_UP: "u: the target's next card goes face-up (L12)",
+    CardKind.PICK_UP_2: "u: the target picks up 2 (L10)",
+    CardKind.GIVE_AWAY_1: "u: give one of your cards away (L11)",
+    CardKind.CHANGE_DIRECTION: "u: reverse the direction, limit 7↔5 (L13)",
+}
 PICKUP_REASONS: dict[str, str] = {
     "doubt": "after the doubt",
     "over_limit": "for going over the limit (L12)",
@@ -46,6 +53,11 @@ def card_name(card: Card) -> str:
     if card.kind is CardKind.NUMBER:
         return f"a {card.value}"
     return f"a {CARD_NAMES[card.kind]}"
+
+
+def card_use(card: Card) -> str:
+    """What a special card does, in a few words ("" for a number card)."""
+    return CARD_USES.get(card.kind, "")
 
 
 def direction_text(direction: int) -> str:

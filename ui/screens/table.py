@@ -40,7 +40,7 @@ from p2p.table_api import (
     TableEvent,
     TableSession,
 )
-from ui.describe import card_name, event_text
+from ui.describe import card_name, card_use, event_text
 from ui.messages import CardChosen, NewGameRequested
 from ui.screens.announce import AnnounceDialog
 from ui.screens.doubt import DoubtScreen
@@ -269,7 +269,9 @@ class TableScreen(Screen[None]):
         if cards and not self.message:
             card = cards[self.selected]
             what = card_name(card) if card is not None else "a card"
-            parts.append(f"Card {self.selected + 1} of {len(cards)}: {what}.")
+            use = card_use(card) if card is not None else ""
+            use = f" — {use}" if use else ""
+            parts.append(f"Card {self.selected + 1} of {len(cards)}: {what}{use}.")
         if self.larry_armed:
             parts.append("[LARRY! armed]")
         return " ".join(parts)
