@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, Static
 
 from engine import CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
 from engine.legal import face_up_actions
@@ -262,12 +262,6 @@ async def test_clicking_a_card_selects_it_and_a_second_click_plays_it() -> None:
         await pilot.click(list(screen.query("CardBox"))[2])
         await pilot.pause()
         assert isinstance(pilot.app.screen, AnnounceDialog)
-
-
-async def test_pick_dialog_lists_options_in_order() -> None:
-    dialog = PickDialog("Who?", [("a", 1), ("b", 2)])
-    assert dialog.choices == (("a", 1), ("b", 2))
-    assert OptionList  # the dialog is an OptionList underneath
 
 
 class BrokenFinder(FixedFinder):
