@@ -7,8 +7,10 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from engine import CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
+from engine.events import CardGiven
 from engine.legal import face_up_actions
 from p2p.discovery import DiscoveredTable, TableAd
+from p2p.table_api import StateChanged
 from ui.app import FairdealApp
 from ui.local_table import LocalTable
 from ui.screens.announce import AnnounceDialog
@@ -188,6 +190,36 @@ async def test_a_face_up_action_asks_for_its_target() -> None:
         await settle(pilot, table)
         log = table_screen(pilot.app).query_one(GameLog).lines_written  # type: ignore[arg-type]
         assert any("Tess played a 'play face-up' face-up against Ben (bot)" in x for x in log)
+
+
+async def test_give_away_asks_for_the_target_then_the_card() -> None:
+    table = LocalTable(3, seed=0, human_name="Tess")  # seat 0 holds a 'give away 1'
+    async with make_app(table).run_test(size=(80, 24)) as pilot:
+        await settle(pilot, table)
+        view = table.view()
+        kinds = [view.deck[face or 0].kind for _, face in view.hand]
+        await select_card(pilot, kinds.index(CardKind.GIVE_AWAY_1))
+        await pilot.press("u")
+        assert isinstance(pilot.app.screen, PickDialog)
+        await pilot.press("enter")  # to Ada
+        gift_picker = pilot.app.screen
+        assert isinstance(gift_picker, PickDialog) and "Give which card to Ada" in (
+            gift_picker.question
+        )
+        assert len(gift_picker.choices) == len(view.hand) - 1  # every other card of the hand
+        given_slot = gift_picker.choices[0][1]
+        await pilot.press("enter")
+        await settle(pilot, table)
+        gifts = [
+            e
+            for ev in table.history
+            if isinstance(ev, StateChanged)
+            for e in ev.events
+            if isinstance(e, CardGiven)
+        ]
+        assert gifts[0] == CardGiven(0, 1, given_slot)  # L11: the chosen card went to Ada
+        log = table_screen(pilot.app).query_one(GameLog).lines_written  # type: ignore[arg-type]
+        assert "Tess gave a card to Ada (bot) (L11)." in log
 
 
 async def test_help_and_scores_open_from_the_table() -> None:
