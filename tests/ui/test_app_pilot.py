@@ -148,6 +148,11 @@ async def test_an_illegal_action_is_explained_and_changes_nothing() -> None:
         await pilot.press("u")  # a number card face-up without the L12 obligation
         hint = static_text(pilot.app.screen.query_one("#hint", Static))
         assert "Not allowed" in hint
+        await pilot.press("l")  # a "Larry!" call on a play that leaves 6 cards (L15)
+        assert "[LARRY! armed]" in static_text(pilot.app.screen.query_one("#hint", Static))
+        await pilot.press("enter", "enter")
+        hint = static_text(pilot.app.screen.query_one("#hint", Static))
+        assert "Not allowed" in hint and "L15" in hint
         assert table.state is state
 
 
