@@ -118,6 +118,8 @@ class LocalTable:
     async def act(self, action: Action) -> None:
         if self._closed:
             raise IllegalAction(self._seat, "the table is closed")
+        if self._stopped:
+            raise IllegalAction(self._seat, "the table stopped after a fault")
         self._apply(self._seat, action)  # raises IllegalAction; the state stays as it was
         self._wake.set()
         self._update_idle()

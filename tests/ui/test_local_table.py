@@ -166,4 +166,6 @@ async def test_a_bot_that_breaks_the_rules_stops_the_table_with_a_fault() -> Non
     faults = [e for e in table.history if isinstance(e, FaultDetected)]
     assert len(faults) == 1 and faults[0].seat == 1 and "limit" in faults[0].evidence
     assert table.state.to_act() == 1  # the illegal move changed nothing
+    with pytest.raises(IllegalAction, match="stopped"):
+        await table.act(Doubt())
     await table.close()
