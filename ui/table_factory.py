@@ -3,6 +3,15 @@
 A table of one human and bots is a `LocalTable`; a table with other people on it, joining a table
 found on the network, or connecting to HOST:PORT needs the networked table driver (issue 5).
 Until that driver is merged, those raise `NetworkedPlayUnavailable` with a message the UI shows.
+
+The hook for the networked driver: a module `p2p.table_session` (NETWORKED_DRIVER_MODULE) with
+
+    host_table(*, seats: int, bots: int, options: LarryOptions, name: str, bot_kind: str)
+        -> TableSession   # opens and advertises a table, fills `bots` seats with bot peers
+    join_table(*, host: str, port: int, name: str) -> TableSession
+
+Both return at once; the session's `start()` gathers the seats, keys, shuffles and deals, and
+reports progress with SetupProgress/Notice events before its first StateChanged.
 """
 
 from __future__ import annotations
@@ -70,14 +79,21 @@ def open_table(spec: TableSpec) -> TableSession:
             bot_kind=spec.bot_kind,
             bot_delay=spec.bot_delay,
         )
-    return _networked("host", spec)
+    return _networked(
+        "host_table",
+        seats=spec.seats,
+        bots=spec.bots,
+        options=LarryOptions(short_game=spec.short_game),
+        name=spec.name,
+        bot_kind=spec.bot_kind,
+    )
 
 
 def join_table(host: str, port: int, name: str) -> TableSession:
     """Join a table found in the lobby or typed in as HOST:PORT."""
     if not host or not 0 < port < 65536:
         raise ValueError(f"{host}:{port} is not an address to connect to")
-    return _networked("join", host, port, name)
+    return _networked("join_table", host=host, port=port, name=name)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -91,12 +107,15 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), port
 
 
-def _networked(how: str, *args: object) -> TableSession:
+def _networked(function: str, **arguments: object) -> TableSession:
     try:
         module = importlib.import_module(NETWORKED_DRIVER_MODULE)
-    except ImportError:
+    except ModuleNotFoundError as error:
+        if error.name != NETWORKED_DRIVER_MODULE:
+            raise  # the driver is there but broken: that must not pass for "not built yet"
         raise NetworkedPlayUnavailable(UNAVAILABLE) from None
-    factory = getattr(module, f"{how}_table", None)
+    factory = getattr(module, function, None)
     if factory is None:
         raise NetworkedPlayUnavailable(UNAVAILABLE)
-    return factory(*args)  # type: ignore[no-any-return]
+    session: TableSession = factory(**arguments)
+    return session

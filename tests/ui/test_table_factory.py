@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+import types
+
 import pytest
 
+from engine import LarryOptions
 from ui.local_table import LocalTable
 from ui.table_factory import (
+    NETWORKED_DRIVER_MODULE,
     NetworkedPlayUnavailable,
     TableSpec,
     join_table,
@@ -48,3 +53,17 @@ def test_addresses_are_parsed_or_refused_with_an_example() -> None:
     for bad in ("nonsense", "host:", ":80", "host:99999", "host:x1"):
         with pytest.raises(ValueError):
             parse_address(bad)
+
+
+def test_the_networked_driver_is_called_through_its_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, dict[str, object]]] = []
+    driver = types.ModuleType(NETWORKED_DRIVER_MODULE)
+    driver.host_table = lambda **kw: calls.append(("host", kw)) or "hosted"  # type: ignore[attr-defined]
+    driver.join_table = lambda **kw: calls.append(("join", kw)) or "joined"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, NETWORKED_DRIVER_MODULE, driver)
+    assert open_table(TableSpec(seats=4, bots=2, name="Tess", short_game=True)) == "hosted"
+    assert join_table("10.0.0.2", 4000, "Tess") == "joined"
+    (_, hosted), (_, joined) = calls
+    assert hosted["seats"] == 4 and hosted["bots"] == 2 and hosted["name"] == "Tess"
+    assert hosted["options"] == LarryOptions(short_game=True)
+    assert joined == {"host": "10.0.0.2", "port": 4000, "name": "Tess"}
