@@ -1,8 +1,9 @@
-"""`fairdeal play`: a game of Larry in this terminal against local bots, with plain text prompts.
+"""`fairdeal play`: a game of Larry in this terminal against local bots.
 
-Until the network and the Textual UI land, this runs the engine with the oracle driver on this
-machine. It reads from stdin line by line, so it also works with piped input (an empty line takes
-the suggested default).
+In a terminal it opens the Textual app on a table against local bots, ready to play (`--lobby`
+opens the lobby instead). With `--plain`, or when stdin or stdout is not a terminal, it plays with
+plain text prompts (`TextGame`): it reads stdin line by line, so it also works with piped input
+(an empty line takes the suggested default).
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to follow the game
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -27,9 +31,65 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default="heuristic", help="bot kind(s) for the other seats")
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
     parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=DEFAULT_BOT_DELAY,
+        metavar="S",
+        help=f"seconds a bot thinks before it moves in the app (default {DEFAULT_BOT_DELAY:g})",
+    )
+    parser.add_argument("--lobby", action="store_true", help="open the app's lobby, not a table")
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--data-dir", type=Path, default=None, help="where your identity lives")
+    parser.add_argument(
+        "--no-discovery", action="store_true", help="do not look for tables on the network"
+    )
+    parser.add_argument(
+        "--plain", action="store_true", help="plain text prompts instead of the Textual app"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return run_plain(args)
+    return run_app(args)
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """The Textual app on a table of one human (`--seat`) and local bots."""
+    from dataclasses import replace
+
+    from ui.app import FairdealApp
+    from ui.player import load_player
+    from ui.table_factory import TableSpec
+    from ui.table_finder import FixedFinder, ZeroconfFinder
+
+    spec = TableSpec(
+        seats=args.players,
+        bots=args.players - 1,
+        seat=args.seat,
+        short_game=args.short,
+        seed=args.seed,
+        bot_kind=args.bots,
+        bot_delay=max(0.0, args.bot_delay),
+    )
+    try:
+        spec.validate()
+    except ValueError as error:
+        raise SystemExit(f"fairdeal play: {error}") from None
+    player = load_player(args.data_dir, args.name)
+    spec = replace(spec, name=player.name, fingerprint=player.fingerprint)
+    app = FairdealApp(
+        player,
+        table=None if args.lobby else spec,
+        finder=FixedFinder() if args.no_discovery else ZeroconfFinder(),
+        table_defaults=spec,
+    )
+    app.run()
+    return 0
+
+
+def run_plain(args: argparse.Namespace) -> int:
     import random
 
     from engine.options import LarryOptions

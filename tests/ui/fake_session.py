@@ -1,0 +1,61 @@
+"""A scripted TableSession: emits the events a test gives it, to show faults and waiting seats."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from engine import Action, IllegalAction, LarryView, view_for
+from engine.oracle import OracleDriver
+from p2p.table_api import SeatInfo, StateChanged, TableEvent
+
+
+class ScriptedSession:
+    """A 3-seat table frozen at the start of hand 1; `push` adds events for the UI to show."""
+
+    def __init__(self, *, ready: bool = True) -> None:
+        self.ready = ready  # False: like a networked table before keys and deal, no view yet
+        self._driver = OracleDriver(3, seed=0)
+        self._queue: asyncio.Queue[TableEvent | None] = asyncio.Queue()
+        self.seats_info = (
+            SeatInfo("Tess", "11111 22222 33333 44444 55555", False, True),
+            SeatInfo("Mallory", "66666 77777 88888 99999 00000", False, False),
+            SeatInfo("Sam", "12121 34343 56565 78787 90909", False, False),
+        )
+        self.pushed = 0
+
+    @property
+    def seat(self) -> int:
+        return 0
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        return self.seats_info
+
+    def view(self) -> LarryView:
+        assert self.ready, "the game has not begun"
+        return view_for(self._driver.state, self._driver.knowledge[0], 0)
+
+    async def act(self, action: Action) -> None:
+        raise IllegalAction(0, "this scripted table takes no actions")
+
+    def push(self, event: TableEvent) -> None:
+        self.pushed += 1
+        self._queue.put_nowait(event)
+
+    def begin(self) -> None:
+        """The setup is over: the table has a state from now on."""
+        self.ready = True
+        self.push(StateChanged(self._driver.state, ()))
+
+    async def events(self) -> AsyncIterator[TableEvent]:
+        if self.ready:
+            yield StateChanged(self._driver.state, ())
+        while (event := await self._queue.get()) is not None:
+            yield event
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        self._queue.put_nowait(None)

@@ -1,0 +1,45 @@
+"""Shared helpers for the UI tests: a fixed player, a seeded local table, settling the app."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from ui.app import FairdealApp
+from ui.local_table import LocalTable
+from ui.player import Player
+from ui.screens.table import TableScreen
+from ui.table_finder import FixedFinder
+
+PLAYER = Player("Tess", "01234 56789 13579 24680 11223", "0123456789abcdef")
+
+
+def make_app(table: LocalTable | None = None, finder: FixedFinder | None = None) -> FairdealApp:
+    return FairdealApp(PLAYER, session=table, finder=finder or FixedFinder(), reveal_interval=0)
+
+
+def table_screen(app: FairdealApp) -> TableScreen:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError(f"no table screen in {app.screen_stack}")
+
+
+async def settle(pilot: Pilot[None], table: LocalTable) -> None:
+    """Wait until the bots are done (the human is to act or the game is over) and the UI has
+    handled every event the table emitted."""
+    await table.wait_idle()
+    screen = table_screen(pilot.app)  # type: ignore[arg-type]
+    while screen.events_seen < table.event_count:
+        await pilot.pause()
+    await pilot.pause()
+
+
+def static_text(widget: Static, width: int = 80) -> str:
+    """What a Static shows, as plain text (its content rendered by Rich)."""
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()

@@ -1,0 +1,69 @@
+"""The factory: local tables for one human and bots, networked play through one door."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from engine import LarryOptions
+from ui.local_table import LocalTable
+from ui.table_factory import (
+    NETWORKED_DRIVER_MODULE,
+    NetworkedPlayUnavailable,
+    TableSpec,
+    join_table,
+    open_table,
+    parse_address,
+)
+
+
+def test_one_human_and_bots_gives_a_local_table() -> None:
+    session = open_table(TableSpec(seats=5, bots=4, name="Tess", seed=3, short_game=True))
+    assert isinstance(session, LocalTable)
+    assert [seat.is_bot for seat in session.seats] == [False, True, True, True, True]
+    assert session.seats[0].name == "Tess" and session.seats[0].is_me
+    assert session.view().options.short_game
+
+
+def test_other_humans_or_joining_need_the_networked_driver() -> None:
+    with pytest.raises(NetworkedPlayUnavailable, match="issue 5"):
+        open_table(TableSpec(seats=4, bots=1))
+    with pytest.raises(NetworkedPlayUnavailable, match="issue 5"):
+        join_table("127.0.0.1", 45123, "Tess")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (TableSpec(game="lie"), "only Larry"),
+        (TableSpec(seats=9, bots=3), "2 to 8"),
+        (TableSpec(seats=3, bots=3), "bots"),
+    ],
+)
+def test_bad_specs_say_why(spec: TableSpec, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        open_table(spec)
+
+
+def test_addresses_are_parsed_or_refused_with_an_example() -> None:
+    assert parse_address(" 192.168.1.20:45123 ") == ("192.168.1.20", 45123)
+    assert parse_address("[::1]:9") == ("::1", 9)
+    for bad in ("nonsense", "host:", ":80", "host:99999", "host:x1"):
+        with pytest.raises(ValueError):
+            parse_address(bad)
+
+
+def test_the_networked_driver_is_called_through_its_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, dict[str, object]]] = []
+    driver = types.ModuleType(NETWORKED_DRIVER_MODULE)
+    driver.host_table = lambda **kw: calls.append(("host", kw)) or "hosted"  # type: ignore[attr-defined]
+    driver.join_table = lambda **kw: calls.append(("join", kw)) or "joined"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, NETWORKED_DRIVER_MODULE, driver)
+    assert open_table(TableSpec(seats=4, bots=2, name="Tess", short_game=True)) == "hosted"
+    assert join_table("10.0.0.2", 4000, "Tess") == "joined"
+    (_, hosted), (_, joined) = calls
+    assert hosted["seats"] == 4 and hosted["bots"] == 2 and hosted["name"] == "Tess"
+    assert hosted["options"] == LarryOptions(short_game=True)
+    assert joined == {"host": "10.0.0.2", "port": 4000, "name": "Tess"}

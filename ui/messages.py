@@ -1,0 +1,34 @@
+"""Messages widgets and screens post upwards (Posting style: nothing reaches up by name)."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class CardChosen(Message):
+    """A card of the hand was clicked: select it (and play it face-down on a second click)."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+
+
+class JoinRequested(Message):
+    """The player wants to sit at the table at `host`:`port` (picked in the lobby or typed)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__()
+        self.host = host
+        self.port = port
+
+
+class NewTableRequested(Message):
+    """The player wants to open a table (the app asks for its options)."""
+
+
+class ConnectRequested(Message):
+    """The player wants to type HOST:PORT."""
+
+
+class NewGameRequested(Message):
+    """The game at the table is over; the player wants another like it."""

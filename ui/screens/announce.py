@@ -1,0 +1,43 @@
+"""Ask for the total to announce with a face-down card (L6): any integer up to the limit."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+
+class AnnounceDialog(ModalScreen[int | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, card_text: str, honest: int, limit: int) -> None:
+        super().__init__()
+        self.card_text = card_text
+        self.honest = honest
+        self.limit = limit
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"Play {self.card_text} face-down. Announce a total (limit {self.limit}).")
+            yield Label(f"The honest total is {self.honest}. Enter to play, Esc to cancel.")
+            yield Input(str(self.honest), id="announce", type="integer", select_on_focus=False)
+            yield Label("", id="announce-error", classes="error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        error = self.query_one("#announce-error", Label)
+        try:
+            value = int(event.value)
+        except ValueError:
+            error.update("✗ Type a whole number.")
+            return
+        if value > self.limit:
+            error.update(f"✗ {value} is above the limit {self.limit} (L6).")
+            return
+        self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,34 @@
+"""Connect to a table by hand, typing HOST:PORT."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+from ui.table_factory import parse_address
+
+
+class ConnectDialog(ModalScreen[tuple[str, int] | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Connect to a table: HOST:PORT, then Enter (Esc cancels).")
+            yield Input(placeholder="192.168.1.20:45123", id="address")
+            yield Label("", id="connect-error", classes="error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            address = parse_address(event.value)
+        except ValueError as error:
+            self.query_one("#connect-error", Label).update(f"✗ {error}")
+            return
+        self.dismiss(address)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

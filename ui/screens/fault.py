@@ -1,0 +1,35 @@
+"""A seat cheated or broke the protocol: who, what, and the evidence. The hand has stopped."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from p2p.table_api import FaultDetected
+
+
+class FaultScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", "Close")]
+
+    def __init__(self, fault: FaultDetected, seat_name: str) -> None:
+        super().__init__()
+        self.fault = fault
+        self.seat_name = seat_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide fault"):
+            yield Static(f"!! FAULT by seat {self.fault.seat}: {self.seat_name}", classes="title")
+            yield Static(f"What: {self.fault.what}")
+            yield Static(f"Evidence: {self.fault.evidence}")
+            yield Static(
+                "The hand has stopped. Every honest seat saw the same evidence.", classes="dim"
+            )
+        yield Footer(compact=True, show_command_palette=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,121 @@
+"""The lobby: who you are, the tables found on the network (live), and ways to sit down."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from p2p.discovery import DiscoveredTable, TableAdded, TableEvent, TableRemoved, TableUpdated
+from ui.messages import ConnectRequested, JoinRequested, NewTableRequested
+from ui.player import Player
+from ui.table_finder import TableFinder
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_table", "New table"),
+        Binding("j", "join", "Join"),
+        Binding("c", "connect", "Connect"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+    ]
+
+    def __init__(self, player: Player, finder: TableFinder | None) -> None:
+        super().__init__()
+        self.player = player
+        self.finder = finder
+        self.tables: dict[str, DiscoveredTable] = {}
+        self._discovering = False
+
+    def compose(self) -> ComposeResult:
+        me = Static(
+            f"Name: {self.player.name}\nKey code: {self.player.code}   (compare it aloud)",
+            id="me",
+        )
+        me.border_title = "You"
+        yield me
+        table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        table.border_title = "Tables on your network (live)"
+        yield table
+        yield Static(id="lobby-hint")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Table", "Game", "Seats", "Host key", "Address")
+        self._update_hint()
+
+    def on_screen_resume(self) -> None:
+        if not self._discovering and self.finder is not None:
+            self._discovering = True
+            self.discover()
+
+    @work(exclusive=True, group="discovery")
+    async def discover(self) -> None:
+        assert self.finder is not None
+        try:
+            await self.finder.start(self.on_table_event)
+        except Exception as error:  # no network must not take the app down: say so and go on
+            self.query_one("#lobby-hint", Static).update(f"✗ Discovery unavailable: {error}")
+
+    def on_table_event(self, event: TableEvent) -> None:
+        if isinstance(event, TableAdded | TableUpdated):
+            self.tables[event.table.instance] = event.table
+        elif isinstance(event, TableRemoved):
+            self.tables.pop(event.instance, None)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for instance, found in sorted(self.tables.items()):
+            ad = found.ad
+            seats = f"{ad.seats_taken}/{ad.seats_total}" + (" full" if ad.is_full else "")
+            address = f"{found.addresses[0]}:{found.port}"
+            table.add_row(ad.name, ad.game, seats, ad.host_fingerprint, address, key=instance)
+        self._update_hint()
+
+    def _update_hint(self) -> None:
+        found = len(self.tables)
+        text = (
+            f"{found} table(s) found. ↑↓ choose, j join."
+            if found
+            else "No tables found yet (still looking). n opens one with bots."
+        )
+        self.query_one("#lobby-hint", Static).update(text)
+
+    def selected_table(self) -> DiscoveredTable | None:
+        table = self.query_one(DataTable)
+        if not self.tables or table.cursor_row < 0:
+            return None
+        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        return self.tables.get(key) if key is not None else None
+
+    def action_new_table(self) -> None:
+        self.post_message(NewTableRequested())
+
+    def action_join(self) -> None:
+        found = self.selected_table()
+        if found is None:
+            self.notify("No table selected: there are none on the network yet.", severity="warning")
+            return
+        self.post_message(JoinRequested(found.addresses[0], found.port))
+
+    def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
+        self.action_join()
+
+    def action_connect(self) -> None:
+        self.post_message(ConnectRequested())
+
+    def action_help(self) -> None:
+        from ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    async def on_unmount(self) -> None:
+        if self.finder is not None:
+            await self.finder.close()

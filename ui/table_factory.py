@@ -1,0 +1,121 @@
+"""The one place that decides which `TableSession` the UI plays on.
+
+A table of one human and bots is a `LocalTable`; a table with other people on it, joining a table
+found on the network, or connecting to HOST:PORT needs the networked table driver (issue 5).
+Until that driver is merged, those raise `NetworkedPlayUnavailable` with a message the UI shows.
+
+The hook for the networked driver: a module `p2p.table_session` (NETWORKED_DRIVER_MODULE) with
+
+    host_table(*, seats: int, bots: int, options: LarryOptions, name: str, bot_kind: str)
+        -> TableSession   # opens and advertises a table, fills `bots` seats with bot peers
+    join_table(*, host: str, port: int, name: str) -> TableSession
+
+Both return at once; the session's `start()` gathers the seats, keys, shuffles and deals, and
+reports progress with SetupProgress/Notice events before its first StateChanged.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from engine import LarryOptions
+from p2p.table_api import TableSession
+from ui.local_table import LocalTable
+
+NETWORKED_DRIVER_MODULE = "p2p.table_session"  # the issue-5 networked TableSession lives here
+BOT_KINDS = ("heuristic", "random")
+UNAVAILABLE = "networked play arrives with issue 5 (the networked table driver)"
+
+
+class NetworkedPlayUnavailable(RuntimeError):
+    """This build has no networked table driver yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """What the player chose when opening a table."""
+
+    game: str = "larry"
+    seats: int = 4
+    bots: int = 3
+    seat: int = 0  # the human's seat at a local table (seat 0 starts hand 1, L5)
+    short_game: bool = False
+    seed: int | None = None
+    bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
+    bot_delay: float = 0.6
+    name: str = "You"
+    fingerprint: str = ""
+
+    @property
+    def humans(self) -> int:
+        return self.seats - self.bots
+
+    def validate(self) -> None:
+        if self.game != "larry":
+            raise ValueError(f"only Larry can be played so far, not {self.game!r}")
+        if not 2 <= self.seats <= 8:
+            raise ValueError("Larry is played by 2 to 8 players (L3)")
+        if not 0 <= self.bots < self.seats:
+            raise ValueError(f"0 to {self.seats - 1} bots fit at a table of {self.seats}")
+        if not 0 <= self.seat < self.seats:
+            raise ValueError(f"seat must be 0-{self.seats - 1}")
+        unknown = set(self.bot_kind.replace(" ", "").split(",")) - set(BOT_KINDS)
+        if unknown:
+            raise ValueError(f"unknown bot kind(s) {sorted(unknown)}; choose from {BOT_KINDS}")
+
+
+def open_table(spec: TableSpec) -> TableSession:
+    """A table as chosen: local when every other seat is a bot, networked otherwise."""
+    spec.validate()
+    if spec.humans == 1:
+        return LocalTable(
+            spec.seats,
+            seat=spec.seat,
+            human_name=spec.name,
+            human_fingerprint=spec.fingerprint,
+            options=LarryOptions(short_game=spec.short_game),
+            seed=spec.seed,
+            bot_kind=spec.bot_kind,
+            bot_delay=spec.bot_delay,
+        )
+    return _networked(
+        "host_table",
+        seats=spec.seats,
+        bots=spec.bots,
+        options=LarryOptions(short_game=spec.short_game),
+        name=spec.name,
+        bot_kind=spec.bot_kind,
+    )
+
+
+def join_table(host: str, port: int, name: str) -> TableSession:
+    """Join a table found in the lobby or typed in as HOST:PORT."""
+    if not host or not 0 < port < 65536:
+        raise ValueError(f"{host}:{port} is not an address to connect to")
+    return _networked("join_table", host=host, port=port, name=name)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """ "HOST:PORT" → (host, port); raises ValueError with a message for the player."""
+    host, sep, port_text = text.strip().rpartition(":")
+    if not sep or not host or not port_text.isdigit():
+        raise ValueError(f"{text!r} is not HOST:PORT (for example 192.168.1.20:45123)")
+    port = int(port_text)
+    if not 0 < port < 65536:
+        raise ValueError(f"port {port} is out of range")
+    return host.strip("[]"), port
+
+
+def _networked(function: str, **arguments: object) -> TableSession:
+    try:
+        module = importlib.import_module(NETWORKED_DRIVER_MODULE)
+    except ModuleNotFoundError as error:
+        if error.name != NETWORKED_DRIVER_MODULE:
+            raise  # the driver is there but broken: that must not pass for "not built yet"
+        raise NetworkedPlayUnavailable(UNAVAILABLE) from None
+    factory = getattr(module, function, None)
+    if factory is None:
+        raise NetworkedPlayUnavailable(UNAVAILABLE)
+    session: TableSession = factory(**arguments)
+    return session

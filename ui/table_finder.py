@@ -1,0 +1,54 @@
+"""Where the lobby's list of tables comes from: mDNS on the network, or a fixed list in tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from p2p.discovery import DiscoveredTable, TableAdded, TableEvent
+
+OnTableEvent = Callable[[TableEvent], None]
+
+
+class TableFinder(Protocol):
+    async def start(self, on_event: OnTableEvent) -> None:
+        """Begin reporting tables (added, updated, removed) to `on_event`."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class ZeroconfFinder:
+    """Live discovery with python-zeroconf (p2p.discovery.TableBrowser)."""
+
+    def __init__(self, interfaces: Sequence[str] | None = None) -> None:
+        self._interfaces = interfaces
+        self._aiozc = None
+        self._browser = None
+
+    async def start(self, on_event: OnTableEvent) -> None:
+        from p2p.discovery import TableBrowser, open_zeroconf
+
+        self._aiozc = open_zeroconf(self._interfaces)
+        self._browser = TableBrowser(self._aiozc, on_event)
+        await self._browser.start()
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            await self._browser.close()
+        if self._aiozc is not None:
+            await self._aiozc.async_close()
+
+
+class FixedFinder:
+    """A fixed list of tables, reported at start (tests, snapshots, --no-discovery)."""
+
+    def __init__(self, tables: Sequence[DiscoveredTable] = ()) -> None:
+        self.tables = tuple(tables)
+
+    async def start(self, on_event: OnTableEvent) -> None:
+        for table in self.tables:
+            on_event(TableAdded(table))
+
+    async def close(self) -> None:
+        return None

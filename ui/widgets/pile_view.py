@@ -1,0 +1,39 @@
+"""The pile in play order: who played each card, face-down (??) or face-up, and the total said."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import Static
+
+from engine import LarryView
+from p2p.table_api import SeatInfo
+from ui.describe import card_label
+
+
+class PileView(Static):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Pile"
+
+    def show(self, view: LarryView, seats: Sequence[SeatInfo]) -> None:
+        if not view.pile:
+            self.update(Text("empty: the next card starts a round at 0 (L7)", style="dim"))
+            return
+        deck = view.deck
+        revealed = view.state.revealed
+        text = Text()
+        for index, ((slot, face), seat) in enumerate(zip(view.pile, view.pile_seats, strict=True)):
+            if index:
+                text.append(" │ ", style="dim")
+            said = view.pile_totals[index] if index < len(view.pile_totals) else view.announced
+            text.append(seats[seat].name.removesuffix(" (bot)"))
+            if slot in revealed and face is not None:
+                text.append(f" up:{card_label(deck[face])}", style="bold")
+            elif face is not None:
+                text.append(f" ({card_label(deck[face])})", style="italic")
+            else:
+                text.append(" ??", style="dim")
+            text.append(f"→{said}")
+        self.update(text)

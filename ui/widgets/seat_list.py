@@ -1,0 +1,57 @@
+"""Every seat: whose turn (▶), name, card count, score, connection, face-up obligation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from engine import LarryView
+from p2p.table_api import SeatInfo
+
+
+class SeatList(Static):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Seats"
+        self._waiting: dict[int, float] = {}
+        self._offline: set[int] = set()
+
+    def set_status(self, seat: int, connected: bool, waiting: float | None) -> None:
+        if connected:
+            self._offline.discard(seat)
+        else:
+            self._offline.add(seat)
+        if waiting is None:
+            self._waiting.pop(seat, None)
+        else:
+            self._waiting[seat] = waiting
+
+    def show(self, view: LarryView, seats: Sequence[SeatInfo]) -> None:
+        table = Table.grid(padding=(0, 1), expand=True)
+        table.add_column(width=1)
+        table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(no_wrap=True)
+        to_act = view.to_act
+        for seat, info in enumerate(seats):
+            turn = seat == to_act
+            marker = Text("▶", style="bold reverse") if turn else Text(" ")
+            name = Text(info.name, style="bold" if info.is_me else "")
+            count = len(view.state.hands[seat])
+            cards = f"{count} card" if count == 1 else f"{count} cards"
+            notes: list[str] = []
+            if seat in self._offline:
+                notes.append("OFFLINE")
+            if seat in self._waiting:
+                notes.append(f"WAIT {self._waiting[seat]:.0f}s")
+            if view.obligated[seat]:
+                notes.append("UP!")
+            if view.out_seat == seat:
+                notes.append("OUT")
+            link = Text(" ".join(notes) if notes else "on", style="bold red" if notes else "green")
+            table.add_row(marker, name, cards, f"{view.scores[seat]:+d}", link)
+        self.update(table)

@@ -1,0 +1,49 @@
+"""The middle of the table: limit and direction, announced total, pick-up and discard counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import Static
+
+from engine import LarryView, Phase
+from p2p.table_api import SeatInfo, SetupProgress
+from ui.describe import direction_text
+
+
+class TableStatus(Static):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Table"
+        self.setup: SetupProgress | None = None
+
+    def show(self, view: LarryView, seats: Sequence[SeatInfo]) -> None:
+        text = Text()
+        text.append("Limit ")
+        text.append(f" {view.limit} ", style="bold reverse")
+        text.append(f"  {direction_text(view.direction)}\n")
+        by = f" (by {seats[view.last_player].name})" if view.last_player is not None else ""
+        text.append("Announced ")
+        text.append(str(view.announced), style="bold")
+        text.append(f"{by}\n")
+        text.append(
+            f"Pick-up {view.pickup_count} · Discard {view.discard_count} · Pile {view.pile_size}\n"
+        )
+        text.append(f"Hand {view.hand_no}", style="dim")
+        if view.options.short_game:
+            text.append(" (short game)", style="dim")
+        if view.phase is Phase.GAME_OVER:
+            text.append(" · GAME OVER", style="bold")
+        elif self.setup is not None:
+            text.append(f" · {setup_text(self.setup, seats)}", style="dim")
+        self.update(text)
+
+
+def setup_text(progress: SetupProgress, seats: Sequence[SeatInfo]) -> str:
+    """ "Shuffle 2/4: Ben (proofs 12)" — what the table is doing while it sets up."""
+    who = f": {seats[progress.seat].name}" if progress.seat is not None else ""
+    proofs = f", {progress.proofs_verified} proofs ok" if progress.proofs_verified else ""
+    if progress.done >= progress.total and progress.seat is None:
+        return f"{progress.phase} done{proofs}"
+    return f"{progress.phase} {progress.done}/{progress.total}{who}{proofs}"
