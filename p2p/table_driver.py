@@ -239,6 +239,10 @@ class LarryTable:
         self._take_output(self.deck.start())
         self._take_output(self.deck.coin(FIRST_PLAYER_COIN))
 
+    def observe(self) -> None:
+        """Follow the table without a seat (an auditor): join the coin, publish nothing."""
+        self.deck.coin(FIRST_PLAYER_COIN)
+
     def receive_private(self, sender: int, body: Any) -> None:
         """A give-away's shares, sent privately by the giver (may arrive before its turn, or
         again after a reconnect: a copy already held is ignored)."""
