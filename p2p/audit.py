@@ -121,6 +121,7 @@ def audit_transcript(path: Path) -> AuditReport:
         report.seats = len(roster.keys)
         _check_sequences(envelopes)
         _replay(roster, envelopes, report)
+        _check_evidence(roster, path)
     except _Stop as stop:
         report.fault = stop.fault
     return report
@@ -297,6 +298,45 @@ def _replay(roster: Roster, envelopes: list[Envelope], report: AuditReport) -> N
 def _tally(table: LarryTable, report: AuditReport) -> None:
     events, table.events = table.events, []
     report.doubts += sum(1 for e in events if type(e).__name__ == "DoubtVerification")
+
+
+def _check_evidence(roster: Roster, path: Path) -> None:
+    """Faults a peer saw outside the log (equivocation): re-check their signed evidence."""
+    from p2p.table_peer import evidence_path
+
+    sidecar = evidence_path(path)
+    if not sidecar.exists():
+        return
+    for record in _records(sidecar.read_bytes()):
+        items = record.get("evidence")
+        if not isinstance(items, list) or not items:
+            continue
+        envelopes: list[Envelope] = []
+        for item in items:
+            try:
+                envelope = decode_envelope(bytes(item[0]), bytes(item[1]), str(sidecar))
+            except (EnvelopeError, MalformedFrame, TypeError, IndexError):
+                break
+            if envelope.table != roster.table or envelope.seat >= len(roster.keys):
+                break
+            if not envelope.verify(roster.keys[envelope.seat]):
+                break
+            envelopes.append(envelope)
+        else:
+            seats = {e.seat for e in envelopes}
+            places = {(e.seat, e.seq) for e in envelopes}
+            distinct = len({e.signed for e in envelopes}) == len(envelopes)
+            if len(envelopes) >= 2 and len(seats) == 1 and len(places) == 1 and distinct:
+                seat = envelopes[0].seat
+                raise _Stop(
+                    AuditFault(
+                        seat,
+                        "equivocation",
+                        f"two different envelopes signed by seat {seat} for sequence number "
+                        f"{envelopes[0].seq}: {envelopes[0].id.hex()[:16]} and "
+                        f"{envelopes[1].id.hex()[:16]}",
+                    )
+                )
 
 
 def digest(report: AuditReport) -> str:

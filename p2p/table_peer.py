@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from p2p.canonical import pack_canonical
 from p2p.deck import DeckFault, DeckSession
 from p2p.envelope import Envelope
 from p2p.errors import PeerError
+from p2p.framing import MAX_FRAME_SIZE, encode_frame, pack_message
 from p2p.identity import Identity, PublicIdentity
 from p2p.logsync import TableSync
 from p2p.mesh import Mesh
@@ -46,6 +47,12 @@ from p2p.tablelog import Fault, Roster, TableLog
 from p2p.transcript import SecretStore, Transcript, load_transcript
 
 log = logging.getLogger("fairdeal.table")
+
+
+def evidence_path(transcript: Path) -> Path:
+    """Where a peer keeps the signed evidence of faults that never enter the log."""
+    return transcript.with_name(transcript.name + ".faults")
+
 
 DEFAULT_SILENCE_LIMIT = 30.0
 
@@ -96,7 +103,7 @@ class TablePeer:
         names: Sequence[str] | None = None,
         bot: Bot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
-        make_table: Callable[[DeckSession], LarryTable] | None = None,
+        table_class: type[LarryTable] = LarryTable,
     ) -> None:
         if roster.keys[seat] != identity.key:
             raise ValueError(f"seat {seat} of the roster is not {identity}")
@@ -110,7 +117,7 @@ class TablePeer:
         self.names = list(names or [f"seat {s}" for s in roster.seats])
         self.bot = bot
         self.silence_limit = silence_limit
-        self._make_table = make_table
+        self._table_class = table_class  # tests plug cheating subclasses in here
         self.timings = PeerTimings()
         self.table: LarryTable | None = None
         self.sync: TableSync | None = None
@@ -176,7 +183,7 @@ class TablePeer:
         deck = DeckSession(
             self.roster.table, self._seat, len(self.roster.keys), random_bytes=SeededRandom(seed)
         )
-        table = (self._make_table or self._default_table)(deck)
+        table = self._table_class(self.roster.table, len(self.roster.keys), self.options, deck)
         self.table = table
         table.start()
         self.mesh.on("fwd", self._on_forward)
@@ -226,9 +233,6 @@ class TablePeer:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _default_table(self, deck: DeckSession) -> LarryTable:
-        return LarryTable(self.roster.table, len(self.roster.keys), self.options, deck)
-
     def _require_table(self) -> LarryTable:
         if self.table is None:
             raise RuntimeError("the table has not been started")
@@ -251,6 +255,16 @@ class TablePeer:
         self._schedule()
 
     def _on_log_fault(self, fault: Fault) -> None:
+        """A fault the log finds (equivocation, a bad chain): keep its signed evidence beside
+        the transcript, where `fairdeal audit` checks it, and stop the table."""
+        record = {
+            "seat": fault.seat,
+            "kind": fault.kind,
+            "detail": fault.detail,
+            "evidence": [[e.signed, e.signature] for e in fault.evidence],
+        }
+        with open(evidence_path(self.transcript_path), "ab") as file:
+            file.write(encode_frame(pack_message(record), MAX_FRAME_SIZE))
         table = self._require_table()
         table._stop(fault.seat, fault.kind, fault.detail)
         self._schedule()

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import LarryOptions
-from engine.bots import make_bot
-from p2p.deck import DeckSession
+from engine.bots import Bot, make_bot
 from p2p.identity import Identity
 from p2p.mesh import Mesh
 from p2p.table_driver import LarryTable
@@ -18,7 +17,7 @@ from p2p.table_peer import TablePeer
 from p2p.tablelog import Roster
 from p2p.transcript import SecretStore
 
-MakeTable = Callable[[DeckSession], LarryTable]
+MakeTable = type[LarryTable]
 
 
 def identity(index: int) -> Identity:
@@ -65,7 +64,7 @@ def make_peer(
         transcript=data / "table.transcript",
         secrets=SecretStore(data / "secrets"),
         bot=make_bot("heuristic", random.Random(seed * 100 + seat)) if bot else None,
-        make_table=make_table,
+        table_class=make_table or LarryTable,
         silence_limit=silence_limit,
     )
 
@@ -79,6 +78,7 @@ async def open_table(
     tables: dict[int, MakeTable] | None = None,
     silence_limit: float = 30.0,
     bots: bool = True,
+    wrap: dict[int, Callable[[Bot], Bot | None]] | None = None,
 ) -> LocalTable:
     """Start `seats` bot peers, connect them in a full mesh and start the table."""
     options = options or LarryOptions(short_game=True)
@@ -101,6 +101,10 @@ async def open_table(
         for s in range(seats)
     ]
     for peer in peers:
+        if wrap and peer.seat in wrap and peer.bot is not None:
+            peer.bot = wrap[peer.seat](peer.bot)
+        # pinned seat seeds: the shuffles, and so the whole game, are reproducible
+        peer.secrets.put(f"table/{roster.table.hex()}/seed", bytes([seed, peer.seat + 1]) * 16)
         await peer.start()
     for i in range(seats):
         for j in range(i + 1, seats):
