@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import LarryOptions, PlayFaceDown
+from engine import PlayFaceDown
 from engine.codec import to_data
 from p2p.audit import audit_transcript
 from p2p.table_driver import ACT
@@ -69,7 +69,7 @@ async def test_a_non_number_under_the_face_up_obligation_is_caught(tmp_path: Pat
     # L12: seats 1-3 put "play face-up" on seat 0 whenever they can; seat 0 then claims a
     # number card face-up and shows an action card.
     wrap = {CHEATER: FakeNumberBot, **{s: (lambda b: PlacerBot(b, CHEATER)) for s in (1, 2, 3)}}
-    table = await open_table(4, tmp_path, wrap=wrap, seed=1, options=LarryOptions())
+    table = await open_table(4, tmp_path, wrap=wrap, seed=8)
     try:
         await assert_caught(table, "claimed number face-up")
     finally:
