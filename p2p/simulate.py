@@ -123,9 +123,13 @@ class Simulation:
                 peer.moves = message["progress"]
             elif "result" in message:
                 peer.result = message["result"]
-            peer.changed.set()
-            peer.changed = asyncio.Event()
+            self._wake(peer)
+        self._wake(peer)
+
+    @staticmethod
+    def _wake(peer: PeerProcess) -> None:
         peer.changed.set()
+        peer.changed = asyncio.Event()  # a waiter never spins on an event left set
 
     async def wait_for(self, seat: int, predicate: Callable[[PeerProcess], bool]) -> None:
         peer = self.peers[seat]

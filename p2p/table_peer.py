@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,7 +126,7 @@ class TablePeer:
         self._changed = asyncio.Event()
         self._closed = False
         self._pump_scheduled = False
-        self._own_bodies: set[bytes] = set()
+        self._already_signed: Counter[bytes] = Counter()
         self._done = asyncio.get_event_loop().create_future()
         self._watchdog: asyncio.Task[None] | None = None
         self._waiting_since = time.monotonic()
@@ -192,10 +193,12 @@ class TablePeer:
             table.receive_private(sender, body)  # give-aways received before a restart
         if self.transcript_path.exists():
             contents = load_transcript(self.transcript_path)
-            self._own_bodies = {pack_canonical(e.body) for e in contents.signed}
-            self._own_bodies |= {
-                pack_canonical(e.body) for e in contents.applied if e.seat == self._seat
-            }
+            # What the replay makes this seat owe again was published before the crash; one
+            # regenerated item is dropped per envelope signed (actions come from the bot, not
+            # from the replay, and are never dropped).
+            self._already_signed = Counter(
+                pack_canonical(e.body) for e in contents.signed if e.kind != ACT
+            )
             sync = TableSync.restore(
                 self.mesh, self.identity, self.transcript_path, self._ordering, self._apply
             )
@@ -302,8 +305,8 @@ class TablePeer:
                         self.roster.keys[item.to],
                         {"t": "fwd", "table": self.roster.table, "m": item.body},
                     )
-                elif pack_canonical(item.body) in self._own_bodies:
-                    continue  # signed before a restart; it is in the log already
+                elif item.kind != ACT and self._already_signed[packed := pack_canonical(item.body)]:
+                    self._already_signed[packed] -= 1  # signed before a restart: in the log
                 else:
                     sync.publish(item.kind, item.body)
             self._drain_table_events()
