@@ -304,12 +304,12 @@ class LarryTable:
         kind = body.get("kind") if isinstance(body, Mapping) else None
         if kind != expect.deck_kind:
             raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
-        if kind == SHARES:
-            self._check_shares(envelope.seat, parse_message(body, envelope.seat, self.seats))
-        output = self.deck.handle(envelope.seat, body)
+        message = None
         if kind == SHARES:
             message = parse_message(body, envelope.seat, self.seats)
-            assert isinstance(message, SharesMessage)
+            self._check_shares(envelope.seat, message)
+        output = self.deck.handle(envelope.seat, body)
+        if isinstance(message, SharesMessage):
             for item in message.shares:
                 self._public.setdefault(item.slot, set()).add(item.share.seat)
             self._proofs += len(message.shares)
@@ -425,7 +425,11 @@ class LarryTable:
             self._service = _Service([request], "receipt")
             output = self.deck.give(self._slot[request.slot], request.to_seat)
             for message in output.messages:
-                self.outbox.append(Private(request.to_seat, message))
+                # The receiver's own share is never needed (and it rejects it): a card given
+                # back to a seat that held it before carries only the other seats' shares.
+                shares = [s for s in message["shares"] if s["share"]["seat"] != request.to_seat]
+                if shares:
+                    self.outbox.append(Private(request.to_seat, {**message, "shares": shares}))
             self._try_forward()
         else:
             slots = tuple(self._slot[s] for s in request.slots)
@@ -485,11 +489,19 @@ class LarryTable:
         request = service.requests[0]
         assert isinstance(request, Transfer)
         masked = self._slot[request.slot]
-        if request.to_seat != self.me or masked not in self._forwards:
+        if request.to_seat != self.me or masked in self._received:
+            return
+        receipt: dict[str, Any] = {"slot": request.slot}
+        public = self._public.get(masked, set())
+        if all(t in public for t in range(self.seats) if t != self.me):
+            # every share but ours is public: the card came back to a seat that knows it
+            self._received.add(masked)
+            self.outbox.append(Publish(RECEIVED, receipt))
+            return
+        if masked not in self._forwards:
             return
         sender, body = self._forwards.pop(masked)
         self._received.add(masked)
-        receipt: dict[str, Any] = {"slot": request.slot}
         try:
             if sender != request.from_seat:
                 raise DeckFault(sender, "forwarded a card it is not giving")

@@ -105,18 +105,20 @@ def test_a_dropped_envelope_names_its_seat(game_dir: Path, tmp_path: Path, posit
 def test_a_moved_envelope_names_its_seat(game_dir: Path, tmp_path: Path, position: int) -> None:
     records = read_records(transcripts(game_dir)[2])
     applied = applied_indices(records)
-    # swap with the next envelope by another seat
-    first = applied[position]
-    second = next(
-        i for i in applied[position + 1 :] if seat_of(records[i]) != seat_of(records[first])
+    # swap two adjacent envelopes of different seats, from `position` on
+    at = next(
+        i
+        for i in range(position, len(applied) - 1)
+        if seat_of(records[applied[i]]) != seat_of(records[applied[i + 1]])
     )
+    first, second = applied[at], applied[at + 1]
     records[first], records[second] = records[second], records[first]
     path = tmp_path / "moved.transcript"
     write_records(path, records)
     report = audit_transcript(path)
     assert not report.verified
     assert report.fault.seat == seat_of(records[first])  # the envelope now out of its place
-    assert report.fault.entry == position
+    assert report.fault.entry == at
 
 
 def test_transcripts_of_different_games_disagree(game_dir: Path, tmp_path: Path) -> None:
