@@ -113,11 +113,6 @@ def point_sum(points: Iterable[Point]) -> Point:
     return IDENTITY if total is None else total
 
 
-def linear_combination(scalars: Iterable[int], points: Iterable[Point]) -> Point:
-    """Σ k_i·P_i with one scalar multiplication per term (libsodium has no multi-exponentiation)."""
-    return point_sum(mul(k, p) for k, p in zip(scalars, points, strict=True))
-
-
 def _lp(item: bytes) -> bytes:
     return len(item).to_bytes(4, "big") + item
 

@@ -13,7 +13,7 @@ from typing import Any
 from . import wire
 from .coin import COMMIT_BYTES, NONCE_BYTES, VALUE_BYTES
 from .errors import DeckFault, ParseError, reblame
-from .keys import PublicKeyShare, SchnorrProof
+from .keys import PublicKeyShare
 from .masking import MaskedCard, masked_list_from_data, masked_list_to_data
 from .shares import DecryptionShare
 from .shuffle import MAX_CARDS, ShuffleProof
@@ -36,6 +36,14 @@ class Slot:
     def to_data(self) -> dict:
         return {"list": self.list_id, "i": self.index}
 
+    @classmethod
+    def from_data(cls, data: object, what: str = "slot") -> Slot:
+        d = wire.fields(data, what, {"list", "i"})
+        return cls(
+            wire.short_text(d["list"], f"{what}.list"),
+            wire.integer(d["i"], f"{what}.i", 0, MAX_CARDS - 1),
+        )
+
     def __str__(self) -> str:
         return f"{self.list_id}[{self.index}]"
 
@@ -51,10 +59,7 @@ class SlotShare:
     @classmethod
     def from_data(cls, data: object, what: str, max_seat: int) -> SlotShare:
         d = wire.fields(data, what, {"list", "i", "share"})
-        slot = Slot(
-            wire.short_text(d["list"], f"{what}.list"),
-            wire.integer(d["i"], f"{what}.i", 0, MAX_CARDS - 1),
-        )
+        slot = Slot.from_data({"list": d["list"], "i": d["i"]}, what)
         return cls(slot, DecryptionShare.from_data(d["share"], max_seat))
 
 
@@ -174,11 +179,8 @@ def _parse(data: Any, max_seat: int) -> DeckMessage:
     kind = wire.kind_of(data)
     if kind == KEY:
         d = wire.fields(data, kind, {"kind", "seat", "Y", "proof"})
-        seat = wire.integer(d["seat"], "key.seat", 0, max_seat)
-        key = PublicKeyShare(
-            seat, wire.point(d["Y"], "key.Y"), SchnorrProof.from_data(d["proof"], "key.proof")
-        )
-        return KeyMessage(key)
+        del d["kind"]
+        return KeyMessage(PublicKeyShare.from_data(d, max_seat))
     if kind == SHUFFLE:
         d = wire.fields(data, kind, {"kind", "seat", "list", "deck", "proof"})
         deck = tuple(masked_list_from_data(d["deck"], "shuffle.deck"))

@@ -9,6 +9,22 @@ messages this seat must now publish and the events for the driver.
 
 A message that breaks the protocol raises `DeckFault` (`ParseError`, `ProofError`) naming the
 culprit seat, and changes no state: every check runs before any mutation.
+
+Driver contract, step by step (protocol.md §6 has the messages):
+
+- `start()` once per seat → `deck.key`; after every key: `KeysReady`.
+- `new_deck(list_id, deck_id, cards)` / `reshuffle(list_id, sources)` on every seat → seat 0
+  sends `deck.shuffle`; each seat's session answers the previous seat's verified shuffle with
+  its own (`ShuffleVerified` each time); after seat N−1's: `ListReady`. Deal or reveal slots of
+  a list only after `ListReady`.
+- `deal({slot: owner})` → one `deck.shares` per seat (not from the owner); when a slot's shares
+  are in: `CardDealt` on every seat, with the face in the owner's session only.
+- `give(slot, to)` → the owner sends `deck.forward` (private, `to` set); the receiver gets
+  `CardReceived`.
+- `reveal(slots)` → `deck.shares` from the owner (or every seat, for an undealt slot); then
+  `CardRevealed` on every seat.
+- `coin(coin_id)` → `deck.coin.commit`; after every commitment each session sends its
+  `deck.coin.reveal`; then `CoinFlipped(seed)` (use `SeedStream(seed)` for draws).
 """
 
 from __future__ import annotations
@@ -18,14 +34,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CardTable, card_point
-from .coin import CoinSecret, coin_seed, commitment
+from .cards import MAX_CARD_ID, CardTable, card_point
+from .coin_rounds import CoinRounds
 from .errors import DeckFault, DeckUsageError, ProofError
 from .events import (
     CardDealt,
     CardReceived,
     CardRevealed,
-    CoinFlipped,
     DeckEvent,
     KeysReady,
     ListReady,
@@ -37,6 +52,7 @@ from .masking import MaskedCard, initial_deck, open_mask
 from .messages import (
     CoinCommitMessage,
     CoinRevealMessage,
+    DeckMessage,
     ForwardMessage,
     KeyMessage,
     SharesMessage,
@@ -62,6 +78,11 @@ class Output:
         self.messages += other.messages
         self.events += other.events
 
+    def __repr__(self) -> str:
+        # Message bodies stay out of logs: a forwarded share is as private as a card.
+        kinds = [m.get("kind") for m in self.messages]
+        return f"Output(messages={kinds}, events={self.events})"
+
 
 @dataclass
 class _List:
@@ -82,14 +103,6 @@ class _SlotState:
     forward_from: int | None = None
     known: int | None = field(default=None, repr=False)
     revealed: int | None = None
-
-
-@dataclass
-class _Coin:
-    secret: CoinSecret
-    commits: dict[int, bytes] = field(default_factory=dict)
-    values: dict[int, bytes] = field(default_factory=dict)
-    seed: bytes | None = None
 
 
 class DeckSession:
@@ -117,9 +130,12 @@ class DeckSession:
         self._lists: dict[str, _List] = {}
         self._slots: dict[Slot, _SlotState] = {}
         self._seen: dict[str, dict[int, Slot]] = {}
-        self._coins: dict[str, _Coin] = {}
+        self._coins = CoinRounds(table_id, seat, seats, random_bytes)
         self._own_shuffles: dict[str, ShuffleMessage] = {}
         self._own_shares: dict[Slot, DecryptionShare] = {}
+        # Public messages this seat sent and has not yet seen come back through the log: when
+        # one does, the parsed object is reused (no re-parsing, no re-validation of own points).
+        self._sent: list[tuple[dict[str, Any], DeckMessage]] = []
 
     def __repr__(self) -> str:
         return f"DeckSession(seat={self.seat}, seats={self.seats})"
@@ -156,8 +172,7 @@ class DeckSession:
         return state.revealed if state else None
 
     def coin_seed(self, coin_id: str) -> bytes | None:
-        coin = self._coins.get(coin_id)
-        return coin.seed if coin else None
+        return self._coins.seed(coin_id)
 
     # -- commands (identical on every seat) -------------------------------------------------
 
@@ -166,7 +181,7 @@ class DeckSession:
         if self.seat in self._keys:
             raise DeckUsageError("keys already published")
         share = self._key.publish(self.table_id, self._random_bytes)
-        return Output([KeyMessage(share).to_data()])
+        return Output([self._emit(KeyMessage(share))])
 
     def new_deck(self, list_id: str, deck_id: str, cards: Sequence[int]) -> Output:
         """Create masked list `list_id` from the public deck (r = 1) and start its shuffle chain."""
@@ -174,6 +189,8 @@ class DeckSession:
         self._require_new_list(list_id, len(cards))
         if len(set(cards)) != len(cards):
             raise DeckUsageError("card ids must be distinct")
+        if not all(isinstance(c, int) and 0 <= c <= MAX_CARD_ID for c in cards):
+            raise DeckUsageError(f"card ids must be integers in [0, {MAX_CARD_ID}]")
         table = CardTable.of(deck_id, cards)
         points = [card_point(deck_id, c) for c in cards]
         self._lists[list_id] = _List(deck_id, table, tuple(initial_deck(points, joint)))
@@ -202,9 +219,10 @@ class DeckSession:
         for masked, slot in zip(lists, sources, strict=True):
             masked.retired.add(slot.index)
             self._slots.pop(slot, None)
-        seen = self._seen[deck_id]
+            self._own_shares.pop(slot, None)
+        seen, retired = self._seen[deck_id], set(sources)
         for card, slot in list(seen.items()):
-            if slot in set(sources):
+            if slot in retired:
                 del seen[card]
         self._lists[list_id] = _List(deck_id, table, deck)
         return self._maybe_shuffle(list_id)
@@ -230,6 +248,8 @@ class DeckSession:
     def reveal(self, slots: Sequence[Slot]) -> Output:
         """Open `slots` publicly: the owner (or, for a slot never dealt, every seat) publishes
         the shares it holds that are not public yet."""
+        if len(set(slots)) != len(slots):
+            raise DeckUsageError("reveal slots must be distinct")
         for slot in slots:
             self._require_live(slot)
             state = self._slots.get(slot)
@@ -255,22 +275,24 @@ class DeckSession:
         if not 0 <= to < self.seats or to == state.owner:
             raise DeckUsageError(f"cannot give slot {slot} to seat {to}")
         giver = state.owner
+        # Shares `to` lacks: neither public nor its own. None when a card comes back to a seat
+        # that already held it; then no message is needed at all.
+        lacking = set(range(self.seats)) - set(state.public) - {to}
         out = Output()
-        if giver == self.seat:
-            shares = tuple(self._unpublished_held(slot, state))
+        if giver == self.seat and lacking:
+            held = self._unpublished_held(slot, state)
+            shares = tuple(s for s in held if s.share.seat in lacking)
             out.messages.append(ForwardMessage(self.seat, to, shares).to_data())
+        if to == self.seat and not lacking:
+            state.known = self._private_open(giver, slot, list(state.public.values()))
+            out.events.append(CardReceived(slot, giver, state.known))
         state.owner = to
-        state.forward_from = giver if to == self.seat else None
+        state.forward_from = giver if to == self.seat and lacking else None
         return out
 
     def coin(self, coin_id: str) -> Output:
         """Start joint coin `coin_id`: publish this seat's commitment."""
-        if coin_id in self._coins:
-            raise DeckUsageError(f"coin {coin_id!r} already started")
-        secret = CoinSecret.draw(self._random_bytes)
-        self._coins[coin_id] = _Coin(secret)
-        commit = commitment(self.table_id, coin_id, self.seat, secret.nonce, secret.value)
-        return Output([CoinCommitMessage(self.seat, coin_id, commit).to_data()])
+        return Output([self._emit(self._coins.start(coin_id))])
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -278,7 +300,7 @@ class DeckSession:
         """Apply one message authored by `sender` (as authenticated by the transport)."""
         if not 0 <= sender < self.seats:
             raise DeckFault(None, f"message from unknown seat {sender}")
-        message = parse_message(data, sender, self.seats)
+        message = self._parse(sender, data)
         if isinstance(message, KeyMessage):
             return self._on_key(message)
         if isinstance(message, ShuffleMessage):
@@ -354,11 +376,19 @@ class DeckSession:
             new[share.seat] = share
         out = Output()
         outcomes = [self._outcome(sender, slot, new) for slot, new in added.items()]
+        opened: dict[tuple[str, int], Slot] = {}
+        for slot, (_, card) in zip(added, outcomes, strict=True):
+            if card is None:
+                continue
+            key = (self._lists[slot.list_id].deck_id, card)
+            if key in opened:
+                raise DeckFault(sender, f"card {card} opened twice ({opened[key]} and {slot})")
+            opened[key] = slot
         for slot, new in added.items():
             self._slots[slot].public.update(new)
             for seat in new:
                 self._slots[slot].held.pop(seat, None)
-        for apply in outcomes:
+        for apply, _ in outcomes:
             out.events += apply()
         return out
 
@@ -376,7 +406,7 @@ class DeckSession:
             new = received.setdefault(slot, {})
             if share.seat in new or share.seat in state.public or share.seat == self.seat:
                 raise DeckFault(sender, f"forwarded a needless share of seat {share.seat}")
-            self._verify_share(sender, slot, share)
+            self._verify_share(sender, slot, share, private=True)
             new[share.seat] = share
         cards: dict[Slot, int] = {}
         for slot, new in received.items():
@@ -387,47 +417,26 @@ class DeckSession:
             shares = [*state.public.values(), *new.values()]
             cards[slot] = self._private_open(sender, slot, shares)
         out = Output()
+        late: list[SlotShare] = []
         for slot, new in received.items():
             state = self._slots[slot]
             state.held.update(new)
             state.known = cards[slot]
             state.forward_from = None
             out.events.append(CardReceived(slot, sender, cards[slot]))
+            if state.reveal_pending:
+                # The reveal was asked before the gift arrived: publish what it lacked now.
+                late += [s for s in self._unpublished_held(slot, state) if s.share.seat in new]
+        out.extend(self._publish(late))
         return out
 
     def _on_coin_commit(self, message: CoinCommitMessage) -> Output:
-        coin = self._coins.get(message.coin_id)
-        if coin is None:
-            raise DeckFault(message.seat, f"commitment to unknown coin {message.coin_id!r}")
-        if message.seat in coin.commits:
-            raise DeckFault(message.seat, f"second commitment to coin {message.coin_id!r}")
-        coin.commits[message.seat] = message.commit
-        if len(coin.commits) < self.seats:
-            return Output()
-        secret = coin.secret
-        reveal = CoinRevealMessage(self.seat, message.coin_id, secret.nonce, secret.value)
-        return Output([reveal.to_data()])
+        reveal = self._coins.on_commit(message)
+        return Output([self._emit(reveal)] if reveal else [])
 
     def _on_coin_reveal(self, message: CoinRevealMessage) -> Output:
-        seat, coin_id = message.seat, message.coin_id
-        coin = self._coins.get(coin_id)
-        if coin is None or len(coin.commits) < self.seats:
-            raise DeckFault(seat, f"revealed coin {coin_id!r} before every commitment was in")
-        if seat in coin.values:
-            raise DeckFault(seat, f"revealed coin {coin_id!r} twice")
-        expected = commitment(self.table_id, coin_id, seat, message.nonce, message.value)
-        if expected != coin.commits[seat]:
-            raise ProofError(
-                seat,
-                f"coin {coin_id!r}: the reveal does not match the commitment",
-                {"commit": coin.commits[seat], "nonce": message.nonce, "value": message.value},
-            )
-        coin.values[seat] = message.value
-        if len(coin.values) < self.seats:
-            return Output()
-        values = [coin.values[s] for s in range(self.seats)]
-        coin.seed = coin_seed(self.table_id, coin_id, values)
-        return Output(events=[CoinFlipped(coin_id, coin.seed)])
+        flipped = self._coins.on_reveal(message)
+        return Output(events=[flipped] if flipped else [])
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -468,7 +477,7 @@ class DeckSession:
         )
         message = ShuffleMessage(self.seat, list_id, result.outputs, result.proof)
         self._own_shuffles[list_id] = message
-        return Output([message.to_data()])
+        return Output([self._emit(message)])
 
     def _own_share(self, slot: Slot) -> DecryptionShare:
         share = self._own_shares.get(slot)
@@ -491,7 +500,20 @@ class DeckSession:
     def _publish(self, shares: list[SlotShare]) -> Output:
         if not shares:
             return Output()
-        return Output([SharesMessage(self.seat, tuple(shares)).to_data()])
+        return Output([self._emit(SharesMessage(self.seat, tuple(shares)))])
+
+    def _emit(self, message: DeckMessage) -> dict[str, Any]:
+        data = message.to_data()
+        self._sent.append((data, message))
+        return data
+
+    def _parse(self, sender: int, data: Mapping[str, Any]) -> DeckMessage:
+        if sender == self.seat:
+            for k, (sent, message) in enumerate(self._sent):
+                if sent == data:
+                    del self._sent[k]
+                    return message
+        return parse_message(data, sender, self.seats)
 
     def _slot_for_share(self, sender: int, slot: Slot) -> _SlotState:
         state = self._slots.get(slot)
@@ -499,20 +521,26 @@ class DeckSession:
             raise DeckFault(sender, f"share for {slot}, which is neither being dealt nor revealed")
         return state
 
-    def _verify_share(self, sender: int, slot: Slot, share: DecryptionShare) -> None:
+    def _verify_share(
+        self, sender: int, slot: Slot, share: DecryptionShare, private: bool = False
+    ) -> None:
+        """Verify a share carried by `sender`'s message; a failure is `sender`'s fault. The
+        evidence of a private (forwarded) share omits the share itself: shown to every player,
+        a correct share with a spoiled proof would open the card for all of them."""
         if share.seat == self.seat and self._own_shares.get(slot) == share:
             return
         key = self._keys[share.seat]
         try:
             share.verify(self.table_id, key.public, self.masked_card(slot))
         except ProofError as fault:
-            raise ProofError(sender, f"{fault.what} ({slot})", fault.evidence) from fault
+            evidence = {"slot": str(slot), "share_of": share.seat} if private else fault.evidence
+            raise ProofError(sender, f"{fault.what} ({slot})", evidence) from fault
 
     def _outcome(
         self, sender: int, slot: Slot, new: dict[int, DecryptionShare]
-    ) -> Callable[[], list[DeckEvent]]:
+    ) -> tuple[Callable[[], list[DeckEvent]], int | None]:
         """Check what the new shares complete (raising before any mutation); return the
-        function that applies it."""
+        function that applies it and the card it reveals, if any."""
         state = self._slots[slot]
         public = {**state.public, **new}
         dealt_card: int | None = None
@@ -542,7 +570,7 @@ class DeckSession:
                 events.append(CardRevealed(slot, reveal_card))
             return events
 
-        return apply
+        return apply, reveal_card
 
     def _private_open(self, sender: int, slot: Slot, shares: list[DecryptionShare]) -> int:
         """This seat's face of `slot`: B − Σ the others' shares − x·A (its own is never sent)."""

@@ -2,10 +2,12 @@
 
 The argument is Terelius–Wikström (AFRICACRYPT 2010), exactly as written step by step in
 R. Haenni, P. Locher, R. Koenig, E. Dubuis, "Pseudo-Code Algorithms for Verifiable Re-Encryption
-Mix-Nets" (FC 2017 Workshops, Voting'17), Section 4: Algorithms 4.2 GenPermutationCommitment,
-4.3 GenCommitmentChain, 4.4 GenShuffleProof and 4.5 CheckShuffleProof. It is transcribed to the
-additive group of Ed25519 (g^x → x·G, a·b → A + B, a/b → A − B) with the pairs (A, B) =
-(r·G, M + r·Y) — the paper's (a, b) = (m·pk^r, g^r) is our (B, A).
+Mix-Nets" (FC 2017 Workshops, Voting'17, LNCS 10323), the section of pseudo-code algorithms for
+generating and checking the proof: GenPermutationCommitment, GenCommitmentChain,
+GenShuffleProof and CheckShuffleProof (`permutation_commitment`, `commitment_chain`, `prove`,
+`verify` here). It is transcribed to the additive group of Ed25519 (g^x → x·G, a·b → A + B,
+a/b → A − B) with the pairs (A, B) = (r·G, M + r·Y) — the paper's (a, b) = (m·pk^r, g^r) is our
+(B, A).
 
 Fiat–Shamir: the challenges u_i hash the whole statement (table id, context, the shuffling seat,
 Y, both decks) and the permutation commitment, as Hash((e, ẽ, c), i) in the paper; the final
@@ -176,35 +178,46 @@ def shuffle_and_prove(
     return ShuffleResult(outputs, proof)
 
 
+def permutation_commitment(
+    perm: list[int], h: tuple[Point, ...], random_bytes: RandomBytes
+) -> tuple[tuple[Point, ...], list[int]]:
+    """GenPermutationCommitment: c_{π(i)} = r_{π(i)}·G + h_i; returns (c, r)."""
+    n = len(perm)
+    r = [0] * n
+    commitments: list[Point] = [h[0]] * n
+    for i in range(n):
+        j = perm[i]
+        r[j] = random_scalar(random_bytes)
+        commitments[j] = add(mul_base(r[j]), h[i])
+    return tuple(commitments), r
+
+
+def commitment_chain(
+    h0: Point, u_perm: list[int], random_bytes: RandomBytes
+) -> tuple[tuple[Point, ...], list[int]]:
+    """GenCommitmentChain: ĉ_0 = h, ĉ_i = r̂_i·G + ũ_i·ĉ_{i−1}; returns ((ĉ_1..ĉ_N), r̂)."""
+    r_hat = [random_scalar(random_bytes) for _ in u_perm]
+    chain: list[Point] = []
+    previous = h0
+    for u_i, r_i in zip(u_perm, r_hat, strict=True):
+        previous = add(mul_base(r_i), mul(u_i, previous))
+        chain.append(previous)
+    return tuple(chain), r_hat
+
+
 def prove(
     st: ShuffleStatement, perm: list[int], rnd: list[int], random_bytes: RandomBytes
 ) -> ShuffleProof:
-    """GenShuffleProof (Haenni et al. Alg. 4.4); outputs[i] = inputs[perm[i]] + (r̃_i·G, r̃_i·Y)."""
+    """GenShuffleProof; outputs[i] = inputs[perm[i]] + (r̃_i·G, r̃_i·Y)."""
     n = len(perm)
     h = pedersen_generators(n)
     h0 = pedersen_generator(0)
 
-    # GenPermutationCommitment (Alg. 4.2): c_{π(i)} = r_{π(i)}·G + h_i.
-    r = [0] * n
-    commitments_list: list[Point] = [h0] * n
-    for i in range(n):
-        j = perm[i]
-        r[j] = random_scalar(random_bytes)
-        commitments_list[j] = add(mul_base(r[j]), h[i])
-    commitments = tuple(commitments_list)
-
+    commitments, r = permutation_commitment(perm, h, random_bytes)
     seed = st.seed(commitments)
     u = _challenges(seed, n)
     u_perm = [u[perm[i]] for i in range(n)]  # ũ_i = u_{π(i)}
-
-    # GenCommitmentChain (Alg. 4.3): ĉ_0 = h, ĉ_i = r̂_i·G + ũ_i·ĉ_{i−1}.
-    r_hat = [random_scalar(random_bytes) for _ in range(n)]
-    chain_list: list[Point] = []
-    previous = h0
-    for i in range(n):
-        previous = add(mul_base(r_hat[i]), mul(u_perm[i], previous))
-        chain_list.append(previous)
-    chain = tuple(chain_list)
+    chain, r_hat = commitment_chain(h0, u_perm, random_bytes)
 
     v = [1] * n
     for i in range(n - 2, -1, -1):
@@ -245,7 +258,7 @@ def prove(
 
 
 def verify(st: ShuffleStatement, proof: ShuffleProof) -> None:
-    """CheckShuffleProof (Haenni et al. Alg. 4.5); raises `ProofError` blaming `st.seat`.
+    """CheckShuffleProof (Haenni et al.); raises `ProofError` blaming `st.seat`.
 
     All points in `st` and `proof` must have been parsed (validated) already.
     """
@@ -264,6 +277,7 @@ def verify(st: ShuffleStatement, proof: ShuffleProof) -> None:
 
 
 def _check(st: ShuffleStatement, proof: ShuffleProof, n: int) -> bool:
+    """CheckShuffleProof, in the (challenge, response) form."""
     h = pedersen_generators(n)
     h0 = pedersen_generator(0)
     seed = st.seed(proof.commitments)

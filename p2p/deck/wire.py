@@ -20,7 +20,9 @@ MAX_TEXT = 64
 MAX_BYTES = 64
 
 
-def fields(data: object, what: str, required: set[str], optional: set[str] = frozenset()) -> dict:
+def fields(
+    data: object, what: str, required: set[str], optional: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """A dict with exactly the required keys (plus optional ones); unknown keys are rejected."""
     if not isinstance(data, Mapping):
         raise ParseError(None, f"{what}: expected a map")

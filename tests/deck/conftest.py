@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-import pytest
-
 from p2p.deck import DeckSession, LoopbackTable, Slot
 
 TABLE_ID = b"table-under-test"
@@ -36,9 +34,3 @@ def shuffled_table(seats: int, cards: int, seed: int = 1, list_id: str = "d0") -
 
 def slots(list_id: str, count: int) -> list[Slot]:
     return [Slot(list_id, i) for i in range(count)]
-
-
-@pytest.fixture
-def table3() -> LoopbackTable:
-    """Three seats, keys exchanged, no list yet."""
-    return keyed_table(3)

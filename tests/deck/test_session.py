@@ -1,7 +1,7 @@
 """The sans-IO session: honest games for several table sizes, and every fault blamed right.
 
-Larry (L1: 54 cards) deals from one list; a card given away (L-rules "give") is forwarded
-privately; the discard pile is reshuffled into a new list.
+Larry (L1: 54 cards) deals from one list (L3); a card given away (L11) is forwarded privately;
+the discard pile is reshuffled into a new pick-up pile (L14).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from p2p.deck import (
     ProofError,
     Slot,
 )
-from p2p.deck.group import G, add
+from p2p.deck.group import G, L, add, mul_base
+from p2p.deck.keys import SecretKey
 
 from .conftest import TABLE_ID, keyed_table, shuffled_table, slots
 
@@ -227,6 +228,15 @@ def test_forwarded_share_that_is_wrong_is_blamed_on_the_giver() -> None:
     forward["shares"][0]["share"]["d"] = add(forward["shares"][0]["share"]["d"], G)
     receiver = table.sessions[2]
     _assert_fault(receiver, 0, forward, ProofError)
+    # A correct share with a spoiled proof: the fault's evidence must not carry the share, since
+    # it is shown to every player.
+    spoiled = copy.deepcopy(outputs[0].messages[0])
+    real = spoiled["shares"][0]["share"]["d"]
+    spoiled["shares"][0]["share"]["c"] = bytes(32)
+    with pytest.raises(ProofError) as info:
+        receiver.handle(0, spoiled)
+    assert repr(real) not in repr(info.value.evidence)
+    assert str(real) not in str(info.value)
     receiver.handle(0, outputs[0].messages[0])
     assert receiver.known_card(Slot("d0", 0)) == table.sessions[0].known_card(Slot("d0", 0))
 
@@ -250,3 +260,64 @@ def test_usage_errors_do_not_blame_anyone() -> None:
     with pytest.raises(DeckUsageError):
         session.new_deck("d0", "larry", range(4))
     assert outputs[0].messages  # seat 0 shuffles first
+
+
+def test_reveal_asked_before_the_gift_arrives_completes_when_it_does() -> None:
+    table = shuffled_table(3, 6, seed=41)
+    table.command(lambda s: s.deal({Slot("d0", 2): 0}))
+    face = table.sessions[0].known_card(Slot("d0", 2))
+    gives = [s.give(Slot("d0", 2), 1) for s in table.sessions]
+    forward = gives[0].messages[0]
+    # Every seat asks for the reveal while the private forward is still in flight.
+    table.command(lambda s: s.reveal([Slot("d0", 2)]))
+    assert all(s.revealed_card(Slot("d0", 2)) is None for s in table.sessions)
+    table.post(0, gives)
+    table.run()
+    assert forward["to"] == 1
+    assert [s.revealed_card(Slot("d0", 2)) for s in table.sessions] == [face] * 3
+
+
+def test_card_ids_out_of_range_are_a_usage_error() -> None:
+    table = keyed_table(2)
+    with pytest.raises(DeckUsageError):
+        table.sessions[0].new_deck("d0", "larry", [0, 70000])
+    with pytest.raises(DeckUsageError):
+        table.sessions[0].new_deck("d0", "larry", [1, 1])
+
+
+def test_secrets_stay_out_of_reprs() -> None:
+    table = shuffled_table(2, 4, seed=51)
+    table.command(lambda s: s.deal({Slot("d0", 0): 0}))
+    session = table.sessions[0]
+    gift = session.give(Slot("d0", 0), 1)
+    secret = session._key.secret
+    forwarded = gift.messages[0]["shares"][0]["share"]["d"]
+    for text in (repr(session), repr(gift), repr(session._key), repr(session._slots)):
+        assert str(secret) not in text
+        assert forwarded.hex() not in text and repr(forwarded) not in text
+
+
+def test_a_card_given_back_and_on_still_opens_for_its_owner_and_at_the_reveal() -> None:
+    table = shuffled_table(3, 6, seed=71)
+    slot = Slot("d0", 1)
+    table.command(lambda s: s.deal({slot: 0}))
+    face = table.sessions[0].known_card(slot)
+    for receiver in (1, 0, 2):  # 0 → 1 → 0 → 2 (L11 allows giving any card of one's hand)
+        table.command(lambda s, r=receiver: s.give(slot, r))
+        assert table.sessions[receiver].known_card(slot) == face
+        assert all(s.owner(slot) == receiver for s in table.sessions)
+    table.command(lambda s: s.reveal([slot]))
+    assert [s.revealed_card(slot) for s in table.sessions] == [face] * 3
+
+
+def test_a_key_that_cancels_the_joint_key_is_blamed_on_its_seat() -> None:
+    table = keyed_table(2, seed=3)
+    key0 = next(m for sender, m in table.log if sender == 0)
+    x0 = table.sessions[0]._key.secret
+    # Seat 1 knows −x0 (this test plays both seats), so its proof of knowledge is valid.
+    cancelling = SecretKey(1, L - x0, mul_base(L - x0)).publish(TABLE_ID)
+    message = {"kind": "deck.key", **cancelling.to_data()}
+    newcomer = DeckSession(TABLE_ID, 0, 2)
+    newcomer.handle(0, key0)
+    _assert_fault(newcomer, 1, message)
+    assert newcomer.joint_key is None
