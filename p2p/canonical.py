@@ -64,6 +64,35 @@ def unpack_canonical(data: bytes) -> Any:
         raise
     except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as exc:
         raise NotCanonical(f"not msgpack ({type(exc).__name__})") from None
-    if isinstance(value, msgpack.Timestamp) or pack_canonical(value) != data:
+    _check_decoded(value, 0)
+    if msgpack.packb(value, use_bin_type=True) != data:
         raise NotCanonical("not in canonical form")
     return value
+
+
+_SCALARS = (type(None), bool, int, str, bytes)
+
+
+def _check_decoded(value: Any, depth: int) -> None:
+    """Allowed types only, maps with sorted string keys, the same depth limit as `normalise`.
+    (UTF-8 byte order is code point order, so comparing the str keys compares their
+    encodings.) Re-packing then checks that every header had its shortest form."""
+    if depth > MAX_DEPTH:
+        raise NotCanonical(f"nested deeper than {MAX_DEPTH}")
+    kind = type(value)
+    if kind in _SCALARS:
+        return
+    if kind is list:
+        for item in value:
+            _check_decoded(item, depth + 1)
+        return
+    if kind is dict:
+        keys = list(value)
+        if not all(type(key) is str for key in keys):
+            raise NotCanonical("map keys must be strings")
+        if keys != sorted(keys):
+            raise NotCanonical("map keys are not in canonical order")
+        for item in value.values():
+            _check_decoded(item, depth + 1)
+        return
+    raise NotCanonical(f"{kind.__name__} has no canonical encoding")

@@ -35,7 +35,7 @@ from p2p.framing import (
     unpack_message,
     write_frame,
 )
-from p2p.handshake import Initiator, Responder, SessionKeys
+from p2p.handshake import SUPPORTED_VERSIONS, Initiator, Responder, SessionKeys
 from p2p.identity import Identity, PublicIdentity
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,10 @@ class ChannelConfig:
     frame_timeout: float = 10.0  # rest of a frame once its first byte arrived
     keepalive_interval: float = 10.0
     idle_timeout: float = 35.0  # no frame at all (not even a ping) for this long: dead
+    max_send_backlog: int = (
+        64 * MAX_FRAME_SIZE
+    )  # unsent bytes queued for a peer before it is dropped
+    versions: tuple[int, ...] = SUPPORTED_VERSIONS  # protocol versions offered, tests vary it
 
 
 DEFAULT_CONFIG = ChannelConfig()
@@ -92,7 +96,7 @@ class SecureChannel:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
+        frames: FrameReader,
         writer: asyncio.StreamWriter,
         keys: SessionKeys,
         address: str,
@@ -107,13 +111,11 @@ class SecureChannel:
         self.config = config
         self.culprit = f"{keys.peer} at {address}"
         self._writer = writer
-        self._frames = FrameReader(
-            reader,
-            self.culprit,
-            max_size=config.max_frame_size,
-            idle_timeout=config.idle_timeout,
-            frame_timeout=config.frame_timeout,
-        )
+        self._frames = frames  # the handshake's reader: it may hold bytes read ahead
+        frames.culprit = self.culprit
+        frames.max_size = config.max_frame_size
+        frames.idle_timeout = config.idle_timeout
+        frames.frame_timeout = config.frame_timeout
         self._send = CipherState(keys.send_key)
         self._recv = CipherState(keys.recv_key)
         self.close_reason: str | None = None
@@ -137,6 +139,10 @@ class SecureChannel:
     def send_payload(self, plaintext: bytes) -> None:
         if self.close_reason is not None:
             raise ConnectionClosed(self.close_reason)
+        if self._writer.transport.get_write_buffer_size() > self.config.max_send_backlog:
+            # The peer stopped reading: drop it rather than buffer without bound.
+            self._mark_closed(f"{self.culprit} is not reading (send backlog over the limit)")
+            raise ConnectionClosed(self.close_reason or "closed")
         ciphertext = self._send.encrypt(plaintext)
         write_frame(self._writer, ciphertext, self.config.max_frame_size)
 
@@ -171,22 +177,26 @@ class SecureChannel:
             elif kind == "pong":
                 pass
             elif kind == "bye":
-                self._mark_closed(f"peer closed: {str(message.get('reason', ''))[:200]}")
+                self._mark_closed(f"peer closed: {printable(message.get('reason'), 200)}")
             elif kind == "error":
-                reason = (
-                    f"peer reported {message.get('code')!s:.40}: {message.get('message')!s:.200}"
-                )
-                self._mark_closed(reason)
+                code, text = printable(message.get("code"), 40), printable(message.get("message"))
+                self._mark_closed(f"peer reported {code}: {text}")
             else:
                 return message
 
     async def close(self, reason: str = "closing") -> None:
-        """Say goodbye and close; idempotent."""
+        """Say goodbye and close; idempotent. A peer that does not take the last bytes within
+        `handshake_timeout` has its connection aborted."""
         if self.close_reason is None:
             self._send_quietly({"t": "bye", "reason": reason})
             self._mark_closed(reason)
-        with contextlib.suppress(ConnectionError, OSError):
-            await self._writer.wait_closed()
+        try:
+            async with asyncio.timeout(self.config.handshake_timeout):
+                await self._writer.wait_closed()
+        except TimeoutError:
+            self._writer.transport.abort()
+        except (ConnectionError, OSError):
+            pass
 
     def _fail(self, error: PeerError) -> None:
         self._send_quietly({"t": "error", "code": error.code, "message": error.detail})
@@ -209,6 +219,12 @@ class SecureChannel:
         while self.close_reason is None:
             await asyncio.sleep(self.config.keepalive_interval)  # a timer, not synchronisation
             self._send_quietly({"t": "ping"})
+
+
+def printable(value: object, limit: int = 200) -> str:
+    """A peer-supplied text made safe to log or show: one line, no control characters."""
+    text = value if isinstance(value, str) else repr(value)
+    return "".join(ch if ch.isprintable() else "?" for ch in text[:limit])
 
 
 def _address(writer: asyncio.StreamWriter) -> str:
@@ -261,13 +277,13 @@ async def _initiate(
     config: ChannelConfig,
 ) -> SecureChannel:
     frames = FrameReader(reader, address, MAX_HANDSHAKE_FRAME_SIZE, None, config.frame_timeout)
-    initiator = Initiator(identity, address, expected_peer)
+    initiator = Initiator(identity, address, expected_peer, config.versions)
     write_frame(writer, initiator.hello(), MAX_HANDSHAKE_FRAME_SIZE)
     message3 = initiator.auth(await _handshake_read(frames, address))
     write_frame(writer, message3, MAX_HANDSHAKE_FRAME_SIZE)
     await writer.drain()
     assert initiator.keys is not None
-    return SecureChannel(reader, writer, initiator.keys, address, True, config)
+    return SecureChannel(frames, writer, initiator.keys, address, True, config)
 
 
 async def accept_channel(
@@ -281,7 +297,7 @@ async def accept_channel(
     """Run the handshake as responder on an accepted connection."""
     address = _address(writer)
     frames = FrameReader(reader, address, MAX_HANDSHAKE_FRAME_SIZE, None, config.frame_timeout)
-    responder = Responder(identity, address, expected_peer)
+    responder = Responder(identity, address, expected_peer, config.versions)
     try:
         async with asyncio.timeout(config.handshake_timeout):
             hello = await _handshake_read(frames, address)
@@ -301,7 +317,7 @@ async def accept_channel(
     except BaseException:
         writer.close()
         raise
-    return SecureChannel(reader, writer, keys, address, False, config)
+    return SecureChannel(frames, writer, keys, address, False, config)
 
 
 class ChannelServer:
@@ -342,7 +358,12 @@ class ChannelServer:
             return
         await self._on_channel(channel)
 
+    def stop_listening(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
     async def close(self) -> None:
+        """Stop listening and wait for the server to finish (close the channels first)."""
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()

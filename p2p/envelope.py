@@ -102,12 +102,20 @@ def decode_envelope(signed: bytes, signature: bytes, culprit: str) -> Envelope:
         ("seq", seq, None),
         ("lamport", lamport, MAX_LAMPORT),
     ):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise EnvelopeError(culprit, f"envelope {name} must be a non-negative integer")
+        lowest = 1 if name == "lamport" else 0
+        if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
+            raise EnvelopeError(culprit, f"envelope {name} must be an integer ≥ {lowest}")
         if limit is not None and value > limit:
             raise EnvelopeError(culprit, f"envelope {name} {value} is out of range")
     if not isinstance(prev, bytes) or len(prev) != HASH_SIZE:
         raise EnvelopeError(culprit, "envelope prev must be a 32-byte hash")
-    if not isinstance(kind, str) or not 1 <= len(kind) <= MAX_KIND_LENGTH:
-        raise EnvelopeError(culprit, f"envelope kind must be a string of 1 to {MAX_KIND_LENGTH}")
+    if (
+        not isinstance(kind, str)
+        or not 1 <= len(kind) <= MAX_KIND_LENGTH
+        or not all("!" <= ch <= "~" for ch in kind)
+    ):
+        raise EnvelopeError(
+            culprit,
+            f"envelope kind must be 1 to {MAX_KIND_LENGTH} printable ASCII characters, no spaces",
+        )
     return Envelope(table, seat, seq, lamport, prev, kind, body, signed, signature)

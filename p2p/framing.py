@@ -37,7 +37,10 @@ def encode_frame(payload: bytes, max_size: int = MAX_FRAME_SIZE) -> bytes:
 
 
 class FrameDecoder:
-    """Sans-IO: `feed(data)` returns the complete frames; oversized prefixes raise at once."""
+    """Sans-IO: `feed(data)` returns the complete frames; an oversized prefix raises at once.
+
+    `append` + `next_frame` take one frame at a time, so that the cap can change between two
+    frames (it grows when the handshake is over)."""
 
     def __init__(self, culprit: str, max_size: int = MAX_FRAME_SIZE) -> None:
         self.culprit = culprit
@@ -46,29 +49,48 @@ class FrameDecoder:
 
     @property
     def pending(self) -> int:
-        """Bytes buffered towards an incomplete frame (0 between frames)."""
+        """Bytes buffered and not yet returned as frames."""
         return len(self._buffer)
 
     def feed(self, data: bytes) -> list[bytes]:
-        self._buffer += data
+        self.append(data)
         frames: list[bytes] = []
-        while len(self._buffer) >= PREFIX_SIZE:
-            (length,) = PREFIX.unpack_from(self._buffer)
-            if length > self.max_size:
-                self._buffer.clear()
-                raise FrameTooLarge(
-                    self.culprit, f"frame of {length} bytes exceeds the cap of {self.max_size}"
-                )
-            end = PREFIX_SIZE + length
-            if len(self._buffer) < end:
-                break
-            frames.append(bytes(self._buffer[PREFIX_SIZE:end]))
-            del self._buffer[:end]
+        while (frame := self.next_frame()) is not None:
+            frames.append(frame)
         return frames
+
+    def append(self, data: bytes) -> None:
+        self._buffer += data
+
+    def next_frame(self) -> bytes | None:
+        """The next complete frame, or None if more bytes are needed."""
+        if len(self._buffer) < PREFIX_SIZE:
+            return None
+        (length,) = PREFIX.unpack_from(self._buffer)
+        if length > self.max_size:
+            self._buffer.clear()
+            raise FrameTooLarge(
+                self.culprit, f"frame of {length} bytes exceeds the cap of {self.max_size}"
+            )
+        end = PREFIX_SIZE + length
+        if len(self._buffer) < end:
+            return None
+        frame = bytes(self._buffer[PREFIX_SIZE:end])
+        del self._buffer[:end]  # CPython drops a bytearray's head in O(1)
+        return frame
+
+
+READ_CHUNK = 1 << 16
 
 
 class FrameReader:
-    """Reads whole frames from an asyncio stream, enforcing the cap and both timeouts."""
+    """Reads whole frames from an asyncio stream, enforcing the cap and both timeouts.
+
+    Bytes are read in chunks and cut into frames by a `FrameDecoder`, so a burst of small frames
+    costs one read. Memory stays bounded: a chunk is read only when no whole frame is buffered,
+    and a frame's prefix is checked against the cap before its body is awaited. The same reader
+    serves the handshake and then the channel (the cap and culprit are updated in between), so
+    no byte read ahead is lost."""
 
     def __init__(
         self,
@@ -79,38 +101,57 @@ class FrameReader:
         frame_timeout: float = 10.0,
     ) -> None:
         self._reader = reader
-        self.culprit = culprit
-        self.max_size = max_size
+        self._decoder = FrameDecoder(culprit, max_size)
         self.idle_timeout = idle_timeout
         self.frame_timeout = frame_timeout
+        self._frame_deadline: float | None = None
+
+    @property
+    def culprit(self) -> str:
+        return self._decoder.culprit
+
+    @culprit.setter
+    def culprit(self, value: str) -> None:
+        self._decoder.culprit = value
+
+    @property
+    def max_size(self) -> int:
+        return self._decoder.max_size
+
+    @max_size.setter
+    def max_size(self, value: int) -> None:
+        self._decoder.max_size = value
 
     async def read(self) -> bytes:
         """The next frame's payload. Raises EOFError at a clean end of stream between frames."""
-        try:
-            first = await asyncio.wait_for(self._reader.read(1), self.idle_timeout)
-        except TimeoutError:
-            raise FrameTimeout(
-                self.culprit, f"silent for more than {self.idle_timeout:g} s"
-            ) from None
-        if not first:
-            raise EOFError("end of stream")
-        try:
-            async with asyncio.timeout(self.frame_timeout):
-                rest = await self._reader.readexactly(PREFIX_SIZE - 1)
-                (length,) = PREFIX.unpack(first + rest)
-                if length > self.max_size:
-                    raise FrameTooLarge(
-                        self.culprit, f"frame of {length} bytes exceeds the cap of {self.max_size}"
-                    )
-                return await self._reader.readexactly(length)
-        except TimeoutError:
-            raise FrameTimeout(
-                self.culprit, f"sent part of a frame and stalled for {self.frame_timeout:g} s"
-            ) from None
-        except asyncio.IncompleteReadError:
-            raise MalformedFrame(
-                self.culprit, "connection closed in the middle of a frame"
-            ) from None
+        loop = asyncio.get_running_loop()
+        while (frame := self._decoder.next_frame()) is None:
+            partial = self._decoder.pending > 0
+            if partial:
+                if self._frame_deadline is None:
+                    self._frame_deadline = loop.time() + self.frame_timeout
+                deadline: float | None = self._frame_deadline
+            else:
+                deadline = None if self.idle_timeout is None else loop.time() + self.idle_timeout
+            try:
+                async with asyncio.timeout_at(deadline):
+                    data = await self._reader.read(READ_CHUNK)
+            except TimeoutError:
+                if partial:
+                    raise FrameTimeout(
+                        self.culprit,
+                        f"sent part of a frame and stalled for {self.frame_timeout:g} s",
+                    ) from None
+                raise FrameTimeout(
+                    self.culprit, f"silent for more than {self.idle_timeout:g} s"
+                ) from None
+            if not data:
+                if partial:
+                    raise MalformedFrame(self.culprit, "connection closed in the middle of a frame")
+                raise EOFError("end of stream")
+            self._decoder.append(data)
+        self._frame_deadline = None
+        return frame
 
 
 def write_frame(

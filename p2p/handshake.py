@@ -116,7 +116,9 @@ def _open_auth(
 
 def _check_type(message: dict[str, Any], expected: str, culprit: str) -> None:
     if message["t"] == "error":
-        raise HandshakeError(culprit, f"peer refused: {message.get('message', '')!s:.200}")
+        text = message.get("message", "")
+        safe = "".join(ch if ch.isprintable() else "?" for ch in str(text)[:200])
+        raise HandshakeError(culprit, f"peer refused: {safe}")
     if message["t"] != expected:
         raise HandshakeError(culprit, f"expected {expected!r}, got {message['t']!r:.40}")
 

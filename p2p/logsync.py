@@ -10,6 +10,9 @@
 * on every new channel each side sends "need" with its per-seat next sequence numbers and the
   other answers with every envelope the asker lacks (applied and buffered; relaying is safe
   because envelopes are signed). An envelope that arrives past a gap triggers a "need" too.
+
+Envelopes go to, and "need" is answered for, seated peers only: a mesh may also carry peers that
+are not in the roster (lobby watchers), and the log is not theirs to read.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from p2p.framing import field
 from p2p.identity import Identity, PublicIdentity
 from p2p.mesh import Mesh
 from p2p.tablelog import Fault, Ordering, TableLog
-from p2p.transcript import Transcript
+from p2p.transcript import Transcript, replay
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +54,8 @@ class TableSync:
         self.identity = identity
         self.seat = seat
         self.transcript = transcript
-        self._replaying = False
         self._unsynced = False
+        self._update_callbacks: list[Callable[[], None]] = []
         self._tick = asyncio.Event()
         table_log.on_applied(self._applied)
         table_log.on_fault(self._fault)
@@ -72,19 +75,12 @@ class TableSync:
         """Rebuild from a transcript after a restart: replay the applied envelopes through the
         game's `apply`, re-buffer own signed ones not yet applied, keep appending to the file."""
         transcript, contents = Transcript.reopen(path)
-        table_log = TableLog(contents.roster, ordering, apply)
-        sync = cls(mesh, table_log, identity, contents.seat, transcript)
-        sync._replaying = True
         try:
-            for envelope in contents.applied:
-                table_log.receive(envelope, f"transcript {path}")
-        finally:
-            sync._replaying = False
-        if len(table_log.entries) != len(contents.applied):
-            raise ValueError(
-                f"{path}: replay applied {len(table_log.entries)} envelopes, "
-                f"the transcript holds {len(contents.applied)}"
-            )
+            table_log = replay(contents, ordering, apply)
+        except BaseException:
+            transcript.close()
+            raise
+        sync = cls(mesh, table_log, identity, contents.seat, transcript)
         for envelope in contents.signed:
             sync._take(envelope, "self")
         return sync
@@ -97,11 +93,12 @@ class TableSync:
         if self.transcript is not None:
             self.transcript.append_signed(envelope)
         self._take(envelope, "self")
-        self.mesh.broadcast(envelope.to_wire())
+        unseated = [key for key in self.mesh.peers if self.log.roster.seat_of(key) is None]
+        self.mesh.broadcast(envelope.to_wire(), exclude=unseated)  # e.g. lobby watchers
         return envelope
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
-        """Wait until `predicate()` holds; re-checked after every application."""
+        """Wait until `predicate()` holds; re-checked after every envelope taken in."""
         async with asyncio.timeout(timeout):
             while not predicate():
                 await self._tick.wait()
@@ -128,6 +125,8 @@ class TableSync:
         culprit = self.culprit(peer)
         if field(message, "table", bytes, culprit) != self.log.roster.table:
             return  # a request about another table on a shared connection
+        if self.log.roster.seat_of(peer.key) is None:
+            return  # the log is for the seats only
         have = field(message, "have", list, culprit)[:MAX_HAVE_SEATS]
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in have):
             raise MalformedFrame(culprit, '"need": field "have" must be a list of integers')
@@ -135,29 +134,46 @@ class TableSync:
             self.mesh.send(peer.key, envelope.to_wire())
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
-        self._ask(peer)
+        if self.log.roster.seat_of(peer.key) is not None:
+            self._ask(peer)
 
     def _ask(self, peer: PublicIdentity) -> None:
         self.mesh.send(
             peer.key, {"t": "need", "table": self.log.roster.table, "have": self.log.have}
         )
 
+    def on_update(self, callback: Callable[[], None]) -> None:
+        """Called after every envelope taken in (applied or buffered), e.g. to sign a tick when
+        `log.waiting_for()` names this seat in a simultaneous phase."""
+        self._update_callbacks.append(callback)
+
+    def advance(self) -> list[Envelope]:
+        """Apply what the ordering now allows after the game's state changed outside the log
+        (use this rather than `log.advance()`, so the transcript is synced)."""
+        return self._step(self.log.advance)
+
     def _take(self, envelope: Envelope, culprit: str) -> list[Envelope]:
+        return self._step(lambda: self.log.receive(envelope, culprit))
+
+    def _step(self, action: Callable[[], list[Envelope]]) -> list[Envelope]:
         try:
-            return self.log.receive(envelope, culprit)
+            return action()
         finally:
             if self._unsynced and self.transcript is not None:
                 self.transcript.sync()  # one fsync per batch of applied envelopes
                 self._unsynced = False
+            for callback in self._update_callbacks:
+                callback()
+            self._wake()
 
     def _applied(self, envelope: Envelope) -> None:
-        if self.transcript is not None and not self._replaying:
+        if self.transcript is not None:
             self.transcript.append_applied(envelope)
             self._unsynced = True
-        self._tick.set()
-        self._tick = asyncio.Event()
 
     def _fault(self, fault: Fault) -> None:
         log.warning("protocol violation: %s", fault)
+
+    def _wake(self) -> None:
         self._tick.set()
         self._tick = asyncio.Event()

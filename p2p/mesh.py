@@ -2,10 +2,13 @@
 
 `Mesh` listens on one port and dials peers by host:port. Whichever way a connection was made,
 there is at most one live channel per peer key: when two peers dial each other at once, both keep
-the channel dialled by the smaller public key and close the other. Incoming application messages
-are dispatched to handlers registered per message type ("t" field); a handler that raises
-`PeerError` has the error recorded and reported against that peer, and the connection stays up
-(frame-level errors close only that peer's channel; the others are unaffected).
+the channel dialled by the smaller public key and close the other; when one peer dialled twice
+(a redial after a drop the other side has not noticed yet), the newer channel replaces the older.
+
+Incoming application messages are dispatched to handlers registered per message type ("t"
+field); a handler that raises `PeerError` has the error recorded and reported against that peer,
+and the connection stays up (frame-level errors close only that peer's channel; the others are
+unaffected).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 from p2p.channel import DEFAULT_CONFIG, ChannelConfig, ChannelServer, SecureChannel, open_channel
 from p2p.errors import ConnectionClosed, P2PError, PeerError
 from p2p.framing import pack_message
-from p2p.identity import Identity, PublicIdentity
+from p2p.identity import Identity, PublicIdentity, fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,7 @@ class Mesh:
     ) -> None:
         self.identity = identity
         self.config = config
-        self._accept_peer = accept_peer
+        self.accept_peer = accept_peer  # settable, e.g. once the roster is fixed
         self._server = ChannelServer(identity, self._adopt, config, on_error=self._report)
         self._channels: dict[bytes, SecureChannel] = {}
         self._readers: dict[SecureChannel, asyncio.Task[None]] = {}
@@ -52,6 +55,7 @@ class Mesh:
         self.errors: collections.deque[P2PError] = collections.deque(maxlen=256)
         self.address: tuple[str, int] | None = None
         self._closing = False
+        self._maintainers: dict[bytes, asyncio.Task[None]] = {}
 
     # -- wiring ----------------------------------------------------------------------------
 
@@ -89,9 +93,55 @@ class Mesh:
         await self._adopt(channel)
         return channel.peer
 
+    def maintain(
+        self,
+        peer_key: bytes,
+        host: str,
+        port: int,
+        retry_delays: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0, 5.0),
+    ) -> None:
+        """Keep a channel to this peer: dial it now and again whenever the channel goes down,
+        backing off through `retry_delays` (the last one repeats) while it cannot be reached."""
+        previous = self._maintainers.pop(peer_key, None)
+        if previous is not None:
+            previous.cancel()
+        task = asyncio.get_running_loop().create_task(
+            self._maintain(peer_key, host, port, retry_delays)
+        )
+        self._maintainers[peer_key] = task
+
+    async def _maintain(
+        self, peer_key: bytes, host: str, port: int, retry_delays: tuple[float, ...]
+    ) -> None:
+        failures = 0
+        while not self._closing:
+            await self.wait_until(lambda: peer_key not in self._channels)
+            if self._closing:
+                return
+            try:
+                await self.connect(host, port, expected_peer=peer_key)
+                failures = 0
+            except (P2PError, OSError, TimeoutError) as exc:
+                delay = retry_delays[min(failures, len(retry_delays) - 1)]
+                failures += 1
+                log.info(
+                    "cannot reach %s at %s:%d (%s); retry in %g s",
+                    fingerprint(peer_key),
+                    host,
+                    port,
+                    exc,
+                    delay,
+                )
+                await asyncio.sleep(delay)  # back-off timer between attempts
+
     async def close(self) -> None:
+        """Stop listening, say goodbye on every channel and wait for the readers to end."""
         self._closing = True
-        await self._server.close()
+        maintainers = list(self._maintainers.values())
+        for task in maintainers:
+            task.cancel()
+        await asyncio.gather(*maintainers, return_exceptions=True)
+        self._server.stop_listening()
         channels = list(self._readers)
         for channel in channels:
             await channel.close("peer leaving")
@@ -99,6 +149,7 @@ class Mesh:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self._server.close()
 
     # -- state -----------------------------------------------------------------------------
 
@@ -158,13 +209,15 @@ class Mesh:
         if self._closing or key == self.identity.key:
             await channel.close("refused: connection to self" if not self._closing else "closing")
             return
-        if self._accept_peer is not None and not self._accept_peer(channel.peer):
+        if self.accept_peer is not None and not self.accept_peer(channel.peer):
             await channel.close("refused: not a member of this table")
             self._report(PeerError(channel.culprit, "refused: not a member of this table"))
             return
         existing = self._channels.get(key)
         if existing is not None and not existing.closed:
-            if self._dialler(existing) <= self._dialler(channel):
+            # Keep the channel dialled by the smaller key; if one peer dialled both, the newer
+            # (the older is most likely dead and not yet noticed).
+            if self._dialler(existing) < self._dialler(channel):
                 await channel.close("duplicate connection")
                 return
             self._channels[key] = channel
@@ -200,6 +253,9 @@ class Mesh:
                     handler(channel.peer, message)
                 except PeerError as exc:
                     self._report(exc)
+                except Exception:
+                    # A bug of ours, not the peer's fault: keep the channel, keep the trace.
+                    log.exception("handler for %r from %s failed", message["t"], channel.peer)
         except ConnectionClosed as exc:
             log.info("channel to %s closed: %s", channel.peer, exc.reason)
         except PeerError as exc:

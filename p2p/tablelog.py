@@ -57,7 +57,9 @@ class Roster:
 
 @dataclass(frozen=True)
 class Simultaneous:
-    """Ordering result for a phase where these seats act at once (The Lie's Phase 1)."""
+    """Ordering result for a phase where these seats act at once: The Lie's Phase 1 (ruling
+    T3), where the earlier of two claims on one card wins. "Earlier" is the (lamport, seat)
+    order this log applies, the same on every peer."""
 
     seats: frozenset[int]
 
@@ -188,12 +190,18 @@ class TableLog:
         """Verify, deduplicate, buffer and apply what the ordering allows; returns the envelopes
         applied by this call, in order. Raises EnvelopeError (nothing changed) on bad input and
         EquivocationError (evidence kept in `faults`) on a double signature."""
-        self.verify(envelope, culprit)
         place = (envelope.seat, envelope.seq)
         known = self._by_place.get(place)
+        if (
+            known is not None
+            and known.signed == envelope.signed
+            and known.signature == envelope.signature
+        ):
+            return []  # byte-identical to an envelope verified before: relayed twice, replayed
+        self.verify(envelope, culprit)
         if known is not None:
             if known.signed == envelope.signed:
-                return []  # duplicate: relayed twice or replayed
+                return []  # the same content under another valid signature of its author
             fault = Fault(
                 envelope.seat,
                 "equivocation",
@@ -201,7 +209,13 @@ class TableLog:
                 (known, envelope),
             )
             self._record(fault)
-            raise EquivocationError(culprit, f"seat {envelope.seat} equivocated: {fault.detail}")
+            # The signatures prove it was the seat; whoever delivered the second copy is not
+            # to blame.
+            key = self.roster.keys[envelope.seat]
+            raise EquivocationError(
+                f"seat {envelope.seat} [{fingerprint(key)}]",
+                f"equivocated: {fault.detail} (second copy delivered by {culprit})",
+            )
         if envelope.seq < self._next_seq[envelope.seat]:
             return []  # an old place whose envelope was rejected; nothing to apply
         if envelope.seq - self._next_seq[envelope.seat] > MAX_AHEAD:
@@ -267,6 +281,12 @@ class TableLog:
         return self._buffer.get((turn, self._next_seq[turn]))
 
     def _stable_minimum(self, seats: Iterable[int]) -> Envelope | None:
+        first, blockers = self._phase_state(seats)
+        return first if first is not None and not blockers else None
+
+    def _phase_state(self, seats: Iterable[int]) -> tuple[Envelope | None, frozenset[int]]:
+        """The phase's smallest candidate and the seats that may still send something that
+        sorts before it."""
         phase = [seat for seat in seats if seat in self._next_seq]
         candidates = [
             env
@@ -274,16 +294,33 @@ class TableLog:
             if (env := self._buffer.get((seat, self._next_seq[seat]))) is not None
         ]
         if not candidates:
-            return None
+            return None, frozenset()
         first = min(candidates, key=lambda e: (e.lamport, e.seat))
+        blockers = set()
         for seat in phase:
             if seat == first.seat or (seat, self._next_seq[seat]) in self._buffer:
                 continue
             last = self._last_applied.get(seat)
             earliest_possible = (last.lamport + 1) if last is not None else 1
             if (earliest_possible, seat) < (first.lamport, first.seat):
-                return None  # that seat may still send something that sorts first
-        return first
+                blockers.add(seat)
+        return first, frozenset(blockers)
+
+    def waiting_for(self) -> frozenset[int]:
+        """Seats whose next envelope the log needs before it can apply anything held.
+
+        In a turn, the seat whose turn it is (if its envelope is not here yet). In a simultaneous
+        phase, the seats that could still send something sorting before the smallest held
+        envelope: a peer whose own seat is listed and has nothing to say should sign a tick
+        (a kind the game ignores) so that the others' envelopes become stable."""
+        turn = self.ordering(self)
+        if isinstance(turn, Simultaneous):
+            return self._phase_state(turn.seats)[1]
+        if turn is None or turn not in self._next_seq:
+            return frozenset()
+        if (turn, self._next_seq[turn]) in self._buffer:
+            return frozenset()
+        return frozenset({turn})
 
     def _apply_one(self, envelope: Envelope) -> bool:
         del self._buffer[(envelope.seat, envelope.seq)]

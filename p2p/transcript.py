@@ -19,8 +19,8 @@ atomically on every change.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -30,7 +30,7 @@ from p2p.envelope import Envelope, decode_envelope
 from p2p.errors import EnvelopeError, MalformedFrame, P2PError
 from p2p.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE, encode_frame, pack_message
 from p2p.identity import write_private_file
-from p2p.tablelog import Roster
+from p2p.tablelog import Ordering, Roster, TableLog
 
 TRANSCRIPT_VERSION = 1
 
@@ -45,6 +45,7 @@ class TranscriptContents:
     seat: int
     applied: list[Envelope]
     signed: list[Envelope]  # everything this peer signed (some may also be applied)
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. the lobby's signed roster
 
 
 class Transcript:
@@ -55,7 +56,11 @@ class Transcript:
         self._file = file
 
     @classmethod
-    def create(cls, path: Path, roster: Roster, seat: int) -> Transcript:
+    def create(
+        cls, path: Path, roster: Roster, seat: int, extra: dict[str, Any] | None = None
+    ) -> Transcript:
+        """A new transcript (the file must not exist). `extra` is kept in the header for
+        auditors, e.g. the roster and options every seat signed in the lobby."""
         path.parent.mkdir(parents=True, exist_ok=True)
         file = open(path, "xb")  # noqa: SIM115 - owned by the Transcript, closed by close()
         transcript = cls(path, file)
@@ -66,6 +71,7 @@ class Transcript:
                 "table": roster.table,
                 "roster": list(roster.keys),
                 "seat": seat,
+                "extra": extra or {},
             }
         )
         transcript.sync()
@@ -107,6 +113,24 @@ def load_transcript(path: Path) -> TranscriptContents:
     return _read(path)[0]
 
 
+def replay(
+    contents: TranscriptContents,
+    ordering: Ordering,
+    apply: Callable[[Envelope], None] | None = None,
+) -> TableLog:
+    """Rebuild the log from a transcript through the game's rules (an audit, or a restart).
+    Raises TranscriptError if the rules do not apply every recorded envelope in order."""
+    log = TableLog(contents.roster, ordering, apply)
+    for envelope in contents.applied:
+        log.receive(envelope, "transcript")
+    if [e.signed for e in log.entries] != [e.signed for e in contents.applied]:
+        raise TranscriptError(
+            f"replay applied {len(log.entries)} of the {len(contents.applied)} recorded "
+            f"envelopes ({len(log.faults)} faults): the transcript does not follow the rules"
+        )
+    return log
+
+
 def _records(data: bytes, path: Path) -> Iterator[tuple[dict[str, Any], int]]:
     """(record, offset just past it) for each complete record; stops at a torn tail."""
     offset = 0
@@ -145,6 +169,9 @@ def _read(path: Path) -> tuple[TranscriptContents, int]:
     ):
         raise TranscriptError(f"{path}: not a version {TRANSCRIPT_VERSION} fairdeal transcript")
     roster = Roster(table, tuple(keys))
+    extra = header.get("extra", {})
+    if not isinstance(extra, dict):
+        raise TranscriptError(f"{path}: header field extra is not a map")
     applied: list[Envelope] = []
     signed: list[Envelope] = []
     for record, end in records:
@@ -170,7 +197,7 @@ def _read(path: Path) -> tuple[TranscriptContents, int]:
             )
         (applied if kind == "applied" else signed).append(envelope)
         good_length = end
-    return TranscriptContents(roster, seat, applied, signed), good_length
+    return TranscriptContents(roster, seat, applied, signed, extra), good_length
 
 
 class SecretStore:

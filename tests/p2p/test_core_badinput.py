@@ -198,3 +198,19 @@ async def test_a_peer_that_goes_silent_is_declared_dead(table: list[LoopbackPeer
     error = await asyncio.wait_for(errors, 3)
     assert isinstance(error, FrameTimeout) and "silent" in str(error)
     await wait_disconnected(table, 1, 0)
+
+
+async def test_a_frame_trickled_byte_by_byte_is_cut_off_at_the_frame_deadline(
+    table: list[LoopbackPeer],
+) -> None:
+    errors = first_error(table[1])
+    writer = raw_writer(table, 0, 1)
+    writer.write(struct.pack(">I", 1000))
+    started = asyncio.get_running_loop().time()
+    while not errors.done():
+        writer.write(b"\x00")  # one byte per tick: each read succeeds, the frame never ends
+        await asyncio.wait({errors}, timeout=FAST.frame_timeout / 5)
+        assert asyncio.get_running_loop().time() - started < 10 * FAST.frame_timeout
+    error = errors.result()
+    assert isinstance(error, FrameTimeout) and "stalled" in str(error)
+    await others_still_talk(table, 2, 1)

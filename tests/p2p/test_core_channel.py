@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from p2p.channel import ChannelServer, CipherState, SecureChannel, open_channel
-from p2p.errors import ConnectionClosed, DecryptError, HandshakeError, VersionMismatch
-from p2p.framing import pack_message, unpack_message
+from p2p.errors import (
+    ConnectionClosed,
+    DecryptError,
+    FrameTooLarge,
+    HandshakeError,
+    VersionMismatch,
+)
+from p2p.framing import FrameReader, encode_frame, pack_message, unpack_message
 from p2p.handshake import Initiator, Responder
 from tests.p2p.core_support import FAST, make_identity
 
@@ -147,3 +154,127 @@ async def test_keepalive_pings_keep_an_idle_channel_open(pair: Pair) -> None:
     assert not done and not pair.server.closed
     pair.client.send({"t": "late"})
     assert (await asyncio.wait_for(receiving, 2))["t"] == "late"
+
+
+async def test_version_mismatch_over_tcp_names_both_version_lists() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    refused: asyncio.Future[Exception] = asyncio.get_running_loop().create_future()
+    server = ChannelServer(
+        bob, accepted_never, FAST, on_error=lambda e: refused.done() or refused.set_result(e)
+    )
+    host, port = await server.start()
+    try:
+        future_peer = dataclasses.replace(FAST, versions=(2, 3))
+        with pytest.raises(VersionMismatch, match=r"we speak \[2, 3\], the peer speaks \[1\]"):
+            await open_channel(host, port, alice, config=future_peer)
+        server_error = await asyncio.wait_for(refused, 2)
+        assert isinstance(server_error, VersionMismatch)
+        assert "the peer speaks [2, 3]" in str(server_error)
+    finally:
+        await server.close()
+
+
+async def accepted_never(channel: SecureChannel) -> None:
+    raise AssertionError(f"no channel should open, got {channel}")
+
+
+async def test_wrong_pinned_key_over_tcp_fails_and_opens_nothing() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    server = ChannelServer(bob, accepted_never, FAST)
+    host, port = await server.start()
+    try:
+        with pytest.raises(HandshakeError, match="expected identity"):
+            await open_channel(host, port, alice, expected_peer=make_identity(2).key, config=FAST)
+    finally:
+        await server.close()
+
+
+async def test_a_peer_that_stops_reading_is_dropped_at_the_backlog_limit() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(bob, accepted.put, FAST)
+    host, port = await server.start()
+    small = dataclasses.replace(FAST, max_send_backlog=64 * 1024)
+    sender = await open_channel(host, port, alice, config=small)
+    receiver = await accepted.get()  # never reads from here on
+    try:
+        with pytest.raises(ConnectionClosed, match="not reading"):
+            for _ in range(100_000):
+                sender.send({"t": "flood", "pad": b"\x00" * 1024})
+        assert sender.closed
+    finally:
+        await receiver.close()
+        await server.close()
+
+
+async def test_frames_sent_in_the_same_write_as_the_last_handshake_message_arrive() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(bob, accepted.put, FAST)
+    host, port = await server.start()
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        initiator = Initiator(alice, "bob")
+        writer.write(encode_frame(initiator.hello()))
+        frames = FrameReader(reader, "bob")
+        message3 = initiator.auth(await asyncio.wait_for(frames.read(), 2))
+        assert initiator.keys is not None
+        cipher = CipherState(initiator.keys.send_key)
+        big = {"t": "big", "blob": b"\x05" * 10_000}  # over the handshake cap of 4096
+        writer.write(
+            encode_frame(message3)
+            + encode_frame(cipher.encrypt(pack_message({"t": "small"})))
+            + encode_frame(cipher.encrypt(pack_message(big)))
+        )
+        channel = await asyncio.wait_for(accepted.get(), 2)
+        assert (await asyncio.wait_for(channel.recv(), 2))["t"] == "small"
+        assert (await asyncio.wait_for(channel.recv(), 2))["blob"] == big["blob"]
+        await channel.close()
+    finally:
+        writer.close()
+        await server.close()
+
+
+def test_low_order_ephemeral_key_is_refused() -> None:
+    alice, bob = make_identity(0), make_identity(1)
+    initiator = Initiator(alice, "bob")
+    hello = unpack_message(initiator.hello(), "t")
+    hello["e"] = bytes(32)  # the identity point: every shared secret would be zero
+    with pytest.raises(HandshakeError, match="low order"):
+        Responder(bob, "alice").hello_ack(pack_message(hello))
+
+
+def test_a_hostile_display_name_arrives_cleaned() -> None:
+    alice, mallory = make_identity(0), make_identity(2)
+    mallory.name = "\x1b[2J" + "m" * 100 + "\n"  # bypasses Identity's own cleaning
+    initiator = Initiator(alice, "mallory")
+    responder = Responder(mallory, "alice")
+    initiator.auth(responder.hello_ack(initiator.hello()))
+    assert initiator.keys is not None
+    name = initiator.keys.peer.name
+    assert len(name) == 40 and name.isprintable() and "\x1b" not in name
+
+
+async def test_dialling_something_that_is_not_a_fairdeal_peer_fails_cleanly() -> None:
+    async def http_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(100)
+        writer.write(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(http_server, "127.0.0.1", 0)
+    host, port = server.sockets[0].getsockname()[:2]
+    try:
+        with pytest.raises(FrameTooLarge, match=f"{host}:{port}"):
+            await open_channel(host, port, make_identity(0), config=FAST)
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+def test_a_channel_never_reuses_a_nonce() -> None:
+    cipher = CipherState(bytes(32))
+    cipher.counter = (1 << 64) - 1
+    cipher.encrypt(b"last one")
+    with pytest.raises(ConnectionClosed, match="nonce space exhausted"):
+        cipher.encrypt(b"one too many")

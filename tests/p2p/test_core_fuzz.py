@@ -20,6 +20,7 @@ from p2p.tablelog import genesis_head
 from tests.p2p.core_support import make_identity
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ_VALUES = settings(FUZZ, max_examples=100)  # structured values cost more per example
 CAP = 256
 
 values = st.recursive(
@@ -89,7 +90,7 @@ def test_claimed_huge_containers_fail_fast() -> None:
         unpack_message(deep, "peer")
 
 
-@FUZZ
+@FUZZ_VALUES
 @given(values)
 def test_canonical_encoding_round_trips_and_is_unique(value: object) -> None:
     packed = pack_canonical(value)
@@ -142,7 +143,7 @@ def test_mutated_envelopes_never_verify(data: st.DataObject) -> None:
     assert not envelope.verify(IDENTITY.key)
 
 
-@FUZZ
+@FUZZ_VALUES
 @given(values)
 def test_envelope_wire_messages_of_any_shape(message: object) -> None:
     wire = message if isinstance(message, dict) else {"t": "env", "d": message, "s": message}
@@ -169,3 +170,21 @@ def test_handshake_initiator_on_random_reply(payload: bytes) -> None:
         initiator.auth(payload)
     except (HandshakeError, MalformedFrame) as error:
         assert error.culprit == "addr"
+
+
+def test_signing_and_checking_agree_on_the_depth_limit() -> None:
+    deepest: object = 1
+    for _ in range(32):
+        deepest = [deepest]
+    assert unpack_canonical(pack_canonical(deepest)) == deepest
+    too_deep = [deepest]
+    with pytest.raises(NotCanonical, match="deeper"):
+        pack_canonical(too_deep)
+    with pytest.raises(NotCanonical, match="deeper"):
+        unpack_canonical(msgpack.packb(too_deep))
+
+
+def test_nested_timestamps_and_floats_are_refused() -> None:
+    for value in ([msgpack.Timestamp(1, 0)], {"a": [1.0]}):
+        with pytest.raises(NotCanonical):
+            unpack_canonical(msgpack.packb(value, use_bin_type=True))

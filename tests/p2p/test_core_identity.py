@@ -72,3 +72,13 @@ def test_repr_hides_the_secret_and_names_are_cleaned() -> None:
     identity = Identity.generate("Ada\x1b[31m\nLovelace", random_bytes=lambda n: seed)
     assert seed.hex() not in repr(identity)
     assert "\n" not in identity.name and "\x1b" not in identity.name
+
+
+def test_default_directory_is_the_platform_user_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    identity = load_or_create_identity(name="Ada")
+    path = tmp_path / "fairdeal" / IDENTITY_FILE
+    assert path.exists() and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert load_or_create_identity().key == identity.key

@@ -3,6 +3,7 @@ a peer that crashes restarts from its transcript and catches up."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from p2p.envelope import Envelope
 from p2p.logsync import TableSync
 from p2p.mesh import Mesh
-from p2p.tablelog import seat_order
+from p2p.tablelog import Simultaneous, TableLog, seat_order
 from p2p.transcript import load_transcript
 from tests.p2p.core_support import (
     FAST,
@@ -90,7 +91,9 @@ async def test_crashed_peer_restarts_from_its_transcript_and_catches_up(tmp_path
             assert channel is not None
             channel._writer.transport.abort()
         await victim.mesh.close()
-        on_disk = load_transcript(tmp_path / "seat3.transcript")
+        on_disk = load_transcript(tmp_path / "seat3.transcript")  # read before any close
+        assert victim.sync.transcript is not None
+        victim.sync.transcript._file.close()  # what the process's death does, without a sync
         assert [e.signed for e in on_disk.applied] == applied_before  # nothing applied was lost
         for peer in peers[:3]:
             await peer.mesh.wait_until(
@@ -140,4 +143,107 @@ async def test_a_peer_that_missed_envelopes_gets_them_relayed_by_anyone() -> Non
         await peers[2].sync.wait_for_length(2, timeout=5)
         assert peers[2].sync.log.entries[0].signed == envelope.signed
     finally:
+        await stop_table(peers)
+
+
+async def test_simultaneous_phase_with_ticks_agrees_over_the_network() -> None:
+    grabs_in_phase = 6
+
+    def grabs(log: TableLog) -> int:
+        return sum(1 for e in log.entries if e.kind == "grab")
+
+    def phase(log: TableLog) -> Simultaneous | None:
+        # The Lie's Phase 1 shape: everyone at once until six cards are grabbed.
+        return Simultaneous(frozenset(range(4))) if grabs(log) < grabs_in_phase else None
+
+    peers = await start_table(4, ordering=phase)
+    try:
+        for peer in peers:
+
+            def tick_if_blocking(peer: LoopbackPeer = peer) -> None:
+                log = peer.sync.log
+                mine_held = any(e.seat == peer.seat for e in log.buffered)
+                if peer.seat in log.waiting_for() and not mine_held:
+                    peer.sync.publish("tick", None)
+
+            peer.sync.on_update(tick_if_blocking)
+        for n in range(3):  # seats 0 and 2 grab three times each, at once; 1 and 3 stay quiet
+            peers[0].sync.publish("grab", n)
+            peers[2].sync.publish("grab", n)
+        for peer in peers:
+            await peer.sync.wait_until(lambda p=peer: grabs(p.sync.log) == grabs_in_phase, 10)
+        orders = [[e.signed for e in peer.sync.log.entries] for peer in peers]
+        assert all(order == orders[0] for order in orders)
+        keys = [(e.lamport, e.seat) for e in peers[0].sync.log.entries]
+        assert keys == sorted(keys)
+        assert all(not peer.sync.log.faults and not peer.mesh.errors for peer in peers)
+    finally:
+        await stop_table(peers)
+
+
+async def test_a_maintained_link_is_redialled_after_it_drops_and_the_log_catches_up() -> None:
+    peers = await start_table(3)
+    try:
+        address = peers[2].mesh.address
+        assert address is not None
+        peers[0].mesh.maintain(peers[2].mesh.identity.key, *address, retry_delays=(0.05,))
+        first = peers[0].mesh.channel(peers[2].mesh.identity.key)
+        assert first is not None
+        first._writer.transport.abort()  # the link dies without a goodbye
+        await peers[2].mesh.wait_until(
+            lambda: (
+                (c := peers[2].mesh.channel(peers[0].mesh.identity.key)) is not None
+                and c.session_id != first.session_id
+            ),
+            5,
+        )
+        play_turns(peers, 6)
+        for peer in peers:
+            await peer.sync.wait_for_length(6, timeout=5)
+        assert len({peer.sync.log.head for peer in peers}) == 1
+    finally:
+        await stop_table(peers)
+
+
+async def test_maintain_keeps_trying_until_a_restarted_peer_listens_again() -> None:
+    peers = await start_table(2)
+    try:
+        address = peers[1].mesh.address
+        assert address is not None
+        peers[0].mesh.maintain(peers[1].mesh.identity.key, *address, retry_delays=(0.05,))
+        await peers[1].mesh.close()  # seat 1 goes away; seat 0 keeps redialling
+        await peers[0].mesh.wait_until(lambda: not peers[0].mesh.peers, 5)
+        reborn = Mesh(make_identity(1), FAST)
+        await reborn.start(*address)  # the same address, as after a restart
+        peers[1] = LoopbackPeer(1, reborn, peers[1].sync)
+        await peers[0].mesh.wait_for_peers([reborn.identity.key], timeout=5)
+    finally:
+        await stop_table(peers)
+
+
+async def test_a_connected_peer_without_a_seat_gets_no_envelopes() -> None:
+    peers = await start_table(3)
+    watcher = Mesh(make_identity(6), FAST)
+    got: list[dict] = []
+    watcher.on("env", lambda peer, message: got.append(message))
+    watcher.on("need", lambda peer, message: got.append(message))
+    try:
+        peers[0].mesh.accept_peer = None  # seat 0 also hosts a lobby: anyone may connect
+        assert peers[0].mesh.address is not None
+        await watcher.connect(*peers[0].mesh.address)
+        await peers[0].mesh.wait_for_peers([watcher.identity.key], timeout=5)
+        watcher.send(
+            peers[0].mesh.identity.key, {"t": "need", "table": b"loopback-table", "have": [0, 0, 0]}
+        )
+        play_turns(peers, 3)
+        for peer in peers:
+            await peer.sync.wait_for_length(3, timeout=5)
+        # A probe after the game messages: once it arrives, anything sent before it has too.
+        arrived = asyncio.get_running_loop().create_future()
+        watcher.on("probe", lambda peer, message: arrived.set_result(True))
+        peers[0].mesh.send(watcher.identity.key, {"t": "probe"})
+        await asyncio.wait_for(arrived, 5)
+        assert got == []
+    finally:
+        await watcher.close()
         await stop_table(peers)

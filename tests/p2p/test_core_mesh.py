@@ -112,3 +112,24 @@ async def test_pinned_dial_to_the_wrong_peer_fails() -> None:
         assert a.peers == {}
     finally:
         await close_all([a, b])
+
+
+async def test_a_failing_handler_does_not_drop_the_peer() -> None:
+    a, b = Mesh(make_identity(0), FAST), Mesh(make_identity(1), FAST)
+    await b.start()
+    assert b.address is not None
+    seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    def broken(peer: PublicIdentity, message: dict) -> None:
+        raise KeyError("a bug in the handler")
+
+    b.on("first", broken)
+    b.on("second", lambda peer, message: seen.set_result(message["n"]))
+    try:
+        await a.connect(*b.address)
+        a.broadcast({"t": "first"})
+        a.broadcast({"t": "second", "n": 2})
+        assert await asyncio.wait_for(seen, 2) == 2
+        assert a.identity.key in b.peers
+    finally:
+        await close_all([a, b])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import msgpack
 import pytest
 
 from p2p.envelope import Envelope, parse_envelope, sign_envelope
@@ -118,8 +119,9 @@ def test_equivocation_keeps_both_signed_envelopes_as_evidence() -> None:
     assert (honest.seat, honest.seq) == (double.seat, double.seq)
     sink = new_log()
     sink.receive(honest, "peer")
-    with pytest.raises(EquivocationError, match="seat 0 equivocated"):
+    with pytest.raises(EquivocationError, match=r"seat 0 .*equivocated") as error:
         sink.receive(double, "relay")
+    assert error.value.culprit.startswith("seat 0") and "delivered by relay" in str(error.value)
     (fault,) = sink.faults
     assert fault.seat == 0 and fault.kind == "equivocation"
     assert {e.signed for e in fault.evidence} == {honest.signed, double.signed}
@@ -165,6 +167,8 @@ def test_lamport_time_must_grow() -> None:
 
 
 def test_simultaneous_phase_orders_by_lamport_then_seat_once_stable() -> None:
+    """T3: of two claims made at once, the earlier in (lamport, seat) order wins everywhere."""
+
     def phase(log: TableLog) -> Simultaneous:
         return Simultaneous(frozenset({0, 1, 2}))
 
@@ -245,3 +249,53 @@ def test_envelopes_far_ahead_or_beyond_the_buffer_are_refused() -> None:
     tiny.receive(envelopes[2], "p")
     with pytest.raises(EnvelopeError, match="buffer full"):
         tiny.receive(envelopes[3], "p")
+
+
+def test_waiting_for_names_the_seat_whose_silence_blocks_the_log() -> None:
+    log = new_log()
+    assert log.waiting_for() == {0}  # seat 0's turn and nothing from it yet
+    log.receive(log.author(IDS[1], 1, "move", None), "p")  # early: still waiting for seat 0
+    assert log.waiting_for() == {0}
+    log.receive(log.author(IDS[0], 0, "move", None), "p")
+    assert len(log.entries) == 2 and log.waiting_for() == {2}
+
+    def phase(log: TableLog) -> Simultaneous:
+        return Simultaneous(frozenset({0, 1, 2}))
+
+    simultaneous = TableLog(ROSTER, phase)
+    assert simultaneous.waiting_for() == set()  # nothing held: nobody needs to speak
+    grab = simultaneous.author(IDS[2], 2, "grab", None)  # (1, 2)
+    simultaneous.receive(grab, "p")
+    assert simultaneous.waiting_for() == {0, 1}  # either could still send (1, 0) or (1, 1)
+    simultaneous.receive(simultaneous.author(IDS[0], 0, "tick", None), "p")  # (2, 0)
+    assert simultaneous.waiting_for() == {1}
+    simultaneous.receive(simultaneous.author(IDS[1], 1, "tick", None), "p")  # (2, 1)
+    assert simultaneous.entries[0] == grab
+
+
+def test_envelope_kinds_are_printable_ascii_only() -> None:
+    for kind in ("", "a b", "move\x1b[2J", "é", "x" * 65):
+        envelope = sign_envelope(
+            IDS[0],
+            table=TABLE,
+            seat=0,
+            seq=0,
+            lamport=1,
+            prev=genesis_head(TABLE),
+            kind="placeholder",
+            body=None,
+        )
+        forged = envelope.signed.replace(b"\xabplaceholder", msgpack.packb(kind))
+        with pytest.raises(EnvelopeError, match="printable ASCII"):
+            parse_envelope({"t": "env", "d": forged, "s": envelope.signature}, "peer")
+
+
+def test_a_known_envelope_with_a_forged_signature_is_still_refused() -> None:
+    source = new_log()
+    envelope = source.author(IDS[0], 0, "move", None)
+    sink = new_log()
+    sink.receive(envelope, "peer")
+    forged = parse_envelope({"t": "env", "d": envelope.signed, "s": bytes(64)}, "relay")
+    with pytest.raises(EnvelopeError, match=r"relay.*bad signature"):
+        sink.receive(forged, "relay")
+    assert sink.entries == [envelope] and sink.faults == []

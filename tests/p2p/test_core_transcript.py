@@ -8,10 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from p2p.framing import encode_frame, pack_message
 from p2p.logsync import TableSync
 from p2p.mesh import Mesh
 from p2p.tablelog import TableLog, seat_order
-from p2p.transcript import SecretStore, Transcript, TranscriptError, load_transcript
+from p2p.transcript import (
+    SecretStore,
+    Transcript,
+    TranscriptError,
+    load_transcript,
+    replay,
+)
 from tests.p2p.core_support import FAST, make_identity, roster_of
 
 ROSTER = roster_of(3)
@@ -121,4 +128,56 @@ def test_secrets_are_kept_0600_and_out_of_reprs(tmp_path: Path) -> None:
     assert "13131313" not in repr(store) and "x_0" not in repr(store)
     path.chmod(0o644)
     with pytest.raises(TranscriptError, match="readable by other users"):
+        SecretStore(path)
+
+
+def test_extra_header_data_is_kept_for_auditors(tmp_path: Path) -> None:
+    path = tmp_path / "t"
+    Transcript.create(path, ROSTER, seat=1, extra={"options": {"game": "larry"}}).close()
+    assert load_transcript(path).extra == {"options": {"game": "larry"}}
+
+
+def test_replay_refuses_a_transcript_the_rules_do_not_produce(tmp_path: Path) -> None:
+    path = tmp_path / "t"
+    write_game(path, 4)
+    contents = load_transcript(path)
+    assert len(replay(contents, seat_order([0, 1, 2])).entries) == 4
+    with pytest.raises(TranscriptError, match="replay applied 0 of the 4"):
+        replay(contents, seat_order([1, 0, 2]))  # other rules: seat 1 was to start
+
+
+async def test_advance_after_a_rule_change_applies_and_records(tmp_path: Path) -> None:
+    gate = {"open": False}
+
+    def ordering(log: TableLog) -> int | None:
+        return 0 if gate["open"] else None  # e.g. waiting for a timer the game runs
+
+    mesh = Mesh(IDS[0], FAST)
+    transcript = Transcript.create(tmp_path / "t", ROSTER, seat=0)
+    sync = TableSync(mesh, TableLog(ROSTER, ordering), IDS[0], 0, transcript)
+    try:
+        envelope = sync.publish("move", {})
+        assert sync.log.entries == [] and sync.log.buffered == [envelope]
+        gate["open"] = True
+        assert sync.advance() == [envelope]
+        assert [e.signed for e in load_transcript(tmp_path / "t").applied] == [envelope.signed]
+    finally:
+        transcript.close()
+        await mesh.close()
+
+
+def test_records_of_an_unknown_kind_are_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "t"
+    log = write_game(path, 2)
+    with path.open("ab") as file:
+        file.write(encode_frame(pack_message({"k": "from-a-later-version", "x": 1})))
+    contents = load_transcript(path)
+    assert [e.signed for e in contents.applied] == [e.signed for e in log.entries]
+
+
+def test_a_damaged_secrets_file_is_an_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "game.secrets"
+    path.write_bytes(b"\xc1")
+    path.chmod(0o600)
+    with pytest.raises(TranscriptError, match="secrets file is damaged"):
         SecretStore(path)
