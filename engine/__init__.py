@@ -18,10 +18,14 @@ API overview (names are stable; other packages build on them):
   to_seat)`, `Reshuffle(old, new)`, `Reveal(slots, reason)`. The driver answers `pending[0]` by
   `apply(state, DRIVER, Ack(id))`, or `Faces(id, faces)` for a Reveal. A face-up claim that the
   revealed face contradicts yields a `Violation` event naming the seat, and the game stops.
+  A seat's private knowledge grows with the requests: after `Deal(seat, slots)` that seat knows
+  the faces of `slots`, after `Transfer` the receiver knows the gift; Reveal faces are public
+  (`state.revealed`).
 - Views: `view_for(state, knowledge, seat) -> LarryView` (knowledge: slot -> face of the cards
   that seat was dealt or given); `legal_actions(view)` from the view only.
-- Drivers and bots: `OracleDriver` (knows the deck order, serves everything); bots in
-  `engine.bots` (`RandomBot`, `HeuristicBot`); `engine.selfplay.play_game`.
+- Drivers and bots: `OracleDriver` (knows the deck order, serves everything, keeps each seat's
+  knowledge); bots in `engine.bots` (`make_bot("random" | "heuristic", rng)`, each with
+  `choose(view) -> Action`); `engine.selfplay.play_game`; `engine.scenario.run_scenario`.
 - Plain data: `engine.codec.to_data` / `from_data` for states, actions, events, requests
   (msgpack-compatible, strict parsing; see protocol.md section 7).
 """

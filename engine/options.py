@@ -48,6 +48,10 @@ class LarryOptions:
     first_seat: int = 0  # L5: who starts hand 1 (the table decides: host or joint coin)
     limits: tuple[int, int] = (7, 5)  # L4: starting limit, then the other side of the card
     penalty: int = 2  # cards picked up after a lost doubt, L10, L12, L15
+    hand_size: int = 0  # cards dealt to each player; 0 follows the L3 table (tests, house rules)
+
+    def cards_per_player(self, players: int) -> int:
+        return self.hand_size or CARDS_PER_PLAYER[players]
 
     def symbols_for(self, kind: CardKind, value: int) -> int:
         table = dict(self.symbols)
@@ -74,7 +78,9 @@ class LarryOptions:
         if any(count < 0 for _, count in self.numbers) or self.gloats < 0:
             raise ValueError("card counts must not be negative")
         size = sum(c for _, c in self.numbers) + sum(c for _, c in self.actions) + self.gloats
-        if size < players * CARDS_PER_PLAYER[players]:
+        if self.hand_size < 0:
+            raise ValueError("hand_size must not be negative")
+        if size < players * self.cards_per_player(players):
             raise ValueError(f"a deck of {size} cards cannot deal {players} hands")
         if not 0 <= self.first_seat < players:
             raise ValueError(f"first_seat {self.first_seat} is not a seat of {players}")

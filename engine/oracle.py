@@ -37,6 +37,7 @@ class OracleDriver:
         seed: int | None = 0,
         decks: Sequence[Sequence[int]] | None = None,
         reshuffle: ReshuffleOrder | None = None,
+        start: bool = True,
     ) -> None:
         self.options = options or LarryOptions()
         self.players = players
@@ -48,7 +49,12 @@ class OracleDriver:
         self.knowledge: list[dict[int, int]] = [{} for _ in range(players)]
         self.events: list[Event] = []
         self.log: list[tuple[int, Action]] = []  # every seat action accepted, in order
-        step = new_game(players, self.options)
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Begin the game. With start=False the driver can first serve as a pure answerer."""
+        step = new_game(self.players, self.options)
         self.events.extend(step.events)
         self.state: LarryState = self.serve(step.state)
 

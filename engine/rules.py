@@ -1,14 +1,12 @@
 """Larry's transitions: `new_game`, and `apply(state, seat, action)` for actions and resolutions.
 
-Each transition copies the state's fields into a small mutable transaction, applies the rule and
-freezes the result into a new LarryState, so the hot path makes one object per call.
+The rules of a turn (L6-L16) and the driver's answers live here; the moves they share (drawing,
+clearing the pile, starting and scoring a hand) are on engine.transaction.Transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import fields
-from typing import Any
+from types import MappingProxyType
 
 from engine import errors as E
 from engine.actions import (
@@ -21,215 +19,34 @@ from engine.actions import (
     PlayFaceUp,
     Resolution,
 )
-from engine.cards import ACTION_KINDS, TARGETED_KINDS, Card, CardKind, deck_of
+from engine.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, deck_of
 from engine.events import (
     CardGiven,
     DirectionChanged,
     Doubted,
     DoubtResolved,
-    Event,
-    GameOver,
-    HandScored,
-    HandStarted,
     LarryPenalty,
     ObligationPlaced,
     OutAccepted,
     OverLimit,
-    PickedUp,
     PlayedFaceDown,
     PlayedFaceUp,
-    Reshuffled,
     Violation,
     WentOut,
 )
-from engine.options import CARDS_PER_PLAYER, LarryOptions
-from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
+from engine.options import LarryOptions
+from engine.requests import Request, Reveal, Transfer
 from engine.state import (
+    FINISHED_PHASES,
+    NOTHING_REVEALED,
     AwaitDoubt,
     AwaitFaceUp,
-    Awaiting,
     AwaitScore,
     LarryState,
     Phase,
     Step,
 )
-
-_FIELDS = tuple(f.name for f in fields(LarryState))
-
-
-class _Tx:
-    """A mutable working copy of a LarryState for one transition."""
-
-    players: int
-    options: LarryOptions
-    phase: Phase
-    hand_no: int
-    turn: int
-    hands: list[tuple[int, ...]]
-    pickup: tuple[int, ...]
-    pile: tuple[int, ...]
-    pile_seats: tuple[int, ...]
-    pile_totals: tuple[int, ...]
-    discard: tuple[int, ...]
-    revealed: Mapping[int, int]
-    limit: int
-    direction: int
-    announced: int
-    last_player: int | None
-    obligated: tuple[bool, ...]
-    out_seat: int | None
-    scores: tuple[int, ...]
-    last_acted: tuple[int, ...]
-    actions_in_hand: int
-    next_slot: int
-    next_request: int
-    pending: tuple[Request, ...]
-    awaiting: Awaiting | None
-    winners: tuple[int, ...]
-
-    # The transaction's own data lives in slots, so that __dict__ holds exactly the state fields.
-    __slots__ = ("__dict__", "deck", "events", "new_requests")
-
-    def __init__(self, state: LarryState) -> None:
-        self.__dict__.update(state.__dict__)
-        self.hands = list(state.hands)
-        self.deck: tuple[Card, ...] = deck_of(state.options)
-        self.events: list[Event] = []
-        self.new_requests: list[Request] = []
-
-    # -- bookkeeping -------------------------------------------------------------------------
-    def freeze(self) -> Step:
-        """The new state. The transaction must not be used afterwards (its dict is handed over)."""
-        values = self.__dict__
-        values["hands"] = tuple(self.hands)
-        if self.new_requests:
-            values["pending"] = self.pending + tuple(self.new_requests)
-        state = object.__new__(LarryState)
-        object.__setattr__(state, "__dict__", values)
-        return Step(state, tuple(self.events), tuple(self.new_requests))
-
-    def alloc(self, count: int) -> tuple[int, ...]:
-        start = self.next_slot
-        self.next_slot = start + count
-        return tuple(range(start, start + count))
-
-    def request_id(self) -> int:
-        rid = self.next_request
-        self.next_request = rid + 1
-        return rid
-
-    def next_seat(self, seat: int) -> int:
-        return (seat + self.direction) % self.players
-
-    def mark_acted(self, seat: int) -> None:
-        acted = list(self.last_acted)
-        acted[seat] = self.actions_in_hand
-        self.last_acted = tuple(acted)
-        self.actions_in_hand += 1
-
-    def set_obligation(self, seat: int, value: bool) -> None:
-        obligated = list(self.obligated)
-        obligated[seat] = value
-        self.obligated = tuple(obligated)
-
-    # -- card movements ----------------------------------------------------------------------
-    def draw(self, seat: int, count: int, reason: str) -> None:
-        """Move `count` cards from the pick-up pile to `seat`, reshuffling the discard (L14)."""
-        drawn = 0
-        while drawn < count:
-            if not self.pickup:
-                if not self.discard:
-                    break  # L14: both piles empty, draw what there is
-                new = self.alloc(len(self.discard))
-                self.new_requests.append(Reshuffle(self.request_id(), self.discard, new))
-                self.events.append(Reshuffled(len(new)))
-                self.pickup, self.discard = new, ()
-            take = self.pickup[: count - drawn]
-            self.pickup = self.pickup[len(take) :]
-            self.hands[seat] = self.hands[seat] + take
-            self.new_requests.append(Deal(self.request_id(), seat, take))
-            drawn += len(take)
-        self.events.append(PickedUp(seat, drawn, reason))
-
-    def clear_pile(self) -> None:
-        """The pile goes to the discard pile and a new round starts at 0 (L7, L9, L12)."""
-        self.discard = self.discard + self.pile
-        self.pile = self.pile_seats = self.pile_totals = ()
-        self.announced = 0
-        self.last_player = None
-
-    def face(self, slot: int) -> Card:
-        return self.deck[self.revealed[slot]]
-
-    # -- hands ---------------------------------------------------------------------------------
-    def start_hand(self, first: int) -> None:
-        """Fresh deck in new slots, deal by L3, limit 7 clockwise (L4), `first` starts (L5)."""
-        n = self.players
-        per_player = CARDS_PER_PLAYER[n]
-        slots = self.alloc(len(self.deck))
-        self.new_requests.append(NewDeck(self.request_id(), slots))
-        hands = []
-        for seat in range(n):
-            hand = slots[seat * per_player : (seat + 1) * per_player]
-            hands.append(hand)
-            self.new_requests.append(Deal(self.request_id(), seat, hand))
-        self.hands = hands
-        self.pickup = slots[n * per_player :]
-        self.pile = self.discard = self.pile_seats = self.pile_totals = ()
-        self.revealed = {}
-        self.limit = self.options.limits[0]
-        self.direction = 1
-        self.announced = 0
-        self.last_player = None
-        self.obligated = (False,) * n
-        self.out_seat = None
-        self.last_acted = (-1,) * n
-        self.actions_in_hand = 0
-        self.turn = first
-        self.phase = Phase.PLAY
-        self.awaiting = None
-        self.events.append(HandStarted(self.hand_no, first, per_player))
-
-    def end_hand(self, out_seat: int) -> None:
-        """L16: the hand is over; reveal what is left in the hands for L17 scoring."""
-        self.phase = Phase.SCORING
-        self.out_seat = out_seat
-        hidden = tuple(slot for hand in self.hands for slot in hand if slot not in self.revealed)
-        if hidden:
-            self.awaiting = AwaitScore(out_seat)
-            self.new_requests.append(Reveal(self.request_id(), hidden, "score"))
-        else:
-            self.score_hand(out_seat)
-
-    def score_hand(self, out_seat: int) -> None:
-        """L17 scoring, then L18 (game over?) and L5 (who starts the next hand)."""
-        self.awaiting = None
-        faces = tuple(tuple(self.revealed[slot] for slot in hand) for hand in self.hands)
-        hand_scores = tuple(
-            2 if seat == out_seat else -sum(self.deck[face].symbols for face in faces[seat])
-            for seat in range(self.players)
-        )
-        totals = tuple(a + b for a, b in zip(self.scores, hand_scores, strict=True))
-        self.scores = totals
-        self.events.append(HandScored(self.hand_no, out_seat, hand_scores, totals, faces))
-        options: LarryOptions = self.options
-        if options.short_game or self.hand_no >= options.hands:
-            if options.short_game:
-                winners: tuple[int, ...] = (out_seat,)  # L18 short game
-            else:
-                best = max(totals)
-                winners = tuple(seat for seat, total in enumerate(totals) if total == best)
-            self.winners = winners
-            self.phase = Phase.GAME_OVER
-            self.events.append(GameOver(winners, totals))
-            return
-        # L5: most minus points overall (lowest total); ties: who acted most recently.
-        first = min(
-            range(self.players),
-            key=lambda seat: (totals[seat], -self.last_acted[seat]),
-        )
-        self.hand_no += 1
-        self.start_hand(first)
+from engine.transaction import Transaction, build_state
 
 
 def new_game(players: int, options: LarryOptions | None = None) -> Step:
@@ -248,7 +65,7 @@ def new_game(players: int, options: LarryOptions | None = None) -> Step:
         pile_seats=(),
         pile_totals=(),
         discard=(),
-        revealed={},
+        revealed=NOTHING_REVEALED,
         limit=options.limits[0],
         direction=1,
         announced=0,
@@ -264,7 +81,7 @@ def new_game(players: int, options: LarryOptions | None = None) -> Step:
         awaiting=None,
         winners=(),
     )
-    tx = _Tx(state)
+    tx = Transaction(state)
     tx.start_hand(options.first_seat)
     return tx.freeze()
 
@@ -275,9 +92,10 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
     Resolutions (Ack, Faces) come from the driver with seat == errors.DRIVER. Raises an
     IllegalAction subclass naming the seat; the given state is never changed.
     """
-    if isinstance(action, (Ack, Faces)):
-        return _resolve(state, seat, action)
-    if state.over:
+    kind = type(action)
+    if kind is Ack or kind is Faces:
+        return _resolve(state, seat, action)  # type: ignore[arg-type]
+    if state.phase in FINISHED_PHASES:
         raise E.GameIsOver(seat, "the game is over")
     if not 0 <= seat < state.players:
         raise E.NoSuchSeat(seat, f"there is no seat {seat} at this table")
@@ -285,28 +103,28 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
         raise E.WaitingForDriver(seat, "cards are still being dealt or revealed")
     if seat != state.turn:
         raise E.NotYourTurn(seat, f"it is seat {state.turn}'s turn")
-    if isinstance(action, Doubt):
+    if kind is PlayFaceDown and state.phase is Phase.PLAY:
+        return _play_face_down(state, seat, action)  # type: ignore[arg-type]
+    if kind is Doubt:
         return _doubt(state, seat)
     if state.phase is Phase.GOING_OUT:
-        if isinstance(action, AcceptOut):
+        if kind is AcceptOut:
             return _accept_out(state, seat)
         raise E.MustDoubtOrAccept(
             seat, f"seat {state.out_seat} went out: doubt or accept, nothing else (L16)"
         )
-    if isinstance(action, PlayFaceDown):
-        return _play_face_down(state, seat, action)
-    if isinstance(action, PlayFaceUp):
-        return _play_face_up(state, seat, action)
-    if isinstance(action, AcceptOut):
+    if kind is PlayFaceUp:
+        return _play_face_up(state, seat, action)  # type: ignore[arg-type]
+    if kind is AcceptOut:
         raise E.NothingToAccept(seat, "nobody has gone out (L16)")
-    raise E.UnknownAction(seat, f"{type(action).__name__} is not a Larry action")
+    raise E.UnknownAction(seat, f"{kind.__name__} is not a Larry action")
 
 
 # -- player actions ------------------------------------------------------------------------------
 def _doubt(state: LarryState, seat: int) -> Step:
     if not state.pile or state.last_player is None:
         raise E.CannotDoubtEmptyPile(seat, "the pile is empty: nothing to doubt (L7)")
-    tx = _Tx(state)
+    tx = Transaction(state)
     tx.mark_acted(seat)
     tx.events.append(Doubted(seat, state.last_player))
     hidden = tuple(slot for slot in state.pile if slot not in state.revealed)
@@ -318,12 +136,17 @@ def _doubt(state: LarryState, seat: int) -> Step:
     return tx.freeze()
 
 
-def _finish_doubt(tx: _Tx, doubter: int) -> None:
+def _finish_doubt(tx: Transaction, doubter: int) -> None:
     """L9 (L8 gloat parity), and L16 when the doubt follows a player going out."""
     tx.awaiting = None
-    cards = tuple(tx.revealed[slot] for slot in tx.pile)
-    total = sum(tx.deck[face].value for face in cards)
-    gloats = sum(1 for face in cards if tx.deck[face].kind is CardKind.GLOAT)
+    revealed, deck = tx.revealed, tx.deck
+    cards = tuple([revealed[slot] for slot in tx.pile])
+    total = gloats = 0
+    for face in cards:
+        card = deck[face]
+        total += card.value  # action and gloat cards are worth 0 (L9)
+        if card.kind is CardKind.GLOAT:
+            gloats += 1
     announced: int = tx.announced
     correct = gloats % 2 == 1 or total == announced
     last_player: int = tx.last_player
@@ -352,7 +175,7 @@ def _check_larry(seat: int, larry: bool, left: int) -> None:
         raise E.BadLarryCall(seat, f"this play leaves {left} cards, not 1: no 'Larry' (L15)")
 
 
-def _after_play(tx: _Tx, seat: int, larry: bool, left: int) -> None:
+def _after_play(tx: Transaction, seat: int, larry: bool, left: int) -> None:
     """Common end of a play: L15 Larry penalty, L16 going out, else the next seat's turn."""
     if left == 1 and not larry:
         tx.events.append(LarryPenalty(seat))
@@ -382,7 +205,7 @@ def _play_face_down(state: LarryState, seat: int, action: PlayFaceDown) -> Step:
         )
     left = len(hand) - 1
     _check_larry(seat, action.larry, left)
-    tx = _Tx(state)
+    tx = Transaction(state)
     tx.mark_acted(seat)
     tx.hands[seat] = tuple([slot for slot in hand if slot != action.slot])
     tx.pile = (*state.pile, action.slot)
@@ -420,7 +243,11 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
         raise E.BadClaim(seat, f"{claim.value} cards are played face-down unless obliged (L12)")
     # L12 (extended): a give away 1 that L11 bars may be played face-up as a 0 when obliged.
     zero_play = claim is CardKind.GLOAT or (
-        obligated and claim is CardKind.GIVE_AWAY_1 and len(hand) < 3
+        obligated
+        and claim is CardKind.GIVE_AWAY_1
+        and len(hand) < 3
+        and action.target is None
+        and action.give is None
     )
     if claim in TARGETED_KINDS and not zero_play:
         if action.target is None or not 0 <= action.target < state.players:
@@ -443,7 +270,7 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
     left = len(hand) - 1 - gift
     _check_larry(seat, action.larry, left)
     forced = zero_play or claim is CardKind.NUMBER
-    tx = _Tx(state)
+    tx = Transaction(state)
     tx.mark_acted(seat)
     tx.hands[seat] = tuple([slot for slot in hand if slot != action.slot])
     if forced:
@@ -461,7 +288,7 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
     return tx.freeze()
 
 
-def _finish_face_up(tx: _Tx, pending: AwaitFaceUp, reveal: Reveal) -> None:
+def _finish_face_up(tx: Transaction, pending: AwaitFaceUp, reveal: Reveal) -> None:
     tx.awaiting = None
     seat, action, left = pending.seat, pending.play, pending.left
     claim = action.claim
@@ -522,7 +349,7 @@ def _finish_face_up(tx: _Tx, pending: AwaitFaceUp, reveal: Reveal) -> None:
 
 
 def _accept_out(state: LarryState, seat: int) -> Step:
-    tx = _Tx(state)
+    tx = Transaction(state)
     tx.mark_acted(seat)
     tx.events.append(OutAccepted(seat))
     assert state.out_seat is not None
@@ -553,14 +380,7 @@ def _resolve(state: LarryState, seat: int, resolution: Resolution) -> Step:
 def _replace_pending(state: LarryState, pending: tuple[Request, ...]) -> LarryState:
     values = dict(state.__dict__)
     values["pending"] = pending
-    return _build_state(values)
-
-
-def _build_state(values: dict[str, Any]) -> LarryState:
-    """A LarryState from its field values without running __init__ (the hot path)."""
-    state = object.__new__(LarryState)
-    state.__dict__.update(values)
-    return state
+    return build_state(values)
 
 
 def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> Step:
@@ -570,15 +390,16 @@ def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> St
         raise E.BadResolution(
             E.DRIVER, f"{len(faces)} faces for {len(request.slots)} slots of request {request.id}"
         )
-    if any(type(face) is not int or not 0 <= face < deck_size for face in faces):
-        raise E.BadResolution(E.DRIVER, f"faces must be card ids 0..{deck_size - 1}")
+    for face in faces:
+        if type(face) is not int or not 0 <= face < deck_size:
+            raise E.BadResolution(E.DRIVER, f"faces must be card ids 0..{deck_size - 1}")
     if len(set(faces)) != len(faces):
         raise E.BadResolution(E.DRIVER, "the same card was revealed twice")
-    tx = _Tx(state)
+    tx = Transaction(state)
     tx.pending = state.pending[1:]
     revealed = dict(state.revealed)
     revealed.update(zip(request.slots, faces, strict=True))
-    tx.revealed = revealed
+    tx.revealed = MappingProxyType(revealed)
     awaiting = state.awaiting
     if isinstance(awaiting, AwaitDoubt):
         _finish_doubt(tx, awaiting.doubter)

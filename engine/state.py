@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
+from typing import NamedTuple
 
 from engine.actions import PlayFaceUp
 from engine.events import Event
@@ -53,6 +55,10 @@ class AwaitScore:
 Awaiting = AwaitDoubt | AwaitFaceUp | AwaitScore
 
 
+NOTHING_REVEALED: Mapping[int, int] = MappingProxyType({})
+FINISHED_PHASES = frozenset({Phase.GAME_OVER, Phase.ABORTED})
+
+
 @dataclass(frozen=True)
 class LarryState:
     players: int
@@ -66,7 +72,7 @@ class LarryState:
     pile_seats: tuple[int, ...]  # who played each pile card
     pile_totals: tuple[int, ...]  # the total announced with each pile card (public, heard)
     discard: tuple[int, ...]
-    revealed: Mapping[int, int]  # slot -> face, public; never mutated (a new dict per change)
+    revealed: Mapping[int, int]  # slot -> face, public; a read-only mapping
     limit: int
     direction: int  # +1 clockwise, -1 counter-clockwise
     announced: int  # the last announced total (0 on an empty pile, L7)
@@ -82,13 +88,19 @@ class LarryState:
     awaiting: Awaiting | None  # what the outstanding Reveal is for
     winners: tuple[int, ...]  # set when phase is GAME_OVER
 
+    def __post_init__(self) -> None:
+        # Built from outside (decoded data, tests): make sure `revealed` is read-only too.
+        # The rules build states without __init__ and always store a read-only mapping.
+        if not isinstance(self.revealed, MappingProxyType):
+            object.__setattr__(self, "revealed", MappingProxyType(dict(self.revealed)))
+
     @property
     def waiting_for_driver(self) -> bool:
         return bool(self.pending)
 
     @property
     def over(self) -> bool:
-        return self.phase in (Phase.GAME_OVER, Phase.ABORTED)
+        return self.phase in FINISHED_PHASES
 
     def to_act(self) -> int | None:
         """The seat whose action is awaited, or None (driver to serve requests, or game over)."""
@@ -110,9 +122,11 @@ class LarryState:
         return slots
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """The result of a transition: the new state, what happened, and requests newly issued."""
+class Step(NamedTuple):
+    """The result of a transition: the new state, what happened, and requests newly issued.
+
+    A NamedTuple rather than a dataclass: one is made per transition, and it is cheaper.
+    """
 
     state: LarryState
     events: tuple[Event, ...]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from engine.cards import Card, deck_of
 from engine.options import LarryOptions
@@ -135,5 +136,8 @@ class LarryView:
 
 
 def view_for(state: LarryState, knowledge: Knowledge, seat: int) -> LarryView:
-    """The view of `seat`, given its private `knowledge` (slot -> face)."""
-    return LarryView(seat, state, knowledge)
+    """The view of `seat`, given its private `knowledge` (slot -> face).
+
+    The knowledge is copied, so the view stays a snapshot while the driver learns more.
+    """
+    return LarryView(seat, state, MappingProxyType(dict(knowledge)))

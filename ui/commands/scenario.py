@@ -1,4 +1,7 @@
-"""`fairdeal scenario` (to be built)."""
+"""`fairdeal scenario FILE...`: run scenario files and report pass or fail with the differences.
+
+Exit status: 0 when every scenario passes, 1 when one fails, 2 when a file is malformed.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,36 @@ import argparse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    del parser
+    parser.add_argument("files", nargs="+", metavar="FILE", help="scenario JSON file(s)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every event")
 
 
 def run(args: argparse.Namespace) -> int:
-    del args
-    raise SystemExit("fairdeal scenario: not built yet")
+    import json
+    from pathlib import Path
+
+    from engine.codec import to_data
+    from engine.scenario import ScenarioError, run_scenario
+
+    status = 0
+    for name in args.files:
+        path = Path(name)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            result = run_scenario(data)
+        except (OSError, ValueError) as error:
+            kind = "invalid scenario" if isinstance(error, ScenarioError) else "cannot read"
+            print(f"ERROR {path}: {kind}: {error}")
+            status = max(status, 2)
+            continue
+        if args.verbose:
+            for event in result.events:
+                print(f"      {to_data(event)}")
+        if result.passed:
+            print(f"PASS  {path}: {result.name}")
+            continue
+        status = max(status, 1)
+        print(f"FAIL  {path}: {result.name}")
+        for failure in result.failures:
+            print(f"  - {failure}")
+    return status

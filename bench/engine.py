@@ -1,0 +1,88 @@
+"""Benchmark: complete 4-player hands of Larry per second, random bots, oracle driver, one core.
+
+Target: >= 500 hands/s. Prints the median of several rounds; `--json FILE` writes the figures.
+The rate is measured in process CPU time (the run is single-threaded, so that is one core's
+work, and other jobs on a shared machine do not distort it); wall-clock rates are printed too.
+Run from the repository root: `.venv/bin/python bench/engine.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.bots.random_bot import RandomBot
+from engine.options import LarryOptions
+from engine.selfplay import play_game
+
+TARGET = 500.0
+
+
+def one_round(hands: int, seed: int, players: int) -> tuple[float, float, float]:
+    """Play `hands` short games (one hand each).
+
+    Returns (hands per CPU second, hands per wall second, actions per hand).
+    """
+    rng = random.Random(seed)
+    options = LarryOptions(short_game=True)
+    actions = 0
+    cpu_start, wall_start = time.process_time(), time.perf_counter()
+    for _ in range(hands):
+        bots = [RandomBot(random.Random(rng.random())) for _ in range(players)]
+        actions += play_game(bots, options, seed=rng.randrange(1 << 32)).actions
+    cpu = time.process_time() - cpu_start
+    wall = time.perf_counter() - wall_start
+    return hands / cpu, hands / wall, actions / hands
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000, help="hands per round")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds; the median is reported")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args()
+    rates: list[float] = []
+    wall_rates: list[float] = []
+    per_hand = 0.0
+    for number in range(args.rounds):
+        rate, wall_rate, per_hand = one_round(args.hands, args.seed + number, args.players)
+        rates.append(rate)
+        wall_rates.append(wall_rate)
+        print(
+            f"round {number + 1}: {rate:7.0f} hands/s CPU, {wall_rate:7.0f} wall "
+            f"({per_hand:.1f} actions per hand)"
+        )
+    median = statistics.median(rates)
+    verdict = "meets" if median >= TARGET else "MISSES"
+    print(
+        f"median {median:.0f} complete {args.players}-player hands per CPU second "
+        f"({verdict} the target of {TARGET:.0f})"
+    )
+    if args.json:
+        figures = {
+            "benchmark": "engine",
+            "players": args.players,
+            "hands_per_round": args.hands,
+            "rounds_hands_per_cpu_second": rates,
+            "rounds_hands_per_wall_second": wall_rates,
+            "median_hands_per_second": median,
+            "median_hands_per_wall_second": statistics.median(wall_rates),
+            "mean_actions_per_hand": per_hand,
+            "target_hands_per_second": TARGET,
+            "meets_target": median >= TARGET,
+        }
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""A mutable working copy of a LarryState for one transition, with the moves every rule shares.
+
+Each transition copies the state's fields into a Transaction, applies its rule (drawing cards,
+clearing the pile, starting and scoring hands) and freezes the result into a new LarryState, so
+the hot path makes one state object per call and no deep copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import Card, deck_of
+from engine.events import Event, GameOver, HandScored, HandStarted, PickedUp, Reshuffled
+from engine.options import LarryOptions
+from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal
+from engine.state import NOTHING_REVEALED, Awaiting, AwaitScore, LarryState, Phase, Step
+
+
+class Transaction:
+    """A mutable working copy of a LarryState for one transition."""
+
+    players: int
+    options: LarryOptions
+    phase: Phase
+    hand_no: int
+    turn: int
+    hands: list[tuple[int, ...]]
+    pickup: tuple[int, ...]
+    pile: tuple[int, ...]
+    pile_seats: tuple[int, ...]
+    pile_totals: tuple[int, ...]
+    discard: tuple[int, ...]
+    revealed: Mapping[int, int]
+    limit: int
+    direction: int
+    announced: int
+    last_player: int | None
+    obligated: tuple[bool, ...]
+    out_seat: int | None
+    scores: tuple[int, ...]
+    last_acted: tuple[int, ...]
+    actions_in_hand: int
+    next_slot: int
+    next_request: int
+    pending: tuple[Request, ...]
+    awaiting: Awaiting | None
+    winners: tuple[int, ...]
+
+    # The transaction's own data lives in slots, so that __dict__ holds exactly the state fields.
+    __slots__ = ("__dict__", "_deck", "events", "new_requests")
+
+    def __init__(self, state: LarryState) -> None:
+        self.__dict__.update(state.__dict__)
+        self.hands = list(state.hands)
+        self._deck: tuple[Card, ...] | None = None
+        self.events: list[Event] = []
+        self.new_requests: list[Request] = []
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deck list, looked up only by the rules that need faces (most plays do not)."""
+        deck = self._deck
+        if deck is None:
+            deck = self._deck = deck_of(self.options)
+        return deck
+
+    # -- bookkeeping -------------------------------------------------------------------------
+    def freeze(self) -> Step:
+        """The new state. The transaction must not be used afterwards (its dict is handed over)."""
+        values = self.__dict__
+        values["hands"] = tuple(self.hands)
+        if self.new_requests:
+            values["pending"] = self.pending + tuple(self.new_requests)
+        state = object.__new__(LarryState)
+        object.__setattr__(state, "__dict__", values)
+        return Step(state, tuple(self.events), tuple(self.new_requests))
+
+    def alloc(self, count: int) -> tuple[int, ...]:
+        start = self.next_slot
+        self.next_slot = start + count
+        return tuple(range(start, start + count))
+
+    def request_id(self) -> int:
+        rid = self.next_request
+        self.next_request = rid + 1
+        return rid
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + self.direction) % self.players
+
+    def mark_acted(self, seat: int) -> None:
+        acted = list(self.last_acted)
+        acted[seat] = self.actions_in_hand
+        self.last_acted = tuple(acted)
+        self.actions_in_hand += 1
+
+    def set_obligation(self, seat: int, value: bool) -> None:
+        obligated = list(self.obligated)
+        obligated[seat] = value
+        self.obligated = tuple(obligated)
+
+    # -- card movements ----------------------------------------------------------------------
+    def draw(self, seat: int, count: int, reason: str) -> None:
+        """Move `count` cards from the pick-up pile to `seat`, reshuffling the discard (L14)."""
+        drawn = 0
+        while drawn < count:
+            if not self.pickup:
+                if not self.discard:
+                    break  # L14: both piles empty, draw what there is
+                new = self.alloc(len(self.discard))
+                self.new_requests.append(Reshuffle(self.request_id(), self.discard, new))
+                self.events.append(Reshuffled(len(new)))
+                self.pickup, self.discard = new, ()
+            take = self.pickup[: count - drawn]
+            self.pickup = self.pickup[len(take) :]
+            self.hands[seat] = self.hands[seat] + take
+            self.new_requests.append(Deal(self.request_id(), seat, take))
+            drawn += len(take)
+        self.events.append(PickedUp(seat, drawn, reason))
+
+    def clear_pile(self) -> None:
+        """The pile goes to the discard pile and a new round starts at 0 (L7, L9, L12)."""
+        self.discard = self.discard + self.pile
+        self.pile = self.pile_seats = self.pile_totals = ()
+        self.announced = 0
+        self.last_player = None
+
+    # -- hands ---------------------------------------------------------------------------------
+    def start_hand(self, first: int) -> None:
+        """Fresh deck in new slots, deal by L3, limit 7 clockwise (L4), `first` starts (L5).
+
+        Seat s gets the slots s*k .. s*k+k-1 of the new deck; the rest is the pick-up pile,
+        drawn from its front.
+        """
+        n = self.players
+        per_player = self.options.cards_per_player(n)
+        slots = self.alloc(len(self.deck))
+        self.new_requests.append(NewDeck(self.request_id(), slots))
+        hands = []
+        for seat in range(n):
+            hand = slots[seat * per_player : (seat + 1) * per_player]
+            hands.append(hand)
+            self.new_requests.append(Deal(self.request_id(), seat, hand))
+        self.hands = hands
+        self.pickup = slots[n * per_player :]
+        self.pile = self.discard = self.pile_seats = self.pile_totals = ()
+        self.revealed = NOTHING_REVEALED
+        self.limit = self.options.limits[0]
+        self.direction = 1
+        self.announced = 0
+        self.last_player = None
+        self.obligated = (False,) * n
+        self.out_seat = None
+        self.last_acted = (-1,) * n
+        self.actions_in_hand = 0
+        self.turn = first
+        self.phase = Phase.PLAY
+        self.awaiting = None
+        self.events.append(HandStarted(self.hand_no, first, per_player))
+
+    def end_hand(self, out_seat: int) -> None:
+        """L16: the hand is over; reveal what is left in the hands for L17 scoring."""
+        self.phase = Phase.SCORING
+        self.out_seat = out_seat
+        hidden = tuple(slot for hand in self.hands for slot in hand if slot not in self.revealed)
+        if hidden:
+            self.awaiting = AwaitScore(out_seat)
+            self.new_requests.append(Reveal(self.request_id(), hidden, "score"))
+        else:
+            self.score_hand(out_seat)
+
+    def score_hand(self, out_seat: int) -> None:
+        """L17 scoring, then L18 (game over?) and L5 (who starts the next hand)."""
+        self.awaiting = None
+        faces = tuple(tuple(self.revealed[slot] for slot in hand) for hand in self.hands)
+        hand_scores = tuple(
+            2 if seat == out_seat else -sum(self.deck[face].symbols for face in faces[seat])
+            for seat in range(self.players)
+        )
+        totals = tuple(a + b for a, b in zip(self.scores, hand_scores, strict=True))
+        self.scores = totals
+        self.events.append(HandScored(self.hand_no, out_seat, hand_scores, totals, faces))
+        options: LarryOptions = self.options
+        if options.short_game or self.hand_no >= options.hands:
+            if options.short_game:
+                winners: tuple[int, ...] = (out_seat,)  # L18 short game
+            else:
+                best = max(totals)
+                winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+            self.winners = winners
+            self.phase = Phase.GAME_OVER
+            self.events.append(GameOver(winners, totals))
+            return
+        # L5: most minus points overall (lowest total); ties: who acted most recently.
+        first = min(
+            range(self.players),
+            key=lambda seat: (totals[seat], -self.last_acted[seat]),
+        )
+        self.hand_no += 1
+        self.start_hand(first)
+
+
+def build_state(values: dict[str, Any]) -> LarryState:
+    """A LarryState from its field values without running __init__ (the hot path)."""
+    state = object.__new__(LarryState)
+    state.__dict__.update(values)
+    return state

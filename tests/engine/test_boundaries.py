@@ -1,0 +1,58 @@
+"""engine/ stays pure: it imports nothing from p2p/ or ui/, no asyncio, no crypto, no I/O."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "engine"
+FORBIDDEN = (
+    "p2p",
+    "ui",
+    "asyncio",
+    "cryptography",
+    "nacl",
+    "hashlib",
+    "hmac",
+    "secrets",
+    "ssl",
+    "socket",
+    "zeroconf",
+    "textual",
+    "msgpack",
+)
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_engine_sources_import_nothing_forbidden() -> None:
+    files = sorted(ENGINE.rglob("*.py"))
+    assert len(files) > 10
+    for path in files:
+        for name in _imports(path):
+            top = name.split(".")[0]
+            assert top not in FORBIDDEN, f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_importing_the_engine_loads_no_forbidden_module() -> None:
+    code = (
+        "import sys, engine, engine.bots.heuristic, engine.bots.random_bot, engine.codec, "
+        "engine.scenario, engine.selfplay\n"
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}]\n"
+        "print(','.join(sorted(bad)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert result.stdout.strip() == ""

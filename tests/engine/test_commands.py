@@ -1,0 +1,143 @@
+"""The play, selfplay and scenario commands, driven as a user would (piped input, exit codes)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ui.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def test_play_runs_a_whole_short_game_from_piped_input() -> None:
+    # Empty lines take every default: the first menu entry, the honest total, the Larry call.
+    result = subprocess.run(
+        [sys.executable, "-m", "ui", "play", "--seed", "4", "--short", "--players", "3"],
+        input="\n" * 5000,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Your hand:" in out
+    assert "Limit 7 (clockwise). Announced total: 0." in out
+    assert "Cards held: Seat 1 (heuristic): 9, Seat 2 (heuristic): 9" in out
+    assert "Game over. Winner(s):" in out
+
+
+def test_play_with_numbered_choices_and_a_bad_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = iter(["x", "99", "2", "-5"])
+
+    def read(prompt: str) -> str | None:
+        return next(answers, None)
+
+    import random
+
+    from engine.oracle import OracleDriver
+    from engine.selfplay import make_bots
+    from ui.commands.play import TextGame
+
+    out: list[str] = []
+    driver = OracleDriver(3, seed=1)
+    game = TextGame(driver, 0, make_bots("random", 3, random.Random(1)), read, out.append)
+    assert game.play() == 1  # the answers run out: the game is abandoned, not crashed
+    text = "\n".join(out)
+    assert text.count("Please type one of the numbers shown.") == 2
+    assert 'Seat 0 (you) plays a card face-down: "-5"' in text
+    assert "Input ended" in text
+
+
+def test_selfplay_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["selfplay", "larry", "--players", "3", "--games", "5", "--seed", "2", "--json",
+         "--bots", "heuristic,random"]
+    )  # fmt: skip
+    assert code == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["games"] == 5 and figures["players"] == 3
+    assert figures["bots"] == ["heuristic", "random", "random"]
+    assert sum(figures["wins"]) == pytest.approx(5)
+    assert figures["hands"] == 15  # three hands a game (L18)
+    assert figures["mean_actions_per_hand"] > 0
+    assert figures["hands_per_second"] > 0
+
+
+def test_selfplay_is_deterministic_and_short_games_have_one_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["selfplay", "larry", "--players", "4", "--games", "4", "--seed", "9", "--short"]
+    main([*args, "--json"])
+    first = json.loads(capsys.readouterr().out)
+    main([*args, "--json"])
+    second = json.loads(capsys.readouterr().out)
+    assert first["wins"] == second["wins"]
+    assert first["hands"] == 4
+    main(args)
+    assert "seat 3 random" in capsys.readouterr().out
+
+
+def test_selfplay_rejects_bad_arguments() -> None:
+    with pytest.raises(SystemExit, match="unknown bot 'clever'"):
+        main(["selfplay", "larry", "--bots", "clever"])
+    with pytest.raises(SystemExit, match="2-8 players"):
+        main(["selfplay", "larry", "--players", "9"])
+
+
+def test_scenario_command_pass_fail_and_bad_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = SCENARIOS / "rulebook-example.json"
+    assert main(["scenario", str(good)]) == 0
+    assert capsys.readouterr().out.startswith("PASS")
+    data = json.loads(good.read_text())
+    data["expect"]["turn"] = 3
+    failing = tmp_path / "failing.json"
+    failing.write_text(json.dumps(data))
+    assert main(["scenario", str(failing)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "turn expected 3, got 2" in out
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    assert main(["scenario", str(broken), str(good)]) == 2
+    out = io.StringIO(capsys.readouterr().out).read()
+    assert "ERROR" in out and "PASS" in out
+
+
+def test_play_asks_which_card_to_give_away() -> None:
+    import random
+
+    from engine.cards import deck_of
+    from engine.oracle import OracleDriver
+    from engine.selfplay import make_bots
+    from engine.view import view_for
+    from ui.commands.play import TextGame
+
+    deck = deck_of(OracleDriver(3, seed=0).options)
+    give_away = next(c.id for c in deck if c.name == "give_away_1")
+    seven = next(c.id for c in deck if c.name == "7")
+    rest = [c.id for c in deck if c.id not in (give_away, seven)]
+    driver = OracleDriver(3, decks=[[give_away, seven, *rest]])
+    out: list[str] = []
+    game = TextGame(driver, 0, make_bots("random", 3, random.Random(0)), lambda _: None, out.append)
+    view = view_for(driver.state, driver.knowledge[0], 0)
+    entries = game._menu(view)
+    number = next(
+        i for i, entry in enumerate(entries, 1) if "[Give away 1] face-up at Seat 2" in entry.text
+    )
+    answers = iter([str(number), "1"])  # that entry, then the first card offered: the 7
+    game.read = lambda _: next(answers, None)
+    assert game.play() == 1  # the scripted answers run out later
+    text = "\n".join(out)
+    assert "[1] give 7" in text
+    assert "Seat 0 (you) plays [Give away 1] face-up at Seat 2 (random)" in text
+    assert "Seat 0 (you) give(s) a card to Seat 2 (random)" in text
