@@ -6,7 +6,8 @@ the table is (`TableAd`); everyone else browses that type live and resolves each
 loopback (`LOOPBACK`) for single-machine use and tests, every real interface by default.
 
 TXT fields (protocol.md section 2): `proto` (protocol version), `game`, `table` (table name),
-`seats` ("taken/total"), `fp` (host key fingerprint), `tid` (table id, hex). Parsing is strict:
+`seats` ("taken/total"), `fp` (host key fingerprint), `tid` (table id, hex), and `rev`, a
+counter that makes every update a new record. Parsing is strict:
 a record that does not parse is bad input from the network, logged and ignored.
 """
 
@@ -37,7 +38,7 @@ DISCOVERY_PROTOCOL_VERSION = max(SUPPORTED_VERSIONS)
 MAX_INSTANCE_BYTES = 63
 MAX_TABLE_NAME_BYTES = 40
 MAX_GAME_BYTES = 16
-MAX_FINGERPRINT_BYTES = 64
+FINGERPRINT_HEX_CHARS = 16  # p2p.identity.fingerprint (protocol.md 3.1)
 TABLE_ID_HEX_CHARS = 32
 MAX_SEATS = 8
 RESOLVE_TIMEOUT_MS = 3000
@@ -70,6 +71,13 @@ class TableAd:
     @property
     def is_full(self) -> bool:
         return self.seats_taken >= self.seats_total
+
+    @property
+    def status(self) -> str:
+        """What a player needs to know before joining: open, full, or too new for us."""
+        if self.protocol_version not in SUPPORTED_VERSIONS:
+            return f"needs protocol {self.protocol_version}"
+        return "full" if self.is_full else "open"
 
     def with_seats_taken(self, seats_taken: int) -> TableAd:
         return TableAd(
@@ -133,10 +141,9 @@ def _check_ad(ad: TableAd) -> None:
         raise BadAdvertisement(f"game {ad.game!r} is not a lower-case game id")
     if not 2 <= ad.seats_total <= MAX_SEATS or not 0 <= ad.seats_taken <= ad.seats_total:
         raise BadAdvertisement(f"seats {ad.seats_taken}/{ad.seats_total} out of range")
-    if not ad.host_fingerprint or len(ad.host_fingerprint) > MAX_FINGERPRINT_BYTES:
-        raise BadAdvertisement("host fingerprint missing or too long")
-    if not all(ch.isprintable() and not ch.isspace() for ch in ad.host_fingerprint):
-        raise BadAdvertisement("host fingerprint has blanks or control characters")
+    fingerprint = ad.host_fingerprint
+    if len(fingerprint) != FINGERPRINT_HEX_CHARS or not _HEX_RE.match(fingerprint):
+        raise BadAdvertisement(f"host fingerprint {fingerprint!r} is not 16 hex digits")
     if ad.protocol_version < 1:
         raise BadAdvertisement(f"protocol version {ad.protocol_version} is not positive")
 
@@ -160,6 +167,7 @@ class DiscoveredTable:
             "seats_total": self.ad.seats_total,
             "host_fingerprint": self.ad.host_fingerprint,
             "protocol_version": self.ad.protocol_version,
+            "status": self.ad.status,
             "addresses": list(self.addresses),
             "port": self.port,
         }
@@ -223,6 +231,10 @@ class TableAdvertiser:
         self._port = port
         self._addresses = [ipaddress.IPv4Address(a).packed for a in addresses]
         self._info: AsyncServiceInfo | None = None
+        # Bumped on every update: a record equal to one sent a moment ago would be taken by
+        # browsers for a refresh of the copy still in their cache (RFC 6762 keeps a flushed
+        # record for 1 s) and the change back would go unseen.
+        self._revision = 0
 
     @property
     def ad(self) -> TableAd:
@@ -238,7 +250,7 @@ class TableAdvertiser:
             self.instance,
             addresses=self._addresses,
             port=self._port,
-            properties=self._ad.to_txt(),
+            properties=self._ad.to_txt() | {"rev": str(self._revision)},
             server=f"fairdeal-{self._ad.table_id[:12]}.local.",
         )
 
@@ -255,6 +267,7 @@ class TableAdvertiser:
         if ad.table_id != self._ad.table_id:
             raise ValueError("an advertiser serves one table id")
         self._ad = ad
+        self._revision += 1
         if self._info is None:
             return
         info = self._service_info()
@@ -313,8 +326,13 @@ class TableBrowser:
         self._resolving.clear()
         for _, future in self._waiters:
             if not future.done():
-                future.cancel()
+                future.set_exception(RuntimeError("the table browser was closed"))
         self._waiters.clear()
+
+    async def settle(self) -> None:
+        """Wait for the resolutions already under way (each ends within RESOLVE_TIMEOUT_MS)."""
+        while self._resolving:
+            await asyncio.gather(*self._resolving.values(), return_exceptions=True)
 
     async def wait_for(
         self, predicate: Callable[[DiscoveredTable], bool], timeout: float
@@ -422,6 +440,7 @@ async def discover_tables(
     try:
         await browser.start()
         await asyncio.sleep(timeout)
+        await browser.settle()  # a table heard within the window is listed, even if resolving
         return sorted(browser.tables.values(), key=lambda t: (t.ad.name.casefold(), t.instance))
     finally:
         await browser.close()

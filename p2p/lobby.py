@@ -180,6 +180,20 @@ class HostLobby:
         self._signatures = {HOST_SEAT: self._identity.sign(roster.canonical_bytes())}
         return [*self._broadcast_state(), *self._broadcast(StartTable(roster))]
 
+    @property
+    def unsigned_seats(self) -> list[int]:
+        """While starting: the seats whose roster signature has not arrived yet."""
+        if self._roster is None:
+            return []
+        return [seat for seat in range(len(self._roster.seats)) if seat not in self._signatures]
+
+    def call_off_start(self) -> list[Send]:
+        """Give up a start that some seat does not sign (e.g. on a timeout): back to open."""
+        if self.phase != STARTING:
+            raise LocalLobbyError("no start to call off")
+        self._call_off_start()
+        return self._broadcast_state()
+
     def close(self, reason: str = "the host closed the table") -> list[Send]:
         sends = self._broadcast(TableClosed(reason)) if self.phase != STARTED else []
         self.phase = CLOSED
@@ -334,9 +348,8 @@ class GuestLobby:
         self.view = state
         if state.phase == OPEN:
             self.phase, self.roster = OPEN, None
-        seat = self.my_seat
-        if seat is None or not state.seats[seat].ready:  # type: ignore[union-attr]
-            self._agreed_options = None
+        # _agreed_options stays as we last set it: a state that still shows us not ready may
+        # simply have crossed our SetReady on the way.
         return []
 
     def _sign(self, culprit: str, roster: Roster) -> list[GuestMessage]:

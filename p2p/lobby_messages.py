@@ -15,7 +15,7 @@ from typing import Any
 
 from p2p.errors import PeerError
 from p2p.identity import MAX_NAME_LENGTH, PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity
-from p2p.roster import TABLE_ID_SIZE, OptionValue, Roster
+from p2p.roster import TABLE_ID_SIZE, OptionValue, Roster, RosterError, SignedRoster
 
 MAX_SEATS = 8
 MAX_OPTIONS = 16
@@ -360,3 +360,25 @@ def decode_lobby_message(message: Mapping[str, Any], culprit: str) -> LobbyMessa
     if decoder is None:
         raise LobbyMessageError(culprit, f"unknown lobby message kind {kind!r}")
     return decoder(_Fields(culprit, kind, message))
+
+
+# -- the signed roster as a record (transcript header, audits) -----------------------------------
+
+
+def signed_roster_record(signed: SignedRoster) -> dict[str, Any]:
+    """The whole signed roster as a map: enough for an auditor to check every signature."""
+    return {"roster": _roster_wire(signed.roster), "signatures": list(signed.signatures)}
+
+
+def parse_signed_roster_record(record: Any, culprit: str) -> SignedRoster:
+    """Parse and verify a `signed_roster_record`; a bad one raises (RosterError or
+    LobbyMessageError) blaming `culprit`."""
+    fields = _Fields(culprit, "signed roster", record)
+    roster = _roster(fields.sub("roster", fields.get("roster")))
+    signatures = fields.listed("signatures", MAX_SEATS)
+    if not all(isinstance(s, bytes) and len(s) == SIGNATURE_SIZE for s in signatures):
+        fields.fail(f"every signature must be {SIGNATURE_SIZE} bytes")
+    try:
+        return SignedRoster.verified(roster, tuple(signatures))
+    except RosterError as error:
+        raise RosterError(culprit, error.detail) from None

@@ -12,13 +12,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-import msgpack
-
+from p2p.canonical import pack_canonical
 from p2p.errors import PeerError
 from p2p.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity, verify_signature
 
 ROSTER_DOMAIN = "fairdeal/roster/v1"
+ROSTER_KIND = "roster"  # kind of the log's first envelope
 TABLE_ID_SIZE = 16
 
 OptionValue = bool | int | str
@@ -32,7 +33,7 @@ class RosterError(PeerError):
 
 def options_digest(options: tuple[tuple[str, OptionValue], ...]) -> bytes:
     """What a seat marking itself ready agrees to: a hash of the sorted options."""
-    packed = msgpack.packb(["fairdeal/options/v1", [list(item) for item in options]])
+    packed = pack_canonical(["fairdeal/options/v1", [list(item) for item in options]])
     return hashlib.sha256(packed).digest()
 
 
@@ -74,15 +75,14 @@ class Roster:
 
     def canonical_bytes(self) -> bytes:
         """The exact bytes each seat signs (and that `digest` hashes)."""
-        return msgpack.packb(
+        return pack_canonical(
             [
                 ROSTER_DOMAIN,
                 self.table_id,
                 self.game,
                 [[name, value] for name, value in self.options],
                 [[seat.key, seat.name] for seat in self.seats],
-            ],
-            use_bin_type=True,
+            ]
         )
 
     @property
@@ -117,3 +117,12 @@ class SignedRoster:
         for seat, signature in enumerate(signatures):
             roster.verify_signature(seat, signature)
         return cls(roster, signatures)
+
+    def to_body(self) -> dict[str, Any]:
+        """Body of the log's first envelope (kind "roster", by seat 0): the start, on record."""
+        return {"digest": self.roster.digest, "signatures": list(self.signatures)}
+
+    def check_body(self, body: Any, culprit: str) -> None:
+        """Raise RosterError blaming `culprit` unless `body` records exactly this signed roster."""
+        if body != self.to_body():
+            raise RosterError(culprit, "the log's roster envelope is not the roster we signed")

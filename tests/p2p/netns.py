@@ -71,8 +71,8 @@ class LanProcess:
                     break
                 self._buffer += chunk
                 *complete, self._buffer = self._buffer.split("\n")
+                self.lines.extend(complete)  # keep every line: later expects may want them
                 for line in complete:
-                    self.lines.append(line)
                     if matches(line):
                         return line
         raise AssertionError(

@@ -28,6 +28,7 @@ from p2p.discovery import (
 
 pytestmark = pytest.mark.timeout(30)
 WAIT_S = 10.0
+CLI_WINDOW_S = "2.5"  # the command's listening window; generous for a loaded CI machine
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -38,7 +39,7 @@ def fresh_ad(name: str = "Loopback table", seats_taken: int = 1) -> TableAd:
         game="larry",
         seats_taken=seats_taken,
         seats_total=4,
-        host_fingerprint="TEST-" + secrets.token_hex(4).upper(),
+        host_fingerprint=secrets.token_hex(8),
     )
 
 
@@ -60,6 +61,10 @@ async def browser() -> AsyncIterator[tuple[TableBrowser, list[TableEvent]]]:
     await aiozc.async_close()
 
 
+def instance_of(event: TableEvent) -> str:
+    return event.instance if isinstance(event, TableRemoved) else event.table.instance
+
+
 def by_id(table_id: str) -> Callable[[DiscoveredTable], bool]:
     return lambda table: table.ad.table_id == table_id
 
@@ -76,19 +81,19 @@ async def test_table_is_found_updated_and_removed(
     assert found == DiscoveredTable(
         instance=advertiser.instance, ad=ad, addresses=LOOPBACK, port=40123
     )
-    assert TableAdded(found) in events
 
     await advertiser.update(ad.with_seats_taken(3))
     updated = await table_browser.wait_for(
         lambda table: by_id(ad.table_id)(table) and table.ad.seats_taken == 3, WAIT_S
     )
     assert updated.ad == ad.with_seats_taken(3)
-    assert TableUpdated(updated) in events
 
     await advertiser.close()
     await table_browser.wait_gone(advertiser.instance, WAIT_S)
     assert advertiser.instance not in table_browser.tables
-    assert events[-1] == TableRemoved(advertiser.instance)
+    # Other test runs on this machine may advertise on loopback too: look at ours only.
+    ours = [event for event in events if instance_of(event) == advertiser.instance]
+    assert ours == [TableAdded(found), TableUpdated(updated), TableRemoved(advertiser.instance)]
 
 
 async def test_two_tables_are_listed_apart(
@@ -140,7 +145,7 @@ async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> Non
     ad = fresh_ad("CLI table", seats_taken=2)
     advertiser = TableAdvertiser(host_zc, ad, port=40555, addresses=LOOPBACK)
     await advertiser.start()
-    command = [sys.executable, "-m", "ui", "tables", "--json", "--timeout", "1.5"]
+    command = [sys.executable, "-m", "ui", "tables", "--json", "--timeout", CLI_WINDOW_S]
     process = await asyncio.create_subprocess_exec(
         *command, "--interface", "127.0.0.1", cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE
     )
@@ -158,6 +163,7 @@ async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> Non
             "seats_total": 4,
             "host_fingerprint": ad.host_fingerprint,
             "protocol_version": 1,
+            "status": "open",
             "addresses": ["127.0.0.1"],
             "port": 40555,
         }
@@ -169,13 +175,15 @@ async def test_tables_command_text_output(host_zc: AsyncZeroconf) -> None:
     advertiser = TableAdvertiser(host_zc, ad, port=40556, addresses=LOOPBACK)
     await advertiser.start()
     process = await asyncio.create_subprocess_exec(
-        *[sys.executable, "-m", "ui", "tables", "--timeout", "1.5", "--interface", "127.0.0.1"],
+        *[sys.executable, "-m", "ui", "tables", "--timeout", CLI_WINDOW_S],
+        *["--interface", "127.0.0.1"],
         cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
     )
     stdout, _ = await asyncio.wait_for(process.communicate(), WAIT_S)
     await advertiser.close()
     lines = stdout.decode().splitlines()
-    assert lines[0].split() == ["TABLE", "GAME", "SEATS", "HOST", "KEY", "ADDRESS"]
+    assert lines[0].split() == ["TABLE", "GAME", "SEATS", "STATUS", "HOST", "KEY", "ADDRESS"]
     row = next(line for line in lines if ad.host_fingerprint in line)
-    assert row.split() == ["Text", "table", "larry", "3/4", ad.host_fingerprint, "127.0.0.1:40556"]
+    address = "127.0.0.1:40556"
+    assert row.split() == ["Text", "table", "larry", "3/4", "open", ad.host_fingerprint, address]

@@ -21,7 +21,7 @@ def make_ad(**changes: object) -> TableAd:
         "game": "larry",
         "seats_taken": 1,
         "seats_total": 4,
-        "host_fingerprint": "ABCD-EFGH-JKLM",
+        "host_fingerprint": "00ff00ff12345678",
     }
     fields.update(changes)
     return TableAd(**fields)  # type: ignore[arg-type]
@@ -39,7 +39,7 @@ def test_txt_round_trip() -> None:
         "game": "larry",
         "table": "Friday night",
         "seats": "1/4",
-        "fp": "ABCD-EFGH-JKLM",
+        "fp": "00ff00ff12345678",
         "tid": TABLE_ID,
     }
     assert TableAd.from_txt(as_wire(txt)) == ad
@@ -55,6 +55,12 @@ def test_seats_filling_up_changes_only_the_count() -> None:
     assert ad.to_txt()["seats"] == "4/4"
     assert ad.is_full
     assert not make_ad().is_full
+    assert (make_ad().status, ad.status) == ("open", "full")
+
+
+def test_a_table_of_a_newer_protocol_is_listed_but_marked() -> None:
+    wire = as_wire(make_ad().to_txt() | {"proto": "99"})
+    assert TableAd.from_txt(wire).status == "needs protocol 99"
 
 
 @pytest.mark.parametrize(
@@ -72,8 +78,10 @@ def test_seats_filling_up_changes_only_the_count() -> None:
         ("table", "", "table name"),
         ("table", "x" * 41, "table name"),
         ("table", "bell\x07", "control"),
-        ("fp", "", "fingerprint"),
-        ("fp", "has space", "blanks"),
+        ("fp", "", "16 hex digits"),
+        ("fp", "00FF00FF12345678", "16 hex digits"),
+        ("fp", "00ff00ff1234567", "16 hex digits"),
+        ("fp", "00ff00ff 1234567", "16 hex digits"),
     ],
 )
 def test_bad_field_is_refused(key: str, value: str, complaint: str) -> None:

@@ -7,6 +7,7 @@ import secrets
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,29 +36,31 @@ def resolved_records(lan: VirtualLan, env: dict[str, str]) -> list[list[str]]:
     return [line.split(";") for line in browse.stdout.splitlines() if line.startswith("=;")]
 
 
-def test_avahi_browse_resolves_table_with_txt_fields(tmp_path: Path) -> None:
+def test_avahi_browse_resolves_table_with_txt_fields(
+    tmp_path: Path, virtual_lan: Callable[[int], VirtualLan]
+) -> None:
     table_id = secrets.token_hex(16)
-    with VirtualLan(2) as lan:
-        host = lan.hosts[0]
-        env = start_avahi(lan, lan.hosts[1], tmp_path)
-        command = [sys.executable, str(PEER), "advertise", "--table-id", table_id]
-        advertiser = lan.spawn(
-            host,
-            [*command, "--name", "Avahi table", "--port", "47002", "--fingerprint", "AB12-CD34"],
-            name="host",
-        )
-        advertiser.expect_json("advertised", WAIT_S)
+    lan = virtual_lan(2)
+    host = lan.hosts[0]
+    env = start_avahi(lan, lan.hosts[1], tmp_path)
+    command = [sys.executable, str(PEER), "advertise", "--table-id", table_id]
+    advertiser = lan.spawn(
+        host,
+        [*command, "--name", "Avahi table", "--port", "47002", "--fingerprint", "ab12cd34ab12cd34"],
+        name="host",
+    )
+    advertiser.expect_json("advertised", WAIT_S)
 
-        deadline = time.monotonic() + WAIT_S
-        ours: list[list[str]] = []
-        while not ours and time.monotonic() < deadline:
-            ours = [r for r in resolved_records(lan, env) if f'"tid={table_id}"' in r[9]]
-        assert ours, "avahi-browse never resolved the table"
-        interface, protocol, instance, service_type, domain = ours[0][1:6]
-        assert (interface, protocol) == ("eth0", "IPv4")
-        assert (service_type, domain) == ("_fairdeal._tcp", "local")
-        assert avahi_unescape(instance) == f"Avahi table ({table_id[:8]})"
-        address, port, txt = ours[0][7:10]
-        assert (address, port) == (host.address, "47002")
-        for field in ("proto=1", "game=larry", "table=Avahi table", "seats=1/3", "fp=AB12-CD34"):
-            assert f'"{field}"' in txt
+    deadline = time.monotonic() + WAIT_S
+    ours: list[list[str]] = []
+    while not ours and time.monotonic() < deadline:
+        ours = [r for r in resolved_records(lan, env) if f'"tid={table_id}"' in r[9]]
+    assert ours, "avahi-browse never resolved the table"
+    interface, protocol, instance, service_type, domain = ours[0][1:6]
+    assert (interface, protocol) == ("eth0", "IPv4")
+    assert (service_type, domain) == ("_fairdeal._tcp", "local")
+    assert avahi_unescape(instance) == f"Avahi table ({table_id[:8]})"
+    address, port, txt = ours[0][7:10]
+    assert (address, port) == (host.address, "47002")
+    for field in ("proto=1", "game=larry", "table=Avahi table", "seats=1/3", "fp=ab12cd34ab12cd34"):
+        assert f'"{field}"' in txt

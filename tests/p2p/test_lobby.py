@@ -5,6 +5,7 @@ roster signed by every seat. Attacks by a guest and by the host are refused and 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,7 @@ from p2p.lobby import (
 from p2p.lobby_messages import (
     GuestMessage,
     HostMessage,
+    LobbyMessageError,
     LobbyState,
     SeatRefused,
     SetReady,
@@ -31,8 +33,11 @@ from p2p.lobby_messages import (
     TableStarted,
     decode_lobby_message,
     encode_lobby_message,
+    parse_signed_roster_record,
 )
+from p2p.lobby_session import create_transcript
 from p2p.roster import Roster, RosterError, SignedRoster, options_digest
+from p2p.transcript import load_transcript
 
 OPTIONS = {"hands": 3, "larry_call": True}
 TABLE_ID = bytes(range(16))
@@ -312,3 +317,63 @@ def test_state_from_an_impostor_host_is_refused() -> None:
     with pytest.raises(LobbyError, match="without the host"):
         guest.receive(replace(view, seats=(impostor_seat, *view.seats[1:])))
     assert guest.view == view
+
+
+def test_ready_crossing_a_state_update_still_signs() -> None:
+    """A guest's SetReady and a state from before it (another guest sitting down) cross."""
+    table = Table()
+    first, second = table.guests
+    table.from_guest(0, first.take_seat())
+    ready = first.set_ready()
+    stale_sends = table.host.receive(table.identities[1].public, "10.0.0.3", second.take_seat())
+    table.from_guest(0, ready)  # the host applies the ready...
+    table.deliver(stale_sends)  # ...and the older state (first not ready) arrives after it
+    table.from_guest(1, second.set_ready())
+    table.deliver(table.host.start())
+    assert first.phase == STARTED
+
+
+def test_the_logs_roster_record_must_be_the_signed_roster() -> None:
+    table = Table()
+    table.seat_and_ready_everyone()
+    table.deliver(table.host.start())
+    signed = table.host.signed_roster
+    assert signed is not None
+    signed.check_body(signed.to_body(), "seat 0")
+    forged = signed.to_body() | {"signatures": list(reversed(signed.signatures))}
+    with pytest.raises(RosterError, match="not the roster we signed") as error:
+        signed.check_body(forged, "seat 0")
+    assert error.value.culprit == "seat 0"
+
+
+def test_transcript_header_keeps_the_signed_roster_for_auditors(tmp_path: Path) -> None:
+    table = Table()
+    table.seat_and_ready_everyone()
+    table.deliver(table.host.start())
+    signed = table.host.signed_roster
+    assert signed is not None
+    path = tmp_path / "seat1.transcript"
+    create_transcript(path, signed, seat=1).close()
+    record = load_transcript(path).extra["signed_roster"]
+    assert parse_signed_roster_record(record, "transcript") == signed
+
+    forged = record | {"roster": record["roster"] | {"options": {"hands": 99}}}
+    with pytest.raises(RosterError, match="does not verify") as error:
+        parse_signed_roster_record(forged, "transcript")
+    assert error.value.culprit == "transcript"
+    with pytest.raises(LobbyMessageError, match="lacks 'signatures'"):
+        parse_signed_roster_record({"roster": record["roster"]}, "transcript")
+
+
+def test_host_calls_off_a_start_that_a_seat_does_not_sign() -> None:
+    table = Table()
+    table.seat_and_ready_everyone()
+    table.host.start()  # delivered to nobody: no guest signs
+    assert table.host.unsigned_seats == [1, 2]
+    sends = table.host.call_off_start()
+    assert table.host.phase == OPEN
+    assert table.host.unsigned_seats == []
+    assert {send.to for send in sends} == {me.key for me in table.identities}
+    assert all(isinstance(send.message, LobbyState) for send in sends)
+    with pytest.raises(LocalLobbyError):
+        table.host.call_off_start()

@@ -44,12 +44,13 @@ def run(args: argparse.Namespace) -> int:
             table.ad.name,
             table.ad.game,
             f"{table.ad.seats_taken}/{table.ad.seats_total}",
+            table.ad.status,
             table.ad.host_fingerprint,
             f"{table.addresses[0]}:{table.port}",
         )
         for table in tables
     ]
-    header = ("TABLE", "GAME", "SEATS", "HOST KEY", "ADDRESS")
+    header = ("TABLE", "GAME", "SEATS", "STATUS", "HOST KEY", "ADDRESS")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         cells = (cell.ljust(width) for cell, width in zip(row, widths, strict=True))
