@@ -108,6 +108,7 @@ async def serve(args: argparse.Namespace) -> int:
                 "game_seconds": (timings.finished or time.monotonic()) - timings.started,
                 "move_latencies": timings.move_latencies,
                 "doubt_latencies": timings.doubt_latencies,
+                "hand_setups": timings.hand_setups,
                 "cpu_seconds": usage.ru_utime + usage.ru_stime,
                 "peak_rss_mb": usage.ru_maxrss / 1024,
                 "head": table.head.hex(),

@@ -202,6 +202,7 @@ class Simulation:
         agree = len({r["head"] for r in results if r}) == 1
         moves = [x for r in results if r for x in r["move_latencies"]]
         doubts = [x for r in results if r for x in r["doubt_latencies"]]
+        hand_setups = [x for r in results if r for x in r["hand_setups"]]
         fault = next((r["fault"] for r in results if r and r["fault"]), None)
         return {
             "result": "aborted" if fault else ("finished" if first["over"] else "unfinished"),
@@ -214,6 +215,7 @@ class Simulation:
             "wall_seconds": round(elapsed, 3),
             "time": {
                 "setup_seconds": round(max(r["setup_seconds"] for r in results if r), 3),
+                "later_hands_setup_seconds": round(sum(hand_setups) / max(1, len(results)), 3),
                 "moves_seconds": round(sum(moves) / max(1, len(results)), 3),
                 "doubts_seconds": round(sum(doubts) / max(1, len(results)), 3),
                 "game_seconds": round(max(r["game_seconds"] for r in results if r), 3),

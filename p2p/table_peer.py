@@ -67,6 +67,7 @@ class PeerTimings:
     finished: float | None = None
     move_latencies: list[float] = field(default_factory=list)
     doubt_latencies: list[float] = field(default_factory=list)
+    hand_setups: list[float] = field(default_factory=list)  # the shuffle and deal of hands 2, 3
 
 
 def describe_verification(verification: DoubtVerification) -> str:
@@ -133,6 +134,7 @@ class TablePeer:
         self._reported_wait: int | None = None
         self._act_applied_at: float | None = None
         self._doubt_at: float | None = None
+        self._hand_starting = False
 
     # -- TableSession ---------------------------------------------------------------------
 
@@ -333,9 +335,16 @@ class TablePeer:
                 awaiting_act = state.to_act() is not None and not state.over
                 if awaiting_act and self.timings.setup_done is None:
                     self.timings.setup_done = now
+                if any(type(e).__name__ == "HandStarted" for e in event.events):
+                    self._hand_starting = True
                 if (awaiting_act or state.over) and self._act_applied_at is not None:
-                    self.timings.move_latencies.append(now - self._act_applied_at)
+                    elapsed = now - self._act_applied_at
+                    if self._hand_starting:  # the move ended a hand: next hand's setup
+                        self.timings.hand_setups.append(elapsed)
+                    else:
+                        self.timings.move_latencies.append(elapsed)
                     self._act_applied_at = None
+                    self._hand_starting = False
                 if any(type(e).__name__ == "Doubted" for e in event.events):
                     self._doubt_at = self._act_applied_at or now
             elif isinstance(event, DoubtVerification):
