@@ -21,6 +21,7 @@ def test_simulate_four_peers_full_game_and_every_transcript_audits(tmp_path: Pat
         "moves_seconds",
         "doubts_seconds",
         "game_seconds",
+        "later_hands_setup_seconds",
     }
     files = [Path(p) for p in summary["transcripts"]]
     assert len(files) == 4
