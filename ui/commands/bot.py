@@ -76,7 +76,8 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
         data,
     )
     host_task = asyncio.ensure_future(host_flow)
-    _, port = await address
+    bound_host, port = await address
+    print(json.dumps({"listening": [bound_host, port]}), flush=True)  # for `bot --peer`
     bots = []
     for index in range(args.bots):
         directory = data / "bots" / str(index)
