@@ -280,12 +280,14 @@ class TablePeer:
             return
         body = message.get("m")
         table = self._require_table()
+        name = self._secret_name("forwards")
+        known = self.secrets.get(name, [])
+        if [sender, body] not in known:  # kept before use: a crash must not lose it
+            self.secrets.put(name, [*known, [sender, body]])
         try:
             table.receive_private(sender, body)
         except DeckFault as fault:
             raise PeerError(f"seat {sender}", fault.what) from None
-        name = self._secret_name("forwards")
-        self.secrets.put(name, [*self.secrets.get(name, []), [sender, body]])
         self._schedule()
 
     def _schedule(self) -> None:

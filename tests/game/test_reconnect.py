@@ -15,15 +15,16 @@ pytestmark = pytest.mark.timeout(150)
 VICTIM = 2
 
 
+@pytest.mark.parametrize(("victim", "after_moves"), [(VICTIM, 6), (0, 1)])
 async def test_a_peer_killed_mid_hand_restarts_catches_up_and_the_game_completes(
-    tmp_path: Path,
+    tmp_path: Path, victim: int, after_moves: int
 ) -> None:
     simulation = Simulation(4, tmp_path / "sim", short=True, seed=5, timeout=120)
     try:
         await simulation.start()
-        await simulation.wait_for(VICTIM, lambda p: p.moves >= 6)
-        simulation.kill(VICTIM)
-        await simulation.restart(VICTIM)
+        await simulation.wait_for(victim, lambda p: p.moves >= after_moves)
+        simulation.kill(victim)
+        await simulation.restart(victim)
         summary = await simulation.finish()
     finally:
         for peer in simulation.peers:
@@ -31,7 +32,7 @@ async def test_a_peer_killed_mid_hand_restarts_catches_up_and_the_game_completes
                 peer.process.kill()
     assert summary["result"] == "finished", summary
     assert summary["agree"]
-    restarted = simulation.peers[VICTIM]
+    restarted = simulation.peers[victim]
     assert restarted.result is not None and restarted.result["over"]
     reports, disagreement = audit_many(simulation.transcripts())
     assert disagreement is None
