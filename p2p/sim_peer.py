@@ -23,6 +23,7 @@ from typing import Any
 from engine import LarryOptions
 from engine.bots import make_bot
 from engine.codec import from_data
+from p2p.errors import P2PError
 from p2p.identity import load_identity
 from p2p.mesh import Mesh
 from p2p.table_api import DoubtVerification, FaultDetected, SeatStatus
@@ -32,6 +33,7 @@ from p2p.tablelog import Roster
 from p2p.transcript import SecretStore
 
 TRANSCRIPT = "table.transcript"
+REDIAL_INTERVAL = 0.5
 
 
 def emit(message: dict[str, Any]) -> None:
@@ -86,7 +88,23 @@ async def serve(args: argparse.Namespace) -> int:
         except OSError as exc:  # that peer may be down (it will dial us when it is back)
             logging.warning("cannot reach seat %s: %s", other, exc)
     watcher = asyncio.get_running_loop().create_task(report_events(peer, seat))
-    await peer.finished(timeout=float(plan.get("timeout", 300)))
+    redial = asyncio.get_running_loop().create_task(
+        keep_connected(mesh, roster, seat, wiring["addresses"])
+    )
+    try:
+        await peer.finished(timeout=float(plan.get("timeout", 300)))
+    except TimeoutError:
+        table, sync = peer.table, peer.sync
+        assert table is not None and sync is not None
+        logging.error(
+            "seat %s gave up waiting: %s due after %s entries; buffered %s; connected to %s",
+            seat,
+            table.expected(),
+            len(sync.log.entries),
+            [str(e) for e in sync.log.buffered],
+            sorted(roster.keys.index(k) for k in mesh.peers),
+        )
+        raise
     await mesh.drain()
     table = peer.table
     assert table is not None and table.state is not None
@@ -118,9 +136,25 @@ async def serve(args: argparse.Namespace) -> int:
     # Stay until the parent says everyone is done, so late "need" requests are answered.
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     watcher.cancel()
+    redial.cancel()
     await peer.close()
     await mesh.close()
     return 0
+
+
+async def keep_connected(mesh: Mesh, roster: Roster, seat: int, addresses: list[list[Any]]) -> None:
+    """Dial again any seat whose channel is down (a peer that restarted may have had its new
+    connection refused while its old one was not yet seen dead)."""
+    while True:
+        await asyncio.sleep(REDIAL_INTERVAL)
+        for other, (other_host, other_port) in enumerate(addresses):
+            key = roster.keys[other]
+            if other == seat or key in mesh.peers:
+                continue
+            try:
+                await mesh.connect(other_host, other_port, expected_peer=key)
+            except (OSError, P2PError, TimeoutError) as exc:
+                logging.info("seat %s still unreachable: %s", other, exc)
 
 
 async def report_events(peer: TablePeer, seat: int) -> None:
