@@ -135,6 +135,7 @@ class TablePeer:
         self._act_applied_at: float | None = None
         self._doubt_at: float | None = None
         self._hand_starting = False
+        self._privates: list[Private] = []  # give-away shares this seat sent (resent on reconnect)
 
     # -- TableSession ---------------------------------------------------------------------
 
@@ -190,6 +191,7 @@ class TablePeer:
         self.table = table
         table.start()
         self.mesh.on("fwd", self._on_forward)
+        self.mesh.on_peer_up(self._on_peer_up)
         self.timings.started = time.monotonic()
         for sender, body in self.secrets.get(self._secret_name("forwards"), []):
             table.receive_private(sender, body)  # give-aways received before a restart
@@ -290,6 +292,19 @@ class TablePeer:
             raise PeerError(f"seat {sender}", fault.what) from None
         self._schedule()
 
+    def _send_private(self, item: Private) -> None:
+        self.mesh.send(
+            self.roster.keys[item.to], {"t": "fwd", "table": self.roster.table, "m": item.body}
+        )
+
+    def _on_peer_up(self, peer: PublicIdentity) -> None:
+        """Give-away shares go again to a peer that (re)connects: it may have missed them (a
+        copy it already has is ignored)."""
+        seat = self.roster.seat_of(peer.key)
+        for item in self._privates:
+            if item.to == seat:
+                self._send_private(item)
+
     def _schedule(self) -> None:
         if not self._pump_scheduled and not self._closed:
             self._pump_scheduled = True
@@ -305,10 +320,8 @@ class TablePeer:
             while table.outbox:
                 item = table.outbox.pop(0)
                 if isinstance(item, Private):
-                    self.mesh.send(
-                        self.roster.keys[item.to],
-                        {"t": "fwd", "table": self.roster.table, "m": item.body},
-                    )
+                    self._privates.append(item)
+                    self._send_private(item)
                 elif item.kind != ACT and self._already_signed[packed := pack_canonical(item.body)]:
                     self._already_signed[packed] -= 1  # signed before a restart: in the log
                 else:
