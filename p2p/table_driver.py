@@ -19,7 +19,7 @@ table stops with a `FaultDetected` naming that seat. Nothing of the public state
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import (
@@ -135,8 +135,6 @@ class _Service:
 
 def options_for_join(options: LarryOptions) -> Any:
     """The options every seat signs in its join envelope (the first seat comes from the coin)."""
-    from dataclasses import replace
-
     return to_data(replace(options, first_seat=0))
 
 
@@ -366,8 +364,6 @@ class LarryTable:
         if self.state is None:
             seed = self.deck.coin_seed(FIRST_PLAYER_COIN)
             assert seed is not None
-            from dataclasses import replace
-
             self.first_seat = int.from_bytes(seed[:8], "big") % self.seats  # L5 joint draw
             options = replace(self.options, first_seat=self.first_seat)
             self.events.append(Notice(f"joint coin: seat {self.first_seat} starts hand 1 (L5)"))

@@ -3,6 +3,7 @@ moved fails with the right seat named."""
 
 from __future__ import annotations
 
+import json
 import struct
 from pathlib import Path
 
@@ -69,6 +70,10 @@ def test_every_transcript_verifies_and_they_agree(game_dir: Path, capsys) -> Non
     assert len({tuple(r.scores) for r in reports}) == 1
     assert main(["audit", *map(str, files)]) == 0
     assert "verified" in capsys.readouterr().out
+    assert main(["audit", "--json", *map(str, files)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verified"] and report["disagreement"] is None
+    assert [t["scores"] for t in report["transcripts"]] == [list(reports[0].scores)] * 3
 
 
 @pytest.mark.parametrize("position", [5, 17, 40])
