@@ -33,6 +33,7 @@ from p2p.deck import DeckSession
 from p2p.envelope import Envelope, decode_envelope
 from p2p.errors import EnvelopeError, MalformedFrame
 from p2p.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
+from p2p.identity import fingerprint
 from p2p.table_driver import JOIN, LarryTable
 from p2p.tablelog import Roster, TableLog
 
@@ -66,6 +67,7 @@ class AuditReport:
     scores: tuple[int, ...] = ()
     hands: int = 0
     doubts: int = 0
+    roster: list[str] = field(default_factory=list)  # seat -> key fingerprint, all joined
     ids: list[bytes] = field(default_factory=list, repr=False)
 
     @property
@@ -76,7 +78,11 @@ class AuditReport:
         if not self.over:
             return f"game not finished after {self.entries} entries"
         winners = ", ".join(f"seat {w}" for w in self.winners)
-        return f"{self.hands} hand(s); winner(s): {winners}; scores {list(self.scores)}"
+        seats = ", ".join(f"{seat}={key}" for seat, key in enumerate(self.roster))
+        return (
+            f"{self.hands} hand(s); winner(s): {winners}; scores {list(self.scores)}; "
+            f"{self.doubts} doubt(s); roster {seats}"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +96,7 @@ class AuditReport:
             "scores": list(self.scores),
             "hands": self.hands,
             "doubts": self.doubts,
+            "roster": self.roster,
             "fault": None
             if self.fault is None
             else {
@@ -119,6 +126,7 @@ def audit_transcript(path: Path) -> AuditReport:
     try:
         roster, report.seat, envelopes = _read(path)
         report.seats = len(roster.keys)
+        report.roster = [fingerprint(key) for key in roster.keys]
         _check_sequences(envelopes)
         _replay(roster, envelopes, report)
         _check_evidence(roster, path)
@@ -263,6 +271,7 @@ def _replay(roster: Roster, envelopes: list[Envelope], report: AuditReport) -> N
         table = LarryTable(roster.table, seats, options, observer_deck(roster.table, seats))
     except ValueError as exc:
         raise _Stop(AuditFault(0, "impossible game terms", str(exc), 0)) from None
+    table.terms = envelopes[0].body  # seat 0's join; every other join must equal it
     table.observe()
     log = TableLog(roster, lambda _log: table.expected_seat(), table.apply)
     for index, envelope in enumerate(envelopes):

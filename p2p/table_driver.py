@@ -157,6 +157,12 @@ class LarryTable:
         self.outbox: list[Publish | Private] = []
         self.events: list[TableEvent] = []
         self.first_seat: int | None = None
+        # The terms every seat's join must carry (an auditor takes them from seat 0's join).
+        self.terms: Any = {
+            "game": GAME,
+            "seats": seats,
+            "options": options_for_join(options),
+        }
         self._setup = [(s, JOIN, None) for s in range(seats)]
         self._setup += [(s, DECK, KEY) for s in range(seats)]
         self._setup += [(s, DECK, COIN_COMMIT) for s in range(seats)]
@@ -229,11 +235,7 @@ class LarryTable:
 
     def start(self) -> None:
         """This seat's opening envelopes: join, key, coin commitment (applied in seat order)."""
-        self.outbox.append(
-            Publish(
-                JOIN, {"game": GAME, "seats": self.seats, "options": options_for_join(self.options)}
-            )
-        )
+        self.outbox.append(Publish(JOIN, self.terms))
         self._take_output(self.deck.start())
         self._take_output(self.deck.coin(FIRST_PLAYER_COIN))
 
@@ -289,8 +291,7 @@ class LarryTable:
         self._serve()
 
     def _on_join(self, envelope: Envelope) -> None:
-        expected = {"game": GAME, "seats": self.seats, "options": options_for_join(self.options)}
-        if envelope.body != expected:
+        if envelope.body != self.terms:
             raise DeckFault(envelope.seat, "joined with other game terms", {"join": envelope.body})
         self._setup_done += 1
         self.events.append(
