@@ -7,6 +7,7 @@ fault and every seat holding up the game is logged; the result is returned as pl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 from engine.bots import make_bot
 from p2p.identity import Identity
+from p2p.redial import keep_connected
 from p2p.table_api import DoubtVerification, FaultDetected, Notice, SeatStatus
 from p2p.table_lobby import Seated
 from p2p.table_peer import TablePeer, describe_verification
@@ -50,6 +52,9 @@ async def play_headless(
         silence_limit=silence_limit,
     )
     await peer.start()
+    redial = asyncio.get_running_loop().create_task(
+        keep_connected(seated.mesh, seated.roster.keys, seated.addresses)
+    )
     reported = 0
 
     def report() -> None:
@@ -75,6 +80,7 @@ async def play_headless(
     try:
         await peer.finished(timeout)
     finally:
+        redial.cancel()
         report()
         await seated.mesh.drain()
     table = peer.table

@@ -23,9 +23,9 @@ from typing import Any
 from engine import LarryOptions
 from engine.bots import make_bot
 from engine.codec import from_data
-from p2p.errors import P2PError
 from p2p.identity import load_identity
 from p2p.mesh import Mesh
+from p2p.redial import keep_connected
 from p2p.table_api import DoubtVerification, FaultDetected, SeatStatus
 from p2p.table_driver import ACT
 from p2p.table_peer import TablePeer
@@ -33,7 +33,6 @@ from p2p.tablelog import Roster
 from p2p.transcript import SecretStore
 
 TRANSCRIPT = "table.transcript"
-REDIAL_INTERVAL = 0.5
 
 
 def emit(message: dict[str, Any]) -> None:
@@ -88,9 +87,8 @@ async def serve(args: argparse.Namespace) -> int:
         except OSError as exc:  # that peer may be down (it will dial us when it is back)
             logging.warning("cannot reach seat %s: %s", other, exc)
     watcher = asyncio.get_running_loop().create_task(report_events(peer, seat))
-    redial = asyncio.get_running_loop().create_task(
-        keep_connected(mesh, roster, seat, wiring["addresses"])
-    )
+    addresses = [(host, port) for host, port in wiring["addresses"]]
+    redial = asyncio.get_running_loop().create_task(keep_connected(mesh, roster.keys, addresses))
     try:
         await peer.finished(timeout=float(plan.get("timeout", 300)))
     except TimeoutError:
@@ -140,21 +138,6 @@ async def serve(args: argparse.Namespace) -> int:
     await peer.close()
     await mesh.close()
     return 0
-
-
-async def keep_connected(mesh: Mesh, roster: Roster, seat: int, addresses: list[list[Any]]) -> None:
-    """Dial again any seat whose channel is down (a peer that restarted may have had its new
-    connection refused while its old one was not yet seen dead)."""
-    while True:
-        await asyncio.sleep(REDIAL_INTERVAL)
-        for other, (other_host, other_port) in enumerate(addresses):
-            key = roster.keys[other]
-            if other == seat or key in mesh.peers:
-                continue
-            try:
-                await mesh.connect(other_host, other_port, expected_peer=key)
-            except (OSError, P2PError, TimeoutError) as exc:
-                logging.info("seat %s still unreachable: %s", other, exc)
 
 
 async def report_events(peer: TablePeer, seat: int) -> None:

@@ -51,6 +51,7 @@ class Seated:
     seat: int
     options: LarryOptions
     mesh: Mesh
+    addresses: list[tuple[str, int] | None]  # where each seat listens, as the lobby saw it
 
     @property
     def roster(self) -> Roster:
@@ -129,7 +130,8 @@ async def open_lobby(
         if advertiser is not None and aiozc is not None:
             await advertiser.close()
             await aiozc.async_close()
-    return Seated(signed, 0, options, mesh)
+    addresses = [None if v is None else (v.host, v.port) for v in lobby.state.seats]
+    return Seated(signed, 0, options, mesh, addresses)
 
 
 async def find_table(
@@ -199,4 +201,6 @@ async def join_lobby(
             with contextlib.suppress(OSError):
                 await mesh.connect(seat_view.host, seat_view.port, seat_view.identity.key)
     options = options_from_lobby(dict(signed.roster.options))
-    return Seated(signed, seat, options, mesh)
+    addresses = [None if v is None else (v.host, v.port) for v in view.seats]
+    addresses[0] = (host, port)  # the host as we reached it
+    return Seated(signed, seat, options, mesh, addresses)
