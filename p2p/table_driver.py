@@ -420,13 +420,7 @@ class LarryTable:
                 self._take_output(self.deck.deal(owners))
         elif isinstance(request, Transfer):
             self._service = _Service([request], "receipt")
-            output = self.deck.give(self._slot[request.slot], request.to_seat)
-            for message in output.messages:
-                # The receiver's own share is never needed (and it rejects it): a card given
-                # back to a seat that held it before carries only the other seats' shares.
-                shares = [s for s in message["shares"] if s["share"]["seat"] != request.to_seat]
-                if shares:
-                    self.outbox.append(Private(request.to_seat, {**message, "shares": shares}))
+            self._take_output(self.deck.give(self._slot[request.slot], request.to_seat))
             self._try_forward()
         else:
             slots = tuple(self._slot[s] for s in request.slots)
@@ -489,9 +483,8 @@ class LarryTable:
         if request.to_seat != self.me or masked in self._received:
             return
         receipt: dict[str, Any] = {"slot": request.slot}
-        public = self._public.get(masked, set())
-        if all(t in public for t in range(self.seats) if t != self.me):
-            # every share but ours is public: the card came back to a seat that knows it
+        if not self.deck.awaiting_forward(masked):
+            # the card came back to a seat that holds every share it needs: nothing is forwarded
             self._received.add(masked)
             self.outbox.append(Publish(RECEIVED, receipt))
             return

@@ -101,6 +101,9 @@ class _SlotState:
     deal_pending: bool = False
     reveal_pending: bool = False
     forward_from: int | None = None
+    # Public: the seats whose shares each seat was forwarded (a give-away never sends them again).
+    forwarded_to: dict[int, set[int]] = field(default_factory=dict)
+    forward_wanted: frozenset[int] = frozenset()  # the shares this seat's pending forward carries
     known: int | None = field(default=None, repr=False)
     revealed: int | None = None
 
@@ -275,20 +278,30 @@ class DeckSession:
         if not 0 <= to < self.seats or to == state.owner:
             raise DeckUsageError(f"cannot give slot {slot} to seat {to}")
         giver = state.owner
-        # Shares `to` lacks: neither public nor its own. None when a card comes back to a seat
-        # that already held it; then no message is needed at all.
-        lacking = set(range(self.seats)) - set(state.public) - {to}
+        # Shares `to` lacks: neither public, nor its own, nor forwarded to it before (a card that
+        # comes back to a seat that held it needs none; then no message is sent at all). Every
+        # seat computes the same set from public state.
+        lacking = self._lacking(state, to)
+        state.forwarded_to.setdefault(to, set()).update(lacking)
         out = Output()
         if giver == self.seat and lacking:
             held = self._unpublished_held(slot, state)
             shares = tuple(s for s in held if s.share.seat in lacking)
             out.messages.append(ForwardMessage(self.seat, to, shares).to_data())
         if to == self.seat and not lacking:
-            state.known = self._private_open(giver, slot, list(state.public.values()))
+            shares = [*state.public.values(), *state.held.values()]
+            state.known = self._private_open(giver, slot, shares)
             out.events.append(CardReceived(slot, giver, state.known))
         state.owner = to
-        state.forward_from = giver if to == self.seat and lacking else None
+        waiting = to == self.seat and bool(lacking)
+        state.forward_from = giver if waiting else None
+        state.forward_wanted = frozenset(lacking) if waiting else frozenset()
         return out
+
+    def awaiting_forward(self, slot: Slot) -> bool:
+        """Whether this seat was given `slot` and still waits for the giver's `deck.forward`."""
+        state = self._slots.get(slot)
+        return state is not None and state.forward_from is not None
 
     def coin(self, coin_id: str) -> Output:
         """Start joint coin `coin_id`: publish this seat's commitment."""
@@ -404,14 +417,14 @@ class DeckSession:
                 raise DeckFault(sender, f"unexpected forwarded share for {slot}")
             share = item.share
             new = received.setdefault(slot, {})
-            if share.seat in new or share.seat in state.public or share.seat == self.seat:
+            if share.seat in new or share.seat not in state.forward_wanted:
                 raise DeckFault(sender, f"forwarded a needless share of seat {share.seat}")
             self._verify_share(sender, slot, share, private=True)
             new[share.seat] = share
         cards: dict[Slot, int] = {}
         for slot, new in received.items():
             state = self._slots[slot]
-            missing = set(range(self.seats)) - set(state.public) - set(new) - {self.seat}
+            missing = state.forward_wanted - set(new)
             if missing:
                 raise DeckFault(sender, f"forward for {slot} lacks shares of {sorted(missing)}")
             shares = [*state.public.values(), *new.values()]
@@ -423,6 +436,7 @@ class DeckSession:
             state.held.update(new)
             state.known = cards[slot]
             state.forward_from = None
+            state.forward_wanted = frozenset()
             out.events.append(CardReceived(slot, sender, cards[slot]))
             if state.reveal_pending:
                 # The reveal was asked before the gift arrived: publish what it lacked now.
@@ -486,6 +500,11 @@ class DeckSession:
             share = make_share(self.table_id, self._key, card, self._random_bytes)
             self._own_shares[slot] = share
         return share
+
+    def _lacking(self, state: _SlotState, to: int) -> set[int]:
+        """The shares seat `to` needs forwarded to open a slot given to it."""
+        has = set(state.public) | {to} | state.forwarded_to.get(to, set())
+        return set(range(self.seats)) - has
 
     def _unpublished_held(self, slot: Slot, state: _SlotState) -> list[SlotShare]:
         """Every share of `slot` this seat holds (its own, forwarded ones) not yet public."""

@@ -24,6 +24,7 @@ from p2p.deck import (
 )
 from p2p.deck.group import G, L, add, mul_base
 from p2p.deck.keys import SecretKey
+from p2p.deck.messages import SlotShare
 
 from .conftest import TABLE_ID, keyed_table, shuffled_table, slots
 
@@ -308,6 +309,55 @@ def test_a_card_given_back_and_on_still_opens_for_its_owner_and_at_the_reveal() 
         assert all(s.owner(slot) == receiver for s in table.sessions)
     table.command(lambda s: s.reveal([slot]))
     assert [s.revealed_card(slot) for s in table.sessions] == [face] * 3
+
+
+def test_a_card_given_a_to_b_to_a_needs_no_forward_back_and_reveals() -> None:
+    # L11 twice on one card: 0 gives it to 1, 1 gives it back. Seat 0 holds its own share and
+    # every other one is public, so give() sends nothing (it never forwards a receiver's own).
+    table = shuffled_table(2, 6, seed=72)
+    slot = Slot("d0", 2)
+    table.command(lambda s: s.deal({slot: 0}))
+    face = table.sessions[0].known_card(slot)
+    outputs = [s.give(slot, 1) for s in table.sessions]
+    assert [len(o.messages) for o in outputs] == [1, 0]
+    for seat, output in enumerate(outputs):
+        table.post(seat, [output])
+    table.run()
+    back = [s.give(slot, 0) for s in table.sessions]
+    assert [len(o.messages) for o in back] == [0, 0]
+    received = [e for e in back[0].events if isinstance(e, CardReceived)]
+    assert received == [CardReceived(slot, 1, face)]
+    assert not table.sessions[0].awaiting_forward(slot)
+    table.command(lambda s: s.reveal([slot]))
+    assert [s.revealed_card(slot) for s in table.sessions] == [face, face]
+
+
+def test_a_card_never_carries_a_share_its_receiver_was_forwarded_before() -> None:
+    # 0 → 1 → 2 → 1 with four seats: seat 1 already holds seat 0's share from the first gift.
+    table = shuffled_table(4, 6, seed=73)
+    slot = Slot("d0", 0)
+    table.command(lambda s: s.deal({slot: 0}))
+    face = table.sessions[0].known_card(slot)
+    table.command(lambda s: s.give(slot, 1))
+    table.command(lambda s: s.give(slot, 2))
+    back = [s.give(slot, 1) for s in table.sessions]
+    assert all(not o.messages for o in back)
+    assert [e.card for e in back[1].events if isinstance(e, CardReceived)] == [face]
+    table.command(lambda s: s.reveal([slot]))
+    assert {s.revealed_card(slot) for s in table.sessions} == {face}
+
+
+def test_a_forward_carrying_the_receivers_own_share_is_blamed_on_the_giver() -> None:
+    table = shuffled_table(3, 6, seed=74)
+    slot = Slot("d0", 0)
+    table.command(lambda s: s.deal({slot: 1}))
+    outputs = [s.give(slot, 2) for s in table.sessions]
+    forward = copy.deepcopy(outputs[1].messages[0])
+    receiver = table.sessions[2]
+    own = SlotShare(slot, receiver._own_share(slot)).to_data()
+    _assert_fault(receiver, 1, {**forward, "shares": [*forward["shares"], own]})
+    receiver.handle(1, forward)
+    assert receiver.known_card(slot) == table.sessions[1].known_card(slot)
 
 
 def test_a_key_that_cancels_the_joint_key_is_blamed_on_its_seat() -> None:
