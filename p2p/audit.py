@@ -114,13 +114,6 @@ class _Stop(Exception):
         self.fault = fault
 
 
-def observer_deck(table_id: bytes, seats: int) -> DeckSession:
-    """A fair-deck session that holds no seat: it verifies and opens public cards only."""
-    session = DeckSession(table_id, 0, seats)
-    session.seat = seats  # never a shuffler, never an owner: no private opening, no output
-    return session
-
-
 def audit_transcript(path: Path) -> AuditReport:
     report = AuditReport(str(path))
     try:
@@ -268,7 +261,7 @@ def _replay(roster: Roster, envelopes: list[Envelope], report: AuditReport) -> N
     seats = len(roster.keys)
     options = _options(envelopes)
     try:
-        table = LarryTable(roster.table, seats, options, observer_deck(roster.table, seats))
+        table = LarryTable(roster.table, seats, options, DeckSession.observer(roster.table, seats))
     except ValueError as exc:
         raise _Stop(AuditFault(0, "impossible game terms", str(exc), 0)) from None
     table.terms = envelopes[0].body  # seat 0's join; every other join must equal it

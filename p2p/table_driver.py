@@ -147,7 +147,7 @@ class LarryTable:
         options.validate(seats)
         self.table_id = table_id
         self.seats = seats
-        self.me = deck.seat  # == seats for an auditor, who holds no seat
+        self.me = seats if deck.seat is None else deck.seat  # seats: an auditor (no seat)
         self.options = options
         self.deck = deck
         self.head = genesis_head(table_id)

@@ -17,7 +17,7 @@ from .messages import CoinCommitMessage, CoinRevealMessage
 
 @dataclass
 class _Coin:
-    secret: CoinSecret
+    secret: CoinSecret | None  # None: an observer follows the coin without a share in it
     commits: dict[int, bytes] = field(default_factory=dict)
     values: dict[int, bytes] = field(default_factory=dict)
     seed: bytes | None = None
@@ -26,7 +26,7 @@ class _Coin:
 class CoinRounds:
     """Every joint coin of one table, from one seat's point of view."""
 
-    def __init__(self, table_id: bytes, seat: int, seats: int, random_bytes: RandomBytes):
+    def __init__(self, table_id: bytes, seat: int | None, seats: int, random_bytes: RandomBytes):
         self._table_id = table_id
         self._seat = seat
         self._seats = seats
@@ -47,10 +47,18 @@ class CoinRounds:
         """Draw this seat's (nonce, value) and return its commitment."""
         if coin_id in self._coins:
             raise DeckUsageError(f"coin {coin_id!r} already started")
+        if self._seat is None:
+            raise DeckUsageError("an observer takes no part in a coin (use follow)")
         secret = CoinSecret.draw(self._random_bytes)
         self._coins[coin_id] = _Coin(secret)
         commit = commitment(self._table_id, coin_id, self._seat, secret.nonce, secret.value)
         return CoinCommitMessage(self._seat, coin_id, commit)
+
+    def follow(self, coin_id: str) -> None:
+        """Expect coin `coin_id` without taking part (an observer): verify its reveals only."""
+        if coin_id in self._coins:
+            raise DeckUsageError(f"coin {coin_id!r} already started")
+        self._coins[coin_id] = _Coin(None)
 
     def on_commit(self, message: CoinCommitMessage) -> CoinRevealMessage | None:
         """Record a commitment; once all are in, return this seat's reveal."""
@@ -63,6 +71,8 @@ class CoinRounds:
         if len(coin.commits) < self._seats:
             return None
         secret = coin.secret
+        if secret is None or self._seat is None:
+            return None
         return CoinRevealMessage(self._seat, message.coin_id, secret.nonce, secret.value)
 
     def on_reveal(self, message: CoinRevealMessage) -> CoinFlipped | None:

@@ -25,6 +25,11 @@ Driver contract, step by step (protocol.md §6 has the messages):
   `CardRevealed` on every seat.
 - `coin(coin_id)` → `deck.coin.commit`; after every commitment each session sends its
   `deck.coin.reveal`; then `CoinFlipped(seed)` (use `SeedStream(seed)` for draws).
+
+An *observer* (`DeckSession.observer(table_id, seats)`, seat None: an auditor) takes the same
+commands and the public messages, verifies every key, shuffle, share and coin, and opens the cards
+revealed publicly. It holds no secret, so it never publishes anything and never learns a card
+that was dealt but not revealed.
 """
 
 from __future__ import annotations
@@ -114,12 +119,12 @@ class DeckSession:
     def __init__(
         self,
         table_id: bytes,
-        seat: int,
+        seat: int | None,
         seats: int,
         *,
         random_bytes: RandomBytes = secrets.token_bytes,
     ):
-        if not 2 <= seats <= MAX_SEATS or not 0 <= seat < seats:
+        if not 2 <= seats <= MAX_SEATS or (seat is not None and not 0 <= seat < seats):
             raise DeckUsageError(f"seat {seat} of {seats} seats")
         if not isinstance(table_id, bytes) or not 0 < len(table_id) <= 64:
             raise DeckUsageError("table id must be 1 to 64 bytes")
@@ -127,7 +132,7 @@ class DeckSession:
         self.seat = seat
         self.seats = seats
         self._random_bytes = random_bytes
-        self._key = SecretKey.generate(seat, random_bytes)
+        self._key = None if seat is None else SecretKey.generate(seat, random_bytes)
         self._keys: dict[int, PublicKeyShare] = {}
         self._joint: Point | None = None
         self._lists: dict[str, _List] = {}
@@ -139,6 +144,16 @@ class DeckSession:
         # Public messages this seat sent and has not yet seen come back through the log: when
         # one does, the parsed object is reused (no re-parsing, no re-validation of own points).
         self._sent: list[tuple[dict[str, Any], DeckMessage]] = []
+
+    @classmethod
+    def observer(cls, table_id: bytes, seats: int) -> DeckSession:
+        """A session that holds no seat: it verifies everything public and opens only the
+        cards revealed to all (see the module docstring)."""
+        return cls(table_id, None, seats)
+
+    @property
+    def observing(self) -> bool:
+        return self.seat is None
 
     def __repr__(self) -> str:
         return f"DeckSession(seat={self.seat}, seats={self.seats})"
@@ -181,6 +196,8 @@ class DeckSession:
 
     def start(self) -> Output:
         """Publish this seat's key Y_i with its Schnorr proof."""
+        if self._key is None:
+            raise DeckUsageError("an observer holds no key")
         if self.seat in self._keys:
             raise DeckUsageError("keys already published")
         share = self._key.publish(self.table_id, self._random_bytes)
@@ -244,7 +261,7 @@ class DeckSession:
             state = self._slots.setdefault(slot, _SlotState())
             state.owner = owner
             state.deal_pending = True
-            if owner != self.seat:
+            if self.seat is not None and owner != self.seat:
                 mine.append(SlotShare(slot, self._own_share(slot)))
         return self._publish(mine)
 
@@ -262,7 +279,7 @@ class DeckSession:
         for slot in slots:
             state = self._slots.setdefault(slot, _SlotState())
             state.reveal_pending = True
-            if state.owner is None or state.owner == self.seat:
+            if self.seat is not None and state.owner in (None, self.seat):
                 mine += self._unpublished_held(slot, state)
         return self._publish(mine)
 
@@ -304,7 +321,11 @@ class DeckSession:
         return state is not None and state.forward_from is not None
 
     def coin(self, coin_id: str) -> Output:
-        """Start joint coin `coin_id`: publish this seat's commitment."""
+        """Start joint coin `coin_id`: publish this seat's commitment (an observer publishes
+        nothing and only checks the reveals against the commitments)."""
+        if self.seat is None:
+            self._coins.follow(coin_id)
+            return Output()
         return Output([self._emit(self._coins.start(coin_id))])
 
     # -- messages ---------------------------------------------------------------------------
@@ -496,6 +517,7 @@ class DeckSession:
     def _own_share(self, slot: Slot) -> DecryptionShare:
         share = self._own_shares.get(slot)
         if share is None:
+            assert self._key is not None, "an observer has no share"
             card = self.masked_card(slot)
             share = make_share(self.table_id, self._key, card, self._random_bytes)
             self._own_shares[slot] = share
@@ -593,6 +615,7 @@ class DeckSession:
 
     def _private_open(self, sender: int, slot: Slot, shares: list[DecryptionShare]) -> int:
         """This seat's face of `slot`: B − Σ the others' shares − x·A (its own is never sent)."""
+        assert self._key is not None, "an observer opens public cards only"
         card = self.masked_card(slot)
         others = [s.share for s in shares if s.seat != self.seat]
         point = sub(open_mask(card, others), mul(self._key.secret, card.a))
