@@ -106,6 +106,7 @@ class SecureChannel:
         self.peer: PublicIdentity = keys.peer
         self.version = keys.version
         self.session_id = keys.session_id
+        self.peer_instance = keys.peer_instance  # the peer process's instance (3.3 `run`)
         self.address = address
         self.initiator = initiator
         self.config = config
@@ -250,6 +251,7 @@ async def open_channel(
     *,
     expected_peer: bytes | None = None,
     config: ChannelConfig = DEFAULT_CONFIG,
+    instance: bytes | None = None,
 ) -> SecureChannel:
     """Dial host:port and run the handshake as initiator. Raises HandshakeError,
     VersionMismatch, FrameTimeout or OSError."""
@@ -259,7 +261,9 @@ async def open_channel(
     address = _address(writer)
     try:
         async with asyncio.timeout(config.handshake_timeout):
-            return await _initiate(reader, writer, identity, address, expected_peer, config)
+            return await _initiate(
+                reader, writer, identity, address, expected_peer, config, instance
+            )
     except TimeoutError:
         writer.close()
         raise HandshakeError(address, "handshake timed out") from None
@@ -275,9 +279,10 @@ async def _initiate(
     address: str,
     expected_peer: bytes | None,
     config: ChannelConfig,
+    instance: bytes | None = None,
 ) -> SecureChannel:
     frames = FrameReader(reader, address, MAX_HANDSHAKE_FRAME_SIZE, None, config.frame_timeout)
-    initiator = Initiator(identity, address, expected_peer, config.versions)
+    initiator = Initiator(identity, address, expected_peer, config.versions, instance=instance)
     write_frame(writer, initiator.hello(), MAX_HANDSHAKE_FRAME_SIZE)
     message3 = initiator.auth(await _handshake_read(frames, address))
     write_frame(writer, message3, MAX_HANDSHAKE_FRAME_SIZE)
@@ -293,11 +298,12 @@ async def accept_channel(
     *,
     expected_peer: bytes | None = None,
     config: ChannelConfig = DEFAULT_CONFIG,
+    instance: bytes | None = None,
 ) -> SecureChannel:
     """Run the handshake as responder on an accepted connection."""
     address = _address(writer)
     frames = FrameReader(reader, address, MAX_HANDSHAKE_FRAME_SIZE, None, config.frame_timeout)
-    responder = Responder(identity, address, expected_peer, config.versions)
+    responder = Responder(identity, address, expected_peer, config.versions, instance=instance)
     try:
         async with asyncio.timeout(config.handshake_timeout):
             hello = await _handshake_read(frames, address)
@@ -329,8 +335,10 @@ class ChannelServer:
         on_channel: Callable[[SecureChannel], Awaitable[None]],
         config: ChannelConfig = DEFAULT_CONFIG,
         on_error: Callable[[P2PError], None] | None = None,
+        instance: bytes | None = None,
     ) -> None:
         self._identity = identity
+        self._instance = instance
         self._on_channel = on_channel
         self._config = config
         self._on_error = on_error
@@ -350,7 +358,9 @@ class ChannelServer:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            channel = await accept_channel(reader, writer, self._identity, config=self._config)
+            channel = await accept_channel(
+                reader, writer, self._identity, config=self._config, instance=self._instance
+            )
         except (P2PError, OSError, asyncio.IncompleteReadError) as exc:
             log.warning("handshake from %s failed: %s", _address(writer), exc)
             if self._on_error is not None and isinstance(exc, P2PError):

@@ -57,6 +57,8 @@ class SessionKeys:
     send_key: bytes = field(repr=False)
     recv_key: bytes = field(repr=False)
     session_id: bytes  # final transcript hash, the same on both sides
+    # The peer's per-process instance (3.3 `run`): a new one means the peer restarted.
+    peer_instance: bytes | None = None
 
 
 def _h(*parts: bytes) -> bytes:
@@ -78,9 +80,17 @@ def _dh(private: X25519PrivateKey, public: bytes, culprit: str) -> bytes:
         raise HandshakeError(culprit, "ephemeral key is invalid (low order point)") from None
 
 
-def _auth_payload(identity: Identity, label: bytes, transcript: bytes) -> bytes:
+MAX_INSTANCE_SIZE = 32
+
+
+def _auth_payload(
+    identity: Identity, label: bytes, transcript: bytes, instance: bytes | None
+) -> bytes:
     signature = identity.sign(label + transcript + identity.key)
-    return pack_message({"t": "id", "id": identity.key, "name": identity.name, "sig": signature})
+    payload = {"t": "id", "id": identity.key, "name": identity.name, "sig": signature}
+    if instance is not None:
+        payload["run"] = instance
+    return pack_message(payload)
 
 
 def _open_auth(
@@ -90,7 +100,7 @@ def _open_auth(
     label: bytes,
     culprit: str,
     expected_peer: bytes | None,
-) -> PublicIdentity:
+) -> tuple[PublicIdentity, bytes | None]:
     try:
         plaintext = ChaCha20Poly1305(key).decrypt(ZERO_NONCE, ciphertext, transcript)
     except InvalidTag:
@@ -99,6 +109,11 @@ def _open_auth(
     peer_key = get_field(payload, "id", bytes, culprit)
     name = get_field(payload, "name", str, culprit)
     signature = get_field(payload, "sig", bytes, culprit)
+    instance = payload.get("run")
+    if instance is not None and (
+        not isinstance(instance, bytes) or not 0 < len(instance) <= MAX_INSTANCE_SIZE
+    ):
+        raise HandshakeError(culprit, f"instance must be 1 to {MAX_INSTANCE_SIZE} bytes")
     if len(peer_key) != PUBLIC_KEY_SIZE or len(signature) != SIGNATURE_SIZE:
         raise HandshakeError(culprit, "identity key or signature has the wrong length")
     if not verify_signature(peer_key, signature, label + transcript + peer_key):
@@ -111,7 +126,7 @@ def _open_auth(
             f"expected identity {fingerprint(expected_peer)}, "
             f"but the peer proved {fingerprint(peer_key)}",
         )
-    return PublicIdentity(key=peer_key, name=clean_name(name))
+    return PublicIdentity(key=peer_key, name=clean_name(name)), instance
 
 
 def _check_type(message: dict[str, Any], expected: str, culprit: str) -> None:
@@ -139,9 +154,11 @@ class Initiator:
         expected_peer: bytes | None = None,
         versions: Sequence[int] = SUPPORTED_VERSIONS,
         ephemeral: Callable[[], X25519PrivateKey] = X25519PrivateKey.generate,
+        instance: bytes | None = None,
     ) -> None:
         self._identity = identity
         self.culprit = culprit
+        self._instance = instance
         self._expected_peer = expected_peer
         self._versions = tuple(versions)
         self._ephemeral = ephemeral()
@@ -174,14 +191,16 @@ class Initiator:
         shared = _dh(self._ephemeral, e_r, culprit)
         h2 = _h(self._transcript, e_r, version.to_bytes(2, "big"))
         k_r, k_i = _hkdf(shared, h2, HANDSHAKE_INFO)
-        peer = _open_auth(k_r, ciphertext, h2, RESPONDER_AUTH, culprit, self._expected_peer)
+        peer, run = _open_auth(k_r, ciphertext, h2, RESPONDER_AUTH, culprit, self._expected_peer)
         h3 = _h(h2, ciphertext)
         c3 = ChaCha20Poly1305(k_i).encrypt(
-            ZERO_NONCE, _auth_payload(self._identity, INITIATOR_AUTH, h3), h3
+            ZERO_NONCE, _auth_payload(self._identity, INITIATOR_AUTH, h3, self._instance), h3
         )
         h4 = _h(h3, c3)
         i2r, r2i = _hkdf(shared, h4, TRANSPORT_INFO)
-        self.keys = SessionKeys(peer, version, send_key=i2r, recv_key=r2i, session_id=h4)
+        self.keys = SessionKeys(
+            peer, version, send_key=i2r, recv_key=r2i, session_id=h4, peer_instance=run
+        )
         return pack_message({"t": "auth", "c": c3})
 
 
@@ -195,9 +214,11 @@ class Responder:
         expected_peer: bytes | None = None,
         versions: Sequence[int] = SUPPORTED_VERSIONS,
         ephemeral: Callable[[], X25519PrivateKey] = X25519PrivateKey.generate,
+        instance: bytes | None = None,
     ) -> None:
         self._identity = identity
         self.culprit = culprit
+        self._instance = instance
         self._expected_peer = expected_peer
         self._versions = tuple(versions)
         self._ephemeral = ephemeral()
@@ -222,7 +243,7 @@ class Responder:
         h2 = _h(_h(LABEL, payload), e_r, version.to_bytes(2, "big"))
         k_r, k_i = _hkdf(shared, h2, HANDSHAKE_INFO)
         c2 = ChaCha20Poly1305(k_r).encrypt(
-            ZERO_NONCE, _auth_payload(self._identity, RESPONDER_AUTH, h2), h2
+            ZERO_NONCE, _auth_payload(self._identity, RESPONDER_AUTH, h2, self._instance), h2
         )
         self._state = (shared, _h(h2, c2), k_i, version)
         return pack_message({"t": "hello-ack", "version": version, "e": e_r, "c": c2})
@@ -245,7 +266,9 @@ class Responder:
         message = unpack_message(payload, culprit)
         _check_type(message, "auth", culprit)
         ciphertext = get_field(message, "c", bytes, culprit)
-        peer = _open_auth(k_i, ciphertext, h3, INITIATOR_AUTH, culprit, self._expected_peer)
+        peer, run = _open_auth(k_i, ciphertext, h3, INITIATOR_AUTH, culprit, self._expected_peer)
         h4 = _h(h3, ciphertext)
         i2r, r2i = _hkdf(shared, h4, TRANSPORT_INFO)
-        return SessionKeys(peer, version, send_key=r2i, recv_key=i2r, session_id=h4)
+        return SessionKeys(
+            peer, version, send_key=r2i, recv_key=i2r, session_id=h4, peer_instance=run
+        )

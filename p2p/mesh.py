@@ -4,6 +4,9 @@
 there is at most one live channel per peer key: when two peers dial each other at once, both keep
 the channel dialled by the smaller public key and close the other; when one peer dialled twice
 (a redial after a drop the other side has not noticed yet), the newer channel replaces the older.
+Each Mesh draws a random instance that its handshakes carry: a channel from a new instance of a
+peer (the peer restarted) replaces the old instance's channel at once, whoever dialled, since the
+old process is gone even if its channel does not look dead yet.
 
 Incoming application messages are dispatched to handlers registered per message type ("t"
 field); a handler that raises `PeerError` has the error recorded and reported against that peer,
@@ -17,6 +20,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -40,11 +44,16 @@ class Mesh:
         identity: Identity,
         config: ChannelConfig = DEFAULT_CONFIG,
         accept_peer: Callable[[PublicIdentity], bool] | None = None,
+        instance: bytes | None = None,
     ) -> None:
         self.identity = identity
         self.config = config
         self.accept_peer = accept_peer  # settable, e.g. once the roster is fixed
-        self._server = ChannelServer(identity, self._adopt, config, on_error=self._report)
+        # This process's instance, sent in every handshake (protocol.md 3.3 `run`, 3.6).
+        self.instance = instance if instance is not None else secrets.token_bytes(16)
+        self._server = ChannelServer(
+            identity, self._adopt, config, on_error=self._report, instance=self.instance
+        )
         self._channels: dict[bytes, SecureChannel] = {}
         self._readers: dict[SecureChannel, asyncio.Task[None]] = {}
         self._handlers: dict[str, MessageHandler] = {}
@@ -88,7 +97,12 @@ class Mesh:
         if expected_peer is not None and expected_peer in self._channels:
             return self._channels[expected_peer].peer
         channel = await open_channel(
-            host, port, self.identity, expected_peer=expected_peer, config=self.config
+            host,
+            port,
+            self.identity,
+            expected_peer=expected_peer,
+            config=self.config,
+            instance=self.instance,
         )
         await self._adopt(channel)
         return channel.peer
@@ -215,14 +229,16 @@ class Mesh:
             return
         existing = self._channels.get(key)
         if existing is not None and not existing.closed:
-            # Keep the channel dialled by the smaller key; if one peer dialled both, the newer
+            # A new instance of the peer (it restarted) replaces the old one's channel. Otherwise
+            # keep the channel dialled by the smaller key; if one peer dialled both, the newer
             # (the older is most likely dead and not yet noticed).
-            if self._dialler(existing) < self._dialler(channel):
+            restarted = _restarted(existing, channel)
+            if not restarted and self._dialler(existing) < self._dialler(channel):
                 await channel.close("duplicate connection")
                 return
             self._channels[key] = channel
             self._start_reader(channel)
-            await existing.close("duplicate connection")
+            await existing.close("peer restarted" if restarted else "duplicate connection")
             # Frames in flight on the old channel may be lost: listeners resynchronise.
             for callback in self._peer_up:
                 callback(channel.peer)
@@ -277,3 +293,9 @@ class Mesh:
     async def _notify(self) -> None:
         async with self._changed:
             self._changed.notify_all()
+
+
+def _restarted(existing: SecureChannel, new: SecureChannel) -> bool:
+    """Whether `new` comes from another run of the peer than `existing` (both must say)."""
+    old_run, new_run = existing.peer_instance, new.peer_instance
+    return old_run is not None and new_run is not None and old_run != new_run

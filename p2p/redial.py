@@ -1,9 +1,10 @@
 """Keep a table's mesh whole: dial again any seat whose channel is down.
 
-A peer that restarts gets a new port and dials everyone; its new channel can be refused as a
-duplicate while a peer has not yet seen the old one die, and a peer that lost a channel has no
-other way back. `keep_connected` retries every seat it knows an address for, every `interval`
-seconds, until cancelled. The game itself waits on the table log, not on this loop.
+A peer that restarts dials everyone itself, and the mesh accepts its new run at once (the
+handshake's instance tells a restart from a duplicate dial). What this loop is for is a channel
+lost to the network: neither side may dial again on its own. `keep_connected` retries every seat
+it knows an address for, every `interval` seconds, until cancelled. The game itself waits on the
+table log, not on this loop.
 """
 
 from __future__ import annotations

@@ -39,6 +39,25 @@ def test_in_memory_handshake_agrees_on_keys_and_identities() -> None:
     assert keys_i.send_key.hex() not in repr(keys_i)
 
 
+def test_each_side_learns_the_other_runs_instance_and_a_bad_one_fails_the_handshake() -> None:
+    # The instance (protocol.md 3.3 `run`) lets the mesh tell a restarted peer from a duplicate.
+    alice, bob = make_identity(0, "alice"), make_identity(1, "bob")
+    initiator = Initiator(alice, "bob", instance=b"A" * 16)
+    responder = Responder(bob, "alice", instance=b"B" * 16)
+    keys_r = responder.finish(initiator.auth(responder.hello_ack(initiator.hello())))
+    assert initiator.keys is not None and initiator.keys.peer_instance == b"B" * 16
+    assert keys_r.peer_instance == b"A" * 16
+    plain = Responder(bob, "alice")  # a peer that sends none is never taken for a restart
+    initiator = Initiator(alice, "bob", instance=b"A" * 16)
+    initiator.auth(plain.hello_ack(initiator.hello()))
+    assert initiator.keys is not None and initiator.keys.peer_instance is None
+    for bad in (b"", b"x" * 33):
+        initiator, responder = Initiator(alice, "bob", instance=bad), Responder(bob, "dialler")
+        with pytest.raises(HandshakeError, match="instance") as error:
+            responder.finish(initiator.auth(responder.hello_ack(initiator.hello())))
+        assert error.value.culprit == "dialler"
+
+
 def test_pinned_key_mismatch_fails_naming_both_fingerprints() -> None:
     alice, bob, mallory = make_identity(0), make_identity(1), make_identity(2)
     initiator = Initiator(alice, "peer", expected_peer=bob.key)

@@ -133,3 +133,46 @@ async def test_a_failing_handler_does_not_drop_the_peer() -> None:
         assert a.identity.key in b.peers
     finally:
         await close_all([a, b])
+
+
+@pytest.mark.parametrize("restarting", ["smaller key", "larger key"])
+async def test_a_restarted_peer_is_accepted_at_once_while_its_old_channel_is_open(
+    restarting: str,
+) -> None:
+    # The old channel was dialled by the smaller key, which the simultaneous-dial rule keeps; a
+    # restarted peer (same identity, new Mesh) must still get in at once, without a redial loop.
+    small, large = sorted((make_identity(0), make_identity(1)), key=lambda i: i.key)
+    stays, goes = (large, small) if restarting == "smaller key" else (small, large)
+    host, old = Mesh(stays, FAST), Mesh(goes, FAST)
+    await host.start()
+    await old.start()
+    new = Mesh(goes, FAST)
+    got: asyncio.Queue[tuple[bytes, int]] = asyncio.Queue()
+    host.on("n", lambda peer, message: got.put_nowait((peer.key, message["n"])))
+    new.on("n", lambda peer, message: got.put_nowait((peer.key, message["n"])))
+    lost = asyncio.get_running_loop().create_future()
+    old.on_peer_down(lambda peer: lost.done() or lost.set_result(peer.key))
+    try:
+        dialler, target = (host, old) if stays is small else (old, host)
+        assert target.address is not None
+        await dialler.connect(*target.address)
+        await host.wait_for_peers([goes.key], timeout=2)
+        await old.wait_for_peers([stays.key], timeout=2)
+        stale = host.channel(goes.key)
+        assert stale is not None and stale.initiator == (stays is small)
+
+        assert host.address is not None
+        await new.connect(*host.address, expected_peer=stays.key)  # old is still up
+        await host.wait_until(lambda: host.channel(goes.key) is not stale, timeout=2)
+        current = host.channel(goes.key)
+        assert current is not None and current.peer_instance == new.instance != old.instance
+        assert stale.closed
+        assert await asyncio.wait_for(lost, 2) == stays.key  # the old run is told to go
+        host.send(goes.key, {"t": "n", "n": 1})
+        assert await asyncio.wait_for(got.get(), 2) == (stays.key, 1)
+        new.send(stays.key, {"t": "n", "n": 2})
+        assert await asyncio.wait_for(got.get(), 2) == (goes.key, 2)
+        assert new.channel(stays.key) is not None
+        assert new.channel(stays.key).session_id == current.session_id
+    finally:
+        await close_all([host, old, new])
