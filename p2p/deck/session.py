@@ -19,8 +19,10 @@ Driver contract, step by step (protocol.md §6 has the messages):
   a list only after `ListReady`.
 - `deal({slot: owner})` → one `deck.shares` per seat (not from the owner); when a slot's shares
   are in: `CardDealt` on every seat, with the face in the owner's session only.
-- `give(slot, to)` → the owner sends `deck.forward` (private, `to` set); the receiver gets
-  `CardReceived`.
+- `give(slot, to)` → the owner sends `deck.forward` (private, `to` set) with the shares `to`
+  lacks; the receiver gets `CardReceived` when it arrives (`awaiting_forward(slot)` until then),
+  or at once, with no message sent, when it lacks none (the card came back to a seat that held
+  it).
 - `reveal(slots)` → `deck.shares` from the owner (or every seat, for an undealt slot); then
   `CardRevealed` on every seat.
 - `coin(coin_id)` → `deck.coin.commit`; after every commitment each session sends its
