@@ -24,6 +24,7 @@ from p2p.lobby_messages import LobbyState
 from p2p.lobby_session import HostedTable, JoinedTable, LobbyClosed, form_mesh, seat_addresses
 from p2p.mesh import Mesh
 from p2p.roster import OptionValue, SignedRoster
+from p2p.table_driver import lobby_options
 from p2p.tablelog import Roster
 
 log = logging.getLogger("fairdeal.lobby")
@@ -49,11 +50,6 @@ class Seated:
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.signed.roster.seats]
-
-
-def lobby_options(options: LarryOptions) -> dict[str, OptionValue]:
-    """The options shown in the lobby and signed in the roster."""
-    return {"short_game": options.short_game, "hands": options.hands}
 
 
 def options_from_lobby(values: dict[str, OptionValue]) -> LarryOptions:
