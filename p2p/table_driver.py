@@ -169,7 +169,7 @@ class LarryTable:
         signed_roster: SignedRoster | None = None,
     ) -> None:
         """`signed_roster`: the lobby's roster every seat signed; the log then opens with seat
-        0's `roster` envelope recording it (None: a table without a lobby, e.g. simulated)."""
+        0's `roster` envelope recording it (None: no roster envelope, as in sans-IO tests)."""
         options.validate(seats)
         if signed_roster is not None and (
             signed_roster.roster.table_id != table_id or len(signed_roster.roster.seats) != seats
