@@ -214,6 +214,10 @@ class HostedTable:
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
         await self._waiters.wait(predicate, timeout)
 
+    def set_options(self, options: Mapping[str, OptionValue]) -> None:
+        """Change the options while the table is open; every guest must agree again."""
+        self._perform(self._host_lobby.set_options(options))
+
     async def start(self, timeout: float = 10.0) -> SignedRoster:
         """Start (every seat taken and ready): collect every roster signature, then withdraw the
         advertisement, since a started table takes nobody new."""

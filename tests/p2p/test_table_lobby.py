@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from engine import LarryOptions
-from p2p.lobby_session import LobbyClosed
+from p2p.lobby_session import HostedTable, LobbyClosed
 from p2p.table_lobby import Seated, join_lobby, open_lobby
 from tests.p2p.core_support import make_identity
 
@@ -59,3 +59,35 @@ async def _join(index: int, port: int) -> Seated:
 async def test_a_guest_is_told_when_nobody_listens() -> None:
     with pytest.raises(LobbyClosed, match="could not reach the table"):
         await join_lobby(make_identity(1), "127.0.0.1", 9, bind="127.0.0.1", timeout=WAIT_S)
+
+
+async def test_a_guest_agrees_again_when_the_host_changes_the_options() -> None:
+    """The lobby forgets a guest's agreement when the options change; `join_lobby` marks ready
+    again, so the roster it signs carries the options it last saw."""
+    host = HostedTable(
+        make_identity(0, "host"),
+        None,
+        "Loop",
+        "larry",
+        {"short_game": False, "hands": 3},
+        2,
+        ["127.0.0.1"],
+        listen_host="127.0.0.1",
+    )
+    await host.open()
+    assert host.address is not None and host.lobby is not None
+    lobby = host.lobby
+    guest = asyncio.ensure_future(_join(1, host.address[1]))
+    try:
+        await host.wait_until(lambda: lobby.can_start, WAIT_S)
+        host.set_options({"short_game": True, "hands": 2})
+        assert not lobby.can_start  # the guest's agreement was to the old options
+        await host.wait_until(lambda: lobby.can_start, WAIT_S)
+        signed = await host.start(WAIT_S)
+        seated = await guest
+        assert seated.signed == signed
+        assert (seated.options.short_game, seated.options.hands) == (True, 2)
+        await seated.mesh.close()
+    finally:
+        guest.cancel()
+        await host.close()
