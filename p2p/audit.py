@@ -2,17 +2,21 @@
 
 `audit_transcript(path)` checks, in this order, and stops at the first fault:
 
-1. the file: a version-1 header with the roster (table id, one Ed25519 key per seat), then
-   framed records; every applied envelope decodes and carries its seat's signature (an altered
-   envelope fails here, naming the seat that signed the original);
+1. the file: a version-1 header with the roster (table id, one Ed25519 key per seat) and, for a
+   table started in a lobby, the signed roster (protocol.md 5.5: every seat's signature must
+   verify, naming the seat whose does not, and it must seat the header's keys at the header's
+   table), then framed records; every applied envelope decodes and carries its seat's signature
+   (an altered envelope fails here, naming the seat that signed the original);
 2. each seat's envelopes carry sequence numbers 0, 1, 2, … in log order (a dropped or moved
    envelope breaks this, naming its seat);
-3. a full replay: the table log (hash chain through `prev`, Lamport times) with the table driver
-   as ordering and rules, an observer fair-deck session verifying every key, shuffle and share
-   proof and opening every revealed card, and the engine checking every action. Every envelope
-   must be applied exactly where it stands (else it is out of order, naming its seat); a fault
-   the driver finds (an illegal action, a failed proof, a face-up claim the face contradicts)
-   names the seat and the evidence.
+3. a full replay, opening with seat 0's `roster` envelope recording that signed roster exactly
+   (when there is one) and joins whose options are the ones signed: the table log (hash chain
+   through `prev`, Lamport times) with the table driver as ordering and rules, an observer
+   fair-deck session verifying every key, shuffle and share proof and opening every revealed
+   card, and the engine checking every action. Every envelope must be applied exactly where it
+   stands (else it is out of order, naming its seat); a fault the driver finds (an illegal
+   action, a failed proof, a face-up claim the face contradicts) names the seat and the
+   evidence.
 
 The observer holds no seat and no secret, so cards never revealed stay secret. `audit_many`
 also checks that several transcripts of one table agree (one log a prefix of the other).
@@ -31,10 +35,12 @@ from engine import LarryOptions
 from engine.codec import DecodeError, from_data
 from p2p.deck import DeckSession
 from p2p.envelope import Envelope, decode_envelope
-from p2p.errors import EnvelopeError, MalformedFrame
+from p2p.errors import EnvelopeError, MalformedFrame, PeerError
 from p2p.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
 from p2p.identity import fingerprint
-from p2p.table_driver import JOIN, LarryTable
+from p2p.lobby_messages import parse_signed_roster_record
+from p2p.roster import ROSTER_KIND, RosterError, SignedRoster
+from p2p.table_driver import JOIN, LarryTable, lobby_options, roster_difference
 from p2p.tablelog import Roster, TableLog
 
 TRANSCRIPT_VERSION = 1
@@ -68,6 +74,7 @@ class AuditReport:
     hands: int = 0
     doubts: int = 0
     roster: list[str] = field(default_factory=list)  # seat -> key fingerprint, all joined
+    signed_roster: bool = False  # the header holds the lobby's roster, signed by every seat
     ids: list[bytes] = field(default_factory=list, repr=False)
 
     @property
@@ -82,6 +89,7 @@ class AuditReport:
         return (
             f"{self.hands} hand(s); winner(s): {winners}; scores {list(self.scores)}; "
             f"{self.doubts} doubt(s); roster {seats}"
+            + ("" if self.signed_roster else " (no signed roster: not started in a lobby)")
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -97,6 +105,7 @@ class AuditReport:
             "hands": self.hands,
             "doubts": self.doubts,
             "roster": self.roster,
+            "signed_roster": self.signed_roster,
             "fault": None
             if self.fault is None
             else {
@@ -117,11 +126,12 @@ class _Stop(Exception):
 def audit_transcript(path: Path) -> AuditReport:
     report = AuditReport(str(path))
     try:
-        roster, report.seat, envelopes = _read(path)
+        roster, report.seat, envelopes, signed = _read(path)
         report.seats = len(roster.keys)
         report.roster = [fingerprint(key) for key in roster.keys]
+        report.signed_roster = signed is not None
         _check_sequences(envelopes)
-        _replay(roster, envelopes, report)
+        _replay(roster, envelopes, report, signed)
         _check_evidence(roster, path)
     except _Stop as stop:
         report.fault = stop.fault
@@ -151,7 +161,7 @@ def audit_many(paths: list[Path]) -> tuple[list[AuditReport], AuditFault | None]
 # -- reading ---------------------------------------------------------------------------------
 
 
-def _read(path: Path) -> tuple[Roster, int, list[Envelope]]:
+def _read(path: Path) -> tuple[Roster, int, list[Envelope], SignedRoster | None]:
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -171,6 +181,7 @@ def _read(path: Path) -> tuple[Roster, int, list[Envelope]]:
     ):
         raise _Stop(AuditFault(None, "not a version 1 fairdeal transcript", "bad header"))
     roster = Roster(table, tuple(keys))
+    signed_roster = _signed_roster(header, roster)
     envelopes: list[Envelope] = []
     for record in records[1:]:
         if record.get("k") != "applied":
@@ -198,7 +209,30 @@ def _read(path: Path) -> tuple[Roster, int, list[Envelope]]:
                 )
             )
         envelopes.append(envelope)
-    return roster, seat, envelopes
+    return roster, seat, envelopes, signed_roster
+
+
+def _signed_roster(header: dict[str, Any], roster: Roster) -> SignedRoster | None:
+    """The lobby's signed roster from the header, every signature verified, of this table."""
+    extra = header.get("extra")
+    record = extra.get("signed_roster") if isinstance(extra, dict) else None
+    if record is None:
+        return None
+    try:
+        signed = parse_signed_roster_record(record, "the transcript's signed roster")
+    except RosterError as error:
+        raise _Stop(AuditFault(error.seat, "bad roster signature", str(error))) from None
+    except PeerError as error:
+        raise _Stop(AuditFault(None, "damaged signed roster", str(error))) from None
+    if signed.roster.table_id != roster.table or signed.roster.keys != roster.keys:
+        raise _Stop(
+            AuditFault(
+                None,
+                "the signed roster is not this transcript's table",
+                "its table id or seat keys differ from the header's",
+            )
+        )
+    return signed
 
 
 def _records(data: bytes) -> list[dict[str, Any]]:
@@ -247,24 +281,56 @@ def _check_sequences(envelopes: list[Envelope]) -> None:
         next_seq[envelope.seat] = expected + 1
 
 
-def _options(envelopes: list[Envelope]) -> LarryOptions:
-    first = envelopes[0] if envelopes else None
+def _options(envelopes: list[Envelope], at: int) -> LarryOptions:
+    """The game terms of seat 0's join, the envelope at `at` (after the roster, if any)."""
+    first = envelopes[at] if len(envelopes) > at else None
     if first is None or first.kind != JOIN or not isinstance(first.body, dict):
-        raise _Stop(AuditFault(0, "the log does not open with seat 0's join", "no game terms", 0))
+        raise _Stop(AuditFault(0, "the log does not open with seat 0's join", "no game terms", at))
     try:
         return from_data(first.body.get("options"), LarryOptions)
     except DecodeError as exc:
-        raise _Stop(AuditFault(0, "unreadable game terms", str(exc), 0)) from None
+        raise _Stop(AuditFault(0, "unreadable game terms", str(exc), at)) from None
 
 
-def _replay(roster: Roster, envelopes: list[Envelope], report: AuditReport) -> None:
-    seats = len(roster.keys)
-    options = _options(envelopes)
+def _check_roster_envelope(envelopes: list[Envelope], signed: SignedRoster) -> None:
+    """The log opens with seat 0's record of exactly the signed roster (protocol.md 5.5)."""
+    first = envelopes[0] if envelopes else None
+    if first is None:
+        return
+    if first.seat != 0 or first.kind != ROSTER_KIND:
+        raise _Stop(
+            AuditFault(first.seat, "the log does not open with seat 0's roster", str(first), 0)
+        )
     try:
-        table = LarryTable(roster.table, seats, options, DeckSession.observer(roster.table, seats))
+        signed.check_body(first.body, "seat 0")
+    except RosterError as error:
+        evidence = f"{first}: {roster_difference(signed, first.body)}"
+        raise _Stop(AuditFault(0, error.detail, evidence, 0)) from None
+
+
+def _replay(
+    roster: Roster, envelopes: list[Envelope], report: AuditReport, signed: SignedRoster | None
+) -> None:
+    seats = len(roster.keys)
+    at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
+    if signed is not None:
+        _check_roster_envelope(envelopes, signed)
+    options = _options(envelopes, at)
+    if signed is not None and lobby_options(options) != signed.roster.options_dict:
+        raise _Stop(
+            AuditFault(
+                0,
+                "the game terms are not the options every seat signed",
+                f"join {lobby_options(options)} against roster {signed.roster.options_dict}",
+                at,
+            )
+        )
+    deck = DeckSession.observer(roster.table, seats)
+    try:
+        table = LarryTable(roster.table, seats, options, deck, signed)
     except ValueError as exc:
-        raise _Stop(AuditFault(0, "impossible game terms", str(exc), 0)) from None
-    table.terms = envelopes[0].body  # seat 0's join; every other join must equal it
+        raise _Stop(AuditFault(0, "impossible game terms", str(exc), at)) from None
+    table.terms = envelopes[at].body  # seat 0's join; every other join must equal it
     table.observe()
     log = TableLog(roster, lambda _log: table.expected_seat(), table.apply)
     for index, envelope in enumerate(envelopes):

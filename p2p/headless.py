@@ -50,6 +50,7 @@ async def play_headless(
         names=seated.names,
         bot=make_bot(bot, random.Random(seed)),
         silence_limit=silence_limit,
+        signed_roster=seated.signed,
     )
     await peer.start()
     redial = asyncio.get_running_loop().create_task(

@@ -381,4 +381,4 @@ def parse_signed_roster_record(record: Any, culprit: str) -> SignedRoster:
     try:
         return SignedRoster.verified(roster, tuple(signatures))
     except RosterError as error:
-        raise RosterError(culprit, error.detail) from None
+        raise RosterError(culprit, f"{error.culprit}: {error.detail}", error.seat) from None

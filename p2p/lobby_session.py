@@ -7,7 +7,7 @@ All waiting is on real events: `wait_until(predicate)` re-checks after every lob
 
 Host::
 
-    aiozc = open_zeroconf()                        # or open_zeroconf(LOOPBACK) on one machine
+    aiozc = open_zeroconf()                        # or LOOPBACK on one machine, None: no mDNS
     table = HostedTable(identity, aiozc, "Friday", "larry", options, 4, local_addresses())
     await table.open()                             # listening and advertised
     await table.wait_until(lambda: table.lobby.can_start)    # or let the user press "start"
@@ -20,6 +20,7 @@ Guest (`TableBrowser.wait_for` or `discover_tables` gives the `DiscoveredTable`)
 
     table = JoinedTable(identity)
     await table.join(found)                # refuses a key other than found.ad.host_fingerprint
+    # or: await table.join_at(host, port)  # a typed HOST:PORT, no advertised key to check
     await table.take_seat()                        # or take_seat(2); LobbyClosed if refused
     await table.set_ready()
     signed = await table.wait_started()
@@ -113,7 +114,7 @@ class HostedTable:
     def __init__(
         self,
         identity: Identity,
-        aiozc: AsyncZeroconf,
+        aiozc: AsyncZeroconf | None,  # None: not advertised (guests dial HOST:PORT)
         name: str,
         game: str,
         options: Mapping[str, OptionValue],
@@ -135,10 +136,17 @@ class HostedTable:
         self._waiters = _Waiters()
         self._ad_dirty = asyncio.Event()
         self._ad_task: asyncio.Task[None] | None = None
+        self.address: tuple[str, int] | None = None  # where the mesh listens, once it does
+
+    async def listen(self) -> tuple[str, int]:
+        """Start listening (if not yet); returns the bound (host, port)."""
+        if self.address is None:
+            self.address = await self.mesh.start(*self._listen)
+        return self.address
 
     async def open(self) -> None:
         """Listen, create the lobby and advertise the table (returns once announced)."""
-        _, port = await self.mesh.start(*self._listen)
+        _, port = await self.listen()
         self.lobby = HostLobby(
             self.identity,
             self._game,
@@ -150,6 +158,8 @@ class HostedTable:
             self.mesh.on(kind, self._on_message)
         self.mesh.on_peer_up(lambda peer: self._perform(self._host_lobby.connected(peer)))
         self.mesh.on_peer_down(lambda peer: self._perform(self._host_lobby.disconnected(peer.key)))
+        if self._aiozc is None:
+            return
         self.advertiser = TableAdvertiser(self._aiozc, self.ad, port, self._addresses)
         await self.advertiser.start()
         self._ad_task = asyncio.get_running_loop().create_task(self._keep_ad_current())
@@ -203,6 +213,10 @@ class HostedTable:
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
         await self._waiters.wait(predicate, timeout)
+
+    def set_options(self, options: Mapping[str, OptionValue]) -> None:
+        """Change the options while the table is open; every guest must agree again."""
+        self._perform(self._host_lobby.set_options(options))
 
     async def start(self, timeout: float = 10.0) -> SignedRoster:
         """Start (every seat taken and ready): collect every roster signature, then withdraw the
@@ -266,31 +280,44 @@ class JoinedTable:
 
     async def join(self, table: DiscoveredTable, timeout: float = 10.0) -> None:
         """Dial the host, check its key is the advertised one, and wait for the lobby state."""
+        advertised = table.ad.host_fingerprint
+        port = await self._listen_for_host(advertised)
+        host = await self._dial(table.addresses, table.port, timeout)
+        if host.fingerprint != advertised:
+            await self.mesh.close()
+            raise HandshakeError(str(host), f"key does not match the advertised {advertised}")
+        await self._enter(host, port, timeout)
+
+    async def join_at(self, host: str, port: int, timeout: float = 10.0) -> None:
+        """Dial a table typed in as HOST:PORT (no advertised key to check) and wait for its
+        lobby state."""
+        my_port = await self._listen_for_host(None)
+        await self._enter(await self._dial([host], port, timeout), my_port, timeout)
+
+    async def _listen_for_host(self, fingerprint: str | None) -> int:
         _, port = await self.mesh.start(*self._listen)
         for kind in HOST_KINDS:
             self.mesh.on(kind, self._on_message)
         self.mesh.on_peer_down(self._on_peer_down)
-        self._host_fingerprint = table.ad.host_fingerprint
-        host = await self._dial(table, timeout)
-        if host.fingerprint != table.ad.host_fingerprint:
-            await self.mesh.close()
-            advertised = table.ad.host_fingerprint
-            raise HandshakeError(str(host), f"key does not match the advertised {advertised}")
+        self._host_fingerprint = fingerprint
+        return port
+
+    async def _enter(self, host: PublicIdentity, port: int, timeout: float) -> None:
         self.lobby = GuestLobby(self.identity, host, port)
         early, self._early = self._early, []
         for peer, message in early:  # the host's first state can beat connect() returning
             self._on_message(peer, message)
         await self.wait_until(lambda: self._guest.view is not None, timeout)
 
-    async def _dial(self, table: DiscoveredTable, timeout: float) -> PublicIdentity:
+    async def _dial(self, addresses: Iterable[str], port: int, timeout: float) -> PublicIdentity:
         """The first advertised address that answers (a laptop may list unreachable ones)."""
         failures: list[str] = []
-        for address in table.addresses:
+        for address in addresses:
             try:
-                return await asyncio.wait_for(self.mesh.connect(address, table.port), timeout)
+                return await asyncio.wait_for(self.mesh.connect(address, port), timeout)
             except (OSError, TimeoutError, P2PError) as error:
                 failures.append(f"{address}: {error or type(error).__name__}")
-        raise LobbyClosed(f"could not reach the table at {table.port}: {'; '.join(failures)}")
+        raise LobbyClosed(f"could not reach the table at port {port}: {'; '.join(failures)}")
 
     @property
     def _guest(self) -> GuestLobby:
@@ -300,8 +327,8 @@ class JoinedTable:
     def _accepts(self, peer: PublicIdentity) -> bool:
         """Before the start only the host dials us; after it, only the seats."""
         lobby = self.lobby
-        if lobby is None:
-            return peer.fingerprint == self._host_fingerprint
+        if lobby is None:  # the host we are dialling (by a typed address: no key to check yet)
+            return self._host_fingerprint in (None, peer.fingerprint)
         if lobby.roster is None:
             return peer.key == lobby.host.key
         return lobby.roster.seat_of(peer.key) is not None
@@ -356,9 +383,14 @@ class JoinedTable:
         self._send(self._guest.leave_seat())
         await self.wait_until(lambda: self._guest.my_seat is None, timeout)
 
+    def send_ready(self, ready: bool = True) -> None:
+        """Say we are (not) ready to play with the options shown, without waiting."""
+        self._send(self._guest.set_ready(ready))
+
     async def set_ready(self, ready: bool = True, timeout: float = 10.0) -> None:
+        """Say we are (not) ready and wait until the host's state shows it."""
         guest = self._guest
-        self._send(guest.set_ready(ready))
+        self.send_ready(ready)
 
         def shown() -> bool:
             seat = guest.my_seat

@@ -30,6 +30,10 @@ class RosterError(PeerError):
 
     code = "bad-roster"
 
+    def __init__(self, culprit: str, message: str, seat: int | None = None) -> None:
+        super().__init__(culprit, message)
+        self.seat = seat  # the seat whose signature failed, when one did
+
 
 def options_digest(options: tuple[tuple[str, OptionValue], ...]) -> bytes:
     """What a seat marking itself ready agrees to: a hash of the sorted options."""
@@ -89,6 +93,10 @@ class Roster:
     def digest(self) -> bytes:
         return hashlib.sha256(self.canonical_bytes()).digest()
 
+    @property
+    def keys(self) -> tuple[bytes, ...]:
+        return tuple(seat.key for seat in self.seats)
+
     def seat_of(self, key: bytes) -> int | None:
         for seat, identity in enumerate(self.seats):
             if identity.key == key:
@@ -100,7 +108,7 @@ class Roster:
         if len(signature) != SIGNATURE_SIZE or not verify_signature(
             self.seats[seat].key, signature, self.canonical_bytes()
         ):
-            raise RosterError(seat_label(seat), "roster signature does not verify")
+            raise RosterError(seat_label(seat), "roster signature does not verify", seat)
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,13 @@ from typing import Any
 from engine import LarryOptions
 from engine.bots import make_bot
 from engine.codec import from_data
-from p2p.identity import load_identity
+from p2p.identity import PublicIdentity, load_identity
 from p2p.mesh import Mesh
 from p2p.redial import keep_connected
+from p2p.roster import Roster as LobbyRoster
+from p2p.roster import SignedRoster
 from p2p.table_api import DoubtVerification, FaultDetected, SeatStatus
-from p2p.table_driver import ACT
+from p2p.table_driver import ACT, lobby_options
 from p2p.table_peer import TablePeer
 from p2p.tablelog import Roster
 from p2p.transcript import SecretStore
@@ -40,14 +42,27 @@ def emit(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def load_plan(path: Path) -> tuple[Roster, LarryOptions, dict[str, Any]]:
+def plan_roster(
+    table: bytes, keys: list[bytes], names: list[str], options: LarryOptions
+) -> LobbyRoster:
+    """The roster a lobby would have fixed for the simulated table (protocol.md 5.3)."""
+    seats = tuple(PublicIdentity(key, name) for key, name in zip(keys, names, strict=True))
+    return LobbyRoster.build(table, "larry", lobby_options(options), seats)
+
+
+def load_plan(path: Path) -> tuple[Roster, LarryOptions, dict[str, Any], SignedRoster]:
+    """The table's roster, options, plan and the roster every seat signed (as in a lobby)."""
     plan = json.loads(path.read_text())
-    roster = Roster(bytes.fromhex(plan["table"]), tuple(bytes.fromhex(k) for k in plan["keys"]))
-    return roster, from_data(plan["options"], LarryOptions), plan
+    table, keys = bytes.fromhex(plan["table"]), [bytes.fromhex(k) for k in plan["keys"]]
+    options = from_data(plan["options"], LarryOptions)
+    lobby_roster = plan_roster(table, keys, plan["names"], options)
+    signatures = tuple(bytes.fromhex(s) for s in plan["roster_signatures"])
+    signed = SignedRoster.verified(lobby_roster, signatures)
+    return Roster(table, tuple(keys)), options, plan, signed
 
 
 async def serve(args: argparse.Namespace) -> int:
-    roster, options, plan = load_plan(args.plan)
+    roster, options, plan, signed = load_plan(args.plan)
     identity = load_identity(args.data)
     seat = roster.keys.index(identity.key)
     mesh = Mesh(identity)
@@ -67,6 +82,7 @@ async def serve(args: argparse.Namespace) -> int:
         names=plan.get("names"),
         bot=bot,
         silence_limit=float(plan.get("silence_limit", 30.0)),
+        signed_roster=signed,
     )
     await peer.start()
     moves = 0

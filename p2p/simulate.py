@@ -24,7 +24,7 @@ from typing import Any
 from engine import LarryOptions
 from engine.codec import to_data
 from p2p.identity import Identity
-from p2p.sim_peer import TRANSCRIPT
+from p2p.sim_peer import TRANSCRIPT, plan_roster
 
 Progress = Callable[[int, dict[str, Any]], None]
 
@@ -69,13 +69,18 @@ class Simulation:
         for peer, identity in zip(self.peers, identities, strict=True):
             peer.data.mkdir(parents=True, exist_ok=True)
             identity.save(peer.data)
+        table = secrets.token_bytes(16)
+        keys, names = [i.key for i in identities], [i.name for i in identities]
+        # every seat signs the roster, as it would in a lobby (the log opens with it, 5.5)
+        roster = plan_roster(table, keys, names, self.options).canonical_bytes()
         self.plan = directory / "plan.json"
         self.plan.write_text(
             json.dumps(
                 {
-                    "table": secrets.token_bytes(16).hex(),
-                    "keys": [i.key.hex() for i in identities],
-                    "names": [i.name for i in identities],
+                    "table": table.hex(),
+                    "keys": [key.hex() for key in keys],
+                    "names": names,
+                    "roster_signatures": [i.sign(roster).hex() for i in identities],
                     "options": to_data(self.options),
                     "bot": bot,
                     "silence_limit": silence_limit,

@@ -6,10 +6,12 @@ table log, in log order, with `apply`. The table says which seat's envelope come
 proofs, runs the same engine on every peer, and collects what this seat must publish (`outbox`)
 and what happened (`events`, table_api events). protocol.md section 10 lists the envelopes.
 
-The order of the log follows the rules: setup in seat order (join, key, coin commitment, coin
-reveal), then the engine's `pending[0]` request (shuffles in seat order; the shares of a deal or
-a reveal from each seat that owes some, in seat order; a give-away receipt from the receiver),
-and when nothing is pending, one action by the seat to act (L6).
+The order of the log follows the rules: a table started in a lobby opens with seat 0's record of
+the signed roster (`roster`, checked by every peer against the roster it signed itself); then
+setup in seat order (join, key, coin commitment, coin reveal), then the engine's `pending[0]`
+request (shuffles in seat order; the shares of a deal or a reveal from each seat that owes some,
+in seat order; a give-away receipt from the receiver), and when nothing is pending, one action
+by the seat to act (L6).
 
 A seat's envelope that breaks the rules or fails a proof is still the one in its place (it is
 signed, and every honest peer sees the same one): it is applied to the log as evidence and the
@@ -70,6 +72,7 @@ from p2p.deck.messages import (
 )
 from p2p.deck.session import Output
 from p2p.envelope import Envelope
+from p2p.roster import ROSTER_KIND, OptionValue, RosterError, SignedRoster
 from p2p.table_api import (
     DoubtVerification,
     FaultDetected,
@@ -133,6 +136,22 @@ class _Service:
     faces: dict[Slot, int] = field(default_factory=dict)
 
 
+def roster_difference(signed: SignedRoster, body: Any) -> dict[str, Any]:
+    """Evidence for a roster envelope that is not the signed roster: which part differs."""
+    if not isinstance(body, Mapping) or body.get("digest") != signed.roster.digest:
+        return {"digest": body.get("digest") if isinstance(body, Mapping) else body}
+    recorded = body.get("signatures")
+    if not isinstance(recorded, list) or len(recorded) != len(signed.signatures):
+        return {"signatures": recorded}
+    seats = [s for s, (a, b) in enumerate(zip(recorded, signed.signatures, strict=True)) if a != b]
+    return {"signatures of seats": seats}
+
+
+def lobby_options(options: LarryOptions) -> dict[str, OptionValue]:
+    """The options shown in the lobby and signed in the roster (the rest are the defaults)."""
+    return {"short_game": options.short_game, "hands": options.hands}
+
+
 def options_for_join(options: LarryOptions) -> Any:
     """The options every seat signs in its join envelope (the first seat comes from the coin)."""
     return to_data(replace(options, first_seat=0))
@@ -142,9 +161,25 @@ class LarryTable:
     """One table of Larry as one seat (or an auditor, `deck.seat == seats`) follows it."""
 
     def __init__(
-        self, table_id: bytes, seats: int, options: LarryOptions, deck: DeckSession
+        self,
+        table_id: bytes,
+        seats: int,
+        options: LarryOptions,
+        deck: DeckSession,
+        signed_roster: SignedRoster | None = None,
     ) -> None:
+        """`signed_roster`: the lobby's roster every seat signed; the log then opens with seat
+        0's `roster` envelope recording it (None: no roster envelope, as in sans-IO tests)."""
         options.validate(seats)
+        if signed_roster is not None and (
+            signed_roster.roster.table_id != table_id or len(signed_roster.roster.seats) != seats
+        ):
+            raise ValueError("the signed roster is of another table")
+        if signed_roster is not None and signed_roster.roster.options_dict != lobby_options(
+            options
+        ):
+            raise ValueError("the options are not the ones every seat signed in the roster")
+        self.signed_roster = signed_roster
         self.table_id = table_id
         self.seats = seats
         self.me = seats if deck.seat is None else deck.seat  # seats: an auditor (no seat)
@@ -163,7 +198,8 @@ class LarryTable:
             "seats": seats,
             "options": options_for_join(options),
         }
-        self._setup = [(s, JOIN, None) for s in range(seats)]
+        self._setup = [(0, ROSTER_KIND, None)] if signed_roster is not None else []
+        self._setup += [(s, JOIN, None) for s in range(seats)]
         self._setup += [(s, DECK, KEY) for s in range(seats)]
         self._setup += [(s, DECK, COIN_COMMIT) for s in range(seats)]
         self._setup += [(s, DECK, COIN_REVEAL) for s in range(seats)]
@@ -234,7 +270,10 @@ class LarryTable:
     # -- commands --------------------------------------------------------------------------
 
     def start(self) -> None:
-        """This seat's opening envelopes: join, key, coin commitment (applied in seat order)."""
+        """This seat's opening envelopes: (seat 0) the signed roster, then join, key, coin
+        commitment (applied in seat order)."""
+        if self.signed_roster is not None and self.me == 0:
+            self.outbox.append(Publish(ROSTER_KIND, self.signed_roster.to_body()))
         self.outbox.append(Publish(JOIN, self.terms))
         self._take_output(self.deck.start())
         self._take_output(self.deck.coin(FIRST_PLAYER_COIN))
@@ -276,7 +315,9 @@ class LarryTable:
             self._stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
             return
         try:
-            if envelope.kind == JOIN:
+            if envelope.kind == ROSTER_KIND:
+                self._on_roster(envelope)
+            elif envelope.kind == JOIN:
                 self._on_join(envelope)
             elif envelope.kind == DECK:
                 self._on_deck(envelope, expect)
@@ -290,12 +331,23 @@ class LarryTable:
             return
         self._serve()
 
+    def _on_roster(self, envelope: Envelope) -> None:
+        """Seat 0 records the roster every seat signed in the lobby, exactly (protocol.md 5.5)."""
+        signed = self.signed_roster
+        assert signed is not None
+        try:
+            signed.check_body(envelope.body, f"seat {envelope.seat}")
+        except RosterError as error:
+            evidence = roster_difference(signed, envelope.body)
+            raise DeckFault(envelope.seat, error.detail, evidence) from None
+        self._setup_done += 1
+
     def _on_join(self, envelope: Envelope) -> None:
         if envelope.body != self.terms:
             raise DeckFault(envelope.seat, "joined with other game terms", {"join": envelope.body})
         self._setup_done += 1
         self.events.append(
-            SetupProgress("keys", envelope.seat, self._setup_done, 4 * self.seats, 0)
+            SetupProgress("keys", envelope.seat, self._setup_done, len(self._setup), 0)
         )
 
     def _on_deck(self, envelope: Envelope, expect: Expect) -> None:

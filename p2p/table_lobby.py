@@ -1,46 +1,36 @@
-"""Gathering a Larry table on the LAN: the lobby state machines driven over a Mesh, with mDNS.
+"""Gathering a Larry table on the LAN: `p2p.lobby_session` with the choices a player makes.
 
-`open_lobby` (the host, seat 0) advertises the table with python-zeroconf, runs `HostLobby` on its
-mesh and starts the table when every seat is taken and ready; `join_lobby` (a guest) connects to
-a host found by name or given as HOST:PORT, takes the first free seat, marks ready, signs the
-roster and dials the other seats. Both return a `Seated` table: the signed roster, this seat,
-the options, and the connected mesh that the table log then runs on.
+`open_lobby` (the host, seat 0) opens a `HostedTable` (advertised with mDNS unless told not to)
+and starts it as soon as every seat is taken and ready; `join_lobby` (a guest) joins the table at
+HOST:PORT with a `JoinedTable`, takes the first free seat, agrees to the options (again whenever
+the lobby asks), signs the roster and dials the seats before it (`form_mesh`). Both return a
+`Seated` table: the signed roster, this seat, the options, and the connected mesh that the table
+log then runs on.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from engine import LarryOptions
-from p2p.discovery import (
-    TableAd,
-    TableAdvertiser,
-    TableBrowser,
-    local_addresses,
-    open_zeroconf,
-)
-from p2p.errors import PeerError
-from p2p.identity import Identity, PublicIdentity
-from p2p.lobby import GuestLobby, HostLobby, Send
-from p2p.lobby_messages import (
-    GUEST_KINDS,
-    HOST_KINDS,
-    LobbyState,
-    decode_lobby_message,
-    encode_lobby_message,
-)
+from p2p.discovery import TableBrowser, local_addresses, open_zeroconf
+from p2p.errors import P2PError, PeerError
+from p2p.identity import Identity
+from p2p.lobby import CLOSED, OPEN, GuestLobby, LocalLobbyError
+from p2p.lobby_messages import LobbyState
+from p2p.lobby_session import HostedTable, JoinedTable, LobbyClosed, form_mesh, seat_addresses
 from p2p.mesh import Mesh
 from p2p.roster import OptionValue, SignedRoster
+from p2p.table_driver import lobby_options
 from p2p.tablelog import Roster
 
 log = logging.getLogger("fairdeal.lobby")
 
 GAME = "larry"
+MESH_TIMEOUT_S = 10.0  # then the table's redialling (p2p.redial) keeps trying
 
 
 @dataclass
@@ -62,21 +52,11 @@ class Seated:
         return [s.name for s in self.signed.roster.seats]
 
 
-def lobby_options(options: LarryOptions) -> dict[str, OptionValue]:
-    """The options shown in the lobby and signed in the roster."""
-    return {"short_game": options.short_game, "hands": options.hands}
-
-
 def options_from_lobby(values: dict[str, OptionValue]) -> LarryOptions:
     short, hands = values.get("short_game", False), values.get("hands", 3)
     if not isinstance(short, bool) or not isinstance(hands, int) or isinstance(hands, bool):
         raise PeerError("host", "the table's options are not Larry options")
     return replace(LarryOptions(), short_game=short, hands=hands)
-
-
-def _peer_host(mesh: Mesh, peer: PublicIdentity) -> str:
-    channel = mesh.channel(peer.key)
-    return channel.address.rsplit(":", 1)[0] if channel is not None else ""
 
 
 async def open_lobby(
@@ -92,46 +72,41 @@ async def open_lobby(
     timeout: float | None = None,
 ) -> Seated:
     """Host a table: advertise it, seat the guests, start when full and ready."""
-    mesh = Mesh(identity)
-    host, port = await mesh.start(bind, 0)
-    if on_address is not None:
-        on_address((host, port))
     addresses = local_addresses(interfaces) if bind in ("0.0.0.0", "") else [bind]
-    lobby = HostLobby(identity, GAME, lobby_options(options), seats, (addresses[0], port))
-    started = asyncio.get_running_loop().create_future()
-
-    def deliver(sends: list[Send]) -> None:
-        for send in sends:
-            mesh.send(send.to, encode_lobby_message(send.message))
-        if lobby.can_start:
-            deliver(lobby.start())
-        if lobby.signed_roster is not None and not started.done():
-            started.set_result(lobby.signed_roster)
-
-    def on_message(peer: PublicIdentity, message: dict[str, Any]) -> None:
-        decoded = decode_lobby_message(message, str(peer))
-        deliver(lobby.receive(peer, _peer_host(mesh, peer), decoded))  # type: ignore[arg-type]
-
-    for kind in GUEST_KINDS:
-        mesh.on(kind, on_message)
-    mesh.on_peer_up(lambda peer: deliver(lobby.connected(peer)))
-    mesh.on_peer_down(lambda peer: deliver(lobby.disconnected(peer.key)))
-    aiozc = advertiser = None
-    if advertise:
-        aiozc = open_zeroconf(interfaces)
-        ad = TableAd(lobby.table_id.hex(), name, GAME, 1, seats, identity.fingerprint)
-        advertiser = TableAdvertiser(aiozc, ad, port, addresses)
-        await advertiser.start()
-        log.info("table %r advertised on %s port %s", name, addresses, port)
+    aiozc = open_zeroconf(interfaces) if advertise else None
+    table = HostedTable(
+        identity, aiozc, name, GAME, lobby_options(options), seats, addresses, listen_host=bind
+    )
     try:
         async with asyncio.timeout(timeout):
-            signed = await started
+            listening = await table.listen()
+            if on_address is not None:
+                on_address(listening)
+            await table.open()
+            if aiozc is not None:
+                log.info("table %r advertised on %s port %s", name, addresses, listening[1])
+            signed = await _start_when_ready(table)
+    except BaseException:
+        await table.close()
+        raise
     finally:
-        if advertiser is not None and aiozc is not None:
-            await advertiser.close()
+        if aiozc is not None:
             await aiozc.async_close()
-    addresses = [None if v is None else (v.host, v.port) for v in lobby.state.seats]
-    return Seated(signed, 0, options, mesh, addresses)
+    assert table.lobby is not None
+    where = [None if v is None else (v.host, v.port) for v in table.lobby.state.seats]
+    return Seated(signed, 0, options, table.mesh, where)
+
+
+async def _start_when_ready(table: HostedTable) -> SignedRoster:
+    """Start as soon as every seat is taken and ready; a start called off waits again."""
+    lobby = table.lobby
+    assert lobby is not None
+    while True:
+        await table.wait_until(lambda: lobby.can_start)
+        try:
+            return await table.start()
+        except (LobbyClosed, LocalLobbyError) as error:
+            log.warning("%s; waiting for every seat again", error)
 
 
 async def find_table(
@@ -160,47 +135,55 @@ async def join_lobby(
     timeout: float | None = None,
 ) -> Seated:
     """Join the table hosted at host:port as a guest: sit, agree, sign, connect to every seat."""
-    mesh = Mesh(identity)
-    _, my_port = await mesh.start(bind, 0)
-    host_identity = await mesh.connect(host, port)
-    lobby = GuestLobby(identity, host_identity, my_port)
-    started = asyncio.get_running_loop().create_future()
-    asked = False
-
-    def on_message(peer: PublicIdentity, message: dict[str, Any]) -> None:
-        if peer.key != host_identity.key:
-            return
-        decoded = decode_lobby_message(message, f"host {peer}")
-        answers = lobby.receive(decoded)  # type: ignore[arg-type]
-        nonlocal asked
-        if isinstance(decoded, LobbyState) and decoded.phase == "open":
-            seat = lobby.my_seat
-            if seat is None and not asked:
-                asked = True
-                answers.append(lobby.take_seat())
-            elif seat is not None and not decoded.seats[seat].ready:  # type: ignore[union-attr]
-                # (again after any state that shows us not ready: the lobby forgets our
-                # agreement then, and the roster must carry options we agreed to)
-                answers.append(lobby.set_ready(True))
-        for answer in answers:
-            mesh.send(host_identity.key, encode_lobby_message(answer))
-        if lobby.signed_roster is not None and not started.done():
-            started.set_result(lobby.signed_roster)
-        if lobby.closed_reason is not None and not started.done():
-            started.set_exception(PeerError(f"host {peer}", lobby.closed_reason))
-
-    for kind in HOST_KINDS:
-        mesh.on(kind, on_message)
-    async with asyncio.timeout(timeout):
-        signed: SignedRoster = await started
-    seat = lobby.my_seat
-    view = lobby.view
-    assert seat is not None and view is not None
-    for other, seat_view in enumerate(view.seats):
-        if other > seat and seat_view is not None:
-            with contextlib.suppress(OSError):
-                await mesh.connect(seat_view.host, seat_view.port, seat_view.identity.key)
+    table = JoinedTable(identity, listen_host=bind)
+    try:
+        async with asyncio.timeout(timeout):
+            await table.join_at(host, port)
+            seat = await table.take_seat()
+            signed = await _ready_until_started(table)
+    except BaseException:
+        await table.close()
+        raise
+    lobby = table.lobby
+    assert lobby is not None and lobby.view is not None
+    try:
+        await form_mesh(table.mesh, signed, seat_addresses(lobby), MESH_TIMEOUT_S)
+    except (OSError, TimeoutError, P2PError) as error:
+        log.warning("not every seat is connected yet (%s); redialling", error or "timeout")
     options = options_from_lobby(dict(signed.roster.options))
-    addresses = [None if v is None else (v.host, v.port) for v in view.seats]
-    addresses[0] = (host, port)  # the host as we reached it
-    return Seated(signed, seat, options, mesh, addresses)
+    where = [None if v is None else (v.host, v.port) for v in lobby.view.seats]
+    where[0] = (host, port)  # the host as we reached it
+    return Seated(signed, seat, options, table.mesh, where)
+
+
+def _needs_ready(guest: GuestLobby) -> bool:
+    """The open lobby shows our seat not ready: it forgot our agreement (options changed)."""
+    view, seat = guest.view, guest.my_seat
+    if view is None or view.phase != OPEN or seat is None:
+        return False
+    mine = view.seats[seat]
+    return mine is not None and not mine.ready
+
+
+async def _ready_until_started(table: JoinedTable) -> SignedRoster:
+    """Mark ready, and again after any lobby state that shows us not ready (the lobby forgets
+    our agreement when the options change, and the roster must carry options we agreed to),
+    until the table starts."""
+    guest = table.lobby
+    assert guest is not None
+    while True:
+        if guest.signed_roster is not None or guest.phase == CLOSED:
+            return await table.wait_started(0)
+        seen = guest.view
+        if seen is not None and seen.phase == OPEN and guest.my_seat is None:
+            raise LobbyClosed("the host gave our seat away")
+        if _needs_ready(guest):
+            table.send_ready()
+        await table.wait_until(_changed_from(guest, seen))
+
+
+def _changed_from(guest: GuestLobby, seen: LobbyState | None) -> Callable[[], bool]:
+    """True after the next lobby state, the start or the close."""
+    return lambda: (
+        guest.view is not seen or guest.signed_roster is not None or guest.phase == CLOSED
+    )

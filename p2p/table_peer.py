@@ -31,8 +31,10 @@ from p2p.envelope import Envelope
 from p2p.errors import PeerError
 from p2p.framing import MAX_FRAME_SIZE, encode_frame, pack_message
 from p2p.identity import Identity, PublicIdentity
+from p2p.lobby_messages import signed_roster_record
 from p2p.logsync import TableSync
 from p2p.mesh import Mesh
+from p2p.roster import SignedRoster
 from p2p.table_api import (
     DoubtVerification,
     FaultDetected,
@@ -106,9 +108,14 @@ class TablePeer:
         bot: Bot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
         table_class: type[LarryTable] = LarryTable,
+        signed_roster: SignedRoster | None = None,
     ) -> None:
+        """`signed_roster`: the lobby's roster every seat signed (protocol.md 5.5); it opens the
+        log and is kept in the transcript's header for auditors."""
         if roster.keys[seat] != identity.key:
             raise ValueError(f"seat {seat} of the roster is not {identity}")
+        if signed_roster is not None and roster.keys != signed_roster.roster.keys:
+            raise ValueError("the signed roster seats other keys than the table's roster")
         self.identity = identity
         self.roster = roster
         self._seat = seat
@@ -120,6 +127,7 @@ class TablePeer:
         self.bot = bot
         self.silence_limit = silence_limit
         self._table_class = table_class  # tests plug cheating subclasses in here
+        self.signed_roster = signed_roster
         self.timings = PeerTimings()
         self.table: LarryTable | None = None
         self.sync: TableSync | None = None
@@ -187,7 +195,9 @@ class TablePeer:
         deck = DeckSession(
             self.roster.table, self._seat, len(self.roster.keys), random_bytes=SeededRandom(seed)
         )
-        table = self._table_class(self.roster.table, len(self.roster.keys), self.options, deck)
+        table = self._table_class(
+            self.roster.table, len(self.roster.keys), self.options, deck, self.signed_roster
+        )
         self.table = table
         table.start()
         self.mesh.on("fwd", self._on_forward)
@@ -208,7 +218,10 @@ class TablePeer:
             )
             self._emit(Notice(f"resumed from {self.transcript_path.name}: {table.applied} entries"))
         else:
-            transcript = Transcript.create(self.transcript_path, self.roster, self._seat)
+            extra: dict[str, Any] = {}
+            if self.signed_roster is not None:
+                extra["signed_roster"] = signed_roster_record(self.signed_roster)
+            transcript = Transcript.create(self.transcript_path, self.roster, self._seat, extra)
             log_ = TableLog(self.roster, self._ordering, self._apply)
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync

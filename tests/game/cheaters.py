@@ -13,6 +13,7 @@ from engine import Action, CardKind, LarryView, PlayFaceDown, PlayFaceUp, build_
 from engine.bots import Bot
 from p2p.deck.messages import SHARES
 from p2p.deck.session import Output
+from p2p.roster import ROSTER_KIND
 from p2p.table_driver import DECK, LarryTable, Publish
 
 
@@ -132,3 +133,15 @@ def cheat_body(action: Any) -> Any:
     from engine.codec import to_data
 
     return to_data(action)
+
+
+class ForgedRosterTable(LarryTable):
+    """Seat 0 records the lobby's roster with seat 2's signature altered (protocol.md 5.5)."""
+
+    def start(self) -> None:
+        super().start()
+        for index, item in enumerate(self.outbox):
+            if isinstance(item, Publish) and item.kind == ROSTER_KIND:
+                signatures = list(item.body["signatures"])
+                signatures[2] = bytes([signatures[2][0] ^ 1]) + signatures[2][1:]
+                self.outbox[index] = Publish(ROSTER_KIND, {**item.body, "signatures": signatures})

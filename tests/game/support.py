@@ -12,7 +12,9 @@ from engine import LarryOptions
 from engine.bots import Bot, make_bot
 from p2p.identity import Identity
 from p2p.mesh import Mesh
-from p2p.table_driver import LarryTable
+from p2p.roster import Roster as LobbyRoster
+from p2p.roster import SignedRoster
+from p2p.table_driver import LarryTable, lobby_options
 from p2p.table_peer import TablePeer
 from p2p.tablelog import Roster
 from p2p.transcript import SecretStore
@@ -52,6 +54,7 @@ def make_peer(
     make_table: MakeTable | None = None,
     silence_limit: float = 30.0,
     bot: bool = True,
+    signed_roster: SignedRoster | None = None,
 ) -> TablePeer:
     data = directory / f"seat{seat}"
     data.mkdir(parents=True, exist_ok=True)
@@ -66,7 +69,17 @@ def make_peer(
         bot=make_bot("heuristic", random.Random(seed * 100 + seat)) if bot else None,
         table_class=make_table or LarryTable,
         silence_limit=silence_limit,
+        signed_roster=signed_roster,
     )
+
+
+def sign_roster(ids: list[Identity], table_id: bytes, options: LarryOptions) -> SignedRoster:
+    """The roster a lobby would have had every seat sign (protocol.md 5.3)."""
+    roster = LobbyRoster.build(
+        table_id, "larry", lobby_options(options), tuple(i.public for i in ids)
+    )
+    signatures = tuple(i.sign(roster.canonical_bytes()) for i in ids)
+    return SignedRoster.verified(roster, signatures)
 
 
 async def open_table(
@@ -79,11 +92,14 @@ async def open_table(
     silence_limit: float = 30.0,
     bots: bool = True,
     wrap: dict[int, Callable[[Bot], Bot | None]] | None = None,
+    signed_roster: bool = True,
 ) -> LocalTable:
-    """Start `seats` bot peers, connect them in a full mesh and start the table."""
+    """Start `seats` bot peers, connect them in a full mesh and start the table (which opens
+    with the roster they all signed, as after a lobby, unless `signed_roster` is False)."""
     options = options or LarryOptions(short_game=True)
     ids = [identity(s) for s in range(seats)]
     roster = Roster(bytes([seed % 256]) * 16, tuple(i.key for i in ids))
+    signed = sign_roster(ids, roster.table, options) if signed_roster else None
     meshes = [Mesh(i) for i in ids]
     addresses = [await mesh.start("127.0.0.1", 0) for mesh in meshes]
     peers = [
@@ -97,6 +113,7 @@ async def open_table(
             make_table=(tables or {}).get(s),
             silence_limit=silence_limit,
             bot=bots,
+            signed_roster=signed,
         )
         for s in range(seats)
     ]

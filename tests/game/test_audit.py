@@ -126,6 +126,52 @@ def test_a_moved_envelope_names_its_seat(game_dir: Path, tmp_path: Path, positio
     assert report.fault.entry == at
 
 
+def test_every_transcript_carries_the_signed_roster(game_dir: Path) -> None:
+    for path in transcripts(game_dir):
+        report = audit_transcript(path)
+        assert report.signed_roster and report.verified
+        records = read_records(path)
+        first = msgpack.unpackb(records[applied_indices(records)[0]]["d"], raw=False)
+        assert first[2] == 0 and first[6] == "roster"  # seat 0's roster opens the log
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_a_tampered_roster_signature_names_its_seat(
+    game_dir: Path, tmp_path: Path, seat: int
+) -> None:
+    records = read_records(transcripts(game_dir)[1])
+    signatures = records[0]["extra"]["signed_roster"]["signatures"]
+    signatures[seat] = bytes([signatures[seat][0] ^ 0x01]) + signatures[seat][1:]
+    path = tmp_path / "forged-roster.transcript"
+    write_records(path, records)
+    report = audit_transcript(path)
+    assert not report.verified
+    assert report.fault.seat == seat
+    assert "roster signature" in report.fault.what
+    assert main(["audit", str(path)]) == 1
+
+
+def test_a_signed_roster_of_other_players_is_refused(game_dir: Path, tmp_path: Path) -> None:
+    records = read_records(transcripts(game_dir)[0])
+    keys = records[0]["roster"]
+    records[0]["roster"] = [keys[1], keys[0], *keys[2:]]  # the header seats them differently
+    path = tmp_path / "swapped.transcript"
+    write_records(path, records)
+    report = audit_transcript(path)
+    assert not report.verified
+    assert "not this transcript's table" in report.fault.what
+
+
+def test_a_log_without_the_roster_envelope_names_seat_0(game_dir: Path, tmp_path: Path) -> None:
+    records = read_records(transcripts(game_dir)[2])
+    del records[applied_indices(records)[0]]  # seat 0's roster envelope
+    path = tmp_path / "no-roster.transcript"
+    write_records(path, records)
+    report = audit_transcript(path)
+    assert not report.verified
+    assert report.fault.seat == 0
+
+
 def test_transcripts_of_different_games_disagree(game_dir: Path, tmp_path: Path) -> None:
     files = transcripts(game_dir)
     records = read_records(files[0])

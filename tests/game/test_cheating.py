@@ -13,6 +13,7 @@ from p2p.table_driver import ACT
 from .cheaters import (
     FakeNumberBot,
     ForeignSlotBot,
+    ForgedRosterTable,
     OverLimitBot,
     PlacerBot,
     RefusingTable,
@@ -123,5 +124,20 @@ async def test_two_signed_actions_for_one_place_are_caught(tmp_path: Path) -> No
             report = audit_transcript(table.transcript(peer.seat))
             assert not report.verified and report.fault.seat == CHEATER
             assert "equivocation" in report.fault.what
+    finally:
+        await table.close()
+
+
+async def test_a_forged_roster_record_is_caught_naming_the_forged_signature(
+    tmp_path: Path,
+) -> None:
+    """protocol.md 5.5: seat 0's `roster` envelope must be exactly the roster every seat signed;
+    one altered signature (seat 2's) stops every honest peer at the first envelope."""
+    table = await open_table(3, tmp_path, tables={CHEATER: ForgedRosterTable})
+    try:
+        await assert_caught(table, "not the roster we signed")
+        for peer in table.peers[1:]:
+            assert peer.table.applied == 1
+            assert "'signatures of seats': [2]" in peer.table.fault.evidence
     finally:
         await table.close()

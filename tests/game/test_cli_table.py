@@ -57,3 +57,4 @@ def test_host_with_a_local_bot_and_a_bot_from_another_process(tmp_path: Path) ->
     reports, disagreement = audit_many([Path(r["transcript"]) for r in results])
     assert disagreement is None
     assert all(r.verified and r.over for r in reports)
+    assert all(r.signed_roster for r in reports)  # the log opened with the signed roster

@@ -64,3 +64,4 @@ def test_four_namespaced_peers_find_the_table_by_mdns_and_play_to_the_end(tmp_pa
     reports, disagreement = audit_many(files)
     assert disagreement is None
     assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+    assert all(r.signed_roster for r in reports)  # the log opened with the signed roster

@@ -37,3 +37,4 @@ async def test_a_peer_killed_mid_hand_restarts_catches_up_and_the_game_completes
     reports, disagreement = audit_many(simulation.transcripts())
     assert disagreement is None
     assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+    assert all(r.signed_roster for r in reports)  # the log opened with the signed roster

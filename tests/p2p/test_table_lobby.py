@@ -1,0 +1,93 @@
+"""`open_lobby`/`join_lobby` on loopback without mDNS: the guests dial HOST:PORT, take the free
+seats, agree, sign, and every seat ends up connected to every other seat with the same roster."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from engine import LarryOptions
+from p2p.lobby_session import HostedTable, LobbyClosed
+from p2p.table_lobby import Seated, join_lobby, open_lobby
+from tests.p2p.core_support import make_identity
+
+pytestmark = pytest.mark.timeout(30)
+WAIT_S = 10.0
+
+
+async def test_host_and_two_guests_are_seated_signed_and_meshed() -> None:
+    listening: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+    options = LarryOptions(short_game=True, hands=2)
+    host = asyncio.ensure_future(
+        open_lobby(
+            make_identity(0, "host"),
+            3,
+            options,
+            name="Loop",
+            bind="127.0.0.1",
+            advertise=False,
+            on_address=listening.set_result,
+            timeout=WAIT_S,
+        )
+    )
+    _, port = await listening
+    guests = [_join(index, port) for index in (1, 2)]  # each waits until the table is full
+    tables: list[Seated] = list(await asyncio.gather(host, *guests))
+    try:
+        assert sorted(table.seat for table in tables) == [0, 1, 2]
+        tables.sort(key=lambda table: table.seat)
+        assert {table.signed for table in tables} == {tables[0].signed}
+        assert tables[0].names[0] == "host" and set(tables[0].names) == {"host", "peer1", "peer2"}
+        assert all(table.options == options for table in tables)
+        for table in tables:
+            others = {t.mesh.identity.key for t in tables} - {table.mesh.identity.key}
+            await table.mesh.wait_for_peers(others, WAIT_S)
+            assert table.roster.keys == tuple(t.mesh.identity.key for t in tables)
+            assert all(address is not None for address in table.addresses)
+    finally:
+        for table in tables:
+            await table.mesh.close()
+
+
+async def _join(index: int, port: int) -> Seated:
+    return await join_lobby(
+        make_identity(index), "127.0.0.1", port, bind="127.0.0.1", timeout=WAIT_S
+    )
+
+
+async def test_a_guest_is_told_when_nobody_listens() -> None:
+    with pytest.raises(LobbyClosed, match="could not reach the table"):
+        await join_lobby(make_identity(1), "127.0.0.1", 9, bind="127.0.0.1", timeout=WAIT_S)
+
+
+async def test_a_guest_agrees_again_when_the_host_changes_the_options() -> None:
+    """The lobby forgets a guest's agreement when the options change; `join_lobby` marks ready
+    again, so the roster it signs carries the options it last saw."""
+    host = HostedTable(
+        make_identity(0, "host"),
+        None,
+        "Loop",
+        "larry",
+        {"short_game": False, "hands": 3},
+        2,
+        ["127.0.0.1"],
+        listen_host="127.0.0.1",
+    )
+    await host.open()
+    assert host.address is not None and host.lobby is not None
+    lobby = host.lobby
+    guest = asyncio.ensure_future(_join(1, host.address[1]))
+    try:
+        await host.wait_until(lambda: lobby.can_start, WAIT_S)
+        host.set_options({"short_game": True, "hands": 2})
+        assert not lobby.can_start  # the guest's agreement was to the old options
+        await host.wait_until(lambda: lobby.can_start, WAIT_S)
+        signed = await host.start(WAIT_S)
+        seated = await guest
+        assert seated.signed == signed
+        assert (seated.options.short_game, seated.options.hands) == (True, 2)
+        await seated.mesh.close()
+    finally:
+        guest.cancel()
+        await host.close()
