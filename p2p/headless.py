@@ -1,0 +1,97 @@
+"""Play one seat of a started table without a screen: a bot plays, the log says what happened.
+
+Used by `fairdeal host --headless`, `fairdeal bot` and the LAN test. Every doubt's verification
+(each pile card, who played it, its face, its proof, true against announced total, verdict), every
+fault and every seat holding up the game is logged; the result is returned as plain data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+from engine.bots import make_bot
+from p2p.identity import Identity
+from p2p.redial import keep_connected
+from p2p.table_api import DoubtVerification, FaultDetected, Notice, SeatStatus
+from p2p.table_lobby import Seated
+from p2p.table_peer import TablePeer, describe_verification
+from p2p.transcript import SecretStore
+
+log = logging.getLogger("fairdeal.table")
+
+
+def transcript_path(data: Path, seated: Seated) -> Path:
+    return data / "tables" / f"{seated.signed.roster.table_id.hex()}.transcript"
+
+
+async def play_headless(
+    identity: Identity,
+    seated: Seated,
+    data: Path,
+    *,
+    bot: str = "heuristic",
+    seed: int | None = None,
+    silence_limit: float = 30.0,
+    timeout: float | None = None,
+) -> dict[str, Any]:
+    """Play `seated` with a bot until the game ends (or stops on a fault); return the result."""
+    peer = TablePeer(
+        identity,
+        seated.roster,
+        seated.seat,
+        seated.options,
+        seated.mesh,
+        transcript=transcript_path(data, seated),
+        secrets=SecretStore(data / "secrets"),
+        names=seated.names,
+        bot=make_bot(bot, random.Random(seed)),
+        silence_limit=silence_limit,
+    )
+    await peer.start()
+    redial = asyncio.get_running_loop().create_task(
+        keep_connected(seated.mesh, seated.roster.keys, seated.addresses)
+    )
+    reported = 0
+
+    def report() -> None:
+        nonlocal reported
+        for event in peer._history[reported:]:
+            if isinstance(event, DoubtVerification):
+                log.info("seat %s: %s", seated.seat, describe_verification(event))
+            elif isinstance(event, FaultDetected):
+                log.error(
+                    "seat %s broke the rules: %s (%s)", event.seat, event.what, event.evidence
+                )
+            elif isinstance(event, SeatStatus) and event.waiting_seconds is not None:
+                log.warning(
+                    "seat %s is holding up the game (%.0f s, %s)",
+                    event.seat,
+                    event.waiting_seconds,
+                    "connected" if event.connected else "disconnected",
+                )
+            elif isinstance(event, Notice):
+                log.info("%s", event.text)
+        reported = len(peer._history)
+
+    try:
+        await peer.finished(timeout)
+    finally:
+        redial.cancel()
+        report()
+        await seated.mesh.drain()
+    table = peer.table
+    assert table is not None and table.state is not None
+    return {
+        "seat": seated.seat,
+        "over": table.state.over,
+        "winners": list(table.state.winners),
+        "scores": list(table.state.scores),
+        "hands": table.state.hand_no,
+        "fault": None if table.fault is None else str(table.fault.what),
+        "transcript": str(transcript_path(data, seated)),
+        "peer": peer,
+    }

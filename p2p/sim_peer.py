@@ -1,0 +1,164 @@
+"""One bot peer of a simulated table, as its own OS process (`python -m p2p.sim_peer`).
+
+Talks to the parent (p2p.simulate) by JSON lines: it prints {"port": P} once it listens, reads
+{"addresses": [[host, port], ...], "dial": "higher" | "all"} from stdin, connects, plays with the
+full protocol, prints {"progress": moves} after each action applied and finally {"result": ...}
+with its scores, timings, CPU seconds and peak RSS. Started again with the same data directory
+after a crash, it resumes from its transcript and catches up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from engine import LarryOptions
+from engine.bots import make_bot
+from engine.codec import from_data
+from p2p.identity import load_identity
+from p2p.mesh import Mesh
+from p2p.redial import keep_connected
+from p2p.table_api import DoubtVerification, FaultDetected, SeatStatus
+from p2p.table_driver import ACT
+from p2p.table_peer import TablePeer
+from p2p.tablelog import Roster
+from p2p.transcript import SecretStore
+
+TRANSCRIPT = "table.transcript"
+
+
+def emit(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def load_plan(path: Path) -> tuple[Roster, LarryOptions, dict[str, Any]]:
+    plan = json.loads(path.read_text())
+    roster = Roster(bytes.fromhex(plan["table"]), tuple(bytes.fromhex(k) for k in plan["keys"]))
+    return roster, from_data(plan["options"], LarryOptions), plan
+
+
+async def serve(args: argparse.Namespace) -> int:
+    roster, options, plan = load_plan(args.plan)
+    identity = load_identity(args.data)
+    seat = roster.keys.index(identity.key)
+    mesh = Mesh(identity)
+    _host, port = await mesh.start("127.0.0.1", 0)
+    emit({"port": port, "seat": seat})
+    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    wiring = json.loads(line)
+    bot = make_bot(plan.get("bot", "heuristic"), random.Random(args.seed * 1000 + seat))
+    peer = TablePeer(
+        identity,
+        roster,
+        seat,
+        options,
+        mesh,
+        transcript=args.data / TRANSCRIPT,
+        secrets=SecretStore(args.data / "secrets"),
+        names=plan.get("names"),
+        bot=bot,
+        silence_limit=float(plan.get("silence_limit", 30.0)),
+    )
+    await peer.start()
+    moves = 0
+
+    def on_applied(envelope: Any) -> None:
+        nonlocal moves
+        if envelope.kind == ACT:
+            moves += 1
+            emit({"progress": moves, "seat": seat})
+
+    assert peer.sync is not None
+    peer.sync.log.on_applied(on_applied)
+    for other, (other_host, other_port) in enumerate(wiring["addresses"]):
+        if other == seat or (wiring.get("dial") != "all" and other < seat):
+            continue
+        try:
+            await mesh.connect(other_host, other_port, expected_peer=roster.keys[other])
+        except OSError as exc:  # that peer may be down (it will dial us when it is back)
+            logging.warning("cannot reach seat %s: %s", other, exc)
+    watcher = asyncio.get_running_loop().create_task(report_events(peer, seat))
+    addresses = [(host, port) for host, port in wiring["addresses"]]
+    redial = asyncio.get_running_loop().create_task(keep_connected(mesh, roster.keys, addresses))
+    try:
+        await peer.finished(timeout=float(plan.get("timeout", 300)))
+    except TimeoutError:
+        table, sync = peer.table, peer.sync
+        assert table is not None and sync is not None
+        logging.error(
+            "seat %s gave up waiting: %s due after %s entries; buffered %s; connected to %s",
+            seat,
+            table.expected(),
+            len(sync.log.entries),
+            [str(e) for e in sync.log.buffered],
+            sorted(roster.keys.index(k) for k in mesh.peers),
+        )
+        raise
+    await mesh.drain()
+    table = peer.table
+    assert table is not None and table.state is not None
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    timings = peer.timings
+    emit(
+        {
+            "result": {
+                "seat": seat,
+                "over": table.state.over,
+                "phase": str(table.state.phase),
+                "winners": list(table.state.winners),
+                "scores": list(table.state.scores),
+                "hands": table.state.hand_no,
+                "fault": None
+                if table.fault is None
+                else {"seat": table.fault.seat, "what": table.fault.what},
+                "setup_seconds": (timings.setup_done or timings.started) - timings.started,
+                "game_seconds": (timings.finished or time.monotonic()) - timings.started,
+                "move_latencies": timings.move_latencies,
+                "doubt_latencies": timings.doubt_latencies,
+                "hand_setups": timings.hand_setups,
+                "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                "peak_rss_mb": usage.ru_maxrss / 1024,
+                "head": table.head.hex(),
+            }
+        }
+    )
+    # Stay until the parent says everyone is done, so late "need" requests are answered.
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    watcher.cancel()
+    redial.cancel()
+    await peer.close()
+    await mesh.close()
+    return 0
+
+
+async def report_events(peer: TablePeer, seat: int) -> None:
+    async for event in peer.events():
+        if isinstance(event, DoubtVerification):
+            emit({"doubt": seat, "correct": event.correct, "loser": event.loser})
+        elif isinstance(event, FaultDetected):
+            emit({"fault": {"seat": event.seat, "what": event.what, "evidence": event.evidence}})
+        elif isinstance(event, SeatStatus) and event.waiting_seconds is not None:
+            emit({"waiting": event.seat, "seconds": round(event.waiting_seconds, 2)})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m p2p.sim_peer")
+    parser.add_argument("--plan", type=Path, required=True)
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    return asyncio.run(serve(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""Simulate a Larry table: N bot peers as separate OS processes over loopback, full protocol.
+
+`Simulation` prepares DIR (one data directory per seat with its identity, a plan with the
+roster and options), starts one `python -m p2p.sim_peer` per seat, tells each where the others
+listen, and collects their JSON lines. Each peer's transcript ends up in DIR/seatK/. The summary
+gives the result, the scores, and the time spent in setup, moves and doubts, per peer CPU seconds
+and peak RSS. Tests use the same class to kill and restart a peer mid-hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from engine import LarryOptions
+from engine.codec import to_data
+from p2p.identity import Identity
+from p2p.sim_peer import TRANSCRIPT
+
+Progress = Callable[[int, dict[str, Any]], None]
+
+
+@dataclass
+class PeerProcess:
+    seat: int
+    data: Path
+    process: asyncio.subprocess.Process | None = None
+    port: int | None = None
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    moves: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    reader: asyncio.Task[None] | None = None
+
+
+class Simulation:
+    """One simulated table in `directory`; `await run()` plays it and returns the summary."""
+
+    def __init__(
+        self,
+        peers: int,
+        directory: Path,
+        *,
+        short: bool = False,
+        seed: int = 0,
+        bot: str = "heuristic",
+        silence_limit: float = 30.0,
+        timeout: float = 300.0,
+        python: str = sys.executable,
+    ) -> None:
+        self.directory = directory
+        self.seed = seed
+        self.timeout = timeout
+        self.python = python
+        self.options = replace(LarryOptions(), short_game=short)
+        self.options.validate(peers)
+        directory.mkdir(parents=True, exist_ok=True)
+        identities = [Identity.generate(f"bot{s}") for s in range(peers)]
+        self.peers = [PeerProcess(s, directory / f"seat{s}") for s in range(peers)]
+        for peer, identity in zip(self.peers, identities, strict=True):
+            peer.data.mkdir(parents=True, exist_ok=True)
+            identity.save(peer.data)
+        self.plan = directory / "plan.json"
+        self.plan.write_text(
+            json.dumps(
+                {
+                    "table": secrets.token_bytes(16).hex(),
+                    "keys": [i.key.hex() for i in identities],
+                    "names": [i.name for i in identities],
+                    "options": to_data(self.options),
+                    "bot": bot,
+                    "silence_limit": silence_limit,
+                    "timeout": timeout,
+                }
+            )
+        )
+        self.started = 0.0
+
+    def transcripts(self) -> list[Path]:
+        return [peer.data / TRANSCRIPT for peer in self.peers]
+
+    # -- processes -------------------------------------------------------------------------
+
+    async def spawn(self, seat: int) -> None:
+        peer = self.peers[seat]
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+        peer.process = await asyncio.create_subprocess_exec(
+            self.python,
+            "-m",
+            "p2p.sim_peer",
+            "--plan",
+            str(self.plan),
+            "--data",
+            str(peer.data),
+            "--seed",
+            str(self.seed),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=open(peer.data / "stderr.log", "ab"),  # noqa: SIM115 - child owns it
+            env=env,
+        )
+        peer.port = None
+        peer.result = None
+        peer.reader = asyncio.get_running_loop().create_task(self._read(peer, peer.process))
+
+    async def _read(self, peer: PeerProcess, process: asyncio.subprocess.Process) -> None:
+        assert process.stdout is not None
+        async for raw in process.stdout:
+            message = json.loads(raw)
+            peer.lines.append(message)
+            if "port" in message:
+                peer.port = message["port"]
+            elif "progress" in message:
+                peer.moves = message["progress"]
+            elif "result" in message:
+                peer.result = message["result"]
+            self._wake(peer)
+        self._wake(peer)
+
+    @staticmethod
+    def _wake(peer: PeerProcess) -> None:
+        peer.changed.set()
+        peer.changed = asyncio.Event()  # a waiter never spins on an event left set
+
+    async def wait_for(self, seat: int, predicate: Callable[[PeerProcess], bool]) -> None:
+        peer = self.peers[seat]
+        async with asyncio.timeout(self.timeout):
+            while not predicate(peer):
+                process = peer.process
+                if process is not None and process.returncode is not None:
+                    raise RuntimeError(f"seat {seat} exited with {process.returncode}")
+                await peer.changed.wait()
+
+    def wire(self, seat: int, dial: str = "higher") -> None:
+        addresses = [["127.0.0.1", peer.port] for peer in self.peers]
+        process = self.peers[seat].process
+        assert process is not None and process.stdin is not None
+        process.stdin.write((json.dumps({"addresses": addresses, "dial": dial}) + "\n").encode())
+
+    async def start(self) -> None:
+        self.started = time.monotonic()
+        for peer in self.peers:
+            await self.spawn(peer.seat)
+        for peer in self.peers:
+            await self.wait_for(peer.seat, lambda p: p.port is not None)
+        for peer in self.peers:
+            self.wire(peer.seat)
+
+    def kill(self, seat: int) -> None:
+        process = self.peers[seat].process
+        assert process is not None
+        process.kill()  # SIGKILL
+
+    async def restart(self, seat: int) -> None:
+        process = self.peers[seat].process
+        assert process is not None
+        await process.wait()
+        await self.spawn(seat)
+        await self.wait_for(seat, lambda p: p.port is not None)
+        self.wire(seat, dial="all")
+
+    async def finish(self) -> dict[str, Any]:
+        for peer in self.peers:
+            await self.wait_for(peer.seat, lambda p: p.result is not None)
+        elapsed = time.monotonic() - self.started
+        for peer in self.peers:
+            assert peer.process is not None and peer.process.stdin is not None
+            peer.process.stdin.write(b"done\n")
+        for peer in self.peers:
+            assert peer.process is not None
+            async with asyncio.timeout(30):
+                await peer.process.wait()
+            if peer.reader is not None:
+                await peer.reader
+        return self.summary(elapsed)
+
+    async def run(self) -> dict[str, Any]:
+        try:
+            await self.start()
+            return await self.finish()
+        finally:
+            for peer in self.peers:
+                if peer.process is not None and peer.process.returncode is None:
+                    peer.process.kill()
+
+    # -- summary ---------------------------------------------------------------------------
+
+    def summary(self, elapsed: float) -> dict[str, Any]:
+        results = [peer.result for peer in self.peers]
+        assert all(r is not None for r in results)
+        first = results[0]
+        assert first is not None
+        agree = len({r["head"] for r in results if r}) == 1
+        moves = [x for r in results if r for x in r["move_latencies"]]
+        doubts = [x for r in results if r for x in r["doubt_latencies"]]
+        hand_setups = [x for r in results if r for x in r["hand_setups"]]
+        fault = next((r["fault"] for r in results if r and r["fault"]), None)
+        return {
+            "result": "aborted" if fault else ("finished" if first["over"] else "unfinished"),
+            "fault": fault,
+            "agree": agree,
+            "winners": first["winners"],
+            "scores": first["scores"],
+            "hands": first["hands"],
+            "peers": len(results),
+            "wall_seconds": round(elapsed, 3),
+            "time": {
+                "setup_seconds": round(max(r["setup_seconds"] for r in results if r), 3),
+                "later_hands_setup_seconds": round(sum(hand_setups) / max(1, len(results)), 3),
+                "moves_seconds": round(sum(moves) / max(1, len(results)), 3),
+                "doubts_seconds": round(sum(doubts) / max(1, len(results)), 3),
+                "game_seconds": round(max(r["game_seconds"] for r in results if r), 3),
+            },
+            "move_latency_ms": _latency(moves),
+            "doubt_resolution_ms": _latency(doubts),
+            "per_peer": [
+                {
+                    "seat": r["seat"],
+                    "cpu_seconds": round(r["cpu_seconds"], 3),
+                    "peak_rss_mb": round(r["peak_rss_mb"], 1),
+                }
+                for r in results
+                if r
+            ],
+            "transcripts": [str(p) for p in self.transcripts()],
+        }
+
+
+def _latency(samples: list[float]) -> dict[str, float | int]:
+    if not samples:
+        return {"count": 0}
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return {
+        "count": len(ordered),
+        "median": round(statistics.median(ordered) * 1000, 2),
+        "p99": round(p99 * 1000, 2),
+    }
+
+
+def simulate(peers: int, directory: Path, **kwargs: Any) -> dict[str, Any]:
+    return asyncio.run(Simulation(peers, directory, **kwargs).run())

@@ -1,0 +1,583 @@
+"""The table driver for Larry, sans-IO: the engine served by the fair deck over the table log.
+
+Every peer (and the offline auditor) runs one `LarryTable` and feeds it every envelope of the
+table log, in log order, with `apply`. The table says which seat's envelope comes next
+(`expected`, the log's ordering), checks each envelope against the rules and the fair-deck
+proofs, runs the same engine on every peer, and collects what this seat must publish (`outbox`)
+and what happened (`events`, table_api events). protocol.md section 10 lists the envelopes.
+
+The order of the log follows the rules: setup in seat order (join, key, coin commitment, coin
+reveal), then the engine's `pending[0]` request (shuffles in seat order; the shares of a deal or
+a reveal from each seat that owes some, in seat order; a give-away receipt from the receiver),
+and when nothing is pending, one action by the seat to act (L6).
+
+A seat's envelope that breaks the rules or fails a proof is still the one in its place (it is
+signed, and every honest peer sees the same one): it is applied to the log as evidence and the
+table stops with a `FaultDetected` naming that seat. Nothing of the public state changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine import (
+    DRIVER,
+    Ack,
+    Deal,
+    Doubt,
+    Faces,
+    IllegalAction,
+    LarryOptions,
+    LarryState,
+    LarryView,
+    NewDeck,
+    Request,
+    Reshuffle,
+    Reveal,
+    Step,
+    Transfer,
+    Violation,
+    apply,
+    new_game,
+    view_for,
+)
+from engine.codec import DecodeError, action_from_data, to_data
+from engine.events import DoubtResolved
+from p2p.deck import (
+    CardDealt,
+    CardReceived,
+    CardRevealed,
+    CoinFlipped,
+    DeckFault,
+    DeckSession,
+    KeysReady,
+    ListReady,
+    ShuffleVerified,
+    Slot,
+)
+from p2p.deck.events import DeckEvent
+from p2p.deck.messages import (
+    COIN_COMMIT,
+    COIN_REVEAL,
+    FORWARD,
+    KEY,
+    SHARES,
+    SHUFFLE,
+    SharesMessage,
+    parse_message,
+)
+from p2p.deck.session import Output
+from p2p.envelope import Envelope
+from p2p.table_api import (
+    DoubtVerification,
+    FaultDetected,
+    Notice,
+    ProofStatus,
+    SetupProgress,
+    StateChanged,
+    TableEvent,
+    VerifiedCard,
+)
+from p2p.tablelog import genesis_head, next_head
+
+GAME = "larry"
+JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
+DECK = "deck"  # body: a fair-deck message (protocol.md section 6)
+ACT = "larry.act"  # body: an engine action (engine.codec, protocol.md section 7)
+RECEIVED = "larry.received"  # body: {"slot"}: the receiver of a give-away has its shares
+FIRST_PLAYER_COIN = "first-player"  # L5: the joint coin that picks who starts hand 1
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """The next envelope of the log: its seat, its kind, and (for DECK) the message kind."""
+
+    seat: int
+    kind: str
+    deck_kind: str | None = None
+
+    def __str__(self) -> str:
+        what = self.deck_kind or self.kind
+        return f"{what} from seat {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Publish:
+    """An envelope this seat must sign and publish."""
+
+    kind: str
+    body: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    """A fair-deck message for seat `to` only, over the encrypted channel (a give-away)."""
+
+    to: int
+    body: Any
+
+
+@dataclass
+class _Service:
+    """The request(s) being served: which requests, and which envelopes they still need."""
+
+    requests: list[Request]
+    kind: str  # "shuffle", "shares", "receipt"
+    publishers: list[int] = field(default_factory=list)  # seats that owe shares, in seat order
+    published: int = 0
+    slots: tuple[Slot, ...] = ()
+    list_id: str = ""
+    done: bool = False
+    faces: dict[Slot, int] = field(default_factory=dict)
+
+
+def options_for_join(options: LarryOptions) -> Any:
+    """The options every seat signs in its join envelope (the first seat comes from the coin)."""
+    return to_data(replace(options, first_seat=0))
+
+
+class LarryTable:
+    """One table of Larry as one seat (or an auditor, `deck.seat == seats`) follows it."""
+
+    def __init__(
+        self, table_id: bytes, seats: int, options: LarryOptions, deck: DeckSession
+    ) -> None:
+        options.validate(seats)
+        self.table_id = table_id
+        self.seats = seats
+        self.me = deck.seat  # == seats for an auditor, who holds no seat
+        self.options = options
+        self.deck = deck
+        self.head = genesis_head(table_id)
+        self.applied = 0
+        self.state: LarryState | None = None
+        self.fault: FaultDetected | None = None
+        self.outbox: list[Publish | Private] = []
+        self.events: list[TableEvent] = []
+        self.first_seat: int | None = None
+        # The terms every seat's join must carry (an auditor takes them from seat 0's join).
+        self.terms: Any = {
+            "game": GAME,
+            "seats": seats,
+            "options": options_for_join(options),
+        }
+        self._setup = [(s, JOIN, None) for s in range(seats)]
+        self._setup += [(s, DECK, KEY) for s in range(seats)]
+        self._setup += [(s, DECK, COIN_COMMIT) for s in range(seats)]
+        self._setup += [(s, DECK, COIN_REVEAL) for s in range(seats)]
+        self._setup_done = 0
+        self._slot: dict[int, Slot] = {}  # engine slot -> masked card
+        self._engine_slot: dict[Slot, int] = {}
+        self._public: dict[Slot, set[int]] = {}  # whose shares of a slot are public
+        self._service: _Service | None = None
+        self._forwards: dict[Slot, tuple[int, Any]] = {}  # give-aways received early
+        self._received: set[Slot] = set()
+        self._proofs = 0
+        self._doubt_pile: tuple[tuple[int, int, bool], ...] = ()  # (slot, seat, face_up)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.fault is not None or (self.state is not None and self.state.over)
+
+    def expected(self) -> Expect | None:
+        """The envelope the log takes next (None: the game is over or stopped)."""
+        if self.fault is not None:
+            return None
+        if self._setup_done < len(self._setup):
+            seat, kind, deck_kind = self._setup[self._setup_done]
+            return Expect(seat, kind, deck_kind)
+        state = self.state
+        assert state is not None
+        if state.over:
+            return None
+        service = self._service
+        if service is None:
+            turn = state.to_act()
+            return Expect(turn, ACT) if turn is not None else None
+        if service.kind == "shuffle":
+            return Expect(service.published, DECK, SHUFFLE)  # seat order
+        if service.kind == "shares":
+            return Expect(service.publishers[service.published], DECK, SHARES)
+        request = service.requests[0]
+        assert isinstance(request, Transfer)
+        return Expect(request.to_seat, RECEIVED)
+
+    def expected_seat(self) -> int | None:
+        expect = self.expected()
+        return expect.seat if expect is not None else None
+
+    def knowledge(self, seat: int | None = None) -> dict[int, int]:
+        """Engine slot -> face of the cards in this seat's hand whose faces it knows."""
+        state = self.state
+        if state is None or self.me >= self.seats:
+            return {}
+        seat = self.me if seat is None else seat
+        known: dict[int, int] = {}
+        for slot in state.hands[seat]:
+            face = self.deck.known_card(self._slot[slot])
+            if face is not None:
+                known[slot] = face
+        return known
+
+    def view(self) -> LarryView:
+        assert self.state is not None
+        return view_for(self.state, self.knowledge(), self.me)
+
+    def my_turn(self) -> bool:
+        expect = self.expected()
+        return expect is not None and expect.kind == ACT and expect.seat == self.me
+
+    # -- commands --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """This seat's opening envelopes: join, key, coin commitment (applied in seat order)."""
+        self.outbox.append(Publish(JOIN, self.terms))
+        self._take_output(self.deck.start())
+        self._take_output(self.deck.coin(FIRST_PLAYER_COIN))
+
+    def observe(self) -> None:
+        """Follow the table without a seat (an auditor): join the coin, publish nothing."""
+        self.deck.coin(FIRST_PLAYER_COIN)
+
+    def receive_private(self, sender: int, body: Any) -> None:
+        """A give-away's shares, sent privately by the giver (may arrive before its turn, or
+        again after a reconnect: a copy already held is ignored)."""
+        if not isinstance(body, Mapping) or body.get("kind") != FORWARD:
+            raise DeckFault(sender, "private message is not a deck.forward")
+        shares = body.get("shares")
+        first = shares[0] if isinstance(shares, list) and shares else None
+        if not isinstance(first, Mapping):
+            raise DeckFault(sender, "deck.forward without shares")
+        list_id, index = first.get("list"), first.get("i")
+        if not isinstance(list_id, str) or not isinstance(index, int):
+            raise DeckFault(sender, "deck.forward names no card")
+        slot = Slot(list_id, index)
+        if slot in self._forwards or slot in self._received:
+            return
+        self._forwards[slot] = (sender, body)
+        self._try_forward()
+
+    # -- the log ---------------------------------------------------------------------------
+
+    def apply(self, envelope: Envelope) -> None:
+        """Apply the next envelope of the log (the one `expected()` named the seat of)."""
+        expect = self.expected()
+        head = self.head
+        self.head = next_head(self.head, envelope)
+        self.applied += 1
+        if expect is None or envelope.seat != expect.seat:
+            self._stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
+            return
+        if envelope.kind != expect.kind:
+            self._stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
+            return
+        try:
+            if envelope.kind == JOIN:
+                self._on_join(envelope)
+            elif envelope.kind == DECK:
+                self._on_deck(envelope, expect)
+            elif envelope.kind == ACT:
+                self._on_act(envelope, head)
+            else:
+                self._on_received(envelope)
+        except DeckFault as fault:
+            seat = fault.seat if fault.seat is not None else envelope.seat
+            self._stop(seat, fault.what, f"{envelope}: {fault.evidence or fault.what}")
+            return
+        self._serve()
+
+    def _on_join(self, envelope: Envelope) -> None:
+        if envelope.body != self.terms:
+            raise DeckFault(envelope.seat, "joined with other game terms", {"join": envelope.body})
+        self._setup_done += 1
+        self.events.append(
+            SetupProgress("keys", envelope.seat, self._setup_done, 4 * self.seats, 0)
+        )
+
+    def _on_deck(self, envelope: Envelope, expect: Expect) -> None:
+        body = envelope.body
+        kind = body.get("kind") if isinstance(body, Mapping) else None
+        if kind != expect.deck_kind:
+            raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
+        message = None
+        if kind == SHARES:
+            message = parse_message(body, envelope.seat, self.seats)
+            self._check_shares(envelope.seat, message)
+        output = self.deck.handle(envelope.seat, body)
+        if isinstance(message, SharesMessage):
+            for item in message.shares:
+                self._public.setdefault(item.slot, set()).add(item.share.seat)
+            self._proofs += len(message.shares)
+        if self._setup_done < len(self._setup):
+            self._setup_done += 1
+            self._proofs += 1
+        self._take_output(output)
+        if self._service is not None and kind == SHARES:
+            self._service.published += 1
+
+    def _on_act(self, envelope: Envelope, head: bytes) -> None:
+        if envelope.prev != head:
+            raise DeckFault(
+                envelope.seat, "acted on a stale state (out of turn)", {"prev": envelope.prev}
+            )
+        try:
+            action = action_from_data(envelope.body)
+        except DecodeError as exc:
+            raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
+        assert self.state is not None
+        try:
+            step = apply(self.state, envelope.seat, action)
+        except IllegalAction as exc:
+            raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
+        if isinstance(action, Doubt):
+            state = self.state
+            self._doubt_pile = tuple(
+                (slot, seat, slot in state.revealed)
+                for slot, seat in zip(state.pile, state.pile_seats, strict=True)
+            )
+        self._take_step(step)
+
+    def _on_received(self, envelope: Envelope) -> None:
+        service = self._service
+        assert service is not None
+        request = service.requests[0]
+        assert isinstance(request, Transfer)
+        body = envelope.body
+        if not isinstance(body, Mapping) or body.get("slot") != request.slot:
+            raise DeckFault(envelope.seat, "receipt for another card", {"receipt": body})
+        if body.get("fault"):
+            raise DeckFault(
+                request.from_seat,
+                f"seat {request.to_seat} reports a bad give-away: {body['fault']}",
+            )
+        service.done = True
+
+    # -- serving engine requests ----------------------------------------------------------------
+
+    def _serve(self) -> None:
+        """Start the game once set up, then serve requests until an envelope is needed."""
+        if self.fault is not None or self._setup_done < len(self._setup):
+            return
+        if self.state is None:
+            seed = self.deck.coin_seed(FIRST_PLAYER_COIN)
+            assert seed is not None
+            self.first_seat = int.from_bytes(seed[:8], "big") % self.seats  # L5 joint draw
+            options = replace(self.options, first_seat=self.first_seat)
+            self.events.append(Notice(f"joint coin: seat {self.first_seat} starts hand 1 (L5)"))
+            self._take_step(new_game(self.seats, options))
+        while self.fault is None:
+            state = self.state
+            assert state is not None
+            if not state.pending:
+                return
+            if self._service is None:
+                self._begin(state)
+            service = self._service
+            assert service is not None
+            if not self._complete(service):
+                return
+            self._service = None
+            for request in service.requests:
+                if isinstance(request, Reveal):
+                    faces = tuple(service.faces[self._slot[s]] for s in request.slots)
+                    self._resolve(Faces(request.id, faces))
+                else:
+                    self._resolve(Ack(request.id))
+
+    def _begin(self, state: LarryState) -> None:
+        request = state.pending[0]
+        if isinstance(request, NewDeck | Reshuffle):
+            list_id = f"r{request.id}"
+            if isinstance(request, NewDeck):
+                size = len(request.slots)
+                output = self.deck.new_deck(list_id, f"hand{state.hand_no}", range(size))
+                new = request.slots
+            else:
+                sources = [self._slot[s] for s in request.old]
+                output = self.deck.reshuffle(list_id, sources)
+                new = request.new
+            for index, slot in enumerate(new):
+                self._map(slot, Slot(list_id, index))
+            self._service = _Service([request], "shuffle", list_id=list_id)
+            self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
+            self._take_output(output)
+        elif isinstance(request, Deal):
+            batch: list[Request] = []
+            owners: dict[Slot, int] = {}
+            for pending in state.pending:
+                if not isinstance(pending, Deal):
+                    break
+                batch.append(pending)
+                owners.update({self._slot[s]: pending.seat for s in pending.slots})
+            publishers = [s for s in range(self.seats) if any(o != s for o in owners.values())]
+            self._service = _Service(batch, "shares", publishers, slots=tuple(owners))
+            self.events.append(SetupProgress("deal", None, 0, len(publishers), self._proofs))
+            if owners:
+                self._take_output(self.deck.deal(owners))
+        elif isinstance(request, Transfer):
+            self._service = _Service([request], "receipt")
+            output = self.deck.give(self._slot[request.slot], request.to_seat)
+            for message in output.messages:
+                # The receiver's own share is never needed (and it rejects it): a card given
+                # back to a seat that held it before carries only the other seats' shares.
+                shares = [s for s in message["shares"] if s["share"]["seat"] != request.to_seat]
+                if shares:
+                    self.outbox.append(Private(request.to_seat, {**message, "shares": shares}))
+            self._try_forward()
+        else:
+            slots = tuple(self._slot[s] for s in request.slots)
+            owners_of = {self.deck.owner(s) for s in slots}
+            if None in owners_of:
+                publishers = list(range(self.seats))
+            else:
+                publishers = sorted(o for o in owners_of if o is not None)
+            self._service = _Service([request], "shares", publishers, slots=slots)
+            self.events.append(SetupProgress("reveal", None, 0, len(publishers), self._proofs))
+            self._take_output(self.deck.reveal(slots))
+
+    def _complete(self, service: _Service) -> bool:
+        if service.kind == "shuffle":
+            return self.deck.list_ready(service.list_id)
+        if service.kind == "receipt":
+            return service.done
+        request = service.requests[0]
+        if service.published < len(service.publishers) and service.slots:
+            return False
+        if isinstance(request, Reveal):
+            return all(s in service.faces for s in service.slots)
+        return True
+
+    def _check_shares(self, seat: int, message: Any) -> None:
+        """The shares a seat publishes must be exactly the ones it owes now (no more, no less)."""
+        service = self._service
+        assert service is not None and isinstance(message, SharesMessage)
+        request = service.requests[0]
+        owed: set[tuple[Slot, int]] = set()
+        for slot in service.slots:
+            owner = self.deck.owner(slot)
+            public = self._public.get(slot, set())
+            if isinstance(request, Deal):
+                if owner != seat:
+                    owed.add((slot, seat))
+            elif owner == seat:  # the owner opens it: every share not public yet
+                owed |= {(slot, t) for t in range(self.seats) if t not in public}
+            elif owner is None and seat not in public:  # never dealt: every seat opens it
+                owed.add((slot, seat))
+        given = [(item.slot, item.share.seat) for item in message.shares]
+        if len(set(given)) != len(given) or set(given) != owed:
+            missing = sorted(str(s) + f"/{t}" for s, t in owed - set(given))
+            extra = sorted(str(s) + f"/{t}" for s, t in set(given) - owed)
+            what = "revealed" if isinstance(request, Reveal) else "dealt"
+            raise DeckFault(
+                seat,
+                f"published the wrong shares for the cards being {what}",
+                {"missing": missing, "unexpected": extra},
+            )
+
+    def _try_forward(self) -> None:
+        """The receiver of a give-away opens the forwarded shares once the Transfer is served."""
+        service = self._service
+        if service is None or service.kind != "receipt":
+            return
+        request = service.requests[0]
+        assert isinstance(request, Transfer)
+        masked = self._slot[request.slot]
+        if request.to_seat != self.me or masked in self._received:
+            return
+        receipt: dict[str, Any] = {"slot": request.slot}
+        public = self._public.get(masked, set())
+        if all(t in public for t in range(self.seats) if t != self.me):
+            # every share but ours is public: the card came back to a seat that knows it
+            self._received.add(masked)
+            self.outbox.append(Publish(RECEIVED, receipt))
+            return
+        if masked not in self._forwards:
+            return
+        sender, body = self._forwards.pop(masked)
+        self._received.add(masked)
+        try:
+            if sender != request.from_seat:
+                raise DeckFault(sender, "forwarded a card it is not giving")
+            self._take_output(self.deck.handle(sender, body))
+        except DeckFault as fault:
+            receipt["fault"] = fault.what
+        self.outbox.append(Publish(RECEIVED, receipt))
+
+    # -- engine ------------------------------------------------------------------------------
+
+    def _resolve(self, resolution: Ack | Faces) -> None:
+        assert self.state is not None
+        try:
+            step = apply(self.state, DRIVER, resolution)
+        except IllegalAction as exc:  # a card opened twice across requests: a deck fault
+            self._stop(DRIVER, "the deck and the engine disagree", exc.reason)
+            return
+        self._take_step(step)
+
+    def _take_step(self, step: Step) -> None:
+        self.state = step.state
+        self.events.append(StateChanged(step.state, step.events))
+        for event in step.events:
+            if isinstance(event, Violation):
+                faces = ", ".join(str(f) for f in event.faces)
+                self._stop(event.seat, event.reason, f"slots {list(event.slots)} opened as {faces}")
+            elif isinstance(event, DoubtResolved):
+                self.events.append(self._verification(event))
+
+    def _verification(self, event: DoubtResolved) -> DoubtVerification:
+        """L9: every pile card, who played it, its face and proof; the true total; the verdict."""
+        cards = tuple(
+            VerifiedCard(slot, seat, face, face_up, ProofStatus.VERIFIED)
+            for (slot, seat, face_up), face in zip(self._doubt_pile, event.cards, strict=True)
+        )
+        return DoubtVerification(
+            event.doubter,
+            event.last_player,
+            cards,
+            event.announced,
+            event.total,
+            event.gloats,
+            event.correct,
+            event.loser,
+        )
+
+    # -- fair deck --------------------------------------------------------------------------------
+
+    def _map(self, slot: int, masked: Slot) -> None:
+        self._slot[slot] = masked
+        self._engine_slot[masked] = slot
+
+    def _take_output(self, output: Output) -> None:
+        for message in output.messages:
+            if "to" in message:
+                self.outbox.append(Private(message["to"], message))
+            else:
+                self.outbox.append(Publish(DECK, message))
+        for event in output.events:
+            self._on_deck_event(event)
+
+    def _on_deck_event(self, event: DeckEvent) -> None:
+        service = self._service
+        if isinstance(event, ShuffleVerified):
+            self._proofs += 1
+            if service is not None and service.kind == "shuffle":
+                service.published += 1
+            self.events.append(
+                SetupProgress("shuffle", event.seat, event.seat + 1, self.seats, self._proofs)
+            )
+        elif isinstance(event, CardRevealed):
+            if service is not None:
+                service.faces[event.slot] = event.card
+        elif isinstance(event, CardReceived):
+            self.events.append(Notice(f"seat {event.giver} gave you a card"))
+        elif isinstance(event, KeysReady | ListReady | CardDealt | CoinFlipped):
+            pass
+
+    def _stop(self, seat: int, what: str, evidence: str) -> None:
+        if self.fault is None:
+            self.fault = FaultDetected(seat, what, evidence)
+            self.events.append(self.fault)

@@ -1,0 +1,69 @@
+"""N sans-IO Larry tables wired through in-memory table logs: no sockets, the full fair deck.
+
+Each seat's outbox is signed and delivered to every log in turn, private give-away shares go to
+their receiver; `tamper(seat, item)` lets a test change what one seat publishes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine import Action, LarryOptions
+from engine.codec import to_data
+from p2p.deck import DeckSession
+from p2p.identity import Identity
+from p2p.table_driver import ACT, LarryTable, Private, Publish
+from p2p.table_random import SeededRandom
+from p2p.tablelog import Roster, TableLog
+
+Policy = Callable[[int, LarryTable], Action]
+Tamper = Callable[[int, Publish | Private], Publish | Private]
+
+
+class SansIOTable:
+    def __init__(self, seats: int, options: LarryOptions, seed: int = 0) -> None:
+        self.ids = [
+            Identity.generate(f"s{s}", lambda n, s=s: bytes([s + 1]) * n) for s in range(seats)
+        ]
+        table_id = bytes([seed]) * 16
+        self.roster = Roster(table_id, tuple(i.key for i in self.ids))
+        self.tables = [
+            LarryTable(
+                table_id,
+                seats,
+                options,
+                DeckSession(table_id, s, seats, random_bytes=SeededRandom(bytes([seed, s]) * 16)),
+            )
+            for s in range(seats)
+        ]
+        self.logs = [
+            TableLog(self.roster, lambda _log, t=t: t.expected_seat(), t.apply) for t in self.tables
+        ]
+        self.published: list[tuple[int, str, Any]] = []
+
+    def run(self, policy: Policy, tamper: Tamper | None = None, limit: int = 5000) -> None:
+        for table in self.tables:
+            table.start()
+        for _ in range(limit):
+            moved = False
+            for seat, table in enumerate(self.tables):
+                if table.my_turn() and not any(
+                    isinstance(o, Publish) and o.kind == ACT for o in table.outbox
+                ):
+                    table.outbox.append(Publish(ACT, to_data(policy(seat, table))))
+                while table.outbox:
+                    item = table.outbox.pop(0)
+                    if tamper is not None:
+                        item = tamper(seat, item)
+                    moved = True
+                    if isinstance(item, Private):
+                        self.tables[item.to].receive_private(seat, item.body)
+                        continue
+                    envelope = self.logs[seat].author(self.ids[seat], seat, item.kind, item.body)
+                    self.published.append((seat, item.kind, item.body))
+                    for log in self.logs:
+                        log.receive(envelope)
+            if not moved:
+                return
+        raise AssertionError("the table did not settle")

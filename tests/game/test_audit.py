@@ -1,0 +1,136 @@
+"""`fairdeal audit`: honest transcripts verify and agree; any one envelope altered, dropped or
+moved fails with the right seat named."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from p2p.audit import audit_many, audit_transcript
+from ui.cli import main
+
+from .support import open_table, play_to_end
+
+
+@pytest.fixture(scope="module")
+def game_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import asyncio
+
+    directory = tmp_path_factory.mktemp("game")
+
+    async def play() -> None:
+        table = await open_table(3, directory, seed=7)
+        try:
+            await play_to_end(table)
+        finally:
+            await table.close()
+
+    asyncio.run(play())
+    return directory
+
+
+def transcripts(directory: Path) -> list[Path]:
+    return sorted(directory.glob("seat*/table.transcript"))
+
+
+def read_records(path: Path) -> list[dict]:
+    data, records, offset = path.read_bytes(), [], 0
+    while offset < len(data):
+        (length,) = struct.unpack_from(">I", data, offset)
+        records.append(msgpack.unpackb(data[offset + 4 : offset + 4 + length], raw=False))
+        offset += 4 + length
+    return records
+
+
+def write_records(path: Path, records: list[dict]) -> None:
+    out = b""
+    for record in records:
+        payload = msgpack.packb(record, use_bin_type=True)
+        out += struct.pack(">I", len(payload)) + payload
+    path.write_bytes(out)
+
+
+def applied_indices(records: list[dict]) -> list[int]:
+    return [i for i, r in enumerate(records) if r["k"] == "applied"]
+
+
+def seat_of(record: dict) -> int:
+    return msgpack.unpackb(record["d"], raw=False)[2]
+
+
+def test_every_transcript_verifies_and_they_agree(game_dir: Path, capsys) -> None:
+    files = transcripts(game_dir)
+    reports, disagreement = audit_many(files)
+    assert disagreement is None
+    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+    assert len({tuple(r.scores) for r in reports}) == 1
+    assert main(["audit", *map(str, files)]) == 0
+    assert "verified" in capsys.readouterr().out
+    assert main(["audit", "--json", *map(str, files)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verified"] and report["disagreement"] is None
+    assert [t["scores"] for t in report["transcripts"]] == [list(reports[0].scores)] * 3
+
+
+@pytest.mark.parametrize("position", [5, 17, 40])
+def test_an_altered_envelope_names_its_seat(game_dir: Path, tmp_path: Path, position: int) -> None:
+    records = read_records(transcripts(game_dir)[0])
+    index = applied_indices(records)[position]
+    record = records[index]
+    signed = bytearray(record["d"])
+    signed[-1] ^= 0x01  # the last byte of the body
+    record["d"] = bytes(signed)
+    path = tmp_path / "altered.transcript"
+    write_records(path, records)
+    report = audit_transcript(path)
+    assert not report.verified
+    assert report.fault.seat == seat_of(records[index])
+    assert report.fault.entry == position
+    assert main(["audit", str(path)]) == 1
+
+
+@pytest.mark.parametrize("position", [3, 20, 45])
+def test_a_dropped_envelope_names_its_seat(game_dir: Path, tmp_path: Path, position: int) -> None:
+    records = read_records(transcripts(game_dir)[1])
+    index = applied_indices(records)[position]
+    dropped = records.pop(index)
+    path = tmp_path / "dropped.transcript"
+    write_records(path, records)
+    report = audit_transcript(path)
+    assert not report.verified
+    assert report.fault.seat == seat_of(dropped)
+    assert "missing" in report.fault.what
+
+
+@pytest.mark.parametrize("position", [4, 30, 50])
+def test_a_moved_envelope_names_its_seat(game_dir: Path, tmp_path: Path, position: int) -> None:
+    records = read_records(transcripts(game_dir)[2])
+    applied = applied_indices(records)
+    # swap two adjacent envelopes of different seats, from `position` on
+    at = next(
+        i
+        for i in range(position, len(applied) - 1)
+        if seat_of(records[applied[i]]) != seat_of(records[applied[i + 1]])
+    )
+    first, second = applied[at], applied[at + 1]
+    records[first], records[second] = records[second], records[first]
+    path = tmp_path / "moved.transcript"
+    write_records(path, records)
+    report = audit_transcript(path)
+    assert not report.verified
+    assert report.fault.seat == seat_of(records[first])  # the envelope now out of its place
+    assert report.fault.entry == at
+
+
+def test_transcripts_of_different_games_disagree(game_dir: Path, tmp_path: Path) -> None:
+    files = transcripts(game_dir)
+    records = read_records(files[0])
+    cut = applied_indices(records)[10]
+    write_records(tmp_path / "prefix.transcript", records[:cut])
+    reports, disagreement = audit_many([files[0], tmp_path / "prefix.transcript"])
+    assert disagreement is None  # a prefix of the same log agrees
+    assert not reports[1].over

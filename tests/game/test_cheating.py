@@ -1,0 +1,127 @@
+"""Cheating is caught in play: each cheat is detected by every honest peer, blamed on the
+cheater's seat with evidence, the hand stops, nobody crashes, and `fairdeal audit` flags it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine import PlayFaceDown
+from engine.codec import to_data
+from p2p.audit import audit_transcript
+from p2p.table_driver import ACT
+
+from .cheaters import (
+    FakeNumberBot,
+    ForeignSlotBot,
+    OverLimitBot,
+    PlacerBot,
+    RefusingTable,
+    WrongShareTable,
+)
+from .support import LocalTable, open_table, play_to_end
+
+CHEATER = 0
+
+
+async def assert_caught(table: LocalTable, what: str) -> None:
+    await play_to_end(table, timeout=60)
+    for peer in table.peers:
+        fault = peer.table.fault
+        assert fault is not None, f"seat {peer.seat} did not stop"
+        if peer.seat != CHEATER:
+            assert fault.seat == CHEATER, fault
+            assert what in fault.what, fault
+            assert fault.evidence
+    heads = {peer.table.head for peer in table.peers if peer.seat != CHEATER}
+    assert len(heads) == 1  # the honest peers stopped at the same place
+    for seat in range(1, len(table.peers)):
+        report = audit_transcript(table.transcript(seat))
+        assert not report.verified
+        assert report.fault.seat == CHEATER, report.fault
+        assert what in report.fault.what
+
+
+async def test_a_wrong_decryption_share_is_caught(tmp_path: Path) -> None:
+    table = await open_table(4, tmp_path, tables={CHEATER: WrongShareTable})
+    try:
+        await assert_caught(table, "share")
+    finally:
+        await table.close()
+
+
+async def test_an_announcement_above_the_limit_is_caught(tmp_path: Path) -> None:
+    table = await open_table(3, tmp_path, wrap={CHEATER: OverLimitBot})
+    try:
+        await assert_caught(table, "above the limit")
+    finally:
+        await table.close()
+
+
+async def test_playing_a_slot_it_does_not_hold_is_caught(tmp_path: Path) -> None:
+    table = await open_table(3, tmp_path, wrap={CHEATER: ForeignSlotBot})
+    try:
+        await assert_caught(table, "not in your hand")
+    finally:
+        await table.close()
+
+
+async def test_a_non_number_under_the_face_up_obligation_is_caught(tmp_path: Path) -> None:
+    # L12: seats 1-3 put "play face-up" on seat 0 whenever they can; seat 0 then claims a
+    # number card face-up and shows an action card.
+    wrap = {CHEATER: FakeNumberBot, **{s: (lambda b: PlacerBot(b, CHEATER)) for s in (1, 2, 3)}}
+    table = await open_table(4, tmp_path, wrap=wrap, seed=8)
+    try:
+        await assert_caught(table, "claimed number face-up")
+    finally:
+        await table.close()
+
+
+async def test_a_refused_reveal_is_caught(tmp_path: Path) -> None:
+    table = await open_table(3, tmp_path, tables={CHEATER: RefusingTable})
+    try:
+        await assert_caught(table, "deck.refuse")
+    finally:
+        await table.close()
+
+
+async def test_an_action_out_of_turn_is_caught(tmp_path: Path) -> None:
+    table = await open_table(3, tmp_path)
+    cheater = table.peers[CHEATER]
+    try:
+
+        def others_turn() -> bool:
+            expect = cheater.table.expected() if cheater.table else None
+            return expect is not None and expect.kind == ACT and expect.seat != CHEATER
+
+        await cheater.sync.wait_until(others_turn, timeout=30)
+        slot = cheater.table.state.hands[CHEATER][0]
+        cheater.sync.publish(ACT, to_data(PlayFaceDown(slot, 0)))
+        await assert_caught(table, "out of turn")
+    finally:
+        await table.close()
+
+
+async def test_two_signed_actions_for_one_place_are_caught(tmp_path: Path) -> None:
+    table = await open_table(4, tmp_path, wrap={CHEATER: lambda bot: None})
+    cheater = table.peers[CHEATER]
+    try:
+        await cheater.sync.wait_until(lambda: cheater.table.my_turn(), timeout=30)
+        hand = cheater.table.state.hands[CHEATER]
+        log = cheater.sync.log
+        first = log.author(cheater.identity, CHEATER, ACT, to_data(PlayFaceDown(hand[0], 0)))
+        second = log.author(cheater.identity, CHEATER, ACT, to_data(PlayFaceDown(hand[1], 3)))
+        assert (first.seq, first.signed) != (second.seq, second.signed) and first.seq == second.seq
+        for seat, pair in ((1, (first, second)), (2, (second, first)), (3, (first, second))):
+            for envelope in pair:
+                cheater.mesh.send(table.roster.keys[seat], envelope.to_wire())
+        honest = table.peers[1:]
+        for peer in honest:
+            await peer.finished(timeout=30)
+            assert peer.table.fault is not None
+            assert peer.table.fault.seat == CHEATER
+            assert "equivocation" in peer.table.fault.what
+            report = audit_transcript(table.transcript(peer.seat))
+            assert not report.verified and report.fault.seat == CHEATER
+            assert "equivocation" in report.fault.what
+    finally:
+        await table.close()

@@ -1,0 +1,39 @@
+"""Reconnect: a peer process killed mid-hand (SIGKILL) and started again with the same identity
+and data directory replays its transcript, catches up with the others, and the game completes;
+every transcript audits and they agree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from p2p.audit import audit_many
+from p2p.simulate import Simulation
+
+pytestmark = pytest.mark.timeout(150)
+VICTIM = 2
+
+
+@pytest.mark.parametrize(("victim", "after_moves"), [(VICTIM, 6), (0, 1)])
+async def test_a_peer_killed_mid_hand_restarts_catches_up_and_the_game_completes(
+    tmp_path: Path, victim: int, after_moves: int
+) -> None:
+    simulation = Simulation(4, tmp_path / "sim", short=True, seed=5, timeout=120)
+    try:
+        await simulation.start()
+        await simulation.wait_for(victim, lambda p: p.moves >= after_moves)
+        simulation.kill(victim)
+        await simulation.restart(victim)
+        summary = await simulation.finish()
+    finally:
+        for peer in simulation.peers:
+            if peer.process is not None and peer.process.returncode is None:
+                peer.process.kill()
+    assert summary["result"] == "finished", summary
+    assert summary["agree"]
+    restarted = simulation.peers[victim]
+    assert restarted.result is not None and restarted.result["over"]
+    reports, disagreement = audit_many(simulation.transcripts())
+    assert disagreement is None
+    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]

@@ -1,0 +1,41 @@
+"""`fairdeal audit FILE... [--json]`: verify Larry transcripts offline (signatures, hash chain,
+roster, every proof, a full replay through the engine, the scores). Exit 0 when every file
+verifies (and, for several files, they agree); else 1, naming the first fault and its seat."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="transcript files")
+    parser.add_argument("--json", action="store_true", help="print a JSON report")
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2p.audit import audit_many, digest
+
+    reports, disagreement = audit_many(list(args.files))
+    ok = all(r.verified for r in reports) and disagreement is None
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "verified": ok,
+                    "transcripts": [r.to_json() for r in reports],
+                    "disagreement": None if disagreement is None else str(disagreement),
+                },
+                indent=2,
+            )
+        )
+        return 0 if ok else 1
+    for report in reports:
+        if report.verified:
+            print(f"{report.path}: verified: {report.result_text()} (log {digest(report)})")
+        else:
+            print(f"{report.path}: FAULT: {report.fault}")
+    if disagreement is not None:
+        print(f"FAULT: {disagreement}")
+    return 0 if ok else 1

@@ -1,0 +1,99 @@
+"""`fairdeal bot [--table NAME | --peer HOST:PORT]`: join a Larry table on the LAN as a bot,
+found by name over mDNS or dialled directly; logs every doubt's verification; prints the result
+as one JSON line."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", help="the table's name on the LAN (mDNS)")
+    where.add_argument("--peer", help="the host's HOST:PORT")
+    parser.add_argument("--data", type=Path, default=None, help="data directory")
+    parser.add_argument("--bot", choices=["heuristic", "random"], default="heuristic")
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    parser.add_argument("--silence-limit", type=float, default=30.0, help="seconds")
+    parser.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+
+
+async def run_table(args: argparse.Namespace, hosting: bool) -> int:
+    """Host (with local bots) or join, then play headless; print one JSON result per seat."""
+    import asyncio
+    import json
+    import logging
+    import sys
+
+    from engine import LarryOptions
+    from p2p.headless import play_headless
+    from p2p.identity import default_data_dir, load_or_create_identity
+    from p2p.table_lobby import find_table, join_lobby, open_lobby
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s: %(message)s")
+    data: Path = args.data or default_data_dir()
+    identity = load_or_create_identity(data)
+    timeout = args.timeout
+
+    async def play(seated_coro, ident, directory: Path) -> dict:
+        seated = await seated_coro
+        result = await play_headless(
+            ident,
+            seated,
+            directory,
+            bot=getattr(args, "bot", "heuristic"),
+            silence_limit=args.silence_limit,
+            timeout=timeout,
+        )
+        result.pop("peer")
+        print(json.dumps(result), flush=True)
+        await seated.mesh.close()
+        return result
+
+    if not hosting:
+        if args.peer:
+            host, _, port = args.peer.rpartition(":")
+        else:
+            host, port = await find_table(args.table, timeout or 30.0)
+        result = await play(join_lobby(identity, host, int(port), bind=args.bind), identity, data)
+        return 0 if result["over"] and result["fault"] is None else 1
+
+    options = LarryOptions(short_game=args.short)
+    address: asyncio.Future = asyncio.get_running_loop().create_future()
+    host_flow = play(
+        open_lobby(
+            identity,
+            args.seats,
+            options,
+            name=args.name,
+            bind=args.bind,
+            advertise=not args.no_mdns,
+            on_address=address.set_result,
+            timeout=timeout,
+        ),
+        identity,
+        data,
+    )
+    host_task = asyncio.ensure_future(host_flow)
+    bound_host, port = await address
+    print(json.dumps({"listening": [bound_host, port]}), flush=True)  # for `bot --peer`
+    bots = []
+    for index in range(args.bots):
+        directory = data / "bots" / str(index)
+        bot_identity = load_or_create_identity(directory, name=f"bot {index + 1}")
+        bots.append(
+            play(
+                join_lobby(bot_identity, "127.0.0.1", port, bind="127.0.0.1"),
+                bot_identity,
+                directory,
+            )
+        )
+    results = await asyncio.gather(host_task, *bots)
+    return 0 if all(r["over"] and r["fault"] is None for r in results) else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    return asyncio.run(run_table(args, hosting=False))
