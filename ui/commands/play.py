@@ -59,6 +59,7 @@ def run_app(args: argparse.Namespace) -> int:
     """The Textual app on a table of one human (`--seat`) and local bots."""
     from dataclasses import replace
 
+    from p2p.table_session import NetworkSettings, use_settings
     from ui.app import FairdealApp
     from ui.player import load_player
     from ui.table_factory import TableSpec
@@ -78,6 +79,7 @@ def run_app(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise SystemExit(f"fairdeal play: {error}") from None
     player = load_player(args.data_dir, args.name)
+    use_settings(NetworkSettings(data_dir=args.data_dir))  # networked tables: same identity
     spec = replace(spec, name=player.name, fingerprint=player.fingerprint)
     app = FairdealApp(
         player,

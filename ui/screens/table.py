@@ -90,6 +90,7 @@ class TableScreen(Screen[None]):
         self._pile_totals_shown: tuple[int, ...] = ()
         self._have_state = False  # a networked table has no view until keys and deal are done
         self._setup: SetupProgress | None = None
+        self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
         self._offline: set[int] = set()
 
@@ -115,6 +116,8 @@ class TableScreen(Screen[None]):
         async for event in self.session.events():
             await self.handle(event)
             self.events_seen += 1
+        if not self._have_state:  # a networked table can end before it begins (no answer)
+            await self.say("✗ The table closed before the game began (see the log). Esc: lobby")
 
     # -- events ----------------------------------------------------------------------------------
     @property
@@ -136,6 +139,9 @@ class TableScreen(Screen[None]):
             self._queue_modal(lambda: FaultScreen(event, name))
         elif isinstance(event, Notice):
             self.log_line(event.text)
+            if not self._have_state:  # gathering: the latest news is the hint
+                self._gathering = event.text
+                await self.refresh_table()
 
     def _queue_doubt(self, event: DoubtVerification) -> None:
         """Queue the doubt view; one between other seats closes by itself once it is all shown
@@ -232,13 +238,15 @@ class TableScreen(Screen[None]):
         view = self.current_view()
         seats = self.session.seats
         if view is None:
-            doing = setup_text(self._setup, seats) if self._setup else "waiting for the seats"
+            doing = setup_text(self._setup, seats) if self._setup else self._gathering
             hint = self.message or f"Setting up the table: {doing}…"
             self.query_one("#hint", Static).update(hint)
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        self.query_one(SeatList).show(view, seats)
+        seat_list = self.query_one(SeatList)
+        seat_list.styles.height = len(seats) + 2  # a joined table learns its seats late
+        seat_list.show(view, seats)
         self.query_one(TableStatus).show(view, seats)
         self.query_one(PileView).show(view, seats)
         self.query_one("#hint", Static).update(self.hint_text(view))
