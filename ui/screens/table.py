@@ -14,6 +14,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -114,7 +115,12 @@ class TableScreen(Screen[None]):
         """Start the table and handle its events until it closes."""
         await self.session.start()
         async for event in self.session.events():
-            await self.handle(event)
+            try:
+                await self.handle(event)
+            except NoMatches:
+                if self.is_attached and self.is_running:
+                    raise
+                return  # the screen is closing and took its widgets while an event was handled
             self.events_seen += 1
         if not self._have_state:  # a networked table can end before it begins (no answer)
             await self.say("✗ The table closed before the game began (see the log). Esc: lobby")
