@@ -93,6 +93,27 @@ async def open_lobby(
 ) -> Seated:
     """Host a table: advertise it, seat the guests, start when full and ready."""
     mesh = Mesh(identity)
+    try:
+        return await _host_lobby(
+            mesh, identity, seats, options, name, bind, advertise, interfaces, on_address, timeout
+        )
+    except BaseException:  # given up or cancelled: nobody may sit at a table without a host
+        await mesh.close()
+        raise
+
+
+async def _host_lobby(
+    mesh: Mesh,
+    identity: Identity,
+    seats: int,
+    options: LarryOptions,
+    name: str,
+    bind: str,
+    advertise: bool,
+    interfaces: list[str] | None,
+    on_address: Callable[[tuple[str, int]], None] | None,
+    timeout: float | None,
+) -> Seated:
     host, port = await mesh.start(bind, 0)
     if on_address is not None:
         on_address((host, port))
@@ -161,6 +182,16 @@ async def join_lobby(
 ) -> Seated:
     """Join the table hosted at host:port as a guest: sit, agree, sign, connect to every seat."""
     mesh = Mesh(identity)
+    try:
+        return await _join_lobby(mesh, identity, host, port, bind, timeout)
+    except BaseException:  # refused, given up or cancelled: stop listening
+        await mesh.close()
+        raise
+
+
+async def _join_lobby(
+    mesh: Mesh, identity: Identity, host: str, port: int, bind: str, timeout: float | None
+) -> Seated:
     _, my_port = await mesh.start(bind, 0)
     host_identity = await mesh.connect(host, port)
     lobby = GuestLobby(identity, host_identity, my_port)
