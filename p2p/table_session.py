@@ -202,6 +202,9 @@ class NetworkedTable:
         )
         self.peer = peer
         self.notice(f"All {len(seated.names)} seats taken; you are seat {seated.seat}.")
+        for seat, info in enumerate(self.seats):  # codes to compare aloud: nobody is spoofed
+            who = "you" if info.is_me else "bot" if info.is_bot else "player"
+            self.notice(f"Seat {seat}: {info.name} ({who}), key code {info.fingerprint}")
         await peer.start()
         self._spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
         async for event in peer.events():

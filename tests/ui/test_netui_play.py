@@ -151,6 +151,8 @@ async def test_netui_a_second_session_joins_by_host_port_and_both_see_the_same_g
             assert [s.name for s in guest.seats] == [s.name for s in host.seats]
             assert guest.seats[0].name == "Ben" and guest.seats[guest.seat].name == PLAYER.name
             assert guest.seats[0].fingerprint == host.identity.code
+            log = table_screen(app).query_one(GameLog).lines_written
+            assert f"Seat 0: Ben (player), key code {host.identity.code}" in log
             guest_doubts = [e for e in guest._history if isinstance(e, DoubtVerification)]
             host_doubts = [e for e in host._history if isinstance(e, DoubtVerification)]
             assert guest_doubts == host_doubts
