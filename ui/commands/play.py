@@ -45,6 +45,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--no-discovery", action="store_true", help="do not look for tables on the network"
     )
     parser.add_argument(
+        "--bind",
+        default="0.0.0.0",
+        metavar="ADDR",
+        help="networked tables: listen and look for tables on this address only (default: all)",
+    )
+    parser.add_argument(
         "--plain", action="store_true", help="plain text prompts instead of the Textual app"
     )
 
@@ -79,12 +85,13 @@ def run_app(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise SystemExit(f"fairdeal play: {error}") from None
     player = load_player(args.data_dir, args.name)
-    use_settings(NetworkSettings(data_dir=args.data_dir))  # networked tables: same identity
+    only = None if args.bind in ("0.0.0.0", "") else (args.bind,)
+    use_settings(NetworkSettings(data_dir=args.data_dir, bind=args.bind, interfaces=only))
     spec = replace(spec, name=player.name, fingerprint=player.fingerprint)
     app = FairdealApp(
         player,
         table=None if args.lobby else spec,
-        finder=FixedFinder() if args.no_discovery else ZeroconfFinder(),
+        finder=FixedFinder() if args.no_discovery else ZeroconfFinder(only),
         table_defaults=spec,
     )
     app.run()

@@ -65,7 +65,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                     id="networked",
                 )
             yield Label(
-                "Seats not bots are for friends (on the network; every card proved).",
+                "Seats that are not bots are for friends, on the network.",
                 classes="dim",
             )
             yield Label("", id="open-error", classes="error")

@@ -146,7 +146,7 @@ class TableScreen(Screen[None]):
         elif isinstance(event, Notice):
             self.log_line(event.text)
             if not self._have_state:  # gathering: the latest news is the hint
-                self._gathering = event.text
+                self._gathering = event.text.rstrip(".…")
                 await self.refresh_table()
 
     def _queue_doubt(self, event: DoubtVerification) -> None:
