@@ -102,8 +102,8 @@ class FairdealApp(App[None]):
 
     def on_new_table_requested(self, _message: NewTableRequested) -> None:
         def opened(spec: TableSpec | None) -> None:
-            if spec is not None:
-                self.open(spec)
+            if spec is not None and self.open(spec):
+                self.table_defaults = spec  # the next dialog and "new game" start from it
 
         self.push_screen(OpenTableDialog(self.table_defaults), callback=opened)
 

@@ -86,6 +86,7 @@ async def test_netui_open_a_networked_table_with_bots_and_doubt_with_proofs(
         screen = table_screen(app)
         session = screen.session
         assert isinstance(session, NetworkedTable)
+        assert app.table_defaults.networked  # the next table (or new game) is opened alike
         doubts: list[DoubtScreen] = []
         moves: list[str] = []
         for _ in range(200):
