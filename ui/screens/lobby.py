@@ -41,7 +41,7 @@ class LobbyScreen(Screen[None]):
         table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.border_title = "Tables on your network (live)"
         yield table
-        yield Static(id="lobby-hint")
+        yield Static(id="lobby-hint", markup=False)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

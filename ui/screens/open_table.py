@@ -68,7 +68,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                 "Seats that are not bots are for friends, on the network.",
                 classes="dim",
             )
-            yield Label("", id="open-error", classes="error")
+            yield Label("", id="open-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Open", variant="primary", compact=True, id="open")
                 yield Button("Cancel", compact=True, id="cancel")

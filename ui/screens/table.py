@@ -102,7 +102,7 @@ class TableScreen(Screen[None]):
             yield TableStatus(id="status")
         yield PileView(id="pile")
         yield HandView(id="hand")
-        yield Static(id="hint")
+        yield Static(id="hint", markup=False)  # names and reasons come from peers
         yield GameLog(id="log")
         yield Footer(compact=True, show_command_palette=False)
 
