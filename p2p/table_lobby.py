@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from zeroconf.asyncio import AsyncZeroconf
+
 from engine import LarryOptions
 from p2p.discovery import (
     TableAd,
@@ -120,6 +122,19 @@ async def _host_lobby(
     addresses = local_addresses(interfaces) if bind in ("0.0.0.0", "") else [bind]
     lobby = HostLobby(identity, GAME, lobby_options(options), seats, (addresses[0], port))
     started = asyncio.get_running_loop().create_future()
+    aiozc: AsyncZeroconf | None = None
+    advertiser: TableAdvertiser | None = None  # set once announced (an update before is lost)
+    advertised = 1  # seats taken, as the advertisement says
+    updates: list[asyncio.Task[None]] = []
+
+    def readvertise() -> None:
+        """Keep the seat count in the advertisement current: lobbies list it live."""
+        nonlocal advertised
+        if advertiser is None or lobby.seats_taken == advertised:
+            return
+        advertised = lobby.seats_taken
+        previous = updates[-1] if updates else None
+        updates.append(asyncio.ensure_future(_update_ad(advertiser, advertised, previous)))
 
     def deliver(sends: list[Send]) -> None:
         for send in sends:
@@ -128,6 +143,7 @@ async def _host_lobby(
             deliver(lobby.start())
         if lobby.signed_roster is not None and not started.done():
             started.set_result(lobby.signed_roster)
+        readvertise()
 
     def on_message(peer: PublicIdentity, message: dict[str, Any]) -> None:
         decoded = decode_lobby_message(message, str(peer))
@@ -137,22 +153,37 @@ async def _host_lobby(
         mesh.on(kind, on_message)
     mesh.on_peer_up(lambda peer: deliver(lobby.connected(peer)))
     mesh.on_peer_down(lambda peer: deliver(lobby.disconnected(peer.key)))
-    aiozc = advertiser = None
-    if advertise:
-        aiozc = open_zeroconf(interfaces)
-        ad = TableAd(lobby.table_id.hex(), name, GAME, 1, seats, identity.fingerprint)
-        advertiser = TableAdvertiser(aiozc, ad, port, addresses)
-        await advertiser.start()
-        log.info("table %r advertised on %s port %s", name, addresses, port)
+    announcing: TableAdvertiser | None = None
     try:
+        if advertise:
+            aiozc = open_zeroconf(interfaces)
+            ad = TableAd(lobby.table_id.hex(), name, GAME, 1, seats, identity.fingerprint)
+            announcing = TableAdvertiser(aiozc, ad, port, addresses)
+            await announcing.start()
+            advertiser = announcing
+            log.info("table %r advertised on %s port %s", name, addresses, port)
+            readvertise()  # guests who sat down while it was being announced
         async with asyncio.timeout(timeout):
             signed = await started
     finally:
-        if advertiser is not None and aiozc is not None:
-            await advertiser.close()
+        for update in updates:
+            update.cancel()
+        await asyncio.gather(*updates, return_exceptions=True)
+        if announcing is not None:
+            await announcing.close()
+        if aiozc is not None:
             await aiozc.async_close()
     addresses = [None if v is None else (v.host, v.port) for v in lobby.state.seats]
     return Seated(signed, 0, options, mesh, addresses)
+
+
+async def _update_ad(
+    advertiser: TableAdvertiser, taken: int, previous: asyncio.Task[None] | None
+) -> None:
+    if previous is not None:  # one update at a time, in order
+        with contextlib.suppress(Exception):
+            await previous
+    await advertiser.update(advertiser.ad.with_seats_taken(taken))
 
 
 async def find_table(

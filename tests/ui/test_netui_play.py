@@ -164,10 +164,11 @@ async def test_netui_a_second_session_joins_by_host_port_and_both_see_the_same_g
 
 @pytest.mark.slow
 async def test_netui_join_a_table_found_in_the_lobby(tmp_path: Path) -> None:
-    """A table advertised by mDNS (loopback) appears in the lobby; j sits down at it."""
+    """A table advertised by mDNS (loopback) appears in the lobby with its seats taken (live:
+    the bot peer's seat shows); j sits down at it."""
     host = host_table(
-        seats=2,
-        bots=0,
+        seats=3,
+        bots=1,
         options=LarryOptions(short_game=True),
         name="Ben",
         settings=loopback_settings(tmp_path / "ben", advertise=True),
@@ -182,8 +183,9 @@ async def test_netui_join_a_table_found_in_the_lobby(tmp_path: Path) -> None:
 
             def ours() -> DiscoveredTable | None:  # other tests may advertise on loopback too
                 for found in lobby.tables.values():
-                    if found.port == host.address[1] and found.ad.name == "Ben's table":  # type: ignore[index]
-                        return found
+                    ad = found.ad
+                    if found.port == host.address[1] and ad.name == "Ben's table":  # type: ignore[index]
+                        return found if ad.seats_taken == 2 else None  # the bot has sat down
                 return None
 
             async with asyncio.timeout(WAIT_S):
@@ -198,6 +200,7 @@ async def test_netui_join_a_table_found_in_the_lobby(tmp_path: Path) -> None:
             assert isinstance(guest, NetworkedTable)
             await guest.wait_for(lambda: guest.peer is not None, WAIT_S)
             await host.wait_for(lambda: host.peer is not None, WAIT_S)
-            assert guest.seat == 1 and [s.name for s in guest.seats] == ["Ben", PLAYER.name]
+            assert guest.seat == 2 and [s.name for s in guest.seats] == ["Ben", "bot 1", "Tess"]
+            assert [s.is_bot for s in host.seats] == [False, True, False]
     finally:
         await host.close()
