@@ -14,9 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from engine import Action, IllegalAction, LarryOptions, LarryView
 from p2p.discovery import DiscoveredTable, local_addresses
@@ -65,6 +66,7 @@ def current_settings() -> NetworkSettings:
 
 
 Gather = Callable[["NetworkedTable"], Awaitable[Seated]]
+T = TypeVar("T")
 
 
 class NetworkedTable:
@@ -88,7 +90,7 @@ class NetworkedTable:
         self.seated: Seated | None = None
         self.bot_keys: set[bytes] = set()  # seats played by this process's bot peers
         self.address: tuple[str, int] | None = None  # where a hosted table listens
-        self._tasks: list[asyncio.Task[object]] = []
+        self._tasks: list[asyncio.Task[Any]] = []
         self._history: list[TableEvent] = []
         self._changed = asyncio.Event()
         self._closed = False
@@ -171,7 +173,8 @@ class NetworkedTable:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    def _spawn(self, flow: Awaitable[object]) -> asyncio.Task[object]:
+    def _spawn(self, flow: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run `flow` for as long as this table is open (close cancels it)."""
         task = asyncio.ensure_future(flow)
         self._tasks.append(task)
         return task
@@ -179,8 +182,6 @@ class NetworkedTable:
     async def _run(self) -> None:
         try:
             seated = await self._gather(self)
-        except asyncio.CancelledError:
-            raise
         except Exception as error:  # a refused connection, a closed lobby: say so and stop
             log.info("gathering failed: %s", error)
             self.notice(f"✗ Could not sit down at the table: {error}")
@@ -252,7 +253,7 @@ def host_table(
         )
         await asyncio.wait([lobby, address], return_when=asyncio.FIRST_COMPLETED)
         if not address.done():
-            return await lobby  # type: ignore[return-value]  # it failed: raise its error
+            return await lobby  # it failed: this raises its error
         bound, port = address.result()
         if bound in ANY_ADDRESS:  # bots reach us (and friends reach them) where we advertise
             bound = local_addresses(settings.interfaces)[0]
@@ -268,7 +269,7 @@ def host_table(
             data, bound, port, kinds, bind=bind, silence_limit=settings.silence_limit
         ):
             table._spawn(flow)
-        return await lobby  # type: ignore[return-value]
+        return await lobby
 
     return NetworkedTable(identity, settings, gather, placeholder_seats=seats)
 
