@@ -206,6 +206,7 @@ class NetworkedTable:
         for seat, info in enumerate(self.seats):  # codes to compare aloud: nobody is spoofed
             who = "you" if info.is_me else "bot" if info.is_bot else "player"
             self.notice(f"Seat {seat}: {info.name} ({who}), key code {info.fingerprint}")
+        self.notice(f"Transcript: {peer.transcript_path} (`fairdeal audit` checks it)")
         await peer.start()
         self._spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
         async for event in peer.events():

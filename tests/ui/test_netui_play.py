@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Select, Static
 
 from engine import LarryOptions
 from engine.bots import make_bot
+from p2p.audit import audit_transcript
 from p2p.discovery import LOOPBACK, DiscoveredTable
 from p2p.table_api import DoubtVerification, ProofStatus, StateChanged
 from p2p.table_session import NetworkedTable, host_table, use_settings
@@ -154,6 +155,10 @@ async def test_netui_a_second_session_joins_by_host_port_and_both_see_the_same_g
             assert guest.seats[0].fingerprint == host.identity.code
             log = table_screen(app).query_one(GameLog).lines_written
             assert f"Seat 0: Ben (player), key code {host.identity.code}" in log
+            for session in (guest, host):  # each seat's record of the game audits offline
+                assert session.peer is not None
+                report = audit_transcript(session.peer.transcript_path)
+                assert report.verified, report.result_text()
             guest_doubts = [e for e in guest._history if isinstance(e, DoubtVerification)]
             host_doubts = [e for e in host._history if isinstance(e, DoubtVerification)]
             assert guest_doubts == host_doubts
