@@ -14,6 +14,7 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from p2p.discovery import DiscoveredTable
 from p2p.table_api import TableSession
 from ui.messages import ConnectRequested, JoinRequested, NewGameRequested, NewTableRequested
 from ui.player import Player
@@ -21,7 +22,13 @@ from ui.screens.connect import ConnectDialog
 from ui.screens.lobby import LobbyScreen
 from ui.screens.open_table import OpenTableDialog
 from ui.screens.table import TableScreen
-from ui.table_factory import NetworkedPlayUnavailable, TableSpec, join_table, open_table
+from ui.table_factory import (
+    NetworkedPlayUnavailable,
+    TableSpec,
+    join_discovered,
+    join_table,
+    open_table,
+)
 from ui.table_finder import TableFinder
 
 SessionFactory = Callable[[TableSpec], TableSession]
@@ -74,9 +81,12 @@ class FairdealApp(App[None]):
         self.sit_down(session)
         return True
 
-    def join(self, host: str, port: int) -> bool:
+    def join(self, host: str, port: int, found: DiscoveredTable | None = None) -> bool:
         try:
-            session = join_table(host, port, self.player.name)
+            if found is not None:
+                session = join_discovered(found, self.player.name)
+            else:
+                session = join_table(host, port, self.player.name)
         except (NetworkedPlayUnavailable, ValueError, OSError) as error:
             self.notify(str(error), title=f"Cannot join {host}:{port}", severity="error")
             return False
@@ -92,8 +102,8 @@ class FairdealApp(App[None]):
 
     def on_new_table_requested(self, _message: NewTableRequested) -> None:
         def opened(spec: TableSpec | None) -> None:
-            if spec is not None:
-                self.open(spec)
+            if spec is not None and self.open(spec):
+                self.table_defaults = spec  # the next dialog and "new game" start from it
 
         self.push_screen(OpenTableDialog(self.table_defaults), callback=opened)
 
@@ -105,4 +115,4 @@ class FairdealApp(App[None]):
         self.push_screen(ConnectDialog(), callback=chosen)
 
     def on_join_requested(self, message: JoinRequested) -> None:
-        self.join(message.host, message.port)
+        self.join(message.host, message.port, message.table)

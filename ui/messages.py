@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from p2p.discovery import DiscoveredTable
 
 
 class CardChosen(Message):
@@ -14,12 +19,14 @@ class CardChosen(Message):
 
 
 class JoinRequested(Message):
-    """The player wants to sit at the table at `host`:`port` (picked in the lobby or typed)."""
+    """The player wants to sit at the table at `host`:`port` (picked in the lobby or typed).
+    `table` is the lobby's entry when it was picked there (it may list more addresses)."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, table: DiscoveredTable | None = None) -> None:
         super().__init__()
         self.host = host
         self.port = port
+        self.table = table
 
 
 class NewTableRequested(Message):

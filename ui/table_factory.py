@@ -2,13 +2,14 @@
 
 A table of one human and bots is a `LocalTable`; a table with other people on it, joining a table
 found on the network, or connecting to HOST:PORT needs the networked table driver (issue 5).
-Until that driver is merged, those raise `NetworkedPlayUnavailable` with a message the UI shows.
+A build without that driver raises `NetworkedPlayUnavailable` there, with a message the UI shows.
 
 The hook for the networked driver: a module `p2p.table_session` (NETWORKED_DRIVER_MODULE) with
 
     host_table(*, seats: int, bots: int, options: LarryOptions, name: str, bot_kind: str)
         -> TableSession   # opens and advertises a table, fills `bots` seats with bot peers
     join_table(*, host: str, port: int, name: str) -> TableSession
+    join_discovered(table: DiscoveredTable, *, name: str) -> TableSession  # a table from mDNS
 
 Both return at once; the session's `start()` gathers the seats, keys, shuffles and deals, and
 reports progress with SetupProgress/Notice events before its first StateChanged.
@@ -20,6 +21,7 @@ import importlib
 from dataclasses import dataclass
 
 from engine import LarryOptions
+from p2p.discovery import DiscoveredTable
 from p2p.table_api import TableSession
 from ui.local_table import LocalTable
 
@@ -46,6 +48,7 @@ class TableSpec:
     bot_delay: float = 0.6
     name: str = "You"
     fingerprint: str = ""
+    networked: bool = False  # open it on the network even when bots fill every other seat
 
     @property
     def humans(self) -> int:
@@ -66,9 +69,10 @@ class TableSpec:
 
 
 def open_table(spec: TableSpec) -> TableSession:
-    """A table as chosen: local when every other seat is a bot, networked otherwise."""
+    """A table as chosen: local when every other seat is a bot (unless asked to open it on the
+    network), networked otherwise."""
     spec.validate()
-    if spec.humans == 1:
+    if spec.humans == 1 and not spec.networked:
         return LocalTable(
             spec.seats,
             seat=spec.seat,
@@ -96,6 +100,11 @@ def join_table(host: str, port: int, name: str) -> TableSession:
     return _networked("join_table", host=host, port=port, name=name)
 
 
+def join_discovered(table: DiscoveredTable, name: str) -> TableSession:
+    """Join a table found on the network (the lobby list), at any address it advertises."""
+    return _networked("join_discovered", table, name=name)
+
+
 def parse_address(text: str) -> tuple[str, int]:
     """ "HOST:PORT" → (host, port); raises ValueError with a message for the player."""
     host, sep, port_text = text.strip().rpartition(":")
@@ -107,7 +116,7 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), port
 
 
-def _networked(function: str, **arguments: object) -> TableSession:
+def _networked(function: str, *positional: object, **arguments: object) -> TableSession:
     try:
         module = importlib.import_module(NETWORKED_DRIVER_MODULE)
     except ModuleNotFoundError as error:
@@ -117,5 +126,5 @@ def _networked(function: str, **arguments: object) -> TableSession:
     factory = getattr(module, function, None)
     if factory is None:
         raise NetworkedPlayUnavailable(UNAVAILABLE)
-    session: TableSession = factory(**arguments)
+    session: TableSession = factory(*positional, **arguments)
     return session

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
@@ -245,9 +247,27 @@ def found_table(name: str, port: int) -> DiscoveredTable:
     return DiscoveredTable(f"{name}._fairdeal._tcp.local.", ad, ("127.0.0.1",), port)
 
 
-async def test_the_lobby_lists_tables_and_says_why_joining_is_not_there_yet() -> None:
+def dead_port() -> int:
+    """A loopback port nobody listens on (bound, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+async def assert_the_table_says_nobody_answered(pilot: Pilot[None]) -> None:
+    await pilot.app.workers.wait_for_complete()  # the table's worker ends with its session
+    screen = table_screen(pilot.app)  # type: ignore[arg-type]
+    assert any("Could not sit down" in line for line in screen.query_one(GameLog).lines_written)
+    assert "closed before the game began" in static_text(screen.query_one("#hint", Static))
+    await pilot.press("escape")
+    assert isinstance(pilot.app.screen, LobbyScreen)
+
+
+async def test_the_lobby_lists_tables_and_says_when_one_does_not_answer() -> None:
+    port = dead_port()
     app = FairdealApp(
-        make_app().player, finder=FixedFinder([found_table("Friday", 40001)]), reveal_interval=0
+        make_app().player, finder=FixedFinder([found_table("Friday", port)]), reveal_interval=0
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -255,9 +275,7 @@ async def test_the_lobby_lists_tables_and_says_why_joining_is_not_there_yet() ->
         assert isinstance(lobby, LobbyScreen)
         assert list(lobby.tables) == ["Friday._fairdeal._tcp.local."]
         await pilot.press("j")
-        await pilot.pause()
-        assert isinstance(pilot.app.screen, LobbyScreen)
-        assert any("issue 5" in n.message for n in pilot.app._notifications)
+        await assert_the_table_says_nobody_answered(pilot)
 
 
 async def test_opening_a_table_with_bots_from_the_lobby_starts_play() -> None:
@@ -274,17 +292,15 @@ async def test_opening_a_table_with_bots_from_the_lobby_starts_play() -> None:
         assert isinstance(pilot.app.screen, LobbyScreen)
 
 
-async def test_connect_by_hand_checks_the_address_then_goes_through_the_factory() -> None:
+async def test_connect_by_hand_checks_the_address_then_says_when_nobody_answers() -> None:
     app = FairdealApp(make_app().player, finder=FixedFinder(), reveal_interval=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await pilot.press(*"nonsense", "enter")
         assert "HOST:PORT" in static_text(pilot.app.screen.query_one("#connect-error", Static))
         pilot.app.screen.query_one(Input).value = ""
-        await pilot.press(*"127.0.0.1:45123", "enter")
-        await pilot.pause()
-        assert isinstance(pilot.app.screen, LobbyScreen)
-        assert any("issue 5" in n.message for n in pilot.app._notifications)
+        await pilot.press(*f"127.0.0.1:{dead_port()}", "enter")
+        await assert_the_table_says_nobody_answered(pilot)
 
 
 async def test_clicking_a_card_selects_it_and_a_second_click_plays_it() -> None:

@@ -8,15 +8,19 @@ import types
 import pytest
 
 from engine import LarryOptions
+from p2p.discovery import DiscoveredTable, TableAd
 from ui.local_table import LocalTable
 from ui.table_factory import (
     NETWORKED_DRIVER_MODULE,
     NetworkedPlayUnavailable,
     TableSpec,
+    join_discovered,
     join_table,
     open_table,
     parse_address,
 )
+
+AD = TableAd("ab" * 16, "Friday", "larry", 1, 4, "fedcba9876543210")
 
 
 def test_one_human_and_bots_gives_a_local_table() -> None:
@@ -27,7 +31,8 @@ def test_one_human_and_bots_gives_a_local_table() -> None:
     assert session.view().options.short_game
 
 
-def test_other_humans_or_joining_need_the_networked_driver() -> None:
+def test_a_build_without_the_networked_driver_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, NETWORKED_DRIVER_MODULE, None)  # as if not installed
     with pytest.raises(NetworkedPlayUnavailable, match="issue 5"):
         open_table(TableSpec(seats=4, bots=1))
     with pytest.raises(NetworkedPlayUnavailable, match="issue 5"):
@@ -60,10 +65,16 @@ def test_the_networked_driver_is_called_through_its_hook(monkeypatch: pytest.Mon
     driver = types.ModuleType(NETWORKED_DRIVER_MODULE)
     driver.host_table = lambda **kw: calls.append(("host", kw)) or "hosted"  # type: ignore[attr-defined]
     driver.join_table = lambda **kw: calls.append(("join", kw)) or "joined"  # type: ignore[attr-defined]
+    driver.join_discovered = lambda t, **kw: calls.append(("found", {"t": t, **kw})) or "found"  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, NETWORKED_DRIVER_MODULE, driver)
     assert open_table(TableSpec(seats=4, bots=2, name="Tess", short_game=True)) == "hosted"
     assert join_table("10.0.0.2", 4000, "Tess") == "joined"
-    (_, hosted), (_, joined) = calls
+    assert open_table(TableSpec(seats=3, bots=2, networked=True)) == "hosted"  # bots only
+    found = DiscoveredTable("F._fairdeal._tcp.local.", AD, ("10.0.0.3",), 4001)
+    assert join_discovered(found, "Tess") == "found"
+    (_, hosted), (_, joined), (_, bots_only), (_, via_lobby) = calls
     assert hosted["seats"] == 4 and hosted["bots"] == 2 and hosted["name"] == "Tess"
     assert hosted["options"] == LarryOptions(short_game=True)
     assert joined == {"host": "10.0.0.2", "port": 4000, "name": "Tess"}
+    assert bots_only["seats"] == 3 and bots_only["bots"] == 2
+    assert via_lobby == {"t": found, "name": "Tess"}

@@ -5,6 +5,7 @@ as one JSON line."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Awaitable
 from pathlib import Path
 
 
@@ -27,8 +28,8 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     import sys
 
     from engine import LarryOptions
-    from p2p.headless import play_headless
     from p2p.identity import default_data_dir, load_or_create_identity
+    from p2p.local_bots import BOT_HOST, local_bots, play_seated
     from p2p.table_lobby import find_table, join_lobby, open_lobby
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s: %(message)s")
@@ -36,20 +37,22 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     identity = load_or_create_identity(data)
     timeout = args.timeout
 
-    async def play(seated_coro, ident, directory: Path) -> dict:
-        seated = await seated_coro
-        result = await play_headless(
-            ident,
-            seated,
-            directory,
-            bot=getattr(args, "bot", "heuristic"),
-            silence_limit=args.silence_limit,
-            timeout=timeout,
-        )
-        result.pop("peer")
+    async def report(flow: Awaitable[dict]) -> dict:
+        result = await flow
         print(json.dumps(result), flush=True)
-        await seated.mesh.close()
         return result
+
+    def play(seated_coro, ident, directory: Path) -> Awaitable[dict]:
+        return report(
+            play_seated(
+                ident,
+                seated_coro,
+                directory,
+                bot=getattr(args, "bot", "heuristic"),
+                silence_limit=args.silence_limit,
+                timeout=timeout,
+            )
+        )
 
     if not hosting:
         if args.peer:
@@ -78,17 +81,10 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     host_task = asyncio.ensure_future(host_flow)
     bound_host, port = await address
     print(json.dumps({"listening": [bound_host, port]}), flush=True)  # for `bot --peer`
-    bots = []
-    for index in range(args.bots):
-        directory = data / "bots" / str(index)
-        bot_identity = load_or_create_identity(directory, name=f"bot {index + 1}")
-        bots.append(
-            play(
-                join_lobby(bot_identity, "127.0.0.1", port, bind="127.0.0.1"),
-                bot_identity,
-                directory,
-            )
-        )
+    kinds = ["heuristic"] * args.bots
+    limit = args.silence_limit
+    flows = local_bots(data, BOT_HOST, port, kinds, silence_limit=limit, timeout=timeout)
+    bots = [report(flow) for flow in flows]
     results = await asyncio.gather(host_task, *bots)
     return 0 if all(r["over"] and r["fault"] is None for r in results) else 1
 

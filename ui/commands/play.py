@@ -45,6 +45,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--no-discovery", action="store_true", help="do not look for tables on the network"
     )
     parser.add_argument(
+        "--bind",
+        default="0.0.0.0",
+        metavar="ADDR",
+        help="networked tables: listen and look for tables on this address only (default: all)",
+    )
+    parser.add_argument(
         "--plain", action="store_true", help="plain text prompts instead of the Textual app"
     )
 
@@ -59,6 +65,7 @@ def run_app(args: argparse.Namespace) -> int:
     """The Textual app on a table of one human (`--seat`) and local bots."""
     from dataclasses import replace
 
+    from p2p.table_session import NetworkSettings, use_settings
     from ui.app import FairdealApp
     from ui.player import load_player
     from ui.table_factory import TableSpec
@@ -78,11 +85,13 @@ def run_app(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise SystemExit(f"fairdeal play: {error}") from None
     player = load_player(args.data_dir, args.name)
+    only = None if args.bind in ("0.0.0.0", "") else (args.bind,)
+    use_settings(NetworkSettings(data_dir=args.data_dir, bind=args.bind, interfaces=only))
     spec = replace(spec, name=player.name, fingerprint=player.fingerprint)
     app = FairdealApp(
         player,
         table=None if args.lobby else spec,
-        finder=FixedFinder() if args.no_discovery else ZeroconfFinder(),
+        finder=FixedFinder() if args.no_discovery else ZeroconfFinder(only),
         table_defaults=spec,
     )
     app.run()

@@ -20,7 +20,7 @@ class ConnectDialog(ModalScreen[tuple[str, int] | None]):
         with Vertical(classes="dialog"):
             yield Label("Connect to a table: HOST:PORT, then Enter (Esc cancels).")
             yield Input(placeholder="192.168.1.20:45123", id="address")
-            yield Label("", id="connect-error", classes="error")
+            yield Label("", id="connect-error", classes="error", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:

@@ -60,6 +60,7 @@ class DoubtScreen(ModalScreen[None]):
             yield Static(
                 f"{doubter} doubts {last}'s total of {self.verification.announced}.",
                 classes="title",
+                markup=False,  # names are chosen by the players
             )
             yield Static(id="doubt-cards")
             yield Static(id="doubt-verdict")

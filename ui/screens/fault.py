@@ -23,9 +23,10 @@ class FaultScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide fault"):
-            yield Static(f"!! FAULT by seat {self.fault.seat}: {self.seat_name}", classes="title")
-            yield Static(f"What: {self.fault.what}")
-            yield Static(f"Evidence: {self.fault.evidence}")
+            title = f"!! FAULT by seat {self.fault.seat}: {self.seat_name}"
+            yield Static(title, classes="title", markup=False)
+            yield Static(f"What: {self.fault.what}", markup=False)  # as peers sent it
+            yield Static(f"Evidence: {self.fault.evidence}", markup=False)
             yield Static(
                 "The hand has stopped. Every honest seat saw the same evidence.", classes="dim"
             )

@@ -41,7 +41,7 @@ class LobbyScreen(Screen[None]):
         table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.border_title = "Tables on your network (live)"
         yield table
-        yield Static(id="lobby-hint")
+        yield Static(id="lobby-hint", markup=False)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -103,7 +103,7 @@ class LobbyScreen(Screen[None]):
         if found is None:
             self.notify("No table selected: there are none on the network yet.", severity="warning")
             return
-        self.post_message(JoinRequested(found.addresses[0], found.port))
+        self.post_message(JoinRequested(found.addresses[0], found.port, found))
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_join()

@@ -55,8 +55,20 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                     compact=True,
                     id="short",
                 )
-            yield Label("All seats but yours bots: play now. Others: friends join.", classes="dim")
-            yield Label("", id="open-error", classes="error")
+            with Horizontal(classes="row"):
+                yield Label("Where", classes="field")
+                yield Select(
+                    [("here: no network", False), ("on the network", True)],
+                    value=self.base.networked,
+                    allow_blank=False,
+                    compact=True,
+                    id="networked",
+                )
+            yield Label(
+                "Seats that are not bots are for friends, on the network.",
+                classes="dim",
+            )
+            yield Label("", id="open-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Open", variant="primary", compact=True, id="open")
                 yield Button("Cancel", compact=True, id="cancel")
@@ -70,6 +82,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             seats=int(self.query_one("#seats", Select).value),  # type: ignore[arg-type]
             bots=int(self.query_one("#bots", Select).value),  # type: ignore[arg-type]
             short_game=bool(self.query_one("#short", Select).value),
+            networked=bool(self.query_one("#networked", Select).value),
             seed=self.base.seed,
             bot_kind=self.base.bot_kind,
             bot_delay=self.base.bot_delay,

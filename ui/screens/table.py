@@ -14,6 +14,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -90,6 +91,7 @@ class TableScreen(Screen[None]):
         self._pile_totals_shown: tuple[int, ...] = ()
         self._have_state = False  # a networked table has no view until keys and deal are done
         self._setup: SetupProgress | None = None
+        self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
         self._offline: set[int] = set()
 
@@ -100,7 +102,7 @@ class TableScreen(Screen[None]):
             yield TableStatus(id="status")
         yield PileView(id="pile")
         yield HandView(id="hand")
-        yield Static(id="hint")
+        yield Static(id="hint", markup=False)  # names and reasons come from peers
         yield GameLog(id="log")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -113,8 +115,15 @@ class TableScreen(Screen[None]):
         """Start the table and handle its events until it closes."""
         await self.session.start()
         async for event in self.session.events():
-            await self.handle(event)
+            try:
+                await self.handle(event)
+            except NoMatches:
+                if self.is_attached and self.is_running:
+                    raise
+                return  # the screen is closing and took its widgets while an event was handled
             self.events_seen += 1
+        if not self._have_state:  # a networked table can end before it begins (no answer)
+            await self.say("✗ The table closed before the game began (see the log). Esc: lobby")
 
     # -- events ----------------------------------------------------------------------------------
     @property
@@ -136,6 +145,9 @@ class TableScreen(Screen[None]):
             self._queue_modal(lambda: FaultScreen(event, name))
         elif isinstance(event, Notice):
             self.log_line(event.text)
+            if not self._have_state:  # gathering: the latest news is the hint
+                self._gathering = event.text.rstrip(".…")
+                await self.refresh_table()
 
     def _queue_doubt(self, event: DoubtVerification) -> None:
         """Queue the doubt view; one between other seats closes by itself once it is all shown
@@ -232,13 +244,15 @@ class TableScreen(Screen[None]):
         view = self.current_view()
         seats = self.session.seats
         if view is None:
-            doing = setup_text(self._setup, seats) if self._setup else "waiting for the seats"
+            doing = setup_text(self._setup, seats) if self._setup else self._gathering
             hint = self.message or f"Setting up the table: {doing}…"
             self.query_one("#hint", Static).update(hint)
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        self.query_one(SeatList).show(view, seats)
+        seat_list = self.query_one(SeatList)
+        seat_list.styles.height = len(seats) + 2  # a joined table learns its seats late
+        seat_list.show(view, seats)
         self.query_one(TableStatus).show(view, seats)
         self.query_one(PileView).show(view, seats)
         self.query_one("#hint", Static).update(self.hint_text(view))

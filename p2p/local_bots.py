@@ -1,0 +1,75 @@
+"""Bot peers this process runs to fill seats of a table it hosts.
+
+Used by `fairdeal host --bots K` and by a table opened in the app with bots. Each bot has its own
+identity and data directory (DATA/bots/INDEX), joins the lobby like any guest and plays headless
+(p2p.headless), so a bot seat is checked by every peer exactly like a human's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Coroutine, Sequence
+from pathlib import Path
+from typing import Any
+
+from p2p.headless import play_headless
+from p2p.identity import Identity, load_or_create_identity
+from p2p.table_lobby import Seated, join_lobby
+
+BOT_HOST = "127.0.0.1"  # where local bots reach the host and listen, unless told otherwise
+
+
+def bot_directory(data: Path, index: int) -> Path:
+    return data / "bots" / str(index)
+
+
+def bot_identity(data: Path, index: int) -> Identity:
+    """The identity of local bot `index` (created on first use, kept for the next table)."""
+    return load_or_create_identity(bot_directory(data, index), name=f"bot {index + 1}")
+
+
+async def play_seated(
+    identity: Identity,
+    seated: Awaitable[Seated],
+    data: Path,
+    *,
+    bot: str = "heuristic",
+    silence_limit: float = 30.0,
+    timeout: float | None = None,
+) -> dict[str, Any]:
+    """Wait for a seat, play it headless with `bot` to the end, close the mesh; the result."""
+    table = await seated
+    try:
+        result = await play_headless(
+            identity, table, data, bot=bot, silence_limit=silence_limit, timeout=timeout
+        )
+    finally:
+        await table.mesh.close()
+    result.pop("peer")
+    return result
+
+
+def local_bots(
+    data: Path,
+    host: str,
+    port: int,
+    kinds: Sequence[str],
+    *,
+    bind: str = BOT_HOST,
+    silence_limit: float = 30.0,
+    timeout: float | None = None,
+) -> list[Coroutine[Any, Any, dict[str, Any]]]:
+    """One flow per bot (`kinds[i]` for bot i): join the lobby at host:port, play, the result."""
+    flows = []
+    for index, kind in enumerate(kinds):
+        identity = bot_identity(data, index)
+        flows.append(
+            play_seated(
+                identity,
+                join_lobby(identity, host, port, bind=bind),
+                bot_directory(data, index),
+                bot=kind,
+                silence_limit=silence_limit,
+                timeout=timeout,
+            )
+        )
+    return flows

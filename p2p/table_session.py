@@ -1,0 +1,314 @@
+"""The networked table as the app plays it: gather the seats, then play through a `TablePeer`.
+
+`ui.table_factory` calls `host_table` (open a table on the network; local bot peers fill `bots`
+seats, friends take the others) or `join_table` (sit at the table at HOST:PORT); `join_discovered`
+joins a table found in the lobby list. Each returns a `NetworkedTable` at once; its `start()`
+gathers the table in the background with the same code as `fairdeal host`/`fairdeal bot`
+(p2p.table_lobby, p2p.local_bots), then runs the fair-deck table (p2p.table_peer) and passes its
+events on. Where to keep the identity, which address to listen on and which interfaces mDNS uses
+come from `NetworkSettings` (the app sets them once with `use_settings`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from engine import Action, IllegalAction, LarryOptions, LarryView
+from p2p.discovery import DiscoveredTable, local_addresses
+from p2p.headless import transcript_path
+from p2p.identity import Identity, default_data_dir, load_or_create_identity
+from p2p.local_bots import bot_identity, local_bots
+from p2p.redial import keep_connected
+from p2p.table_api import Notice, SeatInfo, TableEvent
+from p2p.table_lobby import Seated, join_lobby, open_lobby
+from p2p.table_peer import DEFAULT_SILENCE_LIMIT, TablePeer
+from p2p.transcript import SecretStore
+
+log = logging.getLogger("fairdeal.table")
+
+ANY_ADDRESS = ("0.0.0.0", "")
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkSettings:
+    """How this process takes part in networked tables."""
+
+    data_dir: Path | None = None  # identity, transcripts, secrets (None: the per-user default)
+    bind: str = "0.0.0.0"  # the address to listen on
+    interfaces: tuple[str, ...] | None = None  # mDNS interfaces (None: every real one)
+    advertise: bool = True  # announce hosted tables by mDNS
+    silence_limit: float = DEFAULT_SILENCE_LIMIT
+    gather_timeout: float | None = None  # give up gathering after this many seconds
+
+    @property
+    def data(self) -> Path:
+        return self.data_dir if self.data_dir is not None else default_data_dir()
+
+
+_settings = NetworkSettings()
+
+
+def use_settings(settings: NetworkSettings) -> NetworkSettings:
+    """Use `settings` for the tables opened from now on; returns the previous ones."""
+    global _settings
+    previous, _settings = _settings, settings
+    return previous
+
+
+def current_settings() -> NetworkSettings:
+    return _settings
+
+
+Gather = Callable[["NetworkedTable"], Awaitable[Seated]]
+T = TypeVar("T")
+
+
+class NetworkedTable:
+    """One seat at a networked table, from gathering to the end (a table_api.TableSession)."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        settings: NetworkSettings,
+        gather: Gather,
+        *,
+        seat: int = 0,
+        placeholder_seats: int = 0,
+    ) -> None:
+        self.identity = identity
+        self.settings = settings
+        self._gather = gather
+        self._seat = seat
+        self._placeholders = placeholder_seats
+        self.peer: TablePeer | None = None
+        self.seated: Seated | None = None
+        self.bot_keys: set[bytes] = set()  # seats played by this process's bot peers
+        self.address: tuple[str, int] | None = None  # where a hosted table listens
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._history: list[TableEvent] = []
+        self._changed = asyncio.Event()
+        self._closed = False
+
+    # -- TableSession ----------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self._seat
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        if self.peer is None:  # still gathering: this seat, then the seats still to fill
+            me = SeatInfo(self.identity.name, self.identity.code, is_bot=False, is_me=True)
+            rest = (SeatInfo("(open seat)", "", False, False),) * max(0, self._placeholders - 1)
+            return (me, *rest)
+        keys = self.peer.roster.keys
+        return tuple(
+            SeatInfo(info.name, info.fingerprint, keys[s] in self.bot_keys, info.is_me)
+            for s, info in enumerate(self.peer.seats)
+        )
+
+    def view(self) -> LarryView:
+        if self.peer is None:
+            raise RuntimeError("the table is still gathering its seats")
+        return self.peer.view()
+
+    async def act(self, action: Action) -> None:
+        if self.peer is None or self.peer.table is None or self.peer.table.state is None:
+            raise IllegalAction(self._seat, "the table is still being set up")
+        await self.peer.act(action)
+
+    async def events(self) -> AsyncIterator[TableEvent]:  # type: ignore[override]
+        index = 0
+        while True:
+            while index < len(self._history):
+                yield self._history[index]
+                index += 1
+            if self._closed:
+                return
+            await self._changed.wait()
+
+    async def start(self) -> None:
+        """Gather and play in the background; progress arrives as events."""
+        self._spawn(self._run())
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.peer is not None:
+            await self.peer.close()
+        if self.seated is not None:
+            await self.seated.mesh.close()
+        self._wake()
+
+    # -- for tests and callers that wait -----------------------------------------------------
+    @property
+    def event_count(self) -> int:
+        return len(self._history)
+
+    async def wait_for(self, ready: Callable[[], bool], timeout: float | None = None) -> None:
+        """Wait until `ready()` holds, checked after every event (raises TimeoutError)."""
+        async with asyncio.timeout(timeout):
+            while not ready():
+                if self._closed:
+                    raise RuntimeError("the table closed")
+                await self._changed.wait()
+
+    # -- internals -------------------------------------------------------------------------
+    def notice(self, text: str) -> None:
+        self._emit(Notice(text))
+
+    def _emit(self, event: TableEvent) -> None:
+        self._history.append(event)
+        self._wake()
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def _spawn(self, flow: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run `flow` for as long as this table is open (close cancels it)."""
+        task = asyncio.ensure_future(flow)
+        self._tasks.append(task)
+        return task
+
+    async def _run(self) -> None:
+        try:
+            seated = await self._gather(self)
+        except Exception as error:  # a refused connection, a closed lobby: say so and stop
+            log.info("gathering failed: %s", error)
+            self.notice(f"✗ Could not sit down at the table: {error}")
+            self._closed = True
+            self._wake()
+            return
+        self.seated, self._seat = seated, seated.seat
+        data = self.settings.data
+        peer = TablePeer(
+            self.identity,
+            seated.roster,
+            seated.seat,
+            seated.options,
+            seated.mesh,
+            transcript=transcript_path(data, seated),
+            secrets=SecretStore(data / "secrets"),
+            names=seated.names,
+            silence_limit=self.settings.silence_limit,
+            signed_roster=seated.signed,
+        )
+        self.peer = peer
+        self.notice(f"All {len(seated.names)} seats taken; you are seat {seated.seat}.")
+        for seat, info in enumerate(self.seats):  # codes to compare aloud: nobody is spoofed
+            who = "you" if info.is_me else "bot" if info.is_bot else "player"
+            self.notice(f"Seat {seat}: {info.name} ({who}), key code {info.fingerprint}")
+        self.notice(f"Transcript: {peer.transcript_path} (`fairdeal audit` checks it)")
+        await peer.start()
+        self._spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
+        async for event in peer.events():
+            self._emit(event)
+
+
+def _bot_kinds(bot_kind: str, bots: int) -> list[str]:
+    """ "heuristic,random" names one kind per bot seat in order, repeated if shorter."""
+    kinds = [kind.strip() for kind in bot_kind.split(",") if kind.strip()] or ["heuristic"]
+    return [kinds[index % len(kinds)] for index in range(bots)]
+
+
+def host_table(
+    *,
+    seats: int,
+    bots: int,
+    options: LarryOptions,
+    name: str,
+    bot_kind: str = "heuristic",
+    settings: NetworkSettings | None = None,
+) -> NetworkedTable:
+    """Open a table on the network for `seats` players; `bots` local bot peers take seats at
+    once, friends take the rest (found by mDNS or given HOST:PORT). We are seat 0."""
+    if not 2 <= seats <= 8 or not 0 <= bots < seats:
+        raise ValueError("a table has 2 to 8 seats (L3), and fewer bots than seats")
+    settings = settings or _settings
+    identity = load_or_create_identity(settings.data_dir, name)
+    data = settings.data
+    kinds = _bot_kinds(bot_kind, bots)
+
+    async def gather(table: NetworkedTable) -> Seated:
+        address: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+        lobby = table._spawn(
+            open_lobby(
+                identity,
+                seats,
+                options,
+                name=f"{identity.name}'s table",
+                bind=settings.bind,
+                advertise=settings.advertise,
+                interfaces=list(settings.interfaces) if settings.interfaces else None,
+                on_address=address.set_result,
+                timeout=settings.gather_timeout,
+            )
+        )
+        await asyncio.wait([lobby, address], return_when=asyncio.FIRST_COMPLETED)
+        if not address.done():
+            return await lobby  # it failed: this raises its error
+        bound, port = address.result()
+        if bound in ANY_ADDRESS:  # bots reach us (and friends reach them) where we advertise
+            bound = local_addresses(settings.interfaces)[0]
+        table.address = (bound, port)
+        table.bot_keys = {bot_identity(data, index).key for index in range(bots)}
+        friends = seats - 1 - bots
+        table.notice(
+            f"Table open at {bound}:{port}"
+            + (f"; waiting for {friends} friend(s) to join." if friends else ".")
+        )
+        bind = settings.bind if settings.bind not in ANY_ADDRESS else "0.0.0.0"
+        for flow in local_bots(
+            data, bound, port, kinds, bind=bind, silence_limit=settings.silence_limit
+        ):
+            table._spawn(flow)
+        return await lobby
+
+    return NetworkedTable(identity, settings, gather, placeholder_seats=seats)
+
+
+def join_table(
+    *, host: str, port: int, name: str, settings: NetworkSettings | None = None
+) -> NetworkedTable:
+    """Sit at the table hosted at host:port (the first free seat)."""
+    settings = settings or _settings
+    identity = load_or_create_identity(settings.data_dir, name)
+
+    async def gather(table: NetworkedTable) -> Seated:
+        table.notice(f"Joining the table at {host}:{port}…")
+        return await join_lobby(
+            identity, host, port, bind=settings.bind, timeout=settings.gather_timeout
+        )
+
+    return NetworkedTable(identity, settings, gather)
+
+
+def join_discovered(
+    table: DiscoveredTable, *, name: str, settings: NetworkSettings | None = None
+) -> NetworkedTable:
+    """Join a table found on the network, trying each address it advertises in turn."""
+    settings = settings or _settings
+    identity = load_or_create_identity(settings.data_dir, name)
+    addresses: Sequence[str] = table.addresses
+
+    async def gather(session: NetworkedTable) -> Seated:
+        session.notice(f"Joining {table.ad.name!r}…")
+        failures: list[str] = []
+        for host in addresses:
+            with contextlib.suppress(OSError):
+                return await join_lobby(
+                    identity, host, table.port, bind=settings.bind, timeout=settings.gather_timeout
+                )
+            failures.append(f"{host}:{table.port}")
+        raise OSError(f"no answer from {', '.join(failures)}")
+
+    return NetworkedTable(identity, settings, gather)

@@ -1,0 +1,26 @@
+"""Every UI test plays networked tables (if any) from throw-away identities on loopback only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from p2p.discovery import LOOPBACK
+from p2p.table_session import NetworkSettings, use_settings
+
+
+def loopback_settings(data_dir: Path, *, advertise: bool = False) -> NetworkSettings:
+    return NetworkSettings(
+        data_dir=data_dir, bind="127.0.0.1", interfaces=LOOPBACK, advertise=advertise
+    )
+
+
+@pytest.fixture(autouse=True)
+def network_on_loopback(tmp_path: Path) -> Iterator[NetworkSettings]:
+    """Never the user's identity or a real interface (COMMON: loopback only in tests)."""
+    settings = loopback_settings(tmp_path / "me")
+    previous = use_settings(settings)
+    yield settings
+    use_settings(previous)
