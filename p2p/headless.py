@@ -39,18 +39,13 @@ async def play_headless(
     timeout: float | None = None,
 ) -> dict[str, Any]:
     """Play `seated` with a bot until the game ends (or stops on a fault); return the result."""
-    peer = TablePeer(
+    peer = TablePeer.for_seated(
         identity,
-        seated.roster,
-        seated.seat,
-        seated.options,
-        seated.mesh,
+        seated,
         transcript=transcript_path(data, seated),
         secrets=SecretStore(data / "secrets"),
-        names=seated.names,
         bot=make_bot(bot, random.Random(seed)),
         silence_limit=silence_limit,
-        signed_roster=seated.signed,
     )
     await peer.start()
     redial = asyncio.get_running_loop().create_task(

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import Action, IllegalAction, LarryOptions, LarryView, apply
 from engine.bots import Bot
@@ -48,6 +48,9 @@ from p2p.table_driver import ACT, LarryTable, Private, Publish
 from p2p.table_random import SeededRandom, new_seed
 from p2p.tablelog import Fault, Roster, TableLog
 from p2p.transcript import SecretStore, Transcript, load_transcript
+
+if TYPE_CHECKING:
+    from p2p.table_lobby import Seated
 
 log = logging.getLogger("fairdeal.table")
 
@@ -93,6 +96,35 @@ def describe_verification(verification: DoubtVerification) -> str:
 
 class TablePeer:
     """One seat at a networked Larry table (implements table_api.TableSession)."""
+
+    @classmethod
+    def for_seated(
+        cls,
+        identity: Identity,
+        seated: Seated,
+        *,
+        transcript: Path,
+        secrets: SecretStore,
+        bot: Bot | None = None,
+        silence_limit: float = DEFAULT_SILENCE_LIMIT,
+        table_class: type[LarryTable] = LarryTable,
+    ) -> TablePeer:
+        """The peer of a table gathered by the lobby: its roster, seat, options, mesh, names and
+        the signed roster that opens the log, all taken from `seated`."""
+        return cls(
+            identity,
+            seated.roster,
+            seated.seat,
+            seated.options,
+            seated.mesh,
+            transcript=transcript,
+            secrets=secrets,
+            names=seated.names,
+            bot=bot,
+            silence_limit=silence_limit,
+            table_class=table_class,
+            signed_roster=seated.signed,
+        )
 
     def __init__(
         self,

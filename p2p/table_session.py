@@ -190,17 +190,12 @@ class NetworkedTable:
             return
         self.seated, self._seat = seated, seated.seat
         data = self.settings.data
-        peer = TablePeer(
+        peer = TablePeer.for_seated(
             self.identity,
-            seated.roster,
-            seated.seat,
-            seated.options,
-            seated.mesh,
+            seated,
             transcript=transcript_path(data, seated),
             secrets=SecretStore(data / "secrets"),
-            names=seated.names,
             silence_limit=self.settings.silence_limit,
-            signed_roster=seated.signed,
         )
         self.peer = peer
         self.notice(f"All {len(seated.names)} seats taken; you are seat {seated.seat}.")

@@ -61,15 +61,11 @@ async def test_netui_a_friend_who_sends_a_wrong_share_is_shown_as_the_culprit(
         assert session.address is not None
         mallory = load_or_create_identity(tmp_path / "mallory", "Mallory")
         seated = await join_lobby(mallory, *session.address, bind="127.0.0.1", timeout=WAIT_S)
-        cheat = TablePeer(
+        cheat = TablePeer.for_seated(
             mallory,
-            seated.roster,
-            seated.seat,
-            seated.options,
-            seated.mesh,
+            seated,
             transcript=tmp_path / "mallory" / "table.transcript",
             secrets=SecretStore(tmp_path / "mallory" / "secrets"),
-            names=seated.names,
             bot=make_bot("heuristic", random.Random(5)),
             table_class=WrongShareTable,  # one decryption share of the first deal is another's
         )
