@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from textual.pilot import Pilot
 
-from p2p.discovery import LOOPBACK, TableAd, TableAdvertiser, open_zeroconf
+from p2p.discovery import LOOPBACK, DiscoveredTable, TableAd, TableAdvertiser, open_zeroconf
 from ui.app import FairdealApp
 from ui.screens.lobby import LobbyScreen
 from ui.table_finder import ZeroconfFinder
@@ -37,13 +37,18 @@ async def test_tables_appear_update_and_vanish_live() -> None:
             lobby = pilot.app.screen
             assert isinstance(lobby, LobbyScreen)
             await advertiser.start()
-            await until(pilot, lambda: len(lobby.tables) == 1)
-            (found,) = lobby.tables.values()
+
+            def ours() -> list[DiscoveredTable]:
+                """Only this test's table: other tables may share loopback (other tests, runs)."""
+                return [t for t in lobby.tables.values() if t.ad.table_id == ad.table_id]
+
+            await until(pilot, lambda: len(ours()) == 1)
+            (found,) = ours()
             assert found.ad.name == "Loopback night" and found.port == 45999
             await advertiser.update(ad.with_seats_taken(3))
-            await until(pilot, lambda: next(iter(lobby.tables.values())).ad.seats_taken == 3)
+            await until(pilot, lambda: ours()[0].ad.seats_taken == 3)
             await advertiser.close()
-            await until(pilot, lambda: not lobby.tables)
+            await until(pilot, lambda: not ours())
     finally:
         await advertiser.close()
         await host.async_close()
