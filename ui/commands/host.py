@@ -31,7 +31,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
     parser.add_argument("--data", type=Path, default=None, help="data directory")
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on")
-    parser.add_argument("--no-mdns", action="store_true", help="do not advertise by mDNS")
+    parser.add_argument(
+        "--no-mdns",
+        action="store_true",
+        help="no mDNS: do not advertise (nor, in the app, look for tables)",
+    )
     parser.add_argument("--silence-limit", type=float, default=30.0, help="seconds")
     parser.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
 
