@@ -63,13 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 def run_app(args: argparse.Namespace) -> int:
     """The Textual app on a table of one human (`--seat`) and local bots."""
-    from dataclasses import replace
-
-    from p2p.table_session import NetworkSettings, use_settings
-    from ui.app import FairdealApp
-    from ui.player import load_player
+    from ui.launch import run_app as launch
     from ui.table_factory import TableSpec
-    from ui.table_finder import FixedFinder, ZeroconfFinder
 
     spec = TableSpec(
         seats=args.players,
@@ -84,18 +79,14 @@ def run_app(args: argparse.Namespace) -> int:
         spec.validate()
     except ValueError as error:
         raise SystemExit(f"fairdeal play: {error}") from None
-    player = load_player(args.data_dir, args.name)
-    only = None if args.bind in ("0.0.0.0", "") else (args.bind,)
-    use_settings(NetworkSettings(data_dir=args.data_dir, bind=args.bind, interfaces=only))
-    spec = replace(spec, name=player.name, fingerprint=player.fingerprint)
-    app = FairdealApp(
-        player,
-        table=None if args.lobby else spec,
-        finder=FixedFinder() if args.no_discovery else ZeroconfFinder(only),
-        table_defaults=spec,
+    return launch(
+        spec,
+        data_dir=args.data_dir,
+        name=args.name,
+        bind=args.bind,
+        open_table=not args.lobby,
+        discovery=not args.no_discovery,
     )
-    app.run()
-    return 0
 
 
 def run_plain(args: argparse.Namespace) -> int:

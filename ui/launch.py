@@ -1,0 +1,64 @@
+"""Start the Textual app from the command line: the one place that turns command-line choices
+(identity, network settings, the first table) into a running `FairdealApp`.
+
+Shared by `fairdeal play` and `fairdeal host`, so that both set up networked play the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ui.app import FairdealApp
+    from ui.table_factory import TableSpec
+
+AppRunner = Callable[["FairdealApp"], object]
+ANY_ADDRESS = ("0.0.0.0", "")
+
+
+def run_app(
+    spec: TableSpec,
+    *,
+    data_dir: Path | None,
+    name: str | None,
+    bind: str = "0.0.0.0",
+    open_table: bool = True,
+    discovery: bool = True,
+    advertise: bool = True,
+    silence_limit: float | None = None,
+    gather_timeout: float | None = None,
+    runner: AppRunner | None = None,
+) -> int:
+    """Open the app on a table for `spec` (or in the lobby when `open_table` is false) as the
+    user whose identity lives in `data_dir`; networked tables use `bind` and the other settings.
+    `runner` runs the app (default `App.run`; tests inject their own: no terminal needed)."""
+    from p2p.table_peer import DEFAULT_SILENCE_LIMIT
+    from p2p.table_session import NetworkSettings, use_settings
+    from ui.app import FairdealApp
+    from ui.player import load_player
+    from ui.table_finder import FixedFinder, ZeroconfFinder
+
+    player = load_player(data_dir, name)
+    only = None if bind in ANY_ADDRESS else (bind,)
+    use_settings(
+        NetworkSettings(
+            data_dir=data_dir,
+            bind=bind,
+            interfaces=only,
+            advertise=advertise,
+            silence_limit=DEFAULT_SILENCE_LIMIT if silence_limit is None else silence_limit,
+            gather_timeout=gather_timeout,
+        )
+    )
+    spec = replace(spec, name=player.name, fingerprint=player.fingerprint)
+    app = FairdealApp(
+        player,
+        table=spec if open_table else None,
+        finder=ZeroconfFinder(only) if discovery else FixedFinder(),
+        table_defaults=spec,
+    )
+    (runner or FairdealApp.run)(app)
+    return 0
