@@ -37,8 +37,10 @@ async def play_headless(
     seed: int | None = None,
     silence_limit: float = 30.0,
     timeout: float | None = None,
+    bot_delay: float = 0.0,
 ) -> dict[str, Any]:
-    """Play `seated` with a bot until the game ends (or stops on a fault); return the result."""
+    """Play `seated` with a bot until the game ends (or stops on a fault); return the result.
+    `bot_delay`: seconds the bot thinks before each move (see TablePeer)."""
     peer = TablePeer.for_seated(
         identity,
         seated,
@@ -46,6 +48,7 @@ async def play_headless(
         secrets=SecretStore(data / "secrets"),
         bot=make_bot(bot, random.Random(seed)),
         silence_limit=silence_limit,
+        bot_delay=bot_delay,
     )
     await peer.start()
     redial = asyncio.get_running_loop().create_task(

@@ -35,12 +35,19 @@ async def play_seated(
     bot: str = "heuristic",
     silence_limit: float = 30.0,
     timeout: float | None = None,
+    bot_delay: float = 0.0,
 ) -> dict[str, Any]:
     """Wait for a seat, play it headless with `bot` to the end, close the mesh; the result."""
     table = await seated
     try:
         result = await play_headless(
-            identity, table, data, bot=bot, silence_limit=silence_limit, timeout=timeout
+            identity,
+            table,
+            data,
+            bot=bot,
+            silence_limit=silence_limit,
+            timeout=timeout,
+            bot_delay=bot_delay,
         )
     finally:
         await table.mesh.close()
@@ -57,8 +64,10 @@ def local_bots(
     bind: str = BOT_HOST,
     silence_limit: float = 30.0,
     timeout: float | None = None,
+    bot_delay: float = 0.0,
 ) -> list[Coroutine[Any, Any, dict[str, Any]]]:
-    """One flow per bot (`kinds[i]` for bot i): join the lobby at host:port, play, the result."""
+    """One flow per bot (`kinds[i]` for bot i): join the lobby at host:port, play, the result.
+    `bot_delay`: seconds each bot thinks before a move, so that people at the table can follow."""
     flows = []
     for index, kind in enumerate(kinds):
         identity = bot_identity(data, index)
@@ -70,6 +79,7 @@ def local_bots(
                 bot=kind,
                 silence_limit=silence_limit,
                 timeout=timeout,
+                bot_delay=bot_delay,
             )
         )
     return flows

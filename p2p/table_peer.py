@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -108,6 +108,7 @@ class TablePeer:
         bot: Bot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
         table_class: type[LarryTable] = LarryTable,
+        bot_delay: float = 0.0,
     ) -> TablePeer:
         """The peer of a table gathered by the lobby: its roster, seat, options, mesh, names and
         the signed roster that opens the log, all taken from `seated`."""
@@ -124,6 +125,7 @@ class TablePeer:
             silence_limit=silence_limit,
             table_class=table_class,
             signed_roster=seated.signed,
+            bot_delay=bot_delay,
         )
 
     def __init__(
@@ -141,9 +143,15 @@ class TablePeer:
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
         table_class: type[LarryTable] = LarryTable,
         signed_roster: SignedRoster | None = None,
+        bot_delay: float = 0.0,
+        bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         """`signed_roster`: the lobby's roster every seat signed (protocol.md 5.5); it opens the
-        log and is kept in the transcript's header for auditors."""
+        log and is kept in the transcript's header for auditors. `bot_delay`: seconds the bot
+        "thinks" before each move so that people at the table can follow (0: at once, as headless
+        peers, simulate and the benchmarks play); `bot_sleep` waits it (tests inject their own)."""
+        if bot_delay < 0:
+            raise ValueError("the bot delay cannot be negative")
         if roster.keys[seat] != identity.key:
             raise ValueError(f"seat {seat} of the roster is not {identity}")
         if signed_roster is not None and roster.keys != signed_roster.roster.keys:
@@ -157,6 +165,9 @@ class TablePeer:
         self.secrets = secrets
         self.names = list(names or [f"seat {s}" for s in roster.seats])
         self.bot = bot
+        self.bot_delay = bot_delay
+        self._bot_sleep = bot_sleep
+        self._bot_thinking: asyncio.Task[None] | None = None  # the delayed move, while it waits
         self.silence_limit = silence_limit
         self._table_class = table_class  # tests plug cheating subclasses in here
         self.signed_roster = signed_roster
@@ -266,6 +277,11 @@ class TablePeer:
         self._pump()
 
     async def close(self) -> None:
+        thinking, self._bot_thinking = self._bot_thinking, None
+        if thinking is not None:  # a delayed bot move not made yet is dropped, never published
+            thinking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await thinking
         if self._watchdog is not None:
             self._watchdog.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -355,8 +371,9 @@ class TablePeer:
             self._pump_scheduled = True
             asyncio.get_running_loop().call_soon(self._pump)
 
-    def _pump(self) -> None:
-        """Publish what this seat owes, report events, and let the bot play its turn."""
+    def _pump(self, bot_due: bool = False) -> None:
+        """Publish what this seat owes, report events, and let the bot play its turn (after its
+        delay, if it has one: `bot_due` says the delay has passed)."""
         self._pump_scheduled = False
         table, sync = self.table, self.sync
         if table is None or sync is None or self._closed:
@@ -377,6 +394,10 @@ class TablePeer:
                 and table.my_turn()
                 and not sync.log.holds(self._seat, sync.log.next_seq(self._seat))
             ):
+                if self.bot_delay > 0 and not bot_due:
+                    self._think()
+                    break
+                bot_due = False  # the next move of this seat waits its own delay
                 action = self.bot.choose(table.view())
                 table.outbox.append(Publish(ACT, to_data(action)))
                 continue
@@ -384,6 +405,19 @@ class TablePeer:
         if table.over and not self._done.done():
             self.timings.finished = time.monotonic()
             self._done.set_result(None)
+
+    def _think(self) -> None:
+        """Let the bot move once its delay has passed; meanwhile the loop keeps receiving and
+        checking the others' messages."""
+        if self._bot_thinking is None:
+            self._bot_thinking = asyncio.get_running_loop().create_task(self._move_after_delay())
+
+    async def _move_after_delay(self) -> None:
+        await self._bot_sleep(self.bot_delay)
+        self._bot_thinking = None
+        # The bot chooses now, from the table as it is now: if it is no longer this seat's turn
+        # (or the move is already in the log) nothing is published.
+        self._pump(bot_due=True)
 
     def _drain_table_events(self) -> None:
         table = self._require_table()

@@ -222,12 +222,16 @@ def host_table(
     options: LarryOptions,
     name: str,
     bot_kind: str = "heuristic",
+    bot_delay: float = 0.0,
     settings: NetworkSettings | None = None,
 ) -> NetworkedTable:
     """Open a table on the network for `seats` players; `bots` local bot peers take seats at
-    once, friends take the rest (found by mDNS or given HOST:PORT). We are seat 0."""
+    once, friends take the rest (found by mDNS or given HOST:PORT). We are seat 0. The bots
+    think `bot_delay` seconds before each move (the app's delay, as at a local table)."""
     if not 2 <= seats <= 8 or not 0 <= bots < seats:
         raise ValueError("a table has 2 to 8 seats (L3), and fewer bots than seats")
+    if bot_delay < 0:
+        raise ValueError("the bot delay cannot be negative")
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)
     data = settings.data
@@ -263,7 +267,13 @@ def host_table(
         )
         bind = settings.bind if settings.bind not in ANY_ADDRESS else "0.0.0.0"
         for flow in local_bots(
-            data, bound, port, kinds, bind=bind, silence_limit=settings.silence_limit
+            data,
+            bound,
+            port,
+            kinds,
+            bind=bind,
+            silence_limit=settings.silence_limit,
+            bot_delay=bot_delay,
         ):
             table._spawn(flow)
         return await lobby

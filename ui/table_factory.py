@@ -6,7 +6,8 @@ A build without that driver raises `NetworkedPlayUnavailable` there, with a mess
 
 The hook for the networked driver: a module `p2p.table_session` (NETWORKED_DRIVER_MODULE) with
 
-    host_table(*, seats: int, bots: int, options: LarryOptions, name: str, bot_kind: str)
+    host_table(*, seats: int, bots: int, options: LarryOptions, name: str, bot_kind: str,
+               bot_delay: float)
         -> TableSession   # opens and advertises a table, fills `bots` seats with bot peers
     join_table(*, host: str, port: int, name: str) -> TableSession
     join_discovered(table: DiscoveredTable, *, name: str) -> TableSession  # a table from mDNS
@@ -90,6 +91,7 @@ def open_table(spec: TableSpec) -> TableSession:
         options=LarryOptions(short_game=spec.short_game),
         name=spec.name,
         bot_kind=spec.bot_kind,
+        bot_delay=spec.bot_delay,  # bot peers think as long as bots at a local table
     )
 
 

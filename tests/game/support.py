@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +55,8 @@ def make_peer(
     silence_limit: float = 30.0,
     bot: bool = True,
     signed_roster: SignedRoster | None = None,
+    bot_delay: float = 0.0,
+    bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
 ) -> TablePeer:
     data = directory / f"seat{seat}"
     data.mkdir(parents=True, exist_ok=True)
@@ -70,6 +72,8 @@ def make_peer(
         table_class=make_table or LarryTable,
         silence_limit=silence_limit,
         signed_roster=signed_roster,
+        bot_delay=bot_delay,
+        bot_sleep=bot_sleep,
     )
 
 
@@ -93,6 +97,8 @@ async def open_table(
     bots: bool = True,
     wrap: dict[int, Callable[[Bot], Bot | None]] | None = None,
     signed_roster: bool = True,
+    bot_delay: float = 0.0,
+    bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
 ) -> LocalTable:
     """Start `seats` bot peers, connect them in a full mesh and start the table (which opens
     with the roster they all signed, as after a lobby, unless `signed_roster` is False)."""
@@ -114,6 +120,8 @@ async def open_table(
             silence_limit=silence_limit,
             bot=bots,
             signed_roster=signed,
+            bot_delay=bot_delay,
+            bot_sleep=bot_sleep,
         )
         for s in range(seats)
     ]

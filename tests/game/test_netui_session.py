@@ -71,5 +71,46 @@ def test_bad_tables_are_refused_and_bot_kinds_are_given_per_seat(tmp_path: Path)
         host_table(seats=9, bots=1, options=LarryOptions(), name="T", settings=settings(tmp_path))
     with pytest.raises(ValueError, match="fewer bots"):
         host_table(seats=3, bots=3, options=LarryOptions(), name="T", settings=settings(tmp_path))
+    with pytest.raises(ValueError, match="negative"):
+        host_table(
+            seats=3,
+            bots=1,
+            options=LarryOptions(),
+            name="T",
+            bot_delay=-0.5,
+            settings=settings(tmp_path),
+        )
     assert _bot_kinds("heuristic, random", 3) == ["heuristic", "random", "heuristic"]
     assert _bot_kinds("random", 2) == ["random", "random"]
+
+
+async def test_the_local_bot_peers_are_given_the_tables_bot_delay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app's bot delay reaches the bot peers a hosted table starts (they think as long as
+    the bots of a local table)."""
+    import p2p.table_session as table_session
+
+    asked: list[dict[str, object]] = []
+    started = asyncio.Event()
+
+    def local_bots(*_: object, **arguments: object) -> list[object]:
+        asked.append(arguments)
+        started.set()
+        return []  # no bot joins: the test only looks at what they were given
+
+    monkeypatch.setattr(table_session, "local_bots", local_bots)
+    session = host_table(
+        seats=3,
+        bots=2,
+        options=LarryOptions(short_game=True),
+        name="Tess",
+        bot_delay=0.6,
+        settings=settings(tmp_path),
+    )
+    await session.start()
+    async with asyncio.timeout(WAIT_S):
+        await started.wait()
+    await session.close()
+    (arguments,) = asked
+    assert arguments["bot_delay"] == 0.6

@@ -75,6 +75,7 @@ def test_the_networked_driver_is_called_through_its_hook(monkeypatch: pytest.Mon
     (_, hosted), (_, joined), (_, bots_only), (_, via_lobby) = calls
     assert hosted["seats"] == 4 and hosted["bots"] == 2 and hosted["name"] == "Tess"
     assert hosted["options"] == LarryOptions(short_game=True)
+    assert hosted["bot_delay"] == TableSpec().bot_delay > 0  # bot peers think as local bots do
     assert joined == {"host": "10.0.0.2", "port": 4000, "name": "Tess"}
     assert bots_only["seats"] == 3 and bots_only["bots"] == 2
     assert via_lobby == {"t": found, "name": "Tess"}
