@@ -18,10 +18,18 @@ from p2p.headless import play_headless
 from p2p.identity import load_or_create_identity
 from p2p.table_api import Notice
 from p2p.table_lobby import join_lobby, open_lobby
-from p2p.table_session import NetworkedTable, NetworkSettings, join_table, resume_table
+from p2p.table_session import (
+    NetworkedTable,
+    NetworkSettings,
+    current_settings,
+    join_table,
+    use_settings,
+)
 from p2p.tablelog import Roster
 from p2p.transcript import Transcript, load_transcript
-from ui.cli import main
+from ui.app import FairdealApp
+from ui.cli import build_parser, main
+from ui.commands import resume as resume_command
 
 pytestmark = pytest.mark.timeout(120)
 WAIT_S = 60.0
@@ -110,10 +118,24 @@ async def test_the_app_seat_resumes_after_a_crash_and_the_game_completes(
         assert len(header["addresses"]) == 3 and all(header["addresses"])
         await crash(session)
 
-        resumed = resume_table(transcript, settings(app_dir))
-        assert resumed.seat == session.seat
+        # A stranger's data directory is refused before anything opens.
+        assert main(["resume", str(transcript), "--data-dir", str(tmp_path / "host")]) == 1
+        assert "not that seat's" in capsys.readouterr().err
+
+        apps: list[FairdealApp] = []  # the app `fairdeal resume` opens (not run: no terminal)
+        previous = current_settings()
+        try:
+            arguments = ["resume", str(transcript), "--bind", "127.0.0.1"]  # data dir: inferred
+            assert resume_command.run(build_parser().parse_args(arguments), apps.append) == 0
+        finally:
+            use_settings(previous)
+        resumed = apps[0].first_session
+        assert isinstance(resumed, NetworkedTable)
+        assert resumed.seat == session.seat and resumed.settings.data == app_dir
         await resumed.start()
         await play_app_seat(resumed)
+        assert resumed.seated is not None and resumed.seated.mesh.address is not None
+        assert list(resumed.seated.mesh.address) == header["addresses"][resumed.seat]
         assert resumed.peer is not None
         await resumed.peer.finished(WAIT_S)
         assert any(
