@@ -334,6 +334,8 @@ def resume_table(transcript: Path, settings: NetworkSettings | None = None) -> N
             log.info("cannot listen on port %s again (%s)", own, error)
             await mesh.start(settings.bind, 0)
         table.notice(f"Resuming seat {point.seat} from {transcript}; reconnecting to the table…")
+        if not any(a for seat, a in enumerate(point.addresses) if seat != point.seat):
+            table.notice("The transcript does not say where the other seats listen.")
         return Seated(point.signed, point.seat, point.options, mesh, point.addresses)
 
     return NetworkedTable(point.identity, settings, gather, seat=point.seat, transcript=transcript)
