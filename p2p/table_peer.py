@@ -97,6 +97,9 @@ def describe_verification(verification: DoubtVerification) -> str:
 class TablePeer:
     """One seat at a networked Larry table (implements table_api.TableSession)."""
 
+    # Where each seat listens, recorded in a new transcript's header (None: not known).
+    seat_addresses: list[tuple[str, int] | None] | None = None
+
     @classmethod
     def for_seated(
         cls,
@@ -112,7 +115,7 @@ class TablePeer:
     ) -> TablePeer:
         """The peer of a table gathered by the lobby: its roster, seat, options, mesh, names and
         the signed roster that opens the log, all taken from `seated`."""
-        return cls(
+        peer = cls(
             identity,
             seated.roster,
             seated.seat,
@@ -127,6 +130,8 @@ class TablePeer:
             signed_roster=seated.signed,
             bot_delay=bot_delay,
         )
+        peer.seat_addresses = list(seated.addresses)  # kept in the header: `fairdeal resume`
+        return peer
 
     def __init__(
         self,
@@ -264,6 +269,8 @@ class TablePeer:
             extra: dict[str, Any] = {}
             if self.signed_roster is not None:
                 extra["signed_roster"] = signed_roster_record(self.signed_roster)
+            if self.seat_addresses is not None:
+                extra["addresses"] = [None if a is None else list(a) for a in self.seat_addresses]
             transcript = Transcript.create(self.transcript_path, self.roster, self._seat, extra)
             log_ = TableLog(self.roster, self._ordering, self._apply)
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)

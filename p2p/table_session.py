@@ -24,7 +24,9 @@ from p2p.discovery import DiscoveredTable, local_addresses
 from p2p.headless import transcript_path
 from p2p.identity import Identity, default_data_dir, load_or_create_identity
 from p2p.local_bots import bot_identity, local_bots
+from p2p.mesh import Mesh
 from p2p.redial import keep_connected
+from p2p.resume import resume_point
 from p2p.table_api import Notice, SeatInfo, TableEvent
 from p2p.table_lobby import Seated, join_lobby, open_lobby
 from p2p.table_peer import DEFAULT_SILENCE_LIMIT, TablePeer
@@ -80,12 +82,15 @@ class NetworkedTable:
         *,
         seat: int = 0,
         placeholder_seats: int = 0,
+        transcript: Path | None = None,
     ) -> None:
+        """`transcript`: where this seat's transcript is (default: DATA/tables/TABLE.transcript)."""
         self.identity = identity
         self.settings = settings
         self._gather = gather
         self._seat = seat
         self._placeholders = placeholder_seats
+        self._transcript = transcript
         self.peer: TablePeer | None = None
         self.seated: Seated | None = None
         self.bot_keys: set[bytes] = set()  # seats played by this process's bot peers
@@ -193,7 +198,7 @@ class NetworkedTable:
         peer = TablePeer.for_seated(
             self.identity,
             seated,
-            transcript=transcript_path(data, seated),
+            transcript=self._transcript or transcript_path(data, seated),
             secrets=SecretStore(data / "secrets"),
             silence_limit=self.settings.silence_limit,
         )
@@ -202,7 +207,10 @@ class NetworkedTable:
         for seat, info in enumerate(self.seats):  # codes to compare aloud: nobody is spoofed
             who = "you" if info.is_me else "bot" if info.is_bot else "player"
             self.notice(f"Seat {seat}: {info.name} ({who}), key code {info.fingerprint}")
-        self.notice(f"Transcript: {peer.transcript_path} (`fairdeal audit` checks it)")
+        self.notice(
+            f"Transcript: {peer.transcript_path} (`fairdeal audit` checks it; after a crash, "
+            f"`fairdeal resume {peer.transcript_path}` takes you back to this seat)"
+        )
         await peer.start()
         self._spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
         async for event in peer.events():
@@ -317,3 +325,27 @@ def join_discovered(
         raise OSError(f"no answer from {', '.join(failures)}")
 
     return NetworkedTable(identity, settings, gather)
+
+
+def resume_table(transcript: Path, settings: NetworkSettings | None = None) -> NetworkedTable:
+    """Sit down again at the table of `transcript` (after a crash): the seat's `TablePeer`
+    restarts from its transcript and secrets, listens where the seat listened, redials the others
+    and catches up. Raises `CannotResume` (naming the file) when that cannot work."""
+    settings = settings or _settings
+    point = resume_point(transcript, settings.data)
+    keys = set(point.signed.roster.keys)
+
+    async def gather(table: NetworkedTable) -> Seated:
+        mesh = Mesh(point.identity, accept_peer=lambda peer: peer.key in keys)
+        own = point.addresses[point.seat]
+        try:  # the others redial where this seat listened
+            await mesh.start(settings.bind, own[1] if own is not None else 0)
+        except OSError as error:  # taken: listen anywhere; our own dialling still reaches them
+            log.info("cannot listen on port %s again (%s)", own, error)
+            await mesh.start(settings.bind, 0)
+        table.notice(f"Resuming seat {point.seat} from {transcript}; reconnecting to the table…")
+        if not any(a for seat, a in enumerate(point.addresses) if seat != point.seat):
+            table.notice("The transcript does not say where the other seats listen.")
+        return Seated(point.signed, point.seat, point.options, mesh, point.addresses)
+
+    return NetworkedTable(point.identity, settings, gather, seat=point.seat, transcript=transcript)

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("bot", "join a Larry table on the LAN as a bot"),
     "simulate": ("simulate", "play a game between bot peers in separate processes over loopback"),
     "audit": ("audit", "verify Larry transcripts offline and print the result"),
+    "resume": ("resume", "reopen the app at your seat of a networked table after a crash"),
 }
 
 DEFAULT_COMMAND = "play"
