@@ -20,6 +20,7 @@ from p2p.identity import Identity, IdentityFileError, load_identity
 from p2p.lobby_messages import parse_signed_roster_record
 from p2p.roster import SignedRoster
 from p2p.table_lobby import options_from_lobby
+from p2p.table_peer import table_secret_name
 from p2p.transcript import SecretStore, TranscriptError, load_transcript
 
 Address = tuple[str, int] | None
@@ -101,7 +102,7 @@ def _check_secrets(transcript: Path, data: Path, table: bytes) -> None:
         store = SecretStore(path)
     except TranscriptError as error:
         raise CannotResume(str(error)) from None
-    if f"table/{table.hex()}/seed" not in store:  # TablePeer._secret_name("seed")
+    if table_secret_name(table, "seed") not in store:
         raise CannotResume(f"{transcript}: {path} holds no secrets for this table")
 
 

@@ -94,6 +94,11 @@ def describe_verification(verification: DoubtVerification) -> str:
     return "\n".join(lines)
 
 
+def table_secret_name(table_id: bytes, what: str) -> str:
+    """Where a seat keeps one of its secrets for table `table_id` in its SecretStore."""
+    return f"table/{table_id.hex()}/{what}"
+
+
 class TablePeer:
     """One seat at a networked Larry table (implements table_api.TableSession)."""
 
@@ -314,7 +319,7 @@ class TablePeer:
         return self.table
 
     def _secret_name(self, what: str) -> str:
-        return f"table/{self.roster.table.hex()}/{what}"
+        return table_secret_name(self.roster.table, what)
 
     def _ordering(self, _log: TableLog) -> int | None:
         return self._require_table().expected_seat()
