@@ -54,11 +54,11 @@ async def play_headless(
     redial = asyncio.get_running_loop().create_task(
         keep_connected(seated.mesh, seated.roster.keys, seated.addresses)
     )
-    reported = 0
+    logged = 0
 
-    def report() -> None:
-        nonlocal reported
-        for event in peer._history[reported:]:
+    def log_new_events() -> None:
+        nonlocal logged
+        for event in peer.history.events[logged:]:
             if isinstance(event, DoubtVerification):
                 log.info("seat %s: %s", seated.seat, describe_verification(event))
             elif isinstance(event, FaultDetected):
@@ -74,13 +74,20 @@ async def play_headless(
                 )
             elif isinstance(event, Notice):
                 log.info("%s", event.text)
-        reported = len(peer._history)
+        logged = len(peer.history)
 
+    async def log_as_they_come() -> None:  # a doubt's verification is logged when it happens
+        while True:
+            log_new_events()
+            await peer.history.changed()
+
+    follower = asyncio.get_running_loop().create_task(log_as_they_come())
     try:
         await peer.finished(timeout)
     finally:
         redial.cancel()
-        report()
+        follower.cancel()
+        log_new_events()
         await seated.mesh.drain()
     table = peer.table
     assert table is not None and table.state is not None

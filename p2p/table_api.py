@@ -11,6 +11,7 @@ A session pushes `TableEvent`s; the UI keeps no game state of its own and redraw
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import Enum
@@ -101,6 +102,50 @@ class Notice:
 
 
 TableEvent = StateChanged | SetupProgress | DoubtVerification | SeatStatus | FaultDetected | Notice
+
+
+class EventHistory:
+    """Every event a session has emitted, replayed from the start to each reader.
+
+    `TableSession.events()` promises the whole history to every caller, however late it starts
+    reading; the sessions keep one of these instead of each writing that loop again.
+    """
+
+    def __init__(self) -> None:
+        self.events: list[TableEvent] = []
+        self.closed = False
+        self._changed = asyncio.Event()
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def append(self, event: TableEvent) -> None:
+        self.events.append(event)
+        self._wake()
+
+    def close(self) -> None:
+        """End every reader's replay once it has caught up."""
+        self.closed = True
+        self._wake()
+
+    async def changed(self) -> None:
+        """Wait for the next event or the close."""
+        await self._changed.wait()
+
+    async def replay(self) -> AsyncIterator[TableEvent]:
+        index = 0
+        while True:
+            while index < len(self.events):
+                yield self.events[index]
+                index += 1
+            if self.closed:
+                return
+            await self.changed()
+
+    def _wake(self) -> None:
+        # A fresh Event per change: every waiter of this change wakes, none misses the next.
+        self._changed.set()
+        self._changed = asyncio.Event()
 
 
 class TableSession(Protocol):

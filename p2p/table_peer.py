@@ -37,6 +37,7 @@ from p2p.mesh import Mesh
 from p2p.roster import SignedRoster
 from p2p.table_api import (
     DoubtVerification,
+    EventHistory,
     FaultDetected,
     Notice,
     SeatInfo,
@@ -184,8 +185,7 @@ class TablePeer:
         self.timings = PeerTimings()
         self.table: LarryTable | None = None
         self.sync: TableSync | None = None
-        self._history: list[TableEvent] = []
-        self._changed = asyncio.Event()
+        self.history = EventHistory()
         self._closed = False
         self._pump_scheduled = False
         self._already_signed: Counter[bytes] = Counter()
@@ -228,16 +228,8 @@ class TablePeer:
         table.outbox.append(Publish(ACT, to_data(action)))
         self._pump()
 
-    async def events(self) -> AsyncIterator[TableEvent]:  # type: ignore[override]
-        index = 0
-        while True:
-            while index < len(self._history):
-                yield self._history[index]
-                index += 1
-            if self._closed:
-                return
-            changed = self._changed
-            await changed.wait()
+    def events(self) -> AsyncIterator[TableEvent]:
+        return self.history.replay()
 
     async def start(self) -> None:
         """Open (or reopen after a crash) this seat's table and start playing."""
@@ -301,7 +293,7 @@ class TablePeer:
         if self.sync is not None and self.sync.transcript is not None:
             self.sync.transcript.close()
         self._closed = True
-        self._wake()
+        self.history.close()
 
     # -- waiting ---------------------------------------------------------------------------
 
@@ -465,12 +457,7 @@ class TablePeer:
             self._emit(event)
 
     def _emit(self, event: TableEvent) -> None:
-        self._history.append(event)
-        self._wake()
-
-    def _wake(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+        self.history.append(event)
 
     async def _watch_silence(self) -> None:
         """L-none: a seat silent past the limit is shown as holding up the game; we wait."""

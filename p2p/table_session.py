@@ -27,7 +27,7 @@ from p2p.local_bots import bot_identity, local_bots
 from p2p.mesh import Mesh
 from p2p.redial import keep_connected
 from p2p.resume import resume_point
-from p2p.table_api import Notice, SeatInfo, TableEvent
+from p2p.table_api import EventHistory, Notice, SeatInfo, TableEvent
 from p2p.table_lobby import Seated, join_lobby, open_lobby
 from p2p.table_peer import DEFAULT_SILENCE_LIMIT, TablePeer
 from p2p.transcript import SecretStore
@@ -96,8 +96,7 @@ class NetworkedTable:
         self.bot_keys: set[bytes] = set()  # seats played by this process's bot peers
         self.address: tuple[str, int] | None = None  # where a hosted table listens
         self._tasks: list[asyncio.Task[Any]] = []
-        self._history: list[TableEvent] = []
-        self._changed = asyncio.Event()
+        self.history = EventHistory()
         self._closed = False
 
     # -- TableSession ----------------------------------------------------------------------
@@ -127,15 +126,8 @@ class NetworkedTable:
             raise IllegalAction(self._seat, "the table is still being set up")
         await self.peer.act(action)
 
-    async def events(self) -> AsyncIterator[TableEvent]:  # type: ignore[override]
-        index = 0
-        while True:
-            while index < len(self._history):
-                yield self._history[index]
-                index += 1
-            if self._closed:
-                return
-            await self._changed.wait()
+    def events(self) -> AsyncIterator[TableEvent]:
+        return self.history.replay()
 
     async def start(self) -> None:
         """Gather and play in the background; progress arrives as events."""
@@ -151,12 +143,12 @@ class NetworkedTable:
             await self.peer.close()
         if self.seated is not None:
             await self.seated.mesh.close()
-        self._wake()
+        self.history.close()
 
     # -- for tests and callers that wait -----------------------------------------------------
     @property
     def event_count(self) -> int:
-        return len(self._history)
+        return len(self.history)
 
     async def wait_for(self, ready: Callable[[], bool], timeout: float | None = None) -> None:
         """Wait until `ready()` holds, checked after every event (raises TimeoutError)."""
@@ -164,19 +156,14 @@ class NetworkedTable:
             while not ready():
                 if self._closed:
                     raise RuntimeError("the table closed")
-                await self._changed.wait()
+                await self.history.changed()
 
     # -- internals -------------------------------------------------------------------------
     def notice(self, text: str) -> None:
         self._emit(Notice(text))
 
     def _emit(self, event: TableEvent) -> None:
-        self._history.append(event)
-        self._wake()
-
-    def _wake(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+        self.history.append(event)
 
     def _spawn(self, flow: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         """Run `flow` for as long as this table is open (close cancels it)."""
@@ -191,7 +178,7 @@ class NetworkedTable:
             log.info("gathering failed: %s", error)
             self.notice(f"✗ Could not sit down at the table: {error}")
             self._closed = True
-            self._wake()
+            self.history.close()
             return
         self.seated, self._seat = seated, seated.seat
         data = self.settings.data

@@ -28,6 +28,7 @@ from engine.events import (
 from engine.oracle import OracleDriver
 from p2p.table_api import (
     DoubtVerification,
+    EventHistory,
     FaultDetected,
     Notice,
     ProofStatus,
@@ -90,8 +91,7 @@ class LocalTable:
             else SeatInfo(f"{next(names, f'Bot {index}')} (bot)", "", True, False)
             for index in range(players)
         )
-        self._history: list[TableEvent] = []
-        self._changed = asyncio.Event()  # set whenever an event is appended or the table closes
+        self._history = EventHistory()
         self._closed = False
         self._stopped = False  # a bot broke the rules: the table stops, as on a fault
         self._events_read = 0  # how many driver events have been turned into table events
@@ -124,16 +124,8 @@ class LocalTable:
         self._wake.set()
         self._update_idle()
 
-    async def events(self) -> AsyncIterator[TableEvent]:
-        index = 0
-        while True:
-            while index < len(self._history):
-                yield self._history[index]
-                index += 1
-            if self._closed:
-                return
-            self._changed.clear()
-            await self._changed.wait()
+    def events(self) -> AsyncIterator[TableEvent]:
+        return self._history.replay()
 
     async def start(self) -> None:
         if self._bot_task is not None:
@@ -147,7 +139,7 @@ class LocalTable:
 
     async def close(self) -> None:
         self._closed = True
-        self._changed.set()
+        self._history.close()
         self._idle.set()
         self._wake.set()
         if self._bot_task is not None:
@@ -159,7 +151,7 @@ class LocalTable:
     @property
     def history(self) -> tuple[TableEvent, ...]:
         """Every table event emitted so far, in order."""
-        return tuple(self._history)
+        return tuple(self._history.events)
 
     @property
     def event_count(self) -> int:
@@ -232,7 +224,6 @@ class LocalTable:
 
     def _emit(self, event: TableEvent) -> None:
         self._history.append(event)
-        self._changed.set()
 
 
 def _verification(event: DoubtResolved, pre_state: LarryState) -> DoubtVerification:

@@ -53,7 +53,7 @@ async def let_the_loop_run(rounds: int = 50) -> None:
 
 
 def faults(table: LocalTable) -> list[FaultDetected]:
-    return [e for p in table.peers for e in p._history if isinstance(e, FaultDetected)]
+    return [e for p in table.peers for e in p.history.events if isinstance(e, FaultDetected)]
 
 
 async def test_a_delayed_bot_publishes_only_after_its_delay_and_the_game_completes(

@@ -73,10 +73,10 @@ async def test_netui_a_friend_who_sends_a_wrong_share_is_shown_as_the_culprit(
             await cheat.start()
 
             def faulted() -> bool:
-                return any(isinstance(e, FaultDetected) for e in session._history)
+                return any(isinstance(e, FaultDetected) for e in session.history.events)
 
             await session.wait_for(faulted, WAIT_S)
-            fault = next(e for e in session._history if isinstance(e, FaultDetected))
+            fault = next(e for e in session.history.events if isinstance(e, FaultDetected))
             assert fault.seat == seated.seat and session.seats[fault.seat].name == "Mallory"
             while screen.events_seen < session.event_count:
                 await pilot.pause()

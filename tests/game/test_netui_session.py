@@ -58,7 +58,7 @@ async def test_leaving_a_table_before_it_starts_stops_listening(tmp_path: Path) 
     assert session.address is not None
     host, port = session.address
     await session.wait_for(lambda: session.event_count > 0, WAIT_S)
-    assert "waiting for 1 friend" in session._history[0].text  # type: ignore[union-attr]
+    assert "waiting for 1 friend" in session.history.events[0].text  # type: ignore[union-attr]
     _, writer = await asyncio.open_connection(host, port)  # open while the table gathers
     writer.close()
     await session.close()

@@ -112,7 +112,7 @@ async def test_the_app_seat_resumes_after_a_crash_and_the_game_completes(
         assert await play_app_seat(session, moves=2) == 2
         assert session.peer is not None
         transcript = session.peer.transcript_path
-        texts = [e.text for e in session._history if isinstance(e, Notice)]
+        texts = [e.text for e in session.history.events if isinstance(e, Notice)]
         assert any(f"fairdeal resume {transcript}" in text for text in texts)
         header = load_transcript(transcript).extra
         assert len(header["addresses"]) == 3 and all(header["addresses"])
@@ -139,7 +139,8 @@ async def test_the_app_seat_resumes_after_a_crash_and_the_game_completes(
         assert resumed.peer is not None
         await resumed.peer.finished(WAIT_S)
         assert any(
-            isinstance(e, Notice) and e.text.startswith("resumed from") for e in resumed._history
+            isinstance(e, Notice) and e.text.startswith("resumed from")
+            for e in resumed.history.events
         )
         async with asyncio.timeout(WAIT_S):
             (host_seated, host_result), (guest_seated, guest_result) = await asyncio.gather(

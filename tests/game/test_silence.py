@@ -43,7 +43,7 @@ async def test_a_silent_seat_is_shown_as_holding_up_the_game_and_the_game_waits(
     others = [peer for peer in table.peers if peer.seat != SILENT]
     try:
         await silent.sync.wait_until(lambda: silent.table.my_turn(), timeout=30)
-        marks = [len(peer._history) for peer in others]
+        marks = [len(peer.history) for peer in others]
         statuses = [
             await status_of(peer, holding_up=True, after=mark)
             for peer, mark in zip(others, marks, strict=True)
@@ -53,7 +53,7 @@ async def test_a_silent_seat_is_shown_as_holding_up_the_game_and_the_game_waits(
             assert status.waiting_seconds >= LIMIT
         assert all(peer.table.fault is None and not peer.table.over for peer in table.peers)
         # The seat comes back: the others clear the status and the game goes on to the end.
-        marks = [len(peer._history) for peer in others]
+        marks = [len(peer.history) for peer in others]
         silent.bot = make_bot("heuristic", random.Random(1))
         await silent.act(legal_actions(silent.view())[0])
         for peer, mark in zip(others, marks, strict=True):

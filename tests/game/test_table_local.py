@@ -18,7 +18,7 @@ async def test_four_bot_peers_play_a_short_game_to_the_end(tmp_path: Path) -> No
         assert all(state.phase == "game_over" for state in states)
         assert len({state.scores for state in states}) == 1  # every peer agrees
         assert len({peer.table.head for peer in table.peers}) == 1
-        history = table.peers[0]._history
+        history = table.peers[0].history.events
         assert any(isinstance(e, StateChanged) for e in history)
     finally:
         await table.close()

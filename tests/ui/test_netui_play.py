@@ -54,7 +54,7 @@ async def settle(pilot: Pilot[None], session: NetworkedTable) -> None:
 
 
 def states(session: NetworkedTable) -> list[object]:
-    return [e.state for e in session._history if isinstance(e, StateChanged)]
+    return [e.state for e in session.history.events if isinstance(e, StateChanged)]
 
 
 async def play_with_bot(session: NetworkedTable, seed: int) -> None:
@@ -159,8 +159,8 @@ async def test_netui_a_second_session_joins_by_host_port_and_both_see_the_same_g
                 assert session.peer is not None
                 report = audit_transcript(session.peer.transcript_path)
                 assert report.verified, report.result_text()
-            guest_doubts = [e for e in guest._history if isinstance(e, DoubtVerification)]
-            host_doubts = [e for e in host._history if isinstance(e, DoubtVerification)]
+            guest_doubts = [e for e in guest.history.events if isinstance(e, DoubtVerification)]
+            host_doubts = [e for e in host.history.events if isinstance(e, DoubtVerification)]
             assert guest_doubts == host_doubts
     finally:
         hosting.cancel()
