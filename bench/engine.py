@@ -16,11 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.bots.random_bot import RandomBot
-from engine.options import LarryOptions
-from engine.selfplay import play_game
+from fairdeal.engine.bots.random_bot import RandomBot
+from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.selfplay import play_game
 
 TARGET = 500.0
 

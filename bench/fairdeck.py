@@ -15,22 +15,19 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from p2p.deck import DeckSession, Slot
-from p2p.deck.cards import card_point
-from p2p.deck.group import G, add, is_valid_point, mul, mul_base, pedersen_generators
-from p2p.deck.keys import SecretKey, joint_key
-from p2p.deck.masking import MaskedCard
-from p2p.deck.messages import ShuffleMessage, parse_message
-from p2p.deck.shares import DecryptionShare, make_share
-from p2p.deck.shuffle import ShuffleStatement, shuffle_and_prove, verify
+from fairdeal.p2p.deck import DeckSession, Slot
+from fairdeal.p2p.deck.cards import card_point
+from fairdeal.p2p.deck.group import G, add, is_valid_point, mul, mul_base, pedersen_generators
+from fairdeal.p2p.deck.keys import SecretKey, joint_key
+from fairdeal.p2p.deck.masking import MaskedCard
+from fairdeal.p2p.deck.messages import ShuffleMessage, parse_message
+from fairdeal.p2p.deck.shares import DecryptionShare, make_share
+from fairdeal.p2p.deck.shuffle import ShuffleStatement, shuffle_and_prove, verify
 
 TABLE_ID = b"bench-table"
 TARGETS_MS = {

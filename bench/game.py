@@ -28,9 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from p2p.simulate import simulate
+from fairdeal.p2p.table.simulate import simulate
 
 TARGETS = {
     4: {"setup_s": 1.5, "doubt_ms": 50.0, "rss_mb": 150.0},

@@ -33,15 +33,13 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from p2p.channel import ChannelServer, SecureChannel, open_channel
-from p2p.envelope import Envelope
-from p2p.identity import Identity
-from p2p.logsync import TableSync
-from p2p.mesh import Mesh
-from p2p.tablelog import Roster, TableLog, seat_order
-from p2p.transcript import Transcript
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.log.sync import TableSync
+from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
+from fairdeal.p2p.log.transcript import Transcript
+from fairdeal.p2p.net.channel import ChannelServer, SecureChannel, open_channel
+from fairdeal.p2p.net.mesh import Mesh
 
 TARGET_P50_MS = 2.0
 TARGET_P99_MS = 10.0

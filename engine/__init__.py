@@ -24,13 +24,13 @@ API overview (names are stable; other packages build on them):
 - Views: `view_for(state, knowledge, seat) -> LarryView` (knowledge: slot -> face of the cards
   that seat was dealt or given); `legal_actions(view)` from the view only.
 - Drivers and bots: `OracleDriver` (knows the deck order, serves everything, keeps each seat's
-  knowledge); bots in `engine.bots` (`make_bot("random" | "heuristic", rng)`, each with
+  knowledge); bots in `fairdeal.engine.bots` (`make_bot("random" | "heuristic", rng)`, each with
   `choose(view) -> Action`); `engine.selfplay.play_game`; `engine.scenario.run_scenario`.
-- Plain data: `engine.codec.to_data` / `from_data` for states, actions, events, requests
+- Plain data: `fairdeal.engine.codec.to_data` / `from_data` for states, actions, events, requests
   (msgpack-compatible, strict parsing; see protocol.md section 7).
 """
 
-from engine.actions import (
+from fairdeal.engine.actions import (
     AcceptOut,
     Ack,
     Action,
@@ -40,16 +40,16 @@ from engine.actions import (
     PlayFaceUp,
     Resolution,
 )
-from engine.cards import Card, CardKind, build_deck
-from engine.errors import DRIVER, IllegalAction
-from engine.events import Event, Violation
-from engine.legal import legal_actions
-from engine.options import LarryOptions
-from engine.oracle import OracleDriver
-from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
-from engine.rules import apply, new_game
-from engine.state import LarryState, Phase, Step
-from engine.view import Knowledge, LarryView, view_for
+from fairdeal.engine.cards import Card, CardKind, build_deck
+from fairdeal.engine.errors import DRIVER, IllegalAction
+from fairdeal.engine.events import Event, Violation
+from fairdeal.engine.legal import legal_actions
+from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.oracle import OracleDriver
+from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
+from fairdeal.engine.rules import apply, new_game
+from fairdeal.engine.state import LarryState, Phase, Step
+from fairdeal.engine.view import Knowledge, LarryView, view_for
 
 __all__ = [
     "DRIVER",

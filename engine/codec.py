@@ -16,7 +16,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
-from engine import actions, events, options, requests, state
+from fairdeal.engine import actions, events, options, requests, state
 
 T = TypeVar("T")
 

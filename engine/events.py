@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import CardKind
+from fairdeal.engine.cards import CardKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import CardKind
+from fairdeal.engine.cards import CardKind
 
 # L1: 38 number cards as (value, count).
 DEFAULT_NUMBERS: tuple[tuple[int, int], ...] = (

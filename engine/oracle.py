@@ -9,14 +9,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from engine.actions import Ack, Action, Faces
-from engine.cards import deck_of
-from engine.errors import DRIVER
-from engine.events import Event
-from engine.options import LarryOptions
-from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
-from engine.rules import apply, new_game
-from engine.state import LarryState, Step
+from fairdeal.engine.actions import Ack, Action, Faces
+from fairdeal.engine.cards import deck_of
+from fairdeal.engine.errors import DRIVER
+from fairdeal.engine.events import Event
+from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
+from fairdeal.engine.rules import apply, new_game
+from fairdeal.engine.state import LarryState, Step
 
 # Given the faces of the old slots (in their order), return them in the order of the new slots.
 ReshuffleOrder = Callable[[list[int]], list[int]]

@@ -1,15 +1,15 @@
 """Larry's transitions: `new_game`, and `apply(state, seat, action)` for actions and resolutions.
 
 The rules of a turn (L6-L16) and the driver's answers live here; the moves they share (drawing,
-clearing the pile, starting and scoring a hand) are on engine.transaction.Transaction.
+clearing the pile, starting and scoring a hand) are on fairdeal.engine.transaction.Transaction.
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
 
-from engine import errors as E
-from engine.actions import (
+from fairdeal.engine import errors as E
+from fairdeal.engine.actions import (
     AcceptOut,
     Ack,
     Action,
@@ -19,8 +19,8 @@ from engine.actions import (
     PlayFaceUp,
     Resolution,
 )
-from engine.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, deck_of
-from engine.events import (
+from fairdeal.engine.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, deck_of
+from fairdeal.engine.events import (
     CardGiven,
     DirectionChanged,
     Doubted,
@@ -34,9 +34,9 @@ from engine.events import (
     Violation,
     WentOut,
 )
-from engine.options import LarryOptions
-from engine.requests import Request, Reveal, Transfer
-from engine.state import (
+from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.requests import Request, Reveal, Transfer
+from fairdeal.engine.state import (
     FINISHED_PHASES,
     NOTHING_REVEALED,
     AwaitDoubt,
@@ -46,7 +46,7 @@ from engine.state import (
     Phase,
     Step,
 )
-from engine.transaction import Transaction, build_state
+from fairdeal.engine.transaction import Transaction, build_state
 
 
 def new_game(players: int, options: LarryOptions | None = None) -> Step:

@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import errors as E
-from engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
-from engine.cards import Card, CardKind, build_deck
-from engine.codec import DecodeError, from_data, to_data
-from engine.events import Event
-from engine.options import LarryOptions
-from engine.oracle import OracleDriver
+from fairdeal.engine import errors as E
+from fairdeal.engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
+from fairdeal.engine.cards import Card, CardKind, build_deck
+from fairdeal.engine.codec import DecodeError, from_data, to_data
+from fairdeal.engine.events import Event
+from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.oracle import OracleDriver
 
 TOP_KEYS = {
     "name",

@@ -6,10 +6,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.bots import Bot, make_bot
-from engine.options import LarryOptions
-from engine.oracle import OracleDriver
-from engine.view import view_for
+from fairdeal.engine.bots import Bot, make_bot
+from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.oracle import OracleDriver
+from fairdeal.engine.view import view_for
 
 MAX_ACTIONS = 20_000  # a safety net: a game that runs this long is reported, not looped forever
 

@@ -13,10 +13,10 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
 
-from engine.actions import PlayFaceUp
-from engine.events import Event
-from engine.options import LarryOptions
-from engine.requests import Request
+from fairdeal.engine.actions import PlayFaceUp
+from fairdeal.engine.events import Event
+from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.requests import Request
 
 
 class Phase(StrEnum):

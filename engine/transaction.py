@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import Card, deck_of
-from engine.events import Event, GameOver, HandScored, HandStarted, PickedUp, Reshuffled
-from engine.options import LarryOptions
-from engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal
-from engine.state import NOTHING_REVEALED, Awaiting, AwaitScore, LarryState, Phase, Step
+from fairdeal.engine.cards import Card, deck_of
+from fairdeal.engine.events import Event, GameOver, HandScored, HandStarted, PickedUp, Reshuffled
+from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal
+from fairdeal.engine.state import NOTHING_REVEALED, Awaiting, AwaitScore, LarryState, Phase, Step
 
 
 class Transaction:

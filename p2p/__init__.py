@@ -2,14 +2,14 @@
 
 Core API (transport and log; protocol.md sections 3, 4, 8 and 9 give the bytes):
 
-Identity (p2p.identity)
+Identity (fairdeal.p2p.identity)
     load_or_create_identity(directory=None, name=None) -> Identity   # platformdirs data dir
     Identity: .key (32-byte Ed25519 public key), .name, .fingerprint (16 hex), .code
         (five groups of five digits to compare aloud), .public -> PublicIdentity, .sign(data)
     PublicIdentity(key, name): frozen; .fingerprint, .code, .verify(signature, data)
     fingerprint(key), fingerprint_code(key), verify_signature(key, signature, data)
 
-Secure channels (p2p.channel) -- one authenticated, encrypted TCP connection
+Secure channels (fairdeal.p2p.net.channel) -- one authenticated, encrypted TCP connection
     ChannelConfig(max_frame_size, handshake_timeout, frame_timeout, keepalive_interval,
                   idle_timeout)
     await open_channel(host, port, identity, expected_peer=None, config=...) -> SecureChannel
@@ -19,7 +19,7 @@ Secure channels (p2p.channel) -- one authenticated, encrypted TCP connection
     Messages are msgpack maps with a string type field "t". "ping", "pong", "bye" and "error"
     are handled by the channel itself.
 
-Mesh (p2p.mesh) -- the full mesh of a table, one channel per peer key
+Mesh (fairdeal.p2p.net.mesh) -- the full mesh of a table, one channel per peer key
     mesh = Mesh(identity, config=..., accept_peer=None)   # accept_peer(PublicIdentity) -> bool
     mesh.on("lobby-join", handler)          # handler(peer: PublicIdentity, message: dict)
     mesh.on_peer_up(cb) / on_peer_down(cb) / on_error(cb)    # cb(PublicIdentity) / cb(P2PError)
@@ -33,7 +33,7 @@ Mesh (p2p.mesh) -- the full mesh of a table, one channel per peer key
     A handler raising PeerError gets the error reported (mesh.errors, on_error) and the
     connection kept; a frame-level error closes only that peer's channel.
 
-Envelopes and the table log (p2p.envelope, p2p.tablelog) -- sans-IO
+Envelopes and the table log (fairdeal.p2p.log.envelope, fairdeal.p2p.log.tablelog) -- sans-IO
     Roster(table: bytes, keys: tuple[bytes, ...])           # seat i is keys[i]
     Envelope(table, seat, seq, lamport, prev, kind, body, signed, signature): frozen;
         .id, .to_wire() -> {"t": "env", ...}, .verify(key); parse_envelope(message, culprit)
@@ -48,7 +48,7 @@ Envelopes and the table log (p2p.envelope, p2p.tablelog) -- sans-IO
         simultaneous phase)
     seat_order(seats) -> an ordering cycling through seats (tests, simple turn phases)
 
-Keeping the log in step (p2p.logsync) and on disk (p2p.transcript)
+Keeping the log in step (fairdeal.p2p.log.sync) and on disk (fairdeal.p2p.log.transcript)
     sync = TableSync(mesh, log, identity, seat, transcript=None)   # handles "env" and "need"
         (envelopes go to seated peers only; unseated mesh peers never see the log)
     sync.publish(kind, body) -> Envelope    # persist, apply in turn, broadcast

@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from p2p.errors import IdentityFileError
+from fairdeal.p2p.errors import IdentityFileError
 
 log = logging.getLogger(__name__)
 

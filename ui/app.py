@@ -14,22 +14,27 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from p2p.discovery import DiscoveredTable
-from p2p.table_api import TableSession
-from ui.messages import ConnectRequested, JoinRequested, NewGameRequested, NewTableRequested
-from ui.player import Player
-from ui.screens.connect import ConnectDialog
-from ui.screens.lobby import LobbyScreen
-from ui.screens.open_table import OpenTableDialog
-from ui.screens.table import TableScreen
-from ui.table_factory import (
+from fairdeal.p2p.lobby.discovery import DiscoveredTable
+from fairdeal.p2p.table.api import TableSession
+from fairdeal.ui.messages import (
+    ConnectRequested,
+    JoinRequested,
+    NewGameRequested,
+    NewTableRequested,
+)
+from fairdeal.ui.player import Player
+from fairdeal.ui.screens.connect import ConnectDialog
+from fairdeal.ui.screens.lobby import LobbyScreen
+from fairdeal.ui.screens.open_table import OpenTableDialog
+from fairdeal.ui.screens.table import TableScreen
+from fairdeal.ui.table_factory import (
     NetworkedPlayUnavailable,
     TableSpec,
     join_discovered,
     join_table,
     open_table,
 )
-from ui.table_finder import TableFinder
+from fairdeal.ui.table_finder import TableFinder
 
 SessionFactory = Callable[[TableSpec], TableSession]
 

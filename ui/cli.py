@@ -1,4 +1,4 @@
-"""The `fairdeal` command line: one subcommand per module in `ui.commands`.
+"""The `fairdeal` command line: one subcommand per module in `fairdeal.ui.commands`.
 
 Each subcommand module is imported only when it is chosen, so `fairdeal selfplay` never pays for
 Textual and `fairdeal tables` never pays for the rules engine.
@@ -12,7 +12,9 @@ import sys
 import types
 from collections.abc import Sequence
 
-# name -> (module under ui.commands, one-line help)
+import fairdeal
+
+# name -> (module under fairdeal.ui.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("play", "play Larry in this terminal against local bots"),
     "selfplay": ("selfplay", "play many bot games with the oracle driver and print statistics"),
@@ -33,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="fairdeal",
         description="Larry and The Lie across laptops on one network, with no dealer.",
     )
+    parser.add_argument("--version", action="version", version=f"fairdeal {fairdeal.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
@@ -42,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command_module(module_name: str) -> types.ModuleType:
-    return importlib.import_module(f"ui.commands.{module_name}")
+    return importlib.import_module(f"fairdeal.ui.commands.{module_name}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import Card, CardKind
-from engine import events as ev
+from fairdeal.engine import Card, CardKind
+from fairdeal.engine import events as ev
 
 CARD_LABELS: dict[CardKind, str] = {
     CardKind.GLOAT: "GLOAT",

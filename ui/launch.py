@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ui.app import FairdealApp
-    from ui.table_factory import TableSpec
+    from fairdeal.ui.app import FairdealApp
+    from fairdeal.ui.table_factory import TableSpec
 
 AppRunner = Callable[["FairdealApp"], object]
 ANY_ADDRESS = ("0.0.0.0", "")
@@ -35,11 +35,11 @@ def run_app(
     """Open the app on a table for `spec` (or in the lobby when `open_table` is false) as the
     user whose identity lives in `data_dir`; networked tables use `bind` and the other settings.
     `runner` runs the app (default `App.run`; tests inject their own: no terminal needed)."""
-    from p2p.table_peer import DEFAULT_SILENCE_LIMIT
-    from p2p.table_session import NetworkSettings, use_settings
-    from ui.app import FairdealApp
-    from ui.player import load_player
-    from ui.table_finder import FixedFinder, ZeroconfFinder
+    from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT
+    from fairdeal.p2p.table.session import NetworkSettings, use_settings
+    from fairdeal.ui.app import FairdealApp
+    from fairdeal.ui.player import load_player
+    from fairdeal.ui.table_finder import FixedFinder, ZeroconfFinder
 
     player = load_player(data_dir, name)
     only = None if bind in ANY_ADDRESS else (bind,)

@@ -1,6 +1,6 @@
 """A local table: the engine, the oracle driver and local bots in one process, under asyncio.
 
-It plays the `p2p.table_api.TableSession` contract exactly as a networked table would, so the UI
+It plays the `p2p.table.api.TableSession` contract exactly as a networked table would, so the UI
 cannot tell them apart: it pushes `StateChanged` after every step, `SetupProgress` while a hand is
 dealt, `DoubtVerification` after every doubt (L9/L16; proofs are NOT_APPLICABLE: the oracle knows
 the deck, there is nothing to prove) and `SeatStatus` for every seat (always connected).
@@ -17,16 +17,16 @@ import contextlib
 import random
 from collections.abc import AsyncIterator, Mapping, Sequence
 
-from engine import Action, IllegalAction, LarryOptions, LarryState, LarryView, view_for
-from engine.bots import Bot, make_bot
-from engine.events import (
+from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryState, LarryView, view_for
+from fairdeal.engine.bots import Bot, make_bot
+from fairdeal.engine.events import (
     DoubtResolved,
     HandStarted,
     Reshuffled,
     Violation,
 )
-from engine.oracle import OracleDriver
-from p2p.table_api import (
+from fairdeal.engine.oracle import OracleDriver
+from fairdeal.p2p.table.api import (
     DoubtVerification,
     EventHistory,
     FaultDetected,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from p2p.discovery import DiscoveredTable
+    from fairdeal.p2p.lobby.discovery import DiscoveredTable
 
 
 class CardChosen(Message):

@@ -4,7 +4,7 @@ A table of one human and bots is a `LocalTable`; a table with other people on it
 found on the network, or connecting to HOST:PORT needs the networked table driver (issue 5).
 A build without that driver raises `NetworkedPlayUnavailable` there, with a message the UI shows.
 
-The hook for the networked driver: a module `p2p.table_session` (NETWORKED_DRIVER_MODULE) with
+The hook for the networked driver: a module `p2p.table.session` (NETWORKED_DRIVER_MODULE) with
 
     host_table(*, seats: int, bots: int, options: LarryOptions, name: str, bot_kind: str,
                bot_delay: float)
@@ -21,12 +21,14 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from engine import LarryOptions
-from p2p.discovery import DiscoveredTable
-from p2p.table_api import TableSession
-from ui.local_table import LocalTable
+from fairdeal.engine import LarryOptions
+from fairdeal.p2p.lobby.discovery import DiscoveredTable
+from fairdeal.p2p.table.api import TableSession
+from fairdeal.ui.local_table import LocalTable
 
-NETWORKED_DRIVER_MODULE = "p2p.table_session"  # the issue-5 networked TableSession lives here
+NETWORKED_DRIVER_MODULE = (
+    "fairdeal.p2p.table.session"  # the issue-5 networked TableSession lives here
+)
 BOT_KINDS = ("heuristic", "random")
 UNAVAILABLE = "networked play arrives with issue 5 (the networked table driver)"
 

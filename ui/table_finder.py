@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from p2p.discovery import DiscoveredTable, TableAdded, TableEvent
+from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAdded, TableEvent
 
 OnTableEvent = Callable[[TableEvent], None]
 
@@ -19,7 +19,7 @@ class TableFinder(Protocol):
 
 
 class ZeroconfFinder:
-    """Live discovery with python-zeroconf (p2p.discovery.TableBrowser)."""
+    """Live discovery with python-zeroconf (fairdeal.p2p.lobby.discovery.TableBrowser)."""
 
     def __init__(self, interfaces: Sequence[str] | None = None) -> None:
         self._interfaces = interfaces
@@ -27,7 +27,7 @@ class ZeroconfFinder:
         self._browser = None
 
     async def start(self, on_event: OnTableEvent) -> None:
-        from p2p.discovery import TableBrowser, open_zeroconf
+        from fairdeal.p2p.lobby.discovery import TableBrowser, open_zeroconf
 
         self._aiozc = open_zeroconf(self._interfaces)
         self._browser = TableBrowser(self._aiozc, on_event)

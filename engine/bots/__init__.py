@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from engine.actions import Action
-from engine.view import LarryView
+from fairdeal.engine.actions import Action
+from fairdeal.engine.view import LarryView
 
 
 class Bot(Protocol):
@@ -19,8 +19,8 @@ class Bot(Protocol):
 
 def make_bot(spec: str, rng: random.Random) -> Bot:
     """A bot by name: "random" or "heuristic"."""
-    from engine.bots.heuristic import HeuristicBot
-    from engine.bots.random_bot import RandomBot
+    from fairdeal.engine.bots.heuristic import HeuristicBot
+    from fairdeal.engine.bots.random_bot import RandomBot
 
     if spec == "random":
         return RandomBot(rng)

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Action, Doubt, PlayFaceDown, PlayFaceUp
-from engine.cards import CardKind, deck_of
-from engine.legal import accept_actions, announce_floor, doubt_actions, face_up_actions, larry_flag
-from engine.state import Phase
-from engine.view import LarryView
+from fairdeal.engine.actions import Action, Doubt, PlayFaceDown, PlayFaceUp
+from fairdeal.engine.cards import CardKind, deck_of
+from fairdeal.engine.legal import (
+    accept_actions,
+    announce_floor,
+    doubt_actions,
+    face_up_actions,
+    larry_flag,
+)
+from fairdeal.engine.state import Phase
+from fairdeal.engine.view import LarryView
 
 
 class RandomBot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from p2p.deck import DeckSession, LoopbackTable, Slot
+from fairdeal.p2p.deck import DeckSession, LoopbackTable, Slot
 
 TABLE_ID = b"table-under-test"
 

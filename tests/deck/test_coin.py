@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from p2p.deck import CoinFlipped, DeckFault, LoopbackTable, ProofError, SeedStream
+from fairdeal.p2p.deck import CoinFlipped, DeckFault, LoopbackTable, ProofError, SeedStream
 
 from .conftest import keyed_table
 

@@ -7,7 +7,7 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p.deck import DeckFault
+from fairdeal.p2p.deck import DeckFault
 
 from .conftest import shuffled_table
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from nacl import bindings as sodium
 
-from p2p.deck.errors import ParseError
-from p2p.deck.group import (
+from fairdeal.p2p.deck.errors import ParseError
+from fairdeal.p2p.deck.group import (
     IDENTITY,
     G,
     L,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from p2p.deck.errors import ParseError, ProofError
-from p2p.deck.group import G, add, mul_base
-from p2p.deck.keys import PublicKeyShare, SchnorrProof, SecretKey, joint_key
+from fairdeal.p2p.deck.errors import ParseError, ProofError
+from fairdeal.p2p.deck.group import G, add, mul_base
+from fairdeal.p2p.deck.keys import PublicKeyShare, SchnorrProof, SecretKey, joint_key
 
 from .conftest import TABLE_ID, seeded
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from p2p.deck import (
+from fairdeal.p2p.deck import (
     CardDealt,
     CardRevealed,
     DeckSession,
@@ -18,8 +18,8 @@ from p2p.deck import (
     ProofError,
     Slot,
 )
-from p2p.deck.group import G, add
-from p2p.deck.session import Output
+from fairdeal.p2p.deck.group import G, add
+from fairdeal.p2p.deck.session import Output
 
 from .conftest import TABLE_ID, seeded
 

@@ -10,7 +10,7 @@ import hashlib
 
 from nacl import bindings as sodium
 
-from p2p.deck import Slot
+from fairdeal.p2p.deck import Slot
 
 from .conftest import TABLE_ID, shuffled_table
 

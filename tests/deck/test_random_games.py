@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from p2p.deck import LoopbackTable, Slot
+from fairdeal.p2p.deck import LoopbackTable, Slot
 
 from .conftest import shuffled_table
 

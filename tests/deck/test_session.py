@@ -11,7 +11,7 @@ import copy
 import msgpack
 import pytest
 
-from p2p.deck import (
+from fairdeal.p2p.deck import (
     CardDealt,
     CardReceived,
     CardRevealed,
@@ -22,9 +22,9 @@ from p2p.deck import (
     ProofError,
     Slot,
 )
-from p2p.deck.group import G, L, add, mul_base
-from p2p.deck.keys import SecretKey
-from p2p.deck.messages import SlotShare
+from fairdeal.p2p.deck.group import G, L, add, mul_base
+from fairdeal.p2p.deck.keys import SecretKey
+from fairdeal.p2p.deck.messages import SlotShare
 
 from .conftest import TABLE_ID, keyed_table, shuffled_table, slots
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from p2p.deck.cards import card_point
-from p2p.deck.errors import ParseError, ProofError
-from p2p.deck.group import G, add, mul_base, sub
-from p2p.deck.keys import SecretKey, joint_key
-from p2p.deck.masking import MaskedCard, open_mask
-from p2p.deck.shares import DecryptionShare, make_share
+from fairdeal.p2p.deck.cards import card_point
+from fairdeal.p2p.deck.errors import ParseError, ProofError
+from fairdeal.p2p.deck.group import G, add, mul_base, sub
+from fairdeal.p2p.deck.keys import SecretKey, joint_key
+from fairdeal.p2p.deck.masking import MaskedCard, open_mask
+from fairdeal.p2p.deck.shares import DecryptionShare, make_share
 
 from .conftest import TABLE_ID, seeded
 

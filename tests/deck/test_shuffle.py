@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 import pytest
 
-from p2p.deck import DeckFault, ParseError, ProofError, Slot
-from p2p.deck.cards import card_point
-from p2p.deck.group import G, add, mul, mul_base
-from p2p.deck.masking import MaskedCard
-from p2p.deck.shuffle import ShuffleStatement, prove, shuffle_and_prove, verify
+from fairdeal.p2p.deck import DeckFault, ParseError, ProofError, Slot
+from fairdeal.p2p.deck.cards import card_point
+from fairdeal.p2p.deck.group import G, add, mul, mul_base
+from fairdeal.p2p.deck.masking import MaskedCard
+from fairdeal.p2p.deck.shuffle import ShuffleStatement, prove, shuffle_and_prove, verify
 
 from .conftest import TABLE_ID, keyed_table, seeded
 

@@ -7,11 +7,11 @@ pinned seed, must not reject uniformity; the same test run without the honest se
 
 from __future__ import annotations
 
-from p2p.deck.cards import card_point
-from p2p.deck.group import G, add, mul, sub
-from p2p.deck.keys import SecretKey, joint_key
-from p2p.deck.masking import MaskedCard
-from p2p.deck.shuffle import ShuffleStatement, shuffle_and_prove, verify
+from fairdeal.p2p.deck.cards import card_point
+from fairdeal.p2p.deck.group import G, add, mul, sub
+from fairdeal.p2p.deck.keys import SecretKey, joint_key
+from fairdeal.p2p.deck.masking import MaskedCard
+from fairdeal.p2p.deck.shuffle import ShuffleStatement, shuffle_and_prove, verify
 
 from .conftest import TABLE_ID, seeded
 

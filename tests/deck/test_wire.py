@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from p2p.deck import DeckSession, LoopbackTable, ParseError, Slot
-from p2p.deck.group import mul_base
-from p2p.deck.masking import MaskedCard
-from p2p.deck.messages import parse_message
+from fairdeal.p2p.deck import DeckSession, LoopbackTable, ParseError, Slot
+from fairdeal.p2p.deck.group import mul_base
+from fairdeal.p2p.deck.masking import MaskedCard
+from fairdeal.p2p.deck.messages import parse_message
 
 from .conftest import TABLE_ID, seeded, shuffled_table
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from engine import CardKind, Doubt, LarryOptions, OracleDriver, PlayFaceDown, view_for
-from engine.bots import make_bot
-from engine.bots.heuristic import HeuristicBot
-from engine.cards import deck_of
-from engine.selfplay import make_bots, play_game
+from fairdeal.engine import CardKind, Doubt, LarryOptions, OracleDriver, PlayFaceDown, view_for
+from fairdeal.engine.bots import make_bot
+from fairdeal.engine.bots.heuristic import HeuristicBot
+from fairdeal.engine.cards import deck_of
+from fairdeal.engine.selfplay import make_bots, play_game
 
 DECK = deck_of(LarryOptions())
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.cli import main
+from fairdeal.ui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -19,7 +19,7 @@ SCENARIOS = ROOT / "tests" / "scenarios"
 def test_play_runs_a_whole_short_game_from_piped_input() -> None:
     # Empty lines take every default: the first menu entry, the honest total, the Larry call.
     result = subprocess.run(
-        [sys.executable, "-m", "ui", "play", "--seed", "4", "--short", "--players", "3"],
+        [sys.executable, "-m", "fairdeal", "play", "--seed", "4", "--short", "--players", "3"],
         input="\n" * 5000,
         capture_output=True,
         text=True,
@@ -43,9 +43,9 @@ def test_play_with_numbered_choices_and_a_bad_answer(monkeypatch: pytest.MonkeyP
 
     import random
 
-    from engine.oracle import OracleDriver
-    from engine.selfplay import make_bots
-    from ui.commands.play import TextGame
+    from fairdeal.engine.oracle import OracleDriver
+    from fairdeal.engine.selfplay import make_bots
+    from fairdeal.ui.commands.play import TextGame
 
     out: list[str] = []
     driver = OracleDriver(3, seed=1)
@@ -116,11 +116,11 @@ def test_scenario_command_pass_fail_and_bad_file(
 def test_play_asks_which_card_to_give_away() -> None:
     import random
 
-    from engine.cards import deck_of
-    from engine.oracle import OracleDriver
-    from engine.selfplay import make_bots
-    from engine.view import view_for
-    from ui.commands.play import TextGame
+    from fairdeal.engine.cards import deck_of
+    from fairdeal.engine.oracle import OracleDriver
+    from fairdeal.engine.selfplay import make_bots
+    from fairdeal.engine.view import view_for
+    from fairdeal.ui.commands.play import TextGame
 
     deck = deck_of(OracleDriver(3, seed=0).options)
     give_away = next(c.id for c in deck if c.name == "give_away_1")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import (
+from fairdeal.engine import (
     DRIVER,
     Ack,
     Deal,
@@ -16,7 +16,7 @@ from engine import (
     apply,
     new_game,
 )
-from engine import errors as E
+from fairdeal.engine import errors as E
 
 
 def test_new_game_asks_for_a_fresh_deck_then_deals_by_L3() -> None:

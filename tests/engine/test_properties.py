@@ -15,13 +15,21 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import DRIVER, IllegalAction, LarryOptions, OracleDriver, apply, legal_actions, view_for
-from engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
-from engine.cards import CardKind, deck_of
-from engine.codec import event_from_data, state_from_data, to_data
-from engine.events import DoubtResolved, GameOver, HandScored
-from engine.rules import new_game
-from engine.state import LarryState, Phase
+from fairdeal.engine import (
+    DRIVER,
+    IllegalAction,
+    LarryOptions,
+    OracleDriver,
+    apply,
+    legal_actions,
+    view_for,
+)
+from fairdeal.engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
+from fairdeal.engine.cards import CardKind, deck_of
+from fairdeal.engine.codec import event_from_data, state_from_data, to_data
+from fairdeal.engine.events import DoubtResolved, GameOver, HandScored
+from fairdeal.engine.rules import new_game
+from fairdeal.engine.state import LarryState, Phase
 
 EXAMPLES = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_ACTIONS = 5_000

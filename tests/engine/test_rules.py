@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import (
+from fairdeal.engine import (
     DRIVER,
     Ack,
     CardKind,
@@ -20,11 +20,11 @@ from engine import (
     legal_actions,
     view_for,
 )
-from engine import errors as E
-from engine.actions import AcceptOut, Action
-from engine.cards import deck_of
-from engine.events import Violation
-from engine.requests import NewDeck, Request, Reshuffle, Transfer
+from fairdeal.engine import errors as E
+from fairdeal.engine.actions import AcceptOut, Action
+from fairdeal.engine.cards import deck_of
+from fairdeal.engine.events import Violation
+from fairdeal.engine.requests import NewDeck, Request, Reshuffle, Transfer
 
 DECK = deck_of(LarryOptions())
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenario import ScenarioError, run_scenario
+from fairdeal.engine.scenario import ScenarioError, run_scenario
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = sorted(SCENARIOS.glob("*.json"))

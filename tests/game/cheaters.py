@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import Action, CardKind, LarryView, PlayFaceDown, PlayFaceUp, build_deck
-from engine.bots import Bot
-from p2p.deck.messages import SHARES
-from p2p.deck.session import Output
-from p2p.roster import ROSTER_KIND
-from p2p.table_driver import DECK, LarryTable, Publish
+from fairdeal.engine import Action, CardKind, LarryView, PlayFaceDown, PlayFaceUp, build_deck
+from fairdeal.engine.bots import Bot
+from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.p2p.deck.session import Output
+from fairdeal.p2p.lobby.roster import ROSTER_KIND
+from fairdeal.p2p.table.driver import DECK, LarryTable, Publish
 
 
 class WrongShareTable(LarryTable):
@@ -130,7 +130,7 @@ class PlacerBot:
 
 
 def cheat_body(action: Any) -> Any:
-    from engine.codec import to_data
+    from fairdeal.engine.codec import to_data
 
     return to_data(action)
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import Action, LarryOptions
-from engine.codec import to_data
-from p2p.deck import DeckSession
-from p2p.identity import Identity
-from p2p.table_driver import ACT, LarryTable, Private, Publish
-from p2p.table_random import SeededRandom
-from p2p.tablelog import Roster, TableLog
+from fairdeal.engine import Action, LarryOptions
+from fairdeal.engine.codec import to_data
+from fairdeal.p2p.deck import DeckSession
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.log.tablelog import Roster, TableLog
+from fairdeal.p2p.table.driver import ACT, LarryTable, Private, Publish
+from fairdeal.p2p.table.randomness import SeededRandom
 
 Policy = Callable[[int, LarryTable], Action]
 Tamper = Callable[[int, Publish | Private], Publish | Private]

@@ -8,16 +8,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine import LarryOptions
-from engine.bots import Bot, make_bot
-from p2p.identity import Identity
-from p2p.mesh import Mesh
-from p2p.roster import Roster as LobbyRoster
-from p2p.roster import SignedRoster
-from p2p.table_driver import LarryTable, lobby_options
-from p2p.table_peer import TablePeer
-from p2p.tablelog import Roster
-from p2p.transcript import SecretStore
+from fairdeal.engine import LarryOptions
+from fairdeal.engine.bots import Bot, make_bot
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
+from fairdeal.p2p.lobby.roster import SignedRoster
+from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.log.transcript import SecretStore
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.driver import LarryTable, lobby_options
+from fairdeal.p2p.table.peer import TablePeer
 
 MakeTable = type[LarryTable]
 

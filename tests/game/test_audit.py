@@ -10,8 +10,8 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from p2p.audit import audit_many, audit_transcript
-from ui.cli import main
+from fairdeal.p2p.table.audit import audit_many, audit_transcript
+from fairdeal.ui.cli import main
 
 from .support import open_table, play_to_end
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import legal_actions
-from p2p.table_api import FaultDetected
-from p2p.table_peer import TablePeer
+from fairdeal.engine import legal_actions
+from fairdeal.p2p.table.api import FaultDetected
+from fairdeal.p2p.table.peer import TablePeer
 
 from .support import LocalTable, open_table, play_to_end
 
@@ -140,7 +140,7 @@ async def test_close_cancels_a_pending_bot_move(tmp_path: Path) -> None:
 
 
 def test_a_negative_delay_is_refused(tmp_path: Path) -> None:
-    from engine import LarryOptions
+    from fairdeal.engine import LarryOptions
 
     from .support import identity
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import PlayFaceDown
-from engine.codec import to_data
-from p2p.audit import audit_transcript
-from p2p.table_driver import ACT
+from fairdeal.engine import PlayFaceDown
+from fairdeal.engine.codec import to_data
+from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.driver import ACT
 
 from .cheaters import (
     FakeNumberBot,

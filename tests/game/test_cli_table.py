@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from p2p.audit import audit_many
+from fairdeal.p2p.table.audit import audit_many
 
 pytestmark = pytest.mark.timeout(120)
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "ui", *args]
+    return [sys.executable, "-m", "fairdeal", *args]
 
 
 def test_host_with_a_local_bot_and_a_bot_from_another_process(tmp_path: Path) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from engine import Action, CardKind, LarryOptions, PlayFaceUp, build_deck
-from engine.bots import make_bot
-from engine.events import CardGiven
-from p2p.deck.messages import SHARES
-from p2p.table_api import DoubtVerification, StateChanged
-from p2p.table_driver import DECK, JOIN, LarryTable, Private, Publish
+from fairdeal.engine import Action, CardKind, LarryOptions, PlayFaceUp, build_deck
+from fairdeal.engine.bots import make_bot
+from fairdeal.engine.events import CardGiven
+from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.p2p.table.api import DoubtVerification, StateChanged
+from fairdeal.p2p.table.driver import DECK, JOIN, LarryTable, Private, Publish
 
 from .sansio import SansIOTable
 

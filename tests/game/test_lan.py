@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p.audit import audit_many
+from fairdeal.p2p.table.audit import audit_many
 from tests.p2p.netns import VirtualLan
 
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(180)]
@@ -26,7 +26,7 @@ def test_four_namespaced_peers_find_the_table_by_mdns_and_play_to_the_end(tmp_pa
     env = {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "HOME": str(tmp_path)}
     with VirtualLan(4) as lan:
         host, *guests = lan.hosts
-        base = [sys.executable, "-m", "ui"]
+        base = [sys.executable, "-m", "fairdeal"]
         processes = [
             lan.spawn(
                 host,

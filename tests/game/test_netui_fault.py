@@ -10,20 +10,20 @@ from pathlib import Path
 import pytest
 from textual.widgets import Select, Static
 
-from engine.bots import make_bot
-from p2p.discovery import LOOPBACK
-from p2p.identity import load_or_create_identity
-from p2p.table_api import FaultDetected
-from p2p.table_lobby import join_lobby
-from p2p.table_peer import TablePeer
-from p2p.table_session import NetworkedTable, NetworkSettings, use_settings
-from p2p.transcript import SecretStore
-from ui.app import FairdealApp
-from ui.player import Player
-from ui.screens.fault import FaultScreen
-from ui.screens.table import TableScreen
-from ui.table_factory import TableSpec
-from ui.table_finder import FixedFinder
+from fairdeal.engine.bots import make_bot
+from fairdeal.p2p.identity import load_or_create_identity
+from fairdeal.p2p.lobby.discovery import LOOPBACK
+from fairdeal.p2p.log.transcript import SecretStore
+from fairdeal.p2p.table.api import FaultDetected
+from fairdeal.p2p.table.gather import join_lobby
+from fairdeal.p2p.table.peer import TablePeer
+from fairdeal.p2p.table.session import NetworkedTable, NetworkSettings, use_settings
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.player import Player
+from fairdeal.ui.screens.fault import FaultScreen
+from fairdeal.ui.screens.table import TableScreen
+from fairdeal.ui.table_factory import TableSpec
+from fairdeal.ui.table_finder import FixedFinder
 
 from .cheaters import WrongShareTable
 

@@ -1,4 +1,4 @@
-"""p2p.table_session without a screen: gathering, failing to gather, leaving before the start."""
+"""p2p.table.session without a screen: gathering, failing to gather, leaving before the start."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import Doubt, IllegalAction, LarryOptions
-from p2p.discovery import LOOPBACK
-from p2p.table_api import Notice
-from p2p.table_session import NetworkSettings, _bot_kinds, host_table, join_table
+from fairdeal.engine import Doubt, IllegalAction, LarryOptions
+from fairdeal.p2p.lobby.discovery import LOOPBACK
+from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.session import NetworkSettings, _bot_kinds, host_table, join_table
 
 WAIT_S = 20.0
 
@@ -44,7 +44,7 @@ async def test_a_join_nobody_answers_ends_the_session_with_the_reason(tmp_path: 
 
 
 async def test_leaving_a_table_before_it_starts_stops_listening(tmp_path: Path) -> None:
-    """Nobody may sit at a lobby whose host has left (p2p.table_lobby closes its mesh)."""
+    """Nobody may sit at a lobby whose host has left (fairdeal.p2p.table.gather closes its mesh)."""
     session = host_table(
         seats=3,
         bots=1,
@@ -89,7 +89,7 @@ async def test_the_local_bot_peers_are_given_the_tables_bot_delay(
 ) -> None:
     """The app's bot delay reaches the bot peers a hosted table starts (they think as long as
     the bots of a local table)."""
-    import p2p.table_session as table_session
+    import fairdeal.p2p.table.session as table_session
 
     asked: list[dict[str, object]] = []
     started = asyncio.Event()

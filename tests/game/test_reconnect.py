@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p.audit import audit_many
-from p2p.simulate import Simulation
+from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.simulate import Simulation
 
 pytestmark = pytest.mark.timeout(150)
 VICTIM = 2

@@ -1,5 +1,5 @@
 """`fairdeal resume`: the app's seat of a networked table, gone mid-game without a goodbye,
-restarts from its transcript and secrets (p2p.table_session.resume_table), catches up, and the
+restarts from its transcript and secrets (p2p.table.session.resume_table), catches up, and the
 game completes with every transcript verified; and the command's clear errors."""
 
 from __future__ import annotations
@@ -11,25 +11,25 @@ from typing import Any
 
 import pytest
 
-from engine import LarryOptions
-from engine.bots import make_bot
-from p2p.audit import audit_many
-from p2p.headless import play_headless
-from p2p.identity import load_or_create_identity
-from p2p.table_api import Notice
-from p2p.table_lobby import join_lobby, open_lobby
-from p2p.table_session import (
+from fairdeal.engine import LarryOptions
+from fairdeal.engine.bots import make_bot
+from fairdeal.p2p.identity import load_or_create_identity
+from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.log.transcript import Transcript, load_transcript
+from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.gather import join_lobby, open_lobby
+from fairdeal.p2p.table.headless import play_headless
+from fairdeal.p2p.table.session import (
     NetworkedTable,
     NetworkSettings,
     current_settings,
     join_table,
     use_settings,
 )
-from p2p.tablelog import Roster
-from p2p.transcript import Transcript, load_transcript
-from ui.app import FairdealApp
-from ui.cli import build_parser, main
-from ui.commands import resume as resume_command
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.cli import build_parser, main
+from fairdeal.ui.commands import resume as resume_command
 
 pytestmark = pytest.mark.timeout(120)
 WAIT_S = 60.0

@@ -7,10 +7,10 @@ import asyncio
 import random
 from pathlib import Path
 
-from engine import legal_actions
-from engine.bots import make_bot
-from p2p.table_api import SeatStatus
-from p2p.table_peer import TablePeer
+from fairdeal.engine import legal_actions
+from fairdeal.engine.bots import make_bot
+from fairdeal.p2p.table.api import SeatStatus
+from fairdeal.p2p.table.peer import TablePeer
 
 from .support import open_table, play_to_end
 

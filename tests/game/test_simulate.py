@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from p2p.audit import audit_many
-from ui.cli import main
+from fairdeal.p2p.table.audit import audit_many
+from fairdeal.ui.cli import main
 
 
 def test_simulate_four_peers_full_game_and_every_transcript_audits(tmp_path: Path, capsys) -> None:

@@ -6,12 +6,12 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from p2p.channel import ChannelConfig
-from p2p.identity import Identity
-from p2p.logsync import TableSync
-from p2p.mesh import Mesh
-from p2p.tablelog import Ordering, Roster, TableLog, seat_order
-from p2p.transcript import Transcript
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.log.sync import TableSync
+from fairdeal.p2p.log.tablelog import Ordering, Roster, TableLog, seat_order
+from fairdeal.p2p.log.transcript import Transcript
+from fairdeal.p2p.net.channel import ChannelConfig
+from fairdeal.p2p.net.mesh import Mesh
 
 
 def make_identity(index: int, name: str | None = None) -> Identity:

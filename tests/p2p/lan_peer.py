@@ -20,21 +20,18 @@ import argparse
 import asyncio
 import json
 import signal
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from p2p.discovery import (
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.lobby.discovery import (
     TableAd,
     TableAdvertiser,
     TableBrowser,
     local_addresses,
     open_zeroconf,
 )
-from p2p.envelope import Envelope
-from p2p.identity import Identity
-from p2p.lobby_session import (
+from fairdeal.p2p.lobby.roster import ROSTER_KIND, RosterError, SignedRoster
+from fairdeal.p2p.lobby.session import (
     HostedTable,
     JoinedTable,
     create_transcript,
@@ -42,10 +39,10 @@ from p2p.lobby_session import (
     seat_addresses,
     start_table_log,
 )
-from p2p.logsync import TableSync
-from p2p.mesh import Mesh
-from p2p.roster import ROSTER_KIND, RosterError, SignedRoster
-from p2p.tablelog import Rejected, seat_order
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.log.sync import TableSync
+from fairdeal.p2p.log.tablelog import Rejected, seat_order
+from fairdeal.p2p.net.mesh import Mesh
 
 STEP_TIMEOUT_S = 20.0
 

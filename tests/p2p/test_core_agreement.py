@@ -8,9 +8,9 @@ import contextlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p.envelope import Envelope, sign_envelope
-from p2p.errors import EnvelopeError
-from p2p.tablelog import Roster, TableLog, seat_order
+from fairdeal.p2p.errors import EnvelopeError
+from fairdeal.p2p.log.envelope import Envelope, sign_envelope
+from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
 from tests.p2p.core_support import make_identity
 
 IDS = [make_identity(i) for i in range(3)]

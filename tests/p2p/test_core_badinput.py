@@ -9,8 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from p2p.envelope import sign_envelope
-from p2p.errors import (
+from fairdeal.p2p.errors import (
     DecryptError,
     EnvelopeError,
     FrameTimeout,
@@ -18,7 +17,8 @@ from p2p.errors import (
     HandshakeError,
     P2PError,
 )
-from p2p.identity import PublicIdentity
+from fairdeal.p2p.identity import PublicIdentity
+from fairdeal.p2p.log.envelope import sign_envelope
 from tests.p2p.core_support import FAST, LoopbackPeer, start_table, stop_table
 
 

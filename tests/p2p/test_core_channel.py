@@ -9,16 +9,16 @@ from collections.abc import AsyncIterator
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from p2p.channel import ChannelServer, CipherState, SecureChannel, open_channel
-from p2p.errors import (
+from fairdeal.p2p.errors import (
     ConnectionClosed,
     DecryptError,
     FrameTooLarge,
     HandshakeError,
     VersionMismatch,
 )
-from p2p.framing import FrameReader, encode_frame, pack_message, unpack_message
-from p2p.handshake import Initiator, Responder
+from fairdeal.p2p.net.channel import ChannelServer, CipherState, SecureChannel, open_channel
+from fairdeal.p2p.net.framing import FrameReader, encode_frame, pack_message, unpack_message
+from fairdeal.p2p.net.handshake import Initiator, Responder
 from tests.p2p.core_support import FAST, make_identity
 
 

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p.canonical import NotCanonical, pack_canonical, unpack_canonical
-from p2p.envelope import decode_envelope, parse_envelope, sign_envelope
-from p2p.errors import EnvelopeError, FrameTooLarge, HandshakeError, MalformedFrame
-from p2p.framing import PREFIX_SIZE, FrameDecoder, encode_frame, unpack_message
-from p2p.handshake import Initiator, Responder
-from p2p.tablelog import genesis_head
+from fairdeal.p2p.canonical import NotCanonical, pack_canonical, unpack_canonical
+from fairdeal.p2p.errors import EnvelopeError, FrameTooLarge, HandshakeError, MalformedFrame
+from fairdeal.p2p.log.envelope import decode_envelope, parse_envelope, sign_envelope
+from fairdeal.p2p.log.tablelog import genesis_head
+from fairdeal.p2p.net.framing import PREFIX_SIZE, FrameDecoder, encode_frame, unpack_message
+from fairdeal.p2p.net.handshake import Initiator, Responder
 from tests.p2p.core_support import make_identity
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

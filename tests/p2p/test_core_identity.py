@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p.errors import IdentityFileError
-from p2p.identity import (
+from fairdeal.p2p.errors import IdentityFileError
+from fairdeal.p2p.identity import (
     IDENTITY_FILE,
     Identity,
     fingerprint_code,

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from p2p.envelope import Envelope
-from p2p.logsync import TableSync
-from p2p.mesh import Mesh
-from p2p.tablelog import Simultaneous, TableLog, seat_order
-from p2p.transcript import load_transcript
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.log.sync import TableSync
+from fairdeal.p2p.log.tablelog import Simultaneous, TableLog, seat_order
+from fairdeal.p2p.log.transcript import load_transcript
+from fairdeal.p2p.net.mesh import Mesh
 from tests.p2p.core_support import (
     FAST,
     LoopbackPeer,

@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
-from p2p.identity import PublicIdentity
-from p2p.mesh import Mesh
+from fairdeal.p2p.identity import PublicIdentity
+from fairdeal.p2p.net.mesh import Mesh
 from tests.p2p.core_support import FAST, make_identity
 
 

@@ -8,9 +8,9 @@ import random
 import msgpack
 import pytest
 
-from p2p.envelope import Envelope, parse_envelope, sign_envelope
-from p2p.errors import EnvelopeError
-from p2p.tablelog import (
+from fairdeal.p2p.errors import EnvelopeError
+from fairdeal.p2p.log.envelope import Envelope, parse_envelope, sign_envelope
+from fairdeal.p2p.log.tablelog import (
     EquivocationError,
     Rejected,
     Roster,

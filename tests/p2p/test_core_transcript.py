@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from p2p.framing import encode_frame, pack_message
-from p2p.logsync import TableSync
-from p2p.mesh import Mesh
-from p2p.tablelog import TableLog, seat_order
-from p2p.transcript import (
+from fairdeal.p2p.log.sync import TableSync
+from fairdeal.p2p.log.tablelog import TableLog, seat_order
+from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
     TranscriptError,
     load_transcript,
     replay,
 )
+from fairdeal.p2p.net.framing import encode_frame, pack_message
+from fairdeal.p2p.net.mesh import Mesh
 from tests.p2p.core_support import FAST, make_identity, roster_of
 
 ROSTER = roster_of(3)

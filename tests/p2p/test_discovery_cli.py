@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-import p2p.discovery
-from p2p.discovery import DiscoveredTable, TableAd
-from ui.cli import main
+import fairdeal.p2p.lobby.discovery
+from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
+from fairdeal.ui.cli import main
 
 TABLES = [
     DiscoveredTable(
@@ -29,7 +29,7 @@ def found(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, object]]:
         calls.append((timeout, interfaces))
         return TABLES
 
-    monkeypatch.setattr(p2p.discovery, "discover_tables", fake_discover)
+    monkeypatch.setattr(fairdeal.p2p.lobby.discovery, "discover_tables", fake_discover)
     return calls
 
 
@@ -56,7 +56,7 @@ def test_nothing_found(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
     async def nothing(timeout: float, interfaces: object = None) -> list[DiscoveredTable]:
         return []
 
-    monkeypatch.setattr(p2p.discovery, "discover_tables", nothing)
+    monkeypatch.setattr(fairdeal.p2p.lobby.discovery, "discover_tables", nothing)
     assert main(["tables", "--timeout", "1"]) == 0
     assert capsys.readouterr().out == "no fairdeal tables found in 1 s\n"
     assert main(["tables", "--json", "--timeout", "1"]) == 0

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from p2p.discovery import (
+from fairdeal.p2p.lobby.discovery import (
     LOOPBACK,
     SERVICE_TYPE,
     DiscoveredTable,
@@ -145,7 +145,7 @@ async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> Non
     ad = fresh_ad("CLI table", seats_taken=2)
     advertiser = TableAdvertiser(host_zc, ad, port=40555, addresses=LOOPBACK)
     await advertiser.start()
-    command = [sys.executable, "-m", "ui", "tables", "--json", "--timeout", CLI_WINDOW_S]
+    command = [sys.executable, "-m", "fairdeal", "tables", "--json", "--timeout", CLI_WINDOW_S]
     process = await asyncio.create_subprocess_exec(
         *command, "--interface", "127.0.0.1", cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE
     )
@@ -175,7 +175,7 @@ async def test_tables_command_text_output(host_zc: AsyncZeroconf) -> None:
     advertiser = TableAdvertiser(host_zc, ad, port=40556, addresses=LOOPBACK)
     await advertiser.start()
     process = await asyncio.create_subprocess_exec(
-        *[sys.executable, "-m", "ui", "tables", "--timeout", CLI_WINDOW_S],
+        *[sys.executable, "-m", "fairdeal", "tables", "--timeout", CLI_WINDOW_S],
         *["--interface", "127.0.0.1"],
         cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2p.discovery import (
+from fairdeal.p2p.lobby.discovery import (
     MAX_INSTANCE_BYTES,
     BadAdvertisement,
     TableAd,

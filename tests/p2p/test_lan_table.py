@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p.lobby_messages import parse_signed_roster_record
-from p2p.transcript import load_transcript
+from fairdeal.p2p.lobby.messages import parse_signed_roster_record
+from fairdeal.p2p.log.transcript import load_transcript
 from tests.p2p.netns import VirtualLan
 
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(60)]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p.identity import Identity
-from p2p.lobby import (
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.lobby.machines import (
     OPEN,
     STARTED,
     STARTING,
@@ -20,7 +20,7 @@ from p2p.lobby import (
     LocalLobbyError,
     Send,
 )
-from p2p.lobby_messages import (
+from fairdeal.p2p.lobby.messages import (
     GuestMessage,
     HostMessage,
     LobbyMessageError,
@@ -35,9 +35,9 @@ from p2p.lobby_messages import (
     encode_lobby_message,
     parse_signed_roster_record,
 )
-from p2p.lobby_session import create_transcript
-from p2p.roster import Roster, RosterError, SignedRoster, options_digest
-from p2p.transcript import load_transcript
+from fairdeal.p2p.lobby.roster import Roster, RosterError, SignedRoster, options_digest
+from fairdeal.p2p.lobby.session import create_transcript
+from fairdeal.p2p.log.transcript import load_transcript
 
 OPTIONS = {"hands": 3, "larry_call": True}
 TABLE_ID = bytes(range(16))

@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p.discovery import BadAdvertisement, TableAd
-from p2p.errors import PeerError
-from p2p.identity import Identity
-from p2p.lobby import HostLobby, LocalLobbyError
-from p2p.lobby_messages import (
+from fairdeal.p2p.errors import PeerError
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.lobby.discovery import BadAdvertisement, TableAd
+from fairdeal.p2p.lobby.machines import HostLobby, LocalLobbyError
+from fairdeal.p2p.lobby.messages import (
     GUEST_KINDS,
     HOST_KINDS,
     LeaveSeat,
@@ -23,7 +23,7 @@ from p2p.lobby_messages import (
     TakeSeat,
     decode_lobby_message,
 )
-from p2p.roster import options_digest
+from fairdeal.p2p.lobby.roster import options_digest
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FUZZ_SEQUENCES = settings(FUZZ, max_examples=40)  # each example is a whole lobby session

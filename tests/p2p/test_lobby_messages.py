@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from p2p.identity import PublicIdentity
-from p2p.lobby_messages import (
+from fairdeal.p2p.identity import PublicIdentity
+from fairdeal.p2p.lobby.messages import (
     LeaveSeat,
     LobbyMessage,
     LobbyMessageError,
@@ -24,7 +24,7 @@ from p2p.lobby_messages import (
     decode_lobby_message,
     encode_lobby_message,
 )
-from p2p.roster import Roster
+from fairdeal.p2p.lobby.roster import Roster
 
 ALICE = PublicIdentity(b"\x01" * 32, "alice")
 BOB = PublicIdentity(b"\x02" * 32, "bob")

@@ -11,10 +11,11 @@ from dataclasses import replace
 import pytest
 from zeroconf.asyncio import AsyncZeroconf
 
-from p2p.discovery import LOOPBACK, DiscoveredTable, TableBrowser, open_zeroconf
-from p2p.errors import HandshakeError
-from p2p.lobby_messages import SetReady, encode_lobby_message
-from p2p.lobby_session import (
+from fairdeal.p2p.errors import HandshakeError
+from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable, TableBrowser, open_zeroconf
+from fairdeal.p2p.lobby.messages import SetReady, encode_lobby_message
+from fairdeal.p2p.lobby.roster import options_digest
+from fairdeal.p2p.lobby.session import (
     HostedTable,
     JoinedTable,
     LobbyClosed,
@@ -23,8 +24,7 @@ from p2p.lobby_session import (
     seat_addresses,
     start_table_log,
 )
-from p2p.roster import options_digest
-from p2p.tablelog import seat_order
+from fairdeal.p2p.log.tablelog import seat_order
 from tests.p2p.core_support import FAST, make_identity
 
 pytestmark = pytest.mark.timeout(30)

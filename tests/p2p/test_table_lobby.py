@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from engine import LarryOptions
-from p2p.lobby_session import HostedTable, LobbyClosed
-from p2p.table_lobby import Seated, join_lobby, open_lobby
+from fairdeal.engine import LarryOptions
+from fairdeal.p2p.lobby.session import HostedTable, LobbyClosed
+from fairdeal.p2p.table.gather import Seated, join_lobby, open_lobby
 from tests.p2p.core_support import make_identity
 
 pytestmark = pytest.mark.timeout(30)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p.discovery import LOOPBACK
-from p2p.table_session import NetworkSettings, use_settings
+from fairdeal.p2p.lobby.discovery import LOOPBACK
+from fairdeal.p2p.table.session import NetworkSettings, use_settings
 
 
 def loopback_settings(data_dir: Path, *, advertise: bool = False) -> NetworkSettings:

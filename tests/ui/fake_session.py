@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from engine import Action, IllegalAction, LarryView, view_for
-from engine.oracle import OracleDriver
-from p2p.table_api import SeatInfo, StateChanged, TableEvent
+from fairdeal.engine import Action, IllegalAction, LarryView, view_for
+from fairdeal.engine.oracle import OracleDriver
+from fairdeal.p2p.table.api import SeatInfo, StateChanged, TableEvent
 
 
 class ScriptedSession:

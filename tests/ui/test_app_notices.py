@@ -9,8 +9,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-import ui.screens.table as table_module
-from p2p.table_api import (
+import fairdeal.ui.screens.table as table_module
+from fairdeal.p2p.table.api import (
     DoubtVerification,
     FaultDetected,
     ProofStatus,
@@ -18,14 +18,14 @@ from p2p.table_api import (
     SetupProgress,
     VerifiedCard,
 )
-from ui.app import FairdealApp
-from ui.screens.doubt import DoubtScreen
-from ui.screens.fault import FaultScreen
-from ui.screens.help import HELP_TEXT
-from ui.screens.table import TableScreen
-from ui.table_finder import FixedFinder
-from ui.widgets.game_log import GameLog
-from ui.widgets.seat_list import SeatList
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.screens.fault import FaultScreen
+from fairdeal.ui.screens.help import HELP_TEXT
+from fairdeal.ui.screens.table import TableScreen
+from fairdeal.ui.table_finder import FixedFinder
+from fairdeal.ui.widgets.game_log import GameLog
+from fairdeal.ui.widgets.seat_list import SeatList
 
 from .fake_session import ScriptedSession
 from .support import PLAYER, static_text

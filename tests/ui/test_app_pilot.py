@@ -8,23 +8,23 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from engine import CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
-from engine.events import CardGiven
-from engine.legal import face_up_actions
-from p2p.discovery import DiscoveredTable, TableAd
-from p2p.table_api import StateChanged
-from ui.app import FairdealApp
-from ui.local_table import LocalTable
-from ui.screens.announce import AnnounceDialog
-from ui.screens.doubt import DoubtScreen
-from ui.screens.help import HelpScreen
-from ui.screens.lobby import LobbyScreen
-from ui.screens.open_table import OpenTableDialog
-from ui.screens.pick import PickDialog
-from ui.screens.scores import ScoresScreen
-from ui.screens.table import TableScreen
-from ui.table_finder import FixedFinder
-from ui.widgets.game_log import GameLog
+from fairdeal.engine import CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
+from fairdeal.engine.events import CardGiven
+from fairdeal.engine.legal import face_up_actions
+from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
+from fairdeal.p2p.table.api import StateChanged
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.local_table import LocalTable
+from fairdeal.ui.screens.announce import AnnounceDialog
+from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.screens.help import HelpScreen
+from fairdeal.ui.screens.lobby import LobbyScreen
+from fairdeal.ui.screens.open_table import OpenTableDialog
+from fairdeal.ui.screens.pick import PickDialog
+from fairdeal.ui.screens.scores import ScoresScreen
+from fairdeal.ui.screens.table import TableScreen
+from fairdeal.ui.table_finder import FixedFinder
+from fairdeal.ui.widgets.game_log import GameLog
 
 from .support import make_app, settle, static_text, table_screen
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.cli import COMMANDS, build_parser
+from fairdeal.ui.cli import COMMANDS, build_parser
 
 
 def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:

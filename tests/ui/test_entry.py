@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-import ui.commands.play as play
-from ui.cli import main
+import fairdeal.ui.commands.play as play
+from fairdeal.ui.cli import main
 
 
 class FakeTty(io.StringIO):

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import p2p.table_session as table_session
-import ui.commands.host as host
-from ui.app import FairdealApp
-from ui.cli import build_parser, main
-from ui.table_factory import TableSpec
-from ui.table_finder import FixedFinder, ZeroconfFinder
+import fairdeal.p2p.table.session as table_session
+import fairdeal.ui.commands.host as host
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.cli import build_parser, main
+from fairdeal.ui.table_factory import TableSpec
+from fairdeal.ui.table_finder import FixedFinder, ZeroconfFinder
 
 
 class FakeTty(io.StringIO):
@@ -105,7 +105,7 @@ def test_play_builds_its_app_through_the_same_launcher(
     args = build_parser().parse_args(
         ["play", "--lobby", "--no-discovery", "--data-dir", str(tmp_path), "--name", "Bo"]
     )
-    import ui.commands.play as play
+    import fairdeal.ui.commands.play as play
 
     assert play.run_app(args) == 0
     (app,) = built
@@ -119,8 +119,8 @@ async def test_the_hosted_app_asks_the_networked_driver_for_the_table(
 ) -> None:
     """Pilot: the app `host` builds opens its table through `host_table` with our seats, bots and
     name, and shows the table screen (a scripted session stands in for the network)."""
-    import ui.table_factory as table_factory
-    from ui.screens.table import TableScreen
+    import fairdeal.ui.table_factory as table_factory
+    from fairdeal.ui.screens.table import TableScreen
 
     from .fake_session import ScriptedSession
 

@@ -9,10 +9,16 @@ from collections.abc import Callable
 import pytest
 from textual.pilot import Pilot
 
-from p2p.discovery import LOOPBACK, DiscoveredTable, TableAd, TableAdvertiser, open_zeroconf
-from ui.app import FairdealApp
-from ui.screens.lobby import LobbyScreen
-from ui.table_finder import ZeroconfFinder
+from fairdeal.p2p.lobby.discovery import (
+    LOOPBACK,
+    DiscoveredTable,
+    TableAd,
+    TableAdvertiser,
+    open_zeroconf,
+)
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.screens.lobby import LobbyScreen
+from fairdeal.ui.table_finder import ZeroconfFinder
 
 from .support import PLAYER
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from engine import Action, Doubt, IllegalAction, LarryView, PlayFaceDown
-from engine.bots.heuristic import HeuristicBot
-from engine.events import DoubtResolved, GameOver, HandScored
-from p2p.table_api import (
+from fairdeal.engine import Action, Doubt, IllegalAction, LarryView, PlayFaceDown
+from fairdeal.engine.bots.heuristic import HeuristicBot
+from fairdeal.engine.events import DoubtResolved, GameOver, HandScored
+from fairdeal.p2p.table.api import (
     DoubtVerification,
     FaultDetected,
     ProofStatus,
@@ -18,7 +18,7 @@ from p2p.table_api import (
     StateChanged,
     TableEvent,
 )
-from ui.local_table import LocalTable
+from fairdeal.ui.local_table import LocalTable
 
 
 async def play_out(table: LocalTable, seed: int = 7) -> None:

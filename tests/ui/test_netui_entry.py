@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from p2p.table_session import NetworkSettings, current_settings
-from ui.app import FairdealApp
-from ui.cli import main
-from ui.table_finder import ZeroconfFinder
+from fairdeal.p2p.table.session import NetworkSettings, current_settings
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.cli import main
+from fairdeal.ui.table_finder import ZeroconfFinder
 
 from .test_entry import FakeTty
 

@@ -11,21 +11,21 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
 
-from engine import LarryOptions
-from engine.bots import make_bot
-from p2p.audit import audit_transcript
-from p2p.discovery import LOOPBACK, DiscoveredTable
-from p2p.table_api import DoubtVerification, ProofStatus, StateChanged
-from p2p.table_session import NetworkedTable, host_table, use_settings
-from ui.app import FairdealApp
-from ui.screens.doubt import DoubtScreen
-from ui.screens.lobby import LobbyScreen
-from ui.screens.scores import ScoresScreen
-from ui.screens.table import TableScreen
-from ui.table_factory import TableSpec
-from ui.table_finder import ZeroconfFinder
-from ui.widgets.game_log import GameLog
-from ui.widgets.table_status import TableStatus
+from fairdeal.engine import LarryOptions
+from fairdeal.engine.bots import make_bot
+from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable
+from fairdeal.p2p.table.api import DoubtVerification, ProofStatus, StateChanged
+from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.session import NetworkedTable, host_table, use_settings
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.screens.lobby import LobbyScreen
+from fairdeal.ui.screens.scores import ScoresScreen
+from fairdeal.ui.screens.table import TableScreen
+from fairdeal.ui.table_factory import TableSpec
+from fairdeal.ui.table_finder import ZeroconfFinder
+from fairdeal.ui.widgets.game_log import GameLog
+from fairdeal.ui.widgets.table_status import TableStatus
 
 from .conftest import loopback_settings
 from .support import PLAYER, make_app, static_text, table_screen

@@ -11,12 +11,12 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from p2p.discovery import DiscoveredTable, TableAd
-from ui.app import FairdealApp
-from ui.local_table import LocalTable
-from ui.screens.doubt import DoubtScreen
-from ui.screens.scores import ScoresScreen
-from ui.table_finder import FixedFinder
+from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.local_table import LocalTable
+from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.screens.scores import ScoresScreen
+from fairdeal.ui.table_finder import FixedFinder
 
 from .support import PLAYER, make_app, settle
 

@@ -7,10 +7,10 @@ import types
 
 import pytest
 
-from engine import LarryOptions
-from p2p.discovery import DiscoveredTable, TableAd
-from ui.local_table import LocalTable
-from ui.table_factory import (
+from fairdeal.engine import LarryOptions
+from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
+from fairdeal.ui.local_table import LocalTable
+from fairdeal.ui.table_factory import (
     NETWORKED_DRIVER_MODULE,
     NetworkedPlayUnavailable,
     TableSpec,

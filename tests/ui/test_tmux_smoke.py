@@ -1,6 +1,6 @@
 """The README's first command, in a real terminal: tmux at 80×24, a few keystrokes, a clean quit.
 
-It runs the final part of that command (`fairdeal play`, here `python -m ui play` from this
+It runs the final part of that command (`fairdeal play`, here `python -m fairdeal play` from this
 checkout) with a throw-away data directory, waits for the screen to show what a player needs
 (polling tmux's pane, never a fixed sleep as synchronisation), plays, and quits with q.
 """
@@ -37,7 +37,7 @@ def test_play_in_a_real_terminal(tmp_path: Path) -> None:
     session = f"fairdeal-smoke-{os.getpid()}"
     status_file = tmp_path / "exit-status"
     env = f"XDG_DATA_HOME={tmp_path} HOME={tmp_path} TERM=xterm-256color"
-    command = f"cd {ROOT} && env {env} {sys.executable} -m ui play; echo $? > {status_file}"
+    command = f"cd {ROOT} && env {env} {sys.executable} -m fairdeal play; echo $? > {status_file}"
     tmux("-L", session, "kill-server")
     tmux_args = ("-L", session)
     subprocess.run(

@@ -15,7 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from p2p.audit import audit_many, digest
+    from fairdeal.p2p.table.audit import audit_many, digest
 
     reports, disagreement = audit_many(list(args.files))
     ok = all(r.verified for r in reports) and disagreement is None

@@ -27,10 +27,10 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     import logging
     import sys
 
-    from engine import LarryOptions
-    from p2p.identity import default_data_dir, load_or_create_identity
-    from p2p.local_bots import BOT_HOST, local_bots, play_seated
-    from p2p.table_lobby import find_table, join_lobby, open_lobby
+    from fairdeal.engine import LarryOptions
+    from fairdeal.p2p.identity import default_data_dir, load_or_create_identity
+    from fairdeal.p2p.table.gather import find_table, join_lobby, open_lobby
+    from fairdeal.p2p.table.local_bots import BOT_HOST, local_bots, play_seated
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s: %(message)s")
     data: Path = args.data or default_data_dir()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ui.launch import AppRunner
+    from fairdeal.ui.launch import AppRunner
 
 HEADLESS_TABLE_NAME = "fairdeal"
 
@@ -43,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from ui.commands.bot import run_table
+    from fairdeal.ui.commands.bot import run_table
 
     if not 2 <= args.seats <= 8 or not 0 <= args.bots < args.seats:
         raise SystemExit("fairdeal host: 2-8 seats, and fewer bots than seats")
@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
 def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     """The Textual app on a table opened on the network: we take seat 0, `--bots` local bot
     peers sit down at once, friends take the other seats."""
-    from ui.launch import run_app as launch
-    from ui.table_factory import TableSpec
+    from fairdeal.ui.launch import run_app as launch
+    from fairdeal.ui.table_factory import TableSpec
 
     spec = TableSpec(
         seats=args.seats, bots=args.bots, seat=0, short_game=args.short, networked=True

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to follow the game
 
 if TYPE_CHECKING:
-    from engine.actions import Action
-    from engine.bots import Bot
-    from engine.events import Event
-    from engine.oracle import OracleDriver
-    from engine.view import LarryView
+    from fairdeal.engine.actions import Action
+    from fairdeal.engine.bots import Bot
+    from fairdeal.engine.events import Event
+    from fairdeal.engine.oracle import OracleDriver
+    from fairdeal.engine.view import LarryView
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -63,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 def run_app(args: argparse.Namespace) -> int:
     """The Textual app on a table of one human (`--seat`) and local bots."""
-    from ui.launch import run_app as launch
-    from ui.table_factory import TableSpec
+    from fairdeal.ui.launch import run_app as launch
+    from fairdeal.ui.table_factory import TableSpec
 
     spec = TableSpec(
         seats=args.players,
@@ -92,9 +92,9 @@ def run_app(args: argparse.Namespace) -> int:
 def run_plain(args: argparse.Namespace) -> int:
     import random
 
-    from engine.options import LarryOptions
-    from engine.oracle import OracleDriver
-    from engine.selfplay import make_bots
+    from fairdeal.engine.options import LarryOptions
+    from fairdeal.engine.oracle import OracleDriver
+    from fairdeal.engine.selfplay import make_bots
 
     try:
         options = LarryOptions(short_game=args.short)
@@ -167,8 +167,8 @@ class TextGame:
 
     # -- the loop ------------------------------------------------------------------------------
     def play(self) -> int:
-        from engine.errors import IllegalAction
-        from engine.view import view_for
+        from fairdeal.engine.errors import IllegalAction
+        from fairdeal.engine.view import view_for
 
         driver = self.driver
         self.write("Larry! Play cards face-down, announce the new total, doubt the liars.")
@@ -204,13 +204,13 @@ class TextGame:
                 self.write(text)
 
     def card(self, face: int) -> str:
-        from engine.cards import deck_of
+        from fairdeal.engine.cards import deck_of
 
         name = deck_of(self.driver.options)[face].name
         return CARD_NAMES.get(name, name)
 
     def describe(self, event: Event) -> str:
-        from engine import events as ev
+        from fairdeal.engine import events as ev
 
         n = self.names
         if isinstance(event, ev.HandStarted):
@@ -297,8 +297,13 @@ class TextGame:
 
     def _menu(self, view: LarryView) -> list[_Entry]:
         """The legal actions, with face-down plays and gifts asked for in a second step."""
-        from engine.actions import PlayFaceUp
-        from engine.legal import accept_actions, doubt_actions, face_down_actions, face_up_actions
+        from fairdeal.engine.actions import PlayFaceUp
+        from fairdeal.engine.legal import (
+            accept_actions,
+            doubt_actions,
+            face_down_actions,
+            face_up_actions,
+        )
 
         entries: list[_Entry] = []
         for action in doubt_actions(view):
@@ -332,8 +337,8 @@ class TextGame:
     def _ask(self, view: LarryView) -> Action:
         from dataclasses import replace
 
-        from engine.actions import PlayFaceDown, PlayFaceUp
-        from engine.cards import deck_of
+        from fairdeal.engine.actions import PlayFaceDown, PlayFaceUp
+        from fairdeal.engine.cards import deck_of
 
         self._status(view)
         entries = self._menu(view)
@@ -379,7 +384,7 @@ class TextGame:
         """L15: a play that leaves one card needs the call; the human must make it."""
         from dataclasses import replace
 
-        from engine.actions import PlayFaceDown, PlayFaceUp
+        from fairdeal.engine.actions import PlayFaceDown, PlayFaceUp
 
         if not isinstance(action, PlayFaceDown | PlayFaceUp):
             return action

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ui.launch import AppRunner
+    from fairdeal.ui.launch import AppRunner
 
 ANY_ADDRESS = ("0.0.0.0", "")
 
@@ -43,8 +43,8 @@ def data_directory(transcript: Path, given: Path | None) -> Path | None:
 
 
 def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
-    from p2p.resume import CannotResume
-    from p2p.table_session import NetworkSettings, resume_table, use_settings
+    from fairdeal.p2p.table.resume import CannotResume
+    from fairdeal.p2p.table.session import NetworkSettings, resume_table, use_settings
 
     only = None if args.bind in ANY_ADDRESS else (args.bind,)
     settings = NetworkSettings(
@@ -62,9 +62,9 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     if runner is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("fairdeal resume: the table screen needs a terminal", file=sys.stderr)
         return 1
-    from ui.app import FairdealApp
-    from ui.player import Player
-    from ui.table_finder import FixedFinder
+    from fairdeal.ui.app import FairdealApp
+    from fairdeal.ui.player import Player
+    from fairdeal.ui.table_finder import FixedFinder
 
     use_settings(settings)
     identity = session.identity

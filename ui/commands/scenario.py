@@ -17,8 +17,8 @@ def run(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from engine.codec import to_data
-    from engine.scenario import ScenarioError, run_scenario
+    from fairdeal.engine.codec import to_data
+    from fairdeal.engine.scenario import ScenarioError, run_scenario
 
     status = 0
     for name in args.files:

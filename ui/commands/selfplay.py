@@ -28,8 +28,8 @@ def run(args: argparse.Namespace) -> int:
     import random
     import time
 
-    from engine.options import LarryOptions
-    from engine.selfplay import make_bots, play_game
+    from fairdeal.engine.options import LarryOptions
+    from fairdeal.engine.selfplay import make_bots, play_game
 
     if args.games < 1:
         raise SystemExit("fairdeal selfplay: --games must be at least 1")

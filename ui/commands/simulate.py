@@ -20,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from p2p.simulate import simulate
+    from fairdeal.p2p.table.simulate import simulate
 
     if not 2 <= args.peers <= 8:
         raise SystemExit("fairdeal simulate: Larry takes 2 to 8 peers")

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import json
 
-    from p2p.discovery import discover_tables
+    from fairdeal.p2p.lobby.discovery import discover_tables
 
     if args.timeout <= 0:
         raise SystemExit("fairdeal tables: --timeout must be positive")

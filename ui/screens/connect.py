@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from ui.table_factory import parse_address
+from fairdeal.ui.table_factory import parse_address
 
 
 class ConnectDialog(ModalScreen[tuple[str, int] | None]):

@@ -13,9 +13,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from engine import Card, CardKind
-from p2p.table_api import DoubtVerification, ProofStatus, SeatInfo
-from ui.describe import card_label
+from fairdeal.engine import Card, CardKind
+from fairdeal.p2p.table.api import DoubtVerification, ProofStatus, SeatInfo
+from fairdeal.ui.describe import card_label
 
 PROOF_MARKS = {
     ProofStatus.VERIFIED: ("✓ proved", "green"),

@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from p2p.table_api import FaultDetected
+from fairdeal.p2p.table.api import FaultDetected
 
 
 class FaultScreen(ModalScreen[None]):

@@ -10,10 +10,16 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from p2p.discovery import DiscoveredTable, TableAdded, TableEvent, TableRemoved, TableUpdated
-from ui.messages import ConnectRequested, JoinRequested, NewTableRequested
-from ui.player import Player
-from ui.table_finder import TableFinder
+from fairdeal.p2p.lobby.discovery import (
+    DiscoveredTable,
+    TableAdded,
+    TableEvent,
+    TableRemoved,
+    TableUpdated,
+)
+from fairdeal.ui.messages import ConnectRequested, JoinRequested, NewTableRequested
+from fairdeal.ui.player import Player
+from fairdeal.ui.table_finder import TableFinder
 
 
 class LobbyScreen(Screen[None]):
@@ -112,7 +118,7 @@ class LobbyScreen(Screen[None]):
         self.post_message(ConnectRequested())
 
     def action_help(self) -> None:
-        from ui.screens.help import HelpScreen
+        from fairdeal.ui.screens.help import HelpScreen
 
         self.app.push_screen(HelpScreen())
 

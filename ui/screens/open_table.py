@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select
 
-from ui.table_factory import TableSpec
+from fairdeal.ui.table_factory import TableSpec
 
 GAMES = [("Larry", "larry")]
 

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from p2p.table_api import SeatInfo
+from fairdeal.p2p.table.api import SeatInfo
 
 
 class ScoresScreen(ModalScreen[None]):

@@ -18,7 +18,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from engine import (
+from fairdeal.engine import (
     AcceptOut,
     Action,
     Card,
@@ -30,8 +30,8 @@ from engine import (
     PlayFaceDown,
     PlayFaceUp,
 )
-from engine import events as ev
-from p2p.table_api import (
+from fairdeal.engine import events as ev
+from fairdeal.p2p.table.api import (
     DoubtVerification,
     FaultDetected,
     Notice,
@@ -41,19 +41,19 @@ from p2p.table_api import (
     TableEvent,
     TableSession,
 )
-from ui.describe import card_name, card_use, event_text
-from ui.messages import CardChosen, NewGameRequested
-from ui.screens.announce import AnnounceDialog
-from ui.screens.doubt import DoubtScreen
-from ui.screens.fault import FaultScreen
-from ui.screens.help import HelpScreen
-from ui.screens.pick import PickDialog
-from ui.screens.scores import ScoresScreen
-from ui.widgets.game_log import GameLog
-from ui.widgets.hand import HandView
-from ui.widgets.pile_view import PileView
-from ui.widgets.seat_list import SeatList
-from ui.widgets.table_status import TableStatus, setup_text
+from fairdeal.ui.describe import card_name, card_use, event_text
+from fairdeal.ui.messages import CardChosen, NewGameRequested
+from fairdeal.ui.screens.announce import AnnounceDialog
+from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.screens.fault import FaultScreen
+from fairdeal.ui.screens.help import HelpScreen
+from fairdeal.ui.screens.pick import PickDialog
+from fairdeal.ui.screens.scores import ScoresScreen
+from fairdeal.ui.widgets.game_log import GameLog
+from fairdeal.ui.widgets.hand import HandView
+from fairdeal.ui.widgets.pile_view import PileView
+from fairdeal.ui.widgets.seat_list import SeatList
+from fairdeal.ui.widgets.table_status import TableStatus, setup_text
 
 TARGETED = (CardKind.FACE_UP, CardKind.PICK_UP_2, CardKind.GIVE_AWAY_1)
 DOUBT_LINGER_S = 3.0  # how long a doubt between other seats stays up once fully turned over

@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import Static
 
-from engine import Card, CardKind
-from ui.describe import card_label
-from ui.messages import CardChosen
+from fairdeal.engine import Card, CardKind
+from fairdeal.ui.describe import card_label
+from fairdeal.ui.messages import CardChosen
 
 
 class CardBox(Static):

@@ -6,8 +6,8 @@ import asyncio
 
 from textual.containers import HorizontalScroll
 
-from engine import Card
-from ui.widgets.card import CardBox
+from fairdeal.engine import Card
+from fairdeal.ui.widgets.card import CardBox
 
 
 class HandView(HorizontalScroll, can_focus=False):

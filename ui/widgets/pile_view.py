@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from engine import LarryView
-from p2p.table_api import SeatInfo
-from ui.describe import card_label
+from fairdeal.engine import LarryView
+from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.ui.describe import card_label
 
 
 class PileView(Static):

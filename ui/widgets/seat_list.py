@@ -8,8 +8,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from engine import LarryView
-from p2p.table_api import SeatInfo
+from fairdeal.engine import LarryView
+from fairdeal.p2p.table.api import SeatInfo
 
 
 class SeatList(Static):

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from engine import LarryView, Phase
-from p2p.table_api import SeatInfo, SetupProgress
-from ui.describe import direction_text
+from fairdeal.engine import LarryView, Phase
+from fairdeal.p2p.table.api import SeatInfo, SetupProgress
+from fairdeal.ui.describe import direction_text
 
 
 class TableStatus(Static):

@@ -25,7 +25,7 @@ import ifaddr  # python-zeroconf's own dependency for listing interfaces
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from p2p.handshake import SUPPORTED_VERSIONS
+from fairdeal.p2p.net.handshake import SUPPORTED_VERSIONS
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ DISCOVERY_PROTOCOL_VERSION = max(SUPPORTED_VERSIONS)
 MAX_INSTANCE_BYTES = 63
 MAX_TABLE_NAME_BYTES = 40
 MAX_GAME_BYTES = 16
-FINGERPRINT_HEX_CHARS = 16  # p2p.identity.fingerprint (protocol.md 3.1)
+FINGERPRINT_HEX_CHARS = 16  # fairdeal.p2p.identity.fingerprint (protocol.md 3.1)
 TABLE_ID_HEX_CHARS = 32
 MAX_SEATS = 8
 RESOLVE_TIMEOUT_MS = 3000

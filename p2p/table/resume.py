@@ -3,7 +3,7 @@
 `resume_point` reads a transcript's header (the roster every seat signed in the lobby, our seat,
 the options, where each seat listens) and checks, before anything is opened, that this data
 directory holds the seat's identity and secrets and that the game is not over. The restart itself
-is `TablePeer`'s own (it replays the transcript from the same seed); `p2p.table_session
+is `TablePeer`'s own (it replays the transcript from the same seed); `fairdeal.p2p.table.session
 .resume_table` wires it to a fresh mesh.
 """
 
@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import LarryOptions
-from p2p.audit import audit_transcript
-from p2p.errors import P2PError
-from p2p.identity import Identity, IdentityFileError, load_identity
-from p2p.lobby_messages import parse_signed_roster_record
-from p2p.roster import SignedRoster
-from p2p.table_lobby import options_from_lobby
-from p2p.table_peer import table_secret_name
-from p2p.transcript import SecretStore, TranscriptError, load_transcript
+from fairdeal.engine import LarryOptions
+from fairdeal.p2p.errors import P2PError
+from fairdeal.p2p.identity import Identity, IdentityFileError, load_identity
+from fairdeal.p2p.lobby.messages import parse_signed_roster_record
+from fairdeal.p2p.lobby.roster import SignedRoster
+from fairdeal.p2p.log.transcript import SecretStore, TranscriptError, load_transcript
+from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.gather import options_from_lobby
+from fairdeal.p2p.table.peer import table_secret_name
 
 Address = tuple[str, int] | None
 
@@ -93,8 +93,8 @@ def _identity(data: Path) -> Identity:
 
 
 def _check_secrets(transcript: Path, data: Path, table: bytes) -> None:
-    """The seat's randomness seed (p2p.table_random, kept by TablePeer) must be there: without it
-    the replay cannot regain this seat's secrets."""
+    """The seat's randomness seed (p2p.table.randomness, kept by TablePeer) must be there:
+    without it the replay cannot regain this seat's secrets."""
     path = data / "secrets"
     if not path.is_file():
         raise CannotResume(f"{transcript}: secrets file {path} is missing")

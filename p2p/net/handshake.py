@@ -25,10 +25,8 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from p2p.errors import HandshakeError, MalformedFrame, VersionMismatch
-from p2p.framing import field as get_field
-from p2p.framing import pack_message, unpack_message
-from p2p.identity import (
+from fairdeal.p2p.errors import HandshakeError, MalformedFrame, VersionMismatch
+from fairdeal.p2p.identity import (
     PUBLIC_KEY_SIZE,
     SIGNATURE_SIZE,
     Identity,
@@ -37,6 +35,8 @@ from p2p.identity import (
     fingerprint,
     verify_signature,
 )
+from fairdeal.p2p.net.framing import field as get_field
+from fairdeal.p2p.net.framing import pack_message, unpack_message
 
 PROTOCOL_NAME = "fairdeal"
 SUPPORTED_VERSIONS: tuple[int, ...] = (1,)

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine import (
+from fairdeal.engine import (
     DRIVER,
     Ack,
     Deal,
@@ -45,9 +45,9 @@ from engine import (
     new_game,
     view_for,
 )
-from engine.codec import DecodeError, action_from_data, to_data
-from engine.events import DoubtResolved
-from p2p.deck import (
+from fairdeal.engine.codec import DecodeError, action_from_data, to_data
+from fairdeal.engine.events import DoubtResolved
+from fairdeal.p2p.deck import (
     CardDealt,
     CardReceived,
     CardRevealed,
@@ -59,8 +59,8 @@ from p2p.deck import (
     ShuffleVerified,
     Slot,
 )
-from p2p.deck.events import DeckEvent
-from p2p.deck.messages import (
+from fairdeal.p2p.deck.events import DeckEvent
+from fairdeal.p2p.deck.messages import (
     COIN_COMMIT,
     COIN_REVEAL,
     FORWARD,
@@ -70,10 +70,11 @@ from p2p.deck.messages import (
     SharesMessage,
     parse_message,
 )
-from p2p.deck.session import Output
-from p2p.envelope import Envelope
-from p2p.roster import ROSTER_KIND, OptionValue, RosterError, SignedRoster
-from p2p.table_api import (
+from fairdeal.p2p.deck.session import Output
+from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, RosterError, SignedRoster
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.log.tablelog import genesis_head, next_head
+from fairdeal.p2p.table.api import (
     DoubtVerification,
     FaultDetected,
     Notice,
@@ -83,12 +84,11 @@ from p2p.table_api import (
     TableEvent,
     VerifiedCard,
 )
-from p2p.tablelog import genesis_head, next_head
 
 GAME = "larry"
 JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
 DECK = "deck"  # body: a fair-deck message (protocol.md section 6)
-ACT = "larry.act"  # body: an engine action (engine.codec, protocol.md section 7)
+ACT = "larry.act"  # body: an engine action (fairdeal.engine.codec, protocol.md section 7)
 RECEIVED = "larry.received"  # body: {"slot"}: the receiver of a give-away has its shares
 FIRST_PLAYER_COIN = "first-player"  # L5: the joint coin that picks who starts hand 1
 

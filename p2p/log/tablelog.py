@@ -28,9 +28,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from p2p.envelope import Envelope, sign_envelope
-from p2p.errors import EnvelopeError
-from p2p.identity import Identity, fingerprint
+from fairdeal.p2p.errors import EnvelopeError
+from fairdeal.p2p.identity import Identity, fingerprint
+from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 
 LOG_DOMAIN = b"fairdeal/log/v1\x00"
 MAX_AHEAD = 1024  # how far past a seat's next sequence number we buffer

@@ -1,7 +1,7 @@
 """The lobby on the network: a `HostedTable` advertises itself and runs a `HostLobby` on a `Mesh`;
 a `JoinedTable` dials a discovered table, checks the host's key against the advertised
 fingerprint and runs a `GuestLobby`. Once the roster is signed, `form_mesh` connects every seat to
-every other seat, and the same `Mesh` then carries the table log (`p2p.logsync.TableSync`).
+every other seat, and the same `Mesh` then carries the table log (`p2p.log.sync.TableSync`).
 
 All waiting is on real events: `wait_until(predicate)` re-checks after every lobby message.
 
@@ -42,24 +42,32 @@ from typing import Any
 
 from zeroconf.asyncio import AsyncZeroconf
 
-from p2p.channel import DEFAULT_CONFIG, ChannelConfig
-from p2p.discovery import DiscoveredTable, TableAd, TableAdvertiser
-from p2p.errors import HandshakeError, P2PError, PeerError
-from p2p.identity import Identity, PublicIdentity
-from p2p.lobby import CLOSED, STARTED, STARTING, GuestLobby, HostLobby, LobbyError, Send
-from p2p.lobby_messages import (
+from fairdeal.p2p.errors import HandshakeError, P2PError, PeerError
+from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd, TableAdvertiser
+from fairdeal.p2p.lobby.machines import (
+    CLOSED,
+    STARTED,
+    STARTING,
+    GuestLobby,
+    HostLobby,
+    LobbyError,
+    Send,
+)
+from fairdeal.p2p.lobby.messages import (
     GUEST_KINDS,
     HOST_KINDS,
     decode_lobby_message,
     encode_lobby_message,
     signed_roster_record,
 )
-from p2p.logsync import TableSync
-from p2p.mesh import Mesh
-from p2p.roster import OptionValue, SignedRoster
-from p2p.tablelog import Ordering, TableLog
-from p2p.tablelog import Roster as LogRoster
-from p2p.transcript import Transcript
+from fairdeal.p2p.lobby.roster import OptionValue, SignedRoster
+from fairdeal.p2p.log.sync import TableSync
+from fairdeal.p2p.log.tablelog import Ordering, TableLog
+from fairdeal.p2p.log.tablelog import Roster as LogRoster
+from fairdeal.p2p.log.transcript import Transcript
+from fairdeal.p2p.net.channel import DEFAULT_CONFIG, ChannelConfig
+from fairdeal.p2p.net.mesh import Mesh
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Gathering a Larry table on the LAN: `p2p.lobby_session` with the choices a player makes.
+"""Gathering a Larry table on the LAN: `fairdeal.p2p.lobby.session` with the choices a player makes.
 
 `open_lobby` (the host, seat 0) opens a `HostedTable` (advertised with mDNS unless told not to)
 and starts it as soon as every seat is taken and ready; `join_lobby` (a guest) joins the table at
@@ -15,22 +15,28 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from engine import LarryOptions
-from p2p.discovery import TableBrowser, local_addresses, open_zeroconf
-from p2p.errors import P2PError, PeerError
-from p2p.identity import Identity
-from p2p.lobby import CLOSED, OPEN, GuestLobby, LocalLobbyError
-from p2p.lobby_messages import LobbyState
-from p2p.lobby_session import HostedTable, JoinedTable, LobbyClosed, form_mesh, seat_addresses
-from p2p.mesh import Mesh
-from p2p.roster import OptionValue, SignedRoster
-from p2p.table_driver import lobby_options
-from p2p.tablelog import Roster
+from fairdeal.engine import LarryOptions
+from fairdeal.p2p.errors import P2PError, PeerError
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.lobby.discovery import TableBrowser, local_addresses, open_zeroconf
+from fairdeal.p2p.lobby.machines import CLOSED, OPEN, GuestLobby, LocalLobbyError
+from fairdeal.p2p.lobby.messages import LobbyState
+from fairdeal.p2p.lobby.roster import OptionValue, SignedRoster
+from fairdeal.p2p.lobby.session import (
+    HostedTable,
+    JoinedTable,
+    LobbyClosed,
+    form_mesh,
+    seat_addresses,
+)
+from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.driver import lobby_options
 
 log = logging.getLogger("fairdeal.lobby")
 
 GAME = "larry"
-MESH_TIMEOUT_S = 10.0  # then the table's redialling (p2p.redial) keeps trying
+MESH_TIMEOUT_S = 10.0  # then the table's redialling (fairdeal.p2p.net.redial) keeps trying
 
 
 @dataclass

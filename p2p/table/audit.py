@@ -31,17 +31,17 @@ from typing import Any
 
 import msgpack
 
-from engine import LarryOptions
-from engine.codec import DecodeError, from_data
-from p2p.deck import DeckSession
-from p2p.envelope import Envelope, decode_envelope
-from p2p.errors import EnvelopeError, MalformedFrame, PeerError
-from p2p.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
-from p2p.identity import fingerprint
-from p2p.lobby_messages import parse_signed_roster_record
-from p2p.roster import ROSTER_KIND, RosterError, SignedRoster
-from p2p.table_driver import JOIN, LarryTable, lobby_options, roster_difference
-from p2p.tablelog import Roster, TableLog
+from fairdeal.engine import LarryOptions
+from fairdeal.engine.codec import DecodeError, from_data
+from fairdeal.p2p.deck import DeckSession
+from fairdeal.p2p.errors import EnvelopeError, MalformedFrame, PeerError
+from fairdeal.p2p.identity import fingerprint
+from fairdeal.p2p.lobby.messages import parse_signed_roster_record
+from fairdeal.p2p.lobby.roster import ROSTER_KIND, RosterError, SignedRoster
+from fairdeal.p2p.log.envelope import Envelope, decode_envelope
+from fairdeal.p2p.log.tablelog import Roster, TableLog
+from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
+from fairdeal.p2p.table.driver import JOIN, LarryTable, lobby_options, roster_difference
 
 TRANSCRIPT_VERSION = 1
 
@@ -370,7 +370,7 @@ def _tally(table: LarryTable, report: AuditReport) -> None:
 
 def _check_evidence(roster: Roster, path: Path) -> None:
     """Faults a peer saw outside the log (equivocation): re-check their signed evidence."""
-    from p2p.table_peer import evidence_path
+    from fairdeal.p2p.table.peer import evidence_path
 
     sidecar = evidence_path(path)
     if not sidecar.exists():

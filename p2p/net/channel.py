@@ -1,6 +1,6 @@
 """An encrypted, authenticated message channel over one TCP connection.
 
-After the handshake (p2p/handshake.py) every frame's payload is ChaCha20-Poly1305 ciphertext of
+After the handshake (p2p/net/handshake.py) every frame's payload is ChaCha20-Poly1305 ciphertext of
 one msgpack message. Each direction has its own key and a 64-bit counter nonce that both sides
 advance in step, so a replayed, dropped, reordered or altered frame fails authentication and
 closes the channel (`DecryptError`). The channel answers keepalive pings itself, sends one every
@@ -19,7 +19,7 @@ from typing import Any
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from p2p.errors import (
+from fairdeal.p2p.errors import (
     ConnectionClosed,
     DecryptError,
     HandshakeError,
@@ -27,7 +27,8 @@ from p2p.errors import (
     PeerError,
     VersionMismatch,
 )
-from p2p.framing import (
+from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.net.framing import (
     MAX_FRAME_SIZE,
     MAX_HANDSHAKE_FRAME_SIZE,
     FrameReader,
@@ -35,8 +36,7 @@ from p2p.framing import (
     unpack_message,
     write_frame,
 )
-from p2p.handshake import SUPPORTED_VERSIONS, Initiator, Responder, SessionKeys
-from p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.net.handshake import SUPPORTED_VERSIONS, Initiator, Responder, SessionKeys
 
 log = logging.getLogger(__name__)
 

@@ -26,11 +26,11 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from p2p.envelope import Envelope, decode_envelope
-from p2p.errors import EnvelopeError, MalformedFrame, P2PError
-from p2p.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE, encode_frame, pack_message
-from p2p.identity import write_private_file
-from p2p.tablelog import Ordering, Roster, TableLog
+from fairdeal.p2p.errors import EnvelopeError, MalformedFrame, P2PError
+from fairdeal.p2p.identity import write_private_file
+from fairdeal.p2p.log.envelope import Envelope, decode_envelope
+from fairdeal.p2p.log.tablelog import Ordering, Roster, TableLog
+from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE, encode_frame, pack_message
 
 TRANSCRIPT_VERSION = 1
 

@@ -17,9 +17,9 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from p2p.errors import PeerError
-from p2p.identity import Identity, PublicIdentity
-from p2p.lobby_messages import (
+from fairdeal.p2p.errors import PeerError
+from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.lobby.messages import (
     MAX_SEATS,
     GuestMessage,
     HostMessage,
@@ -34,7 +34,7 @@ from p2p.lobby_messages import (
     TableStarted,
     TakeSeat,
 )
-from p2p.roster import (
+from fairdeal.p2p.lobby.roster import (
     TABLE_ID_SIZE,
     OptionValue,
     Roster,

@@ -1,6 +1,6 @@
-"""One bot peer of a simulated table, as its own OS process (`python -m p2p.sim_peer`).
+"""One bot peer of a simulated table, as its own OS process (`python -m p2p.table.sim_peer`).
 
-Talks to the parent (p2p.simulate) by JSON lines: it prints {"port": P} once it listens, reads
+Talks to the parent (p2p.table.simulate) by JSON lines: it prints {"port": P} once it listens, reads
 {"addresses": [[host, port], ...], "dial": "higher" | "all"} from stdin, connects, plays with the
 full protocol, prints {"progress": moves} after each action applied and finally {"result": ...}
 with its scores, timings, CPU seconds and peak RSS. Started again with the same data directory
@@ -20,19 +20,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import LarryOptions
-from engine.bots import make_bot
-from engine.codec import from_data
-from p2p.identity import PublicIdentity, load_identity
-from p2p.mesh import Mesh
-from p2p.redial import keep_connected
-from p2p.roster import Roster as LobbyRoster
-from p2p.roster import SignedRoster
-from p2p.table_api import DoubtVerification, FaultDetected, SeatStatus
-from p2p.table_driver import ACT, lobby_options
-from p2p.table_peer import TablePeer
-from p2p.tablelog import Roster
-from p2p.transcript import SecretStore
+from fairdeal.engine import LarryOptions
+from fairdeal.engine.bots import make_bot
+from fairdeal.engine.codec import from_data
+from fairdeal.p2p.identity import PublicIdentity, load_identity
+from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
+from fairdeal.p2p.lobby.roster import SignedRoster
+from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.log.transcript import SecretStore
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.net.redial import keep_connected
+from fairdeal.p2p.table.api import DoubtVerification, FaultDetected, SeatStatus
+from fairdeal.p2p.table.driver import ACT, lobby_options
+from fairdeal.p2p.table.peer import TablePeer
 
 TRANSCRIPT = "table.transcript"
 
@@ -167,7 +167,7 @@ async def report_events(peer: TablePeer, seat: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m p2p.sim_peer")
+    parser = argparse.ArgumentParser(prog="python -m fairdeal.p2p.table.sim_peer")
     parser.add_argument("--plan", type=Path, required=True)
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=0)

@@ -4,9 +4,9 @@
 seats, friends take the others) or `join_table` (sit at the table at HOST:PORT); `join_discovered`
 joins a table found in the lobby list. Each returns a `NetworkedTable` at once; its `start()`
 gathers the table in the background with the same code as `fairdeal host`/`fairdeal bot`
-(p2p.table_lobby, p2p.local_bots), then runs the fair-deck table (p2p.table_peer) and passes its
-events on. Where to keep the identity, which address to listen on and which interfaces mDNS uses
-come from `NetworkSettings` (the app sets them once with `use_settings`).
+(p2p.table.gather, p2p.table.local_bots), then runs the fair-deck table (p2p.table.peer) and
+passes its events on. Where to keep the identity, which address to listen on and which
+interfaces mDNS uses come from `NetworkSettings` (the app sets them once with `use_settings`).
 """
 
 from __future__ import annotations
@@ -19,18 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engine import Action, IllegalAction, LarryOptions, LarryView
-from p2p.discovery import DiscoveredTable, local_addresses
-from p2p.headless import transcript_path
-from p2p.identity import Identity, default_data_dir, load_or_create_identity
-from p2p.local_bots import bot_identity, local_bots
-from p2p.mesh import Mesh
-from p2p.redial import keep_connected
-from p2p.resume import resume_point
-from p2p.table_api import EventHistory, Notice, SeatInfo, TableEvent
-from p2p.table_lobby import Seated, join_lobby, open_lobby
-from p2p.table_peer import DEFAULT_SILENCE_LIMIT, TablePeer
-from p2p.transcript import SecretStore
+from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryView
+from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
+from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
+from fairdeal.p2p.log.transcript import SecretStore
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.net.redial import keep_connected
+from fairdeal.p2p.table.api import EventHistory, Notice, SeatInfo, TableEvent
+from fairdeal.p2p.table.gather import Seated, join_lobby, open_lobby
+from fairdeal.p2p.table.headless import transcript_path
+from fairdeal.p2p.table.local_bots import bot_identity, local_bots
+from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT, TablePeer
+from fairdeal.p2p.table.resume import resume_point
 
 log = logging.getLogger("fairdeal.table")
 

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from p2p.canonical import pack_canonical
-from p2p.errors import PeerError
-from p2p.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity, verify_signature
+from fairdeal.p2p.canonical import pack_canonical
+from fairdeal.p2p.errors import PeerError
+from fairdeal.p2p.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity, verify_signature
 
 ROSTER_DOMAIN = "fairdeal/roster/v1"
 ROSTER_KIND = "roster"  # kind of the log's first envelope

@@ -13,13 +13,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from engine.bots import make_bot
-from p2p.identity import Identity
-from p2p.redial import keep_connected
-from p2p.table_api import DoubtVerification, FaultDetected, Notice, SeatStatus
-from p2p.table_lobby import Seated
-from p2p.table_peer import TablePeer, describe_verification
-from p2p.transcript import SecretStore
+from fairdeal.engine.bots import make_bot
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.log.transcript import SecretStore
+from fairdeal.p2p.net.redial import keep_connected
+from fairdeal.p2p.table.api import DoubtVerification, FaultDetected, Notice, SeatStatus
+from fairdeal.p2p.table.gather import Seated
+from fairdeal.p2p.table.peer import TablePeer, describe_verification
 
 log = logging.getLogger("fairdeal.table")
 

@@ -23,13 +23,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from p2p.envelope import Envelope, parse_envelope
-from p2p.errors import MalformedFrame
-from p2p.framing import field
-from p2p.identity import Identity, PublicIdentity
-from p2p.mesh import Mesh
-from p2p.tablelog import Fault, Ordering, TableLog
-from p2p.transcript import Transcript, replay
+from fairdeal.p2p.errors import MalformedFrame
+from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.log.envelope import Envelope, parse_envelope
+from fairdeal.p2p.log.tablelog import Fault, Ordering, TableLog
+from fairdeal.p2p.log.transcript import Transcript, replay
+from fairdeal.p2p.net.framing import field
+from fairdeal.p2p.net.mesh import Mesh
 
 log = logging.getLogger(__name__)
 

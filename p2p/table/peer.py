@@ -1,6 +1,6 @@
 """A networked seat of a Larry table: the `TableSession` the UI, a bot or the CLI plays through.
 
-`TablePeer` wires a `LarryTable` (p2p.table_driver) to the table log (`TableLog` + `TableSync`
+`TablePeer` wires a `LarryTable` (p2p.table.driver) to the table log (`TableLog` + `TableSync`
 over a connected `Mesh`) and to disk (the transcript, and the secrets file holding the seed of
 this seat's randomness and the give-away shares it received). It publishes what the table says
 this seat owes, lets a bot play for the seat if it has one, and reports `TableEvent`s.
@@ -22,20 +22,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import Action, IllegalAction, LarryOptions, LarryView, apply
-from engine.bots import Bot
-from engine.codec import to_data
-from p2p.canonical import pack_canonical
-from p2p.deck import DeckFault, DeckSession
-from p2p.envelope import Envelope
-from p2p.errors import PeerError
-from p2p.framing import MAX_FRAME_SIZE, encode_frame, pack_message
-from p2p.identity import Identity, PublicIdentity
-from p2p.lobby_messages import signed_roster_record
-from p2p.logsync import TableSync
-from p2p.mesh import Mesh
-from p2p.roster import SignedRoster
-from p2p.table_api import (
+from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryView, apply
+from fairdeal.engine.bots import Bot
+from fairdeal.engine.codec import to_data
+from fairdeal.p2p.canonical import pack_canonical
+from fairdeal.p2p.deck import DeckFault, DeckSession
+from fairdeal.p2p.errors import PeerError
+from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.lobby.messages import signed_roster_record
+from fairdeal.p2p.lobby.roster import SignedRoster
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.log.sync import TableSync
+from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog
+from fairdeal.p2p.log.transcript import SecretStore, Transcript, load_transcript
+from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.api import (
     DoubtVerification,
     EventHistory,
     FaultDetected,
@@ -45,13 +47,11 @@ from p2p.table_api import (
     StateChanged,
     TableEvent,
 )
-from p2p.table_driver import ACT, LarryTable, Private, Publish
-from p2p.table_random import SeededRandom, new_seed
-from p2p.tablelog import Fault, Roster, TableLog
-from p2p.transcript import SecretStore, Transcript, load_transcript
+from fairdeal.p2p.table.driver import ACT, LarryTable, Private, Publish
+from fairdeal.p2p.table.randomness import SeededRandom, new_seed
 
 if TYPE_CHECKING:
-    from p2p.table_lobby import Seated
+    from fairdeal.p2p.table.gather import Seated
 
 log = logging.getLogger("fairdeal.table")
 

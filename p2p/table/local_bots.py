@@ -2,7 +2,7 @@
 
 Used by `fairdeal host --bots K` and by a table opened in the app with bots. Each bot has its own
 identity and data directory (DATA/bots/INDEX), joins the lobby like any guest and plays headless
-(p2p.headless), so a bot seat is checked by every peer exactly like a human's.
+(fairdeal.p2p.table.headless), so a bot seat is checked by every peer exactly like a human's.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from p2p.headless import play_headless
-from p2p.identity import Identity, load_or_create_identity
-from p2p.table_lobby import Seated, join_lobby
+from fairdeal.p2p.identity import Identity, load_or_create_identity
+from fairdeal.p2p.table.gather import Seated, join_lobby
+from fairdeal.p2p.table.headless import play_headless
 
 BOT_HOST = "127.0.0.1"  # where local bots reach the host and listen, unless told otherwise
 

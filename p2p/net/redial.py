@@ -13,8 +13,8 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
-from p2p.errors import P2PError
-from p2p.mesh import Mesh
+from fairdeal.p2p.errors import P2PError
+from fairdeal.p2p.net.mesh import Mesh
 
 log = logging.getLogger(__name__)
 

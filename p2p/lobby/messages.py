@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from p2p.errors import PeerError
-from p2p.identity import MAX_NAME_LENGTH, PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity
-from p2p.roster import TABLE_ID_SIZE, OptionValue, Roster, RosterError, SignedRoster
+from fairdeal.p2p.errors import PeerError
+from fairdeal.p2p.identity import MAX_NAME_LENGTH, PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity
+from fairdeal.p2p.lobby.roster import TABLE_ID_SIZE, OptionValue, Roster, RosterError, SignedRoster
 
 MAX_SEATS = 8
 MAX_OPTIONS = 16

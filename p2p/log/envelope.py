@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2p.canonical import NotCanonical, pack_canonical, unpack_canonical
-from p2p.errors import EnvelopeError
-from p2p.identity import SIGNATURE_SIZE, Identity, verify_signature
+from fairdeal.p2p.canonical import NotCanonical, pack_canonical, unpack_canonical
+from fairdeal.p2p.errors import EnvelopeError
+from fairdeal.p2p.identity import SIGNATURE_SIZE, Identity, verify_signature
 
 ENVELOPE_VERSION = 1
 ENVELOPE_DOMAIN = b"fairdeal/envelope/v1\x00"

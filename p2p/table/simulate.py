@@ -1,7 +1,7 @@
 """Simulate a Larry table: N bot peers as separate OS processes over loopback, full protocol.
 
 `Simulation` prepares DIR (one data directory per seat with its identity, a plan with the
-roster and options), starts one `python -m p2p.sim_peer` per seat, tells each where the others
+roster and options), starts one `python -m p2p.table.sim_peer` per seat, tells each where the others
 listen, and collects their JSON lines. Each peer's transcript ends up in DIR/seatK/. The summary
 gives the result, the scores, and the time spent in setup, moves and doubts, per peer CPU seconds
 and peak RSS. Tests use the same class to kill and restart a peer mid-hand.
@@ -21,10 +21,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from engine import LarryOptions
-from engine.codec import to_data
-from p2p.identity import Identity
-from p2p.sim_peer import TRANSCRIPT, plan_roster
+from fairdeal.engine import LarryOptions
+from fairdeal.engine.codec import to_data
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.table.sim_peer import TRANSCRIPT, plan_roster
 
 Progress = Callable[[int, dict[str, Any]], None]
 
@@ -101,7 +101,7 @@ class Simulation:
         peer.process = await asyncio.create_subprocess_exec(
             self.python,
             "-m",
-            "p2p.sim_peer",
+            "fairdeal.p2p.table.sim_peer",
             "--plan",
             str(self.plan),
             "--data",

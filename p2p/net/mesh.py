@@ -24,10 +24,16 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from p2p.channel import DEFAULT_CONFIG, ChannelConfig, ChannelServer, SecureChannel, open_channel
-from p2p.errors import ConnectionClosed, P2PError, PeerError
-from p2p.framing import pack_message
-from p2p.identity import Identity, PublicIdentity, fingerprint
+from fairdeal.p2p.errors import ConnectionClosed, P2PError, PeerError
+from fairdeal.p2p.identity import Identity, PublicIdentity, fingerprint
+from fairdeal.p2p.net.channel import (
+    DEFAULT_CONFIG,
+    ChannelConfig,
+    ChannelServer,
+    SecureChannel,
+    open_channel,
+)
+from fairdeal.p2p.net.framing import pack_message
 
 log = logging.getLogger(__name__)
 

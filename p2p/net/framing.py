@@ -21,7 +21,7 @@ from typing import Any
 
 import msgpack
 
-from p2p.errors import FrameTimeout, FrameTooLarge, MalformedFrame
+from fairdeal.p2p.errors import FrameTimeout, FrameTooLarge, MalformedFrame
 
 PREFIX = struct.Struct(">I")
 PREFIX_SIZE = PREFIX.size

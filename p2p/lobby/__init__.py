@@ -1,0 +1,1 @@
+"""Finding and gathering a table: mDNS discovery, the lobby's machines and messages, the roster."""

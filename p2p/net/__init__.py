@@ -1,0 +1,1 @@
+"""Transport: frames, the secure-channel handshake, channels, the mesh and its redialling."""
