@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from fairdeal.engine.bots.random_bot import RandomBot
-from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.larry.bots.random_bot import RandomBot
+from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.selfplay import play_game
 
 TARGET = 500.0

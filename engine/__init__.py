@@ -1,87 +1,81 @@
-"""fairdeal rules engine for Larry: pure, deterministic, sans-IO (no I/O, no crypto, no asyncio).
+"""fairdeal's rules engine: pure, deterministic, sans-IO (no I/O, no crypto, no asyncio).
 
-API overview (names are stable; other packages build on them):
+Two games sit side by side, each in its own package with the same small surface:
+`fairdeal.engine.larry` and `fairdeal.engine.lie`. The registry `fairdeal.engine.games`
+(`get_game("larry" | "lie")`) returns a game's `Game` (fairdeal.engine.game): `new_game`, `apply`,
+`view_for`, `legal_actions`, `check_action`, `actors`, options parsing, codec, bots.
 
-- Cards and options: `LarryOptions` (deck composition L1, Larry symbols L2, short game L18, first
-  seat L5), `build_deck(options) -> tuple[Card, ...]`; a *face* is a card id, an index into it.
-  `CardKind` names the kinds ("number", "gloat", "face_up", "pick_up_2", "give_away_1",
-  "change_direction").
-- State: `LarryState`, immutable and *public*: hidden cards are deck slots (ints, never reused);
-  `state.revealed` maps opened slots to faces. `state.to_act()` is the seat awaited (None while
-  requests are pending or when the game is over); `state.pending` lists requests in order.
-- Transitions: `new_game(players, options) -> Step` and `apply(state, seat, action) -> Step`;
-  a `Step` holds the new `state`, the `events` that happened and the `requests` newly issued.
-  Actions: `Doubt`, `PlayFaceDown(slot, announce, larry)`, `PlayFaceUp(slot, claim, target,
-  give, larry)`, `AcceptOut`. Illegal actions raise an `IllegalAction` subclass (`NotYourTurn`,
-  `LimitExceeded`, `GiveAwayTooFewCards`, …) carrying `.seat` and `.reason`.
-- Requests a driver serves: `NewDeck(slots)`, `Deal(seat, slots)`, `Transfer(slot, from_seat,
-  to_seat)`, `Reshuffle(old, new)`, `Reveal(slots, reason)`. The driver answers `pending[0]` by
-  `apply(state, DRIVER, Ack(id))`, or `Faces(id, faces)` for a Reveal. A face-up claim that the
-  revealed face contradicts yields a `Violation` event naming the seat, and the game stops.
-  A seat's private knowledge grows with the requests: after `Deal(seat, slots)` that seat knows
-  the faces of `slots`, after `Transfer` the receiver knows the gift; Reveal faces are public
-  (`state.revealed`).
-- Views: `view_for(state, knowledge, seat) -> LarryView` (knowledge: slot -> face of the cards
-  that seat was dealt or given); `legal_actions(view)` from the view only.
-- Drivers and bots: `OracleDriver` (knows the deck order, serves everything, keeps each seat's
-  knowledge); bots in `fairdeal.engine.bots` (`make_bot("random" | "heuristic", rng)`, each with
-  `choose(view) -> Action`); `engine.selfplay.play_game`; `engine.scenario.run_scenario`.
-- Plain data: `fairdeal.engine.codec.to_data` / `from_data` for states, actions, events, requests
-  (msgpack-compatible, strict parsing; see protocol.md section 7).
+What the games share lives here:
+
+- `Step` (new state, events, requests), the requests a driver serves (`NewDeck`, `Deal`,
+  `Transfer`, `Reshuffle`, `Reveal`, and for public backs `NewGroupedDeck`, `GroupedReshuffle`,
+  `Arrange`) and the driver's resolutions (`Ack`, `Faces`, `Arrangement`), answered in order by
+  `apply(state, DRIVER, resolution)`;
+- the base typed errors (`IllegalAction` and `NotYourTurn`, `GameIsOver`, `WaitingForDriver`,
+  `NoSuchSeat`, `CardNotInHand`, `BadResolution`, `UnknownAction`), each with `.seat` and `.reason`;
+- the shared `Violation` event (a provable cheat by a seat) and the oracle's `Shuffled` event;
+- plain-data codec helpers (`fairdeal.engine.codec`), the oracle driver (`OracleDriver`), the
+  scenario runner (`fairdeal.engine.scenario`), self-play (`fairdeal.engine.selfplay`) and the bot
+  interface (`fairdeal.engine.bots`).
 """
 
-from fairdeal.engine.actions import (
-    AcceptOut,
-    Ack,
-    Action,
-    Doubt,
-    Faces,
-    PlayFaceDown,
-    PlayFaceUp,
-    Resolution,
+from fairdeal.engine.errors import (
+    DRIVER,
+    BadResolution,
+    CardNotInHand,
+    GameIsOver,
+    IllegalAction,
+    NoSuchSeat,
+    NotYourTurn,
+    UnknownAction,
+    WaitingForDriver,
 )
-from fairdeal.engine.cards import Card, CardKind, build_deck
-from fairdeal.engine.errors import DRIVER, IllegalAction
-from fairdeal.engine.events import Event, Violation
-from fairdeal.engine.legal import legal_actions
-from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.events import Shuffled, Violation
+from fairdeal.engine.game import Game, Knowledge
+from fairdeal.engine.games import get_game
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
-from fairdeal.engine.rules import apply, new_game
-from fairdeal.engine.state import LarryState, Phase, Step
-from fairdeal.engine.view import Knowledge, LarryView, view_for
+from fairdeal.engine.requests import (
+    Arrange,
+    Deal,
+    GroupedReshuffle,
+    NewDeck,
+    NewGroupedDeck,
+    Request,
+    Reshuffle,
+    Reveal,
+    Transfer,
+)
+from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
+from fairdeal.engine.step import Step
 
 __all__ = [
     "DRIVER",
-    "AcceptOut",
     "Ack",
-    "Action",
-    "Card",
-    "CardKind",
+    "Arrange",
+    "Arrangement",
+    "BadResolution",
+    "CardNotInHand",
     "Deal",
-    "Doubt",
-    "Event",
     "Faces",
+    "Game",
+    "GameIsOver",
+    "GroupedReshuffle",
     "IllegalAction",
     "Knowledge",
-    "LarryOptions",
-    "LarryState",
-    "LarryView",
     "NewDeck",
+    "NewGroupedDeck",
+    "NoSuchSeat",
+    "NotYourTurn",
     "OracleDriver",
-    "Phase",
-    "PlayFaceDown",
-    "PlayFaceUp",
     "Request",
     "Reshuffle",
     "Resolution",
     "Reveal",
+    "Shuffled",
     "Step",
     "Transfer",
+    "UnknownAction",
     "Violation",
-    "apply",
-    "build_deck",
-    "legal_actions",
-    "new_game",
-    "view_for",
+    "WaitingForDriver",
+    "get_game",
 ]

@@ -1,4 +1,4 @@
-"""States, actions, resolutions, events and requests as plain, msgpack-compatible data.
+"""Plain-data codec helpers shared by every game: engine objects as msgpack-compatible data.
 
 Encoding (protocol.md section 7): a dataclass becomes a dict {"type": ClassName, field: value,
 ...}; tuples become lists; enums their string value; the `revealed` map a list of [slot, face]
@@ -16,8 +16,6 @@ from enum import Enum
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
-from fairdeal.engine import actions, events, options, requests, state
-
 T = TypeVar("T")
 
 
@@ -25,9 +23,10 @@ class DecodeError(ValueError):
     """Plain data that is not a valid encoding; the message names the offending path."""
 
 
-def _registry() -> dict[str, type]:
+def registry(*modules: types.ModuleType) -> dict[str, type]:
+    """Class name -> dataclass for every dataclass defined in `modules` (a game's codec table)."""
     classes: dict[str, type] = {}
-    for module in (actions, events, requests, state, options):
+    for module in modules:
         for value in vars(module).values():
             if (
                 isinstance(value, type)
@@ -36,9 +35,6 @@ def _registry() -> dict[str, type]:
             ):
                 classes[value.__name__] = value
     return classes
-
-
-CLASSES: dict[str, type] = _registry()
 
 
 def to_data(obj: Any) -> Any:
@@ -51,7 +47,7 @@ def to_data(obj: Any) -> Any:
         return [to_data(item) for item in obj]
     if isinstance(obj, Mapping):
         return [[to_data(key), to_data(value)] for key, value in sorted(obj.items())]
-    if dataclasses.is_dataclass(obj) and type(obj).__name__ in CLASSES:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         data: dict[str, Any] = {"type": type(obj).__name__}
         for field in _fields(type(obj)):
             data[field.name] = to_data(getattr(obj, field.name))
@@ -62,26 +58,6 @@ def to_data(obj: Any) -> Any:
 def from_data(data: Any, expected: Any) -> Any:
     """Decode `data` as an instance of `expected` (a class, or a union alias such as Action)."""
     return _decode(data, expected, "$")
-
-
-def action_from_data(data: Any) -> actions.Action:
-    return from_data(data, actions.Action)
-
-
-def resolution_from_data(data: Any) -> actions.Resolution:
-    return from_data(data, actions.Resolution)
-
-
-def event_from_data(data: Any) -> events.Event:
-    return from_data(data, events.Event)
-
-
-def request_from_data(data: Any) -> requests.Request:
-    return from_data(data, requests.Request)
-
-
-def state_from_data(data: Any) -> state.LarryState:
-    return from_data(data, state.LarryState)
 
 
 @cache

@@ -1,6 +1,7 @@
-"""Typed errors for illegal actions. Each names the seat at fault and says why in plain words.
+"""Typed errors every game shares. Each names the seat at fault and says why in plain words.
 
-Raising never changes anything: states are immutable, the caller keeps the state it had.
+Raising never changes anything: states are immutable, the caller keeps the state it had. Each game
+adds its own subclasses of IllegalAction (fairdeal.engine.larry.errors, fairdeal.engine.lie.errors).
 """
 
 from __future__ import annotations
@@ -35,46 +36,6 @@ class NoSuchSeat(IllegalAction):
 
 class CardNotInHand(IllegalAction):
     """The slot named is not in the acting seat's hand."""
-
-
-class LimitExceeded(IllegalAction):
-    """L6: the announcement is above the current limit."""
-
-
-class CannotDoubtEmptyPile(IllegalAction):
-    """L7: nobody can doubt an empty pile."""
-
-
-class MustPlayFaceUp(IllegalAction):
-    """L12: under the face-up obligation no card may be played face-down."""
-
-
-class BadClaim(IllegalAction):
-    """The claimed kind cannot be played face-up now (numbers/gloats only under L12)."""
-
-
-class BadTarget(IllegalAction):
-    """The target seat is missing, is oneself, or is not allowed for this card."""
-
-
-class GiveAwayTooFewCards(IllegalAction):
-    """L11: give away 1 needs at least 3 cards in hand before it is played."""
-
-
-class BadGiveCard(IllegalAction):
-    """L11: the card given must be another card of one's own hand."""
-
-
-class BadLarryCall(IllegalAction):
-    """L15: "Larry" may only be called by a play that leaves exactly one card."""
-
-
-class MustDoubtOrAccept(IllegalAction):
-    """L16: after a player went out, the next seat may only doubt or accept."""
-
-
-class NothingToAccept(IllegalAction):
-    """AcceptOut is only possible right after a player went out (L16)."""
 
 
 class BadResolution(IllegalAction):

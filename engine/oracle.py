@@ -1,66 +1,94 @@
 """The oracle driver: knows every face (a seeded or given deck order) and serves every request.
 
-Used by tests, self-play, scenarios and local bots. It also keeps each seat's private knowledge
-(slot -> face for the cards dealt or given to it), which is what `view_for` needs.
+Used by tests, self-play, scenarios and local bots, for any game of the registry. It also keeps
+each seat's private knowledge (slot -> face for the cards dealt or given to it), which is what
+`view_for` needs, and reports every shuffle it served as a `Shuffled` event in `shuffles` (kept
+apart from the engine's own `events`, which every driver reports alike).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from fairdeal.engine.actions import Ack, Action, Faces
-from fairdeal.engine.cards import deck_of
 from fairdeal.engine.errors import DRIVER
-from fairdeal.engine.events import Event
-from fairdeal.engine.options import LarryOptions
-from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
-from fairdeal.engine.rules import apply, new_game
-from fairdeal.engine.state import LarryState, Step
+from fairdeal.engine.events import Shuffled
+from fairdeal.engine.game import Game
+from fairdeal.engine.requests import (
+    Arrange,
+    Deal,
+    GroupedReshuffle,
+    NewDeck,
+    NewGroupedDeck,
+    Request,
+    Reshuffle,
+    Reveal,
+    Transfer,
+)
+from fairdeal.engine.resolutions import Ack, Arrangement, Faces
+from fairdeal.engine.step import Step
 
 # Given the faces of the old slots (in their order), return them in the order of the new slots.
 ReshuffleOrder = Callable[[list[int]], list[int]]
+# Given the slots of an Arrange request and its reason, return them in their new order.
+ArrangeOrder = Callable[[tuple[int, ...], str], Sequence[int]]
 
 
 class OracleDriver:
     """Runs a game with perfect knowledge of the deck.
 
-    `decks` gives the face order of each NewDeck (hand 1, hand 2, …) and `reshuffle` the order of
-    each L14 reshuffle; without them both come from `random.Random(seed)`.
+    `decks` gives the face order of each new deck (Larry: hand 1, hand 2, …; The Lie: round 1)
+    and `reshuffle` the order of each reshuffle; `arrange` orders Arrange requests. Without them
+    all come from `random.Random(seed)`. `game` defaults to the game of `options` (Larry when
+    neither is given).
     """
 
     def __init__(
         self,
         players: int,
-        options: LarryOptions | None = None,
+        options: Any = None,
         *,
         seed: int | None = 0,
         decks: Sequence[Sequence[int]] | None = None,
         reshuffle: ReshuffleOrder | None = None,
+        arrange: ArrangeOrder | None = None,
         start: bool = True,
+        game: Game | str | None = None,
     ) -> None:
-        self.options = options or LarryOptions()
+        from fairdeal.engine.games import game_of_options, get_game
+
+        if isinstance(game, str):
+            game = get_game(game)
+        elif game is None:
+            game = game_of_options(options) if options is not None else get_game("larry")
+        self.game: Game = game
+        self.options = options if options is not None else game.default_options()
         self.players = players
         self.rng = random.Random(seed)
-        self._deck_size = len(deck_of(self.options))
+        self._backs = game.backs(self.options)
+        self._names = game.card_names(self.options)
         self._decks: Iterator[Sequence[int]] = iter(decks or ())
         self._reshuffle = reshuffle
+        self._arrange = arrange
         self.faces: dict[int, int] = {}  # slot -> face, for every slot ever allocated
         self.knowledge: list[dict[int, int]] = [{} for _ in range(players)]
-        self.events: list[Event] = []
-        self.log: list[tuple[int, Action]] = []  # every seat action accepted, in order
+        self.events: list[Any] = []
+        self.shuffles: list[Shuffled] = []  # what each NewDeck/Reshuffle put where (point 11)
+        self.log: list[tuple[int, Any]] = []  # every seat action accepted, in order
         if start:
             self.start()
 
     def start(self) -> None:
         """Begin the game. With start=False the driver can first serve as a pure answerer."""
-        step = new_game(self.players, self.options)
+        step = self.game.new_game(self.players, self.options)
         self.events.extend(step.events)
-        self.state: LarryState = self.serve(step.state)
+        self.state: Any = self.serve(step.state)
 
     # -- serving requests ----------------------------------------------------------------------
-    def serve(self, state: LarryState) -> LarryState:
+    def serve(self, state: Any) -> Any:
         """Answer every outstanding request; return the state that waits for a seat (or is over)."""
+        apply = self.game.apply
         while state.pending:
             request = state.pending[0]
             step = apply(state, DRIVER, self.answer(request))
@@ -68,31 +96,108 @@ class OracleDriver:
             state = step.state
         return state
 
-    def answer(self, request: Request) -> Ack | Faces:
+    def answer(self, request: Request) -> Ack | Faces | Arrangement:
         """Make `request` true in this oracle's world and return the resolution to feed back."""
         faces = self.faces
-        if isinstance(request, Reveal):
-            return Faces(request.id, tuple(faces[slot] for slot in request.slots))
-        if isinstance(request, Deal):
-            known = self.knowledge[request.seat]
-            for slot in request.slots:
+        kind = type(request)
+        if kind is Deal:
+            known = self.knowledge[request.seat]  # type: ignore[union-attr]
+            for slot in request.slots:  # type: ignore[union-attr]
                 known[slot] = faces[slot]
-        elif isinstance(request, Transfer):
-            self.knowledge[request.to_seat][request.slot] = faces[request.slot]
-        elif isinstance(request, NewDeck):
-            order = list(next(self._decks, None) or self._shuffled(range(self._deck_size)))
-            if sorted(order) != list(range(self._deck_size)):
+        elif kind is Reveal:
+            return Faces(request.id, tuple([faces[slot] for slot in request.slots]))  # type: ignore[union-attr]
+        elif kind is Arrange:
+            return self._arranged(request)  # type: ignore[arg-type]
+        elif kind is Transfer:
+            self.knowledge[request.to_seat][request.slot] = faces[request.slot]  # type: ignore[union-attr]
+        elif kind is NewDeck:
+            self._new_deck(request)  # type: ignore[arg-type]
+        elif kind is NewGroupedDeck:
+            self._new_grouped_deck(request)  # type: ignore[arg-type]
+        elif kind is Reshuffle:
+            self._reshuffled(request)  # type: ignore[arg-type]
+        elif kind is GroupedReshuffle:
+            self._grouped_reshuffled(request)  # type: ignore[arg-type]
+        return Ack(request.id)
+
+    def _report(self, request: Request, slots: tuple[int, ...]) -> None:
+        names = self._names
+        cards = tuple([names[self.faces[slot]] for slot in slots])
+        self.shuffles.append(Shuffled(request.id, type(request).__name__, slots, cards))
+
+    def _forget_all(self) -> None:
+        for known in self.knowledge:
+            known.clear()  # a new deck: old slots are dead
+
+    def _new_deck(self, request: NewDeck) -> None:
+        size = len(self._backs)
+        order = list(next(self._decks, None) or self._shuffled(range(size)))
+        if sorted(order) != list(range(size)):
+            raise ValueError("a deck order must list every card id exactly once")
+        self.faces.update(zip(request.slots, order, strict=True))
+        self._forget_all()
+        self._report(request, request.slots)
+
+    def _new_grouped_deck(self, request: NewGroupedDeck) -> None:
+        backs = self._backs
+        given = next(self._decks, None)
+        if given is not None:
+            order = list(given)
+            if sorted(order) != sorted(range(len(backs))) or len(order) != len(request.slots):
                 raise ValueError("a deck order must list every card id exactly once")
-            faces.update(zip(request.slots, order, strict=True))
-            for known in self.knowledge:
-                known.clear()  # a new hand: old slots are dead
-        elif isinstance(request, Reshuffle):
-            old = [faces[slot] for slot in request.old]
-            new = self._reshuffle(old) if self._reshuffle else self._shuffled(old)
+            if any(backs[face] != back for face, back in zip(order, request.backs, strict=True)):
+                raise ValueError("a deck order must put each card on a slot of its own back")
+        else:
+            order = self._within_backs(sorted(range(len(backs))), list(request.backs))
+        self.faces.update(zip(request.slots, order, strict=True))
+        self._forget_all()
+        self._report(request, request.slots)
+
+    def _reshuffled(self, request: Reshuffle) -> None:
+        old = [self.faces[slot] for slot in request.old]
+        new = self._reshuffle(old) if self._reshuffle else self._shuffled(old)
+        if sorted(new) != sorted(old):
+            raise ValueError("a reshuffle must keep the same cards")
+        self.faces.update(zip(request.new, new, strict=True))
+        self._report(request, request.new)
+
+    def _grouped_reshuffled(self, request: GroupedReshuffle) -> None:
+        backs = self._backs
+        old = [self.faces[slot] for slot in request.old]
+        wanted = [backs[face] for face in old]
+        if self._reshuffle:
+            new = list(self._reshuffle(old))
             if sorted(new) != sorted(old):
                 raise ValueError("a reshuffle must keep the same cards")
-            faces.update(zip(request.new, new, strict=True))
-        return Ack(request.id)
+            if [backs[face] for face in new] != wanted:
+                raise ValueError("a grouped reshuffle must keep every slot's back")
+        else:
+            new = self._within_backs(old, wanted)
+        self.faces.update(zip(request.new, new, strict=True))
+        self._forget_all()
+        self._report(request, request.new)
+
+    def _within_backs(self, cards: list[int], wanted: list[int]) -> list[int]:
+        """`cards` shuffled so that position i holds a card of back `wanted[i]`."""
+        backs = self._backs
+        by_back: dict[int, list[int]] = {}
+        for face in cards:
+            by_back.setdefault(backs[face], []).append(face)
+        for group in by_back.values():
+            self.rng.shuffle(group)
+        try:
+            return [by_back[back].pop() for back in wanted]
+        except (KeyError, IndexError):
+            raise ValueError("the slots' backs do not match the cards to lay out") from None
+
+    def _arranged(self, request: Arrange) -> Arrangement:
+        if self._arrange is not None:
+            order = tuple(self._arrange(request.slots, request.reason))
+            if sorted(order) != sorted(request.slots):
+                raise ValueError("an arrangement must order exactly the slots asked for")
+        else:
+            order = tuple(self._shuffled(request.slots))
+        return Arrangement(request.id, order)
 
     def _shuffled(self, cards: Sequence[int] | range) -> list[int]:
         order = list(cards)
@@ -100,9 +205,9 @@ class OracleDriver:
         return order
 
     # -- playing -------------------------------------------------------------------------------
-    def act(self, seat: int, action: Action) -> Step:
+    def act(self, seat: int, action: Any) -> Step:
         """Apply a seat's action (raises IllegalAction) and serve what it asks for."""
-        step = apply(self.state, seat, action)
+        step = self.game.apply(self.state, seat, action)
         self.log.append((seat, action))
         self.events.extend(step.events)
         self.state = self.serve(step.state)

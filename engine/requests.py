@@ -56,4 +56,39 @@ class Reveal:
     reason: str
 
 
-Request = NewDeck | Deal | Transfer | Reshuffle | Reveal
+@dataclass(frozen=True, slots=True)
+class NewGroupedDeck:
+    """Lay a fresh deck into `slots` where backs are public (The Lie, T1): slot `slots[i]` gets a
+    card whose back is `backs[i]`, and the cards of each back are shuffled among that back's slots.
+    """
+
+    id: int
+    slots: tuple[int, ...]
+    backs: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupedReshuffle:
+    """Reshuffle the cards of `old` into the fresh slots `new` within backs (The Lie, T9): the card
+    in `new[i]` has the back of the card in `old[i]`; fronts are shuffled among equal backs.
+    """
+
+    id: int
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrange:
+    """Put `slots` into a fair random public order (a joint coin at a table); answer with
+    Arrangement. `reason`: "layout" (where each card lies on the table) or "prize_pile" (T4).
+    """
+
+    id: int
+    slots: tuple[int, ...]
+    reason: str
+
+
+Request = (
+    NewDeck | Deal | Transfer | Reshuffle | Reveal | NewGroupedDeck | GroupedReshuffle | Arrange
+)

@@ -1,15 +1,21 @@
-"""Whole games between bots with the oracle driver: for self-play, tests and benchmarks."""
+"""Whole games between bots with the oracle driver, for any game: self-play, tests, benchmarks.
+
+Where several seats may act at once (The Lie's Phase 1), the order their moves reach the engine
+is simulated time: each bot moves `pace` seconds (jittered ±50 % by the seeded generator) after
+its previous move, and the earliest move goes first.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from fairdeal.engine.bots import Bot, make_bot
-from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.bots import Bot, make_bot, pace_of
+from fairdeal.engine.game import Game
+from fairdeal.engine.games import game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.engine.view import view_for
 
 MAX_ACTIONS = 20_000  # a safety net: a game that runs this long is reported, not looped forever
 
@@ -22,37 +28,56 @@ class GameDidNotEnd(RuntimeError):
 class GameResult:
     winners: tuple[int, ...]
     scores: tuple[int, ...]
-    hands: int
+    hands: int  # hands (Larry) or rounds (The Lie) played
     actions: int
 
 
 def play_game(
     bots: Sequence[Bot],
-    options: LarryOptions | None = None,
+    options: Any = None,
     *,
     seed: int | None = 0,
     driver: OracleDriver | None = None,
+    game: Game | str | None = None,
 ) -> GameResult:
     """Play one complete game; bots[i] sits at seat i."""
-    driver = driver or OracleDriver(len(bots), options, seed=seed)
+    if isinstance(game, str):
+        game = get_game(game)
+    if driver is None:
+        game = game or (game_of_options(options) if options is not None else get_game("larry"))
+        driver = OracleDriver(len(bots), options, seed=seed, game=game)
+    game = driver.game
+    view_for, actors = game.view_for, game.actors
+    clock = random.Random(seed)
+    paces = [pace_of(bot) for bot in bots]
+    next_move = [pace * (0.5 + clock.random()) for pace in paces]
     actions = 0
     state = driver.state
     while not state.over:
-        seat = state.to_act()
-        assert seat is not None
+        seats = actors(state)
+        if len(seats) == 1:
+            seat = seats[0]
+        else:
+            assert seats, "a game that is not over has someone to act"
+            seat = min(seats, key=next_move.__getitem__)
+            next_move[seat] += paces[seat] * (0.5 + clock.random())
         view = view_for(state, driver.knowledge[seat], seat)
         driver.act(seat, bots[seat].choose(view))
         state = driver.state
         actions += 1
         if actions > MAX_ACTIONS:
             raise GameDidNotEnd(f"no end after {MAX_ACTIONS} actions")
-    return GameResult(state.winners, state.scores, state.hand_no, actions)
+    return GameResult(tuple(state.winners), tuple(state.scores), _rounds(state), actions)
 
 
-def make_bots(spec: str, players: int, rng: random.Random) -> list[Bot]:
+def _rounds(state: Any) -> int:
+    return int(getattr(state, "hand_no", None) or state.round_no)
+
+
+def make_bots(spec: str, players: int, rng: random.Random, game: str = "larry") -> list[Bot]:
     """Bots from a comma list ("heuristic,random"); the last name fills the remaining seats."""
     names = [name.strip() for name in spec.split(",") if name.strip()] or ["random"]
     if len(names) > players:
         raise ValueError(f"{len(names)} bots for {players} seats")
     names += [names[-1]] * (players - len(names))
-    return [make_bot(name, random.Random(rng.random())) for name in names]
+    return [make_bot(name, random.Random(rng.random()), game) for name in names]

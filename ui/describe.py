@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fairdeal.engine import Card, CardKind
-from fairdeal.engine import events as ev
+from fairdeal.engine.larry import Card, CardKind
+from fairdeal.engine.larry import events as ev
 
 CARD_LABELS: dict[CardKind, str] = {
     CardKind.GLOAT: "GLOAT",

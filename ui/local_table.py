@@ -17,9 +17,16 @@ import contextlib
 import random
 from collections.abc import AsyncIterator, Mapping, Sequence
 
-from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryState, LarryView, view_for
 from fairdeal.engine.bots import Bot, make_bot
-from fairdeal.engine.events import (
+from fairdeal.engine.larry import (
+    Action,
+    IllegalAction,
+    LarryOptions,
+    LarryState,
+    LarryView,
+    view_for,
+)
+from fairdeal.engine.larry.events import (
     DoubtResolved,
     HandStarted,
     Reshuffled,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from fairdeal.engine import LarryOptions
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
 from fairdeal.ui.local_table import LocalTable

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from fairdeal.engine import Action, Event, LarryState, LarryView
+from fairdeal.engine.larry import Action, Event, LarryState, LarryView
 
 
 class ProofStatus(Enum):

@@ -31,8 +31,8 @@ from typing import Any
 
 import msgpack
 
-from fairdeal.engine import LarryOptions
-from fairdeal.engine.codec import DecodeError, from_data
+from fairdeal.engine.larry import LarryOptions
+from fairdeal.engine.larry.codec import DecodeError, from_data
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.errors import EnvelopeError, MalformedFrame, PeerError
 from fairdeal.p2p.identity import fingerprint

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from fairdeal.engine import (
+from fairdeal.engine.larry import (
     DRIVER,
     Ack,
     Deal,
@@ -45,8 +45,8 @@ from fairdeal.engine import (
     new_game,
     view_for,
 )
-from fairdeal.engine.codec import DecodeError, action_from_data, to_data
-from fairdeal.engine.events import DoubtResolved
+from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
+from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.p2p.deck import (
     CardDealt,
     CardReceived,
@@ -88,7 +88,7 @@ from fairdeal.p2p.table.api import (
 GAME = "larry"
 JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
 DECK = "deck"  # body: a fair-deck message (protocol.md section 6)
-ACT = "larry.act"  # body: an engine action (fairdeal.engine.codec, protocol.md section 7)
+ACT = "larry.act"  # body: an engine action (fairdeal.engine.larry.codec, protocol.md section 7)
 RECEIVED = "larry.received"  # body: {"slot"}: the receiver of a give-away has its shares
 FIRST_PLAYER_COIN = "first-player"  # L5: the joint coin that picks who starts hand 1
 

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from fairdeal.engine import LarryOptions
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.errors import P2PError, PeerError
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.discovery import TableBrowser, local_addresses, open_zeroconf

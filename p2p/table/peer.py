@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryView, apply
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.codec import to_data
+from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView, apply
+from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckFault, DeckSession
 from fairdeal.p2p.errors import PeerError

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fairdeal.engine import LarryOptions
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, IdentityFileError, load_identity
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryView
+from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
 from fairdeal.p2p.log.transcript import SecretStore

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fairdeal.engine import LarryOptions
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.codec import from_data
+from fairdeal.engine.larry import LarryOptions
+from fairdeal.engine.larry.codec import from_data
 from fairdeal.p2p.identity import PublicIdentity, load_identity
 from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
 from fairdeal.p2p.lobby.roster import SignedRoster

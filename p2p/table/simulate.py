@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from fairdeal.engine import LarryOptions
-from fairdeal.engine.codec import to_data
+from fairdeal.engine.larry import LarryOptions
+from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.table.sim_peer import TRANSCRIPT, plan_roster
 

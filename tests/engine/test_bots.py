@@ -6,10 +6,17 @@ import random
 
 import pytest
 
-from fairdeal.engine import CardKind, Doubt, LarryOptions, OracleDriver, PlayFaceDown, view_for
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.bots.heuristic import HeuristicBot
-from fairdeal.engine.cards import deck_of
+from fairdeal.engine.larry import (
+    CardKind,
+    Doubt,
+    LarryOptions,
+    OracleDriver,
+    PlayFaceDown,
+    view_for,
+)
+from fairdeal.engine.larry.bots.heuristic import HeuristicBot
+from fairdeal.engine.larry.cards import deck_of
 from fairdeal.engine.selfplay import make_bots, play_game
 
 DECK = deck_of(LarryOptions())

@@ -52,8 +52,9 @@ def test_engine_sources_import_nothing_forbidden() -> None:
 
 def test_importing_the_engine_loads_no_forbidden_module() -> None:
     code = (
-        "import sys, engine, engine.bots.heuristic, engine.bots.random_bot,"
-        " fairdeal.engine.codec, fairdeal.engine.scenario, fairdeal.engine.selfplay\n"
+        "import sys, fairdeal.engine, fairdeal.engine.larry.bots.heuristic,"
+        " fairdeal.engine.larry.bots.random_bot, fairdeal.engine.larry.codec,"
+        " fairdeal.engine.games, fairdeal.engine.scenario, fairdeal.engine.selfplay\n"
         "root = lambda m: m.split('.')[1] if m.startswith('fairdeal.') else m.split('.')[0]\n"
         f"bad = [m for m in sys.modules if root(m) in {FORBIDDEN!r}]\n"
         "print(','.join(sorted(bad)))\n"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from fairdeal.engine import CardKind, Doubt, OracleDriver, PlayFaceDown, PlayFaceUp
-from fairdeal.engine.actions import AcceptOut, Ack, Faces
-from fairdeal.engine.codec import (
+from fairdeal.engine.larry import CardKind, Doubt, OracleDriver, PlayFaceDown, PlayFaceUp
+from fairdeal.engine.larry.actions import AcceptOut, Ack, Faces
+from fairdeal.engine.larry.codec import (
     DecodeError,
     action_from_data,
     event_from_data,
@@ -16,7 +16,7 @@ from fairdeal.engine.codec import (
     state_from_data,
     to_data,
 )
-from fairdeal.engine.events import DoubtResolved
+from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.engine.requests import Deal, NewDeck, Reshuffle, Reveal, Transfer
 
 
@@ -103,8 +103,8 @@ def test_only_engine_objects_are_encoded() -> None:
 
 
 def test_a_state_waiting_for_a_face_up_reveal_round_trips() -> None:
-    from fairdeal.engine import apply
-    from fairdeal.engine.cards import deck_of
+    from fairdeal.engine.larry import apply
+    from fairdeal.engine.larry.cards import deck_of
 
     driver = OracleDriver(3, seed=4)
     state = driver.state

@@ -13,7 +13,7 @@ import pytest
 from fairdeal.ui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "tests" / "scenarios"
+SCENARIOS = ROOT / "tests" / "scenarios" / "larry"
 
 
 def test_play_runs_a_whole_short_game_from_piped_input() -> None:
@@ -116,10 +116,10 @@ def test_scenario_command_pass_fail_and_bad_file(
 def test_play_asks_which_card_to_give_away() -> None:
     import random
 
-    from fairdeal.engine.cards import deck_of
+    from fairdeal.engine.larry.cards import deck_of
+    from fairdeal.engine.larry.view import view_for
     from fairdeal.engine.oracle import OracleDriver
     from fairdeal.engine.selfplay import make_bots
-    from fairdeal.engine.view import view_for
     from fairdeal.ui.commands.play import TextGame
 
     deck = deck_of(OracleDriver(3, seed=0).options)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fairdeal.engine import (
+from fairdeal.engine.larry import (
     DRIVER,
     Ack,
     Deal,
@@ -16,7 +16,7 @@ from fairdeal.engine import (
     apply,
     new_game,
 )
-from fairdeal.engine import errors as E
+from fairdeal.engine.larry import errors as E
 
 
 def test_new_game_asks_for_a_fresh_deck_then_deals_by_L3() -> None:

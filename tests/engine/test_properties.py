@@ -15,7 +15,7 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fairdeal.engine import (
+from fairdeal.engine.larry import (
     DRIVER,
     IllegalAction,
     LarryOptions,
@@ -24,12 +24,12 @@ from fairdeal.engine import (
     legal_actions,
     view_for,
 )
-from fairdeal.engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
-from fairdeal.engine.cards import CardKind, deck_of
-from fairdeal.engine.codec import event_from_data, state_from_data, to_data
-from fairdeal.engine.events import DoubtResolved, GameOver, HandScored
-from fairdeal.engine.rules import new_game
-from fairdeal.engine.state import LarryState, Phase
+from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
+from fairdeal.engine.larry.cards import CardKind, deck_of
+from fairdeal.engine.larry.codec import event_from_data, state_from_data, to_data
+from fairdeal.engine.larry.events import DoubtResolved, GameOver, HandScored
+from fairdeal.engine.larry.rules import new_game
+from fairdeal.engine.larry.state import LarryState, Phase
 
 EXAMPLES = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_ACTIONS = 5_000

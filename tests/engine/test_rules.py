@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fairdeal.engine import (
+from fairdeal.engine.larry import (
     DRIVER,
     Ack,
     CardKind,
@@ -20,10 +20,10 @@ from fairdeal.engine import (
     legal_actions,
     view_for,
 )
-from fairdeal.engine import errors as E
-from fairdeal.engine.actions import AcceptOut, Action
-from fairdeal.engine.cards import deck_of
-from fairdeal.engine.events import Violation
+from fairdeal.engine.larry import errors as E
+from fairdeal.engine.larry.actions import AcceptOut, Action
+from fairdeal.engine.larry.cards import deck_of
+from fairdeal.engine.larry.events import Violation
 from fairdeal.engine.requests import NewDeck, Request, Reshuffle, Transfer
 
 DECK = deck_of(LarryOptions())

@@ -9,7 +9,7 @@ import pytest
 
 from fairdeal.engine.scenario import ScenarioError, run_scenario
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios" / "larry"
 FILES = sorted(SCENARIOS.glob("*.json"))
 
 

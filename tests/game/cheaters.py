@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.engine import Action, CardKind, LarryView, PlayFaceDown, PlayFaceUp, build_deck
 from fairdeal.engine.bots import Bot
+from fairdeal.engine.larry import Action, CardKind, LarryView, PlayFaceDown, PlayFaceUp, build_deck
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
@@ -130,7 +130,7 @@ class PlacerBot:
 
 
 def cheat_body(action: Any) -> Any:
-    from fairdeal.engine.codec import to_data
+    from fairdeal.engine.larry.codec import to_data
 
     return to_data(action)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fairdeal.engine import Action, LarryOptions
-from fairdeal.engine.codec import to_data
+from fairdeal.engine.larry import Action, LarryOptions
+from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.tablelog import Roster, TableLog

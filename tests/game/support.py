@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from fairdeal.engine import LarryOptions
 from fairdeal.engine.bots import Bot, make_bot
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
 from fairdeal.p2p.lobby.roster import SignedRoster

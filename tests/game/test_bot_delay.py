@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.engine import legal_actions
+from fairdeal.engine.larry import legal_actions
 from fairdeal.p2p.table.api import FaultDetected
 from fairdeal.p2p.table.peer import TablePeer
 
@@ -140,7 +140,7 @@ async def test_close_cancels_a_pending_bot_move(tmp_path: Path) -> None:
 
 
 def test_a_negative_delay_is_refused(tmp_path: Path) -> None:
-    from fairdeal.engine import LarryOptions
+    from fairdeal.engine.larry import LarryOptions
 
     from .support import identity
 

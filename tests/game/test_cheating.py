@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fairdeal.engine import PlayFaceDown
-from fairdeal.engine.codec import to_data
+from fairdeal.engine.larry import PlayFaceDown
+from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.driver import ACT
 

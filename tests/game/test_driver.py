@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from fairdeal.engine import Action, CardKind, LarryOptions, PlayFaceUp, build_deck
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.events import CardGiven
+from fairdeal.engine.larry import Action, CardKind, LarryOptions, PlayFaceUp, build_deck
+from fairdeal.engine.larry.events import CardGiven
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.table.api import DoubtVerification, StateChanged
 from fairdeal.p2p.table.driver import DECK, JOIN, LarryTable, Private, Publish

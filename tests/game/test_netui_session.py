@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.engine import Doubt, IllegalAction, LarryOptions
+from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions
 from fairdeal.p2p.lobby.discovery import LOOPBACK
 from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.session import NetworkSettings, _bot_kinds, host_table, join_table

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from fairdeal.engine import LarryOptions
 from fairdeal.engine.bots import make_bot
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import Transcript, load_transcript

@@ -7,8 +7,8 @@ import asyncio
 import random
 from pathlib import Path
 
-from fairdeal.engine import legal_actions
 from fairdeal.engine.bots import make_bot
+from fairdeal.engine.larry import legal_actions
 from fairdeal.p2p.table.api import SeatStatus
 from fairdeal.p2p.table.peer import TablePeer
 

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from fairdeal.engine import LarryOptions
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.lobby.session import HostedTable, LobbyClosed
 from fairdeal.p2p.table.gather import Seated, join_lobby, open_lobby
 from tests.p2p.core_support import make_identity

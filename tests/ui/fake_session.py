@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from fairdeal.engine import Action, IllegalAction, LarryView, view_for
+from fairdeal.engine.larry import Action, IllegalAction, LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.api import SeatInfo, StateChanged, TableEvent
 

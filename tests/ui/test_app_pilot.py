@@ -8,9 +8,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from fairdeal.engine import CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
-from fairdeal.engine.events import CardGiven
-from fairdeal.engine.legal import face_up_actions
+from fairdeal.engine.larry import CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
+from fairdeal.engine.larry.events import CardGiven
+from fairdeal.engine.larry.legal import face_up_actions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.ui.app import FairdealApp

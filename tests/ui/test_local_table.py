@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from fairdeal.engine import Action, Doubt, IllegalAction, LarryView, PlayFaceDown
-from fairdeal.engine.bots.heuristic import HeuristicBot
-from fairdeal.engine.events import DoubtResolved, GameOver, HandScored
+from fairdeal.engine.larry import Action, Doubt, IllegalAction, LarryView, PlayFaceDown
+from fairdeal.engine.larry.bots.heuristic import HeuristicBot
+from fairdeal.engine.larry.events import DoubtResolved, GameOver, HandScored
 from fairdeal.p2p.table.api import (
     DoubtVerification,
     FaultDetected,

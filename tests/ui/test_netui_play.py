@@ -11,8 +11,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
 
-from fairdeal.engine import LarryOptions
 from fairdeal.engine.bots import make_bot
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable
 from fairdeal.p2p.table.api import DoubtVerification, ProofStatus, StateChanged
 from fairdeal.p2p.table.audit import audit_transcript

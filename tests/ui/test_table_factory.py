@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from fairdeal.engine import LarryOptions
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
 from fairdeal.ui.local_table import LocalTable
 from fairdeal.ui.table_factory import (

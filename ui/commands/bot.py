@@ -27,7 +27,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     import logging
     import sys
 
-    from fairdeal.engine import LarryOptions
+    from fairdeal.engine.larry import LarryOptions
     from fairdeal.p2p.identity import default_data_dir, load_or_create_identity
     from fairdeal.p2p.table.gather import find_table, join_lobby, open_lobby
     from fairdeal.p2p.table.local_bots import BOT_HOST, local_bots, play_seated

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to follow the game
 
 if TYPE_CHECKING:
-    from fairdeal.engine.actions import Action
     from fairdeal.engine.bots import Bot
-    from fairdeal.engine.events import Event
+    from fairdeal.engine.larry.actions import Action
+    from fairdeal.engine.larry.events import Event
+    from fairdeal.engine.larry.view import LarryView
     from fairdeal.engine.oracle import OracleDriver
-    from fairdeal.engine.view import LarryView
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -92,7 +92,7 @@ def run_app(args: argparse.Namespace) -> int:
 def run_plain(args: argparse.Namespace) -> int:
     import random
 
-    from fairdeal.engine.options import LarryOptions
+    from fairdeal.engine.larry.options import LarryOptions
     from fairdeal.engine.oracle import OracleDriver
     from fairdeal.engine.selfplay import make_bots
 
@@ -167,8 +167,8 @@ class TextGame:
 
     # -- the loop ------------------------------------------------------------------------------
     def play(self) -> int:
-        from fairdeal.engine.errors import IllegalAction
-        from fairdeal.engine.view import view_for
+        from fairdeal.engine.larry.errors import IllegalAction
+        from fairdeal.engine.larry.view import view_for
 
         driver = self.driver
         self.write("Larry! Play cards face-down, announce the new total, doubt the liars.")
@@ -204,13 +204,13 @@ class TextGame:
                 self.write(text)
 
     def card(self, face: int) -> str:
-        from fairdeal.engine.cards import deck_of
+        from fairdeal.engine.larry.cards import deck_of
 
         name = deck_of(self.driver.options)[face].name
         return CARD_NAMES.get(name, name)
 
     def describe(self, event: Event) -> str:
-        from fairdeal.engine import events as ev
+        from fairdeal.engine.larry import events as ev
 
         n = self.names
         if isinstance(event, ev.HandStarted):
@@ -297,8 +297,8 @@ class TextGame:
 
     def _menu(self, view: LarryView) -> list[_Entry]:
         """The legal actions, with face-down plays and gifts asked for in a second step."""
-        from fairdeal.engine.actions import PlayFaceUp
-        from fairdeal.engine.legal import (
+        from fairdeal.engine.larry.actions import PlayFaceUp
+        from fairdeal.engine.larry.legal import (
             accept_actions,
             doubt_actions,
             face_down_actions,
@@ -337,8 +337,8 @@ class TextGame:
     def _ask(self, view: LarryView) -> Action:
         from dataclasses import replace
 
-        from fairdeal.engine.actions import PlayFaceDown, PlayFaceUp
-        from fairdeal.engine.cards import deck_of
+        from fairdeal.engine.larry.actions import PlayFaceDown, PlayFaceUp
+        from fairdeal.engine.larry.cards import deck_of
 
         self._status(view)
         entries = self._menu(view)
@@ -384,7 +384,7 @@ class TextGame:
         """L15: a play that leaves one card needs the call; the human must make it."""
         from dataclasses import replace
 
-        from fairdeal.engine.actions import PlayFaceDown, PlayFaceUp
+        from fairdeal.engine.larry.actions import PlayFaceDown, PlayFaceUp
 
         if not isinstance(action, PlayFaceDown | PlayFaceUp):
             return action

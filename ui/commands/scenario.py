@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from fairdeal.engine.codec import to_data
+    from fairdeal.engine.larry.codec import to_data
     from fairdeal.engine.scenario import ScenarioError, run_scenario
 
     status = 0

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     import random
     import time
 
-    from fairdeal.engine.options import LarryOptions
+    from fairdeal.engine.larry.options import LarryOptions
     from fairdeal.engine.selfplay import make_bots, play_game
 
     if args.games < 1:

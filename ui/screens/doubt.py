@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from fairdeal.engine import Card, CardKind
+from fairdeal.engine.larry import Card, CardKind
 from fairdeal.p2p.table.api import DoubtVerification, ProofStatus, SeatInfo
 from fairdeal.ui.describe import card_label
 

@@ -18,7 +18,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from fairdeal.engine import (
+from fairdeal.engine.larry import (
     AcceptOut,
     Action,
     Card,
@@ -30,7 +30,7 @@ from fairdeal.engine import (
     PlayFaceDown,
     PlayFaceUp,
 )
-from fairdeal.engine import events as ev
+from fairdeal.engine.larry import events as ev
 from fairdeal.p2p.table.api import (
     DoubtVerification,
     FaultDetected,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import Static
 
-from fairdeal.engine import Card, CardKind
+from fairdeal.engine.larry import Card, CardKind
 from fairdeal.ui.describe import card_label
 from fairdeal.ui.messages import CardChosen
 

@@ -6,7 +6,7 @@ import asyncio
 
 from textual.containers import HorizontalScroll
 
-from fairdeal.engine import Card
+from fairdeal.engine.larry import Card
 from fairdeal.ui.widgets.card import CardBox
 
 

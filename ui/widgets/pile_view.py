@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from fairdeal.engine import LarryView
+from fairdeal.engine.larry import LarryView
 from fairdeal.p2p.table.api import SeatInfo
 from fairdeal.ui.describe import card_label
 

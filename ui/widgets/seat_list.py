@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from fairdeal.engine import LarryView
+from fairdeal.engine.larry import LarryView
 from fairdeal.p2p.table.api import SeatInfo
 
 

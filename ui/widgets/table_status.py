@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from fairdeal.engine import LarryView, Phase
+from fairdeal.engine.larry import LarryView, Phase
 from fairdeal.p2p.table.api import SeatInfo, SetupProgress
 from fairdeal.ui.describe import direction_text
 

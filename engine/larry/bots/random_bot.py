@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import random
 
-from fairdeal.engine.actions import Action, Doubt, PlayFaceDown, PlayFaceUp
-from fairdeal.engine.cards import CardKind, deck_of
-from fairdeal.engine.legal import (
+from fairdeal.engine.larry.actions import Action, Doubt, PlayFaceDown, PlayFaceUp
+from fairdeal.engine.larry.cards import CardKind, deck_of
+from fairdeal.engine.larry.legal import (
     accept_actions,
     announce_floor,
     doubt_actions,
     face_up_actions,
     larry_flag,
 )
-from fairdeal.engine.state import Phase
-from fairdeal.engine.view import LarryView
+from fairdeal.engine.larry.state import Phase
+from fairdeal.engine.larry.view import LarryView
 
 
 class RandomBot:

@@ -10,11 +10,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fairdeal.engine.cards import Card, deck_of
-from fairdeal.engine.events import Event, GameOver, HandScored, HandStarted, PickedUp, Reshuffled
-from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.larry.cards import Card, deck_of
+from fairdeal.engine.larry.events import (
+    Event,
+    GameOver,
+    HandScored,
+    HandStarted,
+    PickedUp,
+    Reshuffled,
+)
+from fairdeal.engine.larry.options import LarryOptions
+from fairdeal.engine.larry.state import (
+    NOTHING_REVEALED,
+    Awaiting,
+    AwaitScore,
+    LarryState,
+    Phase,
+    Step,
+)
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal
-from fairdeal.engine.state import NOTHING_REVEALED, Awaiting, AwaitScore, LarryState, Phase, Step
 
 
 class Transaction:

@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fairdeal.engine.cards import CardKind
+from fairdeal.engine.larry.cards import CardKind
+from fairdeal.engine.resolutions import Ack, Faces, Resolution
+
+__all__ = [
+    "AcceptOut",
+    "Ack",
+    "Action",
+    "Doubt",
+    "Faces",
+    "PlayFaceDown",
+    "PlayFaceUp",
+    "Resolution",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,21 +63,3 @@ class AcceptOut:
 
 
 Action = Doubt | PlayFaceDown | PlayFaceUp | AcceptOut
-
-
-@dataclass(frozen=True, slots=True)
-class Ack:
-    """The driver has served request `request` (NewDeck, Deal, Transfer or Reshuffle)."""
-
-    request: int
-
-
-@dataclass(frozen=True, slots=True)
-class Faces:
-    """The faces (card ids) of a Reveal request's slots, in the order of its `slots`."""
-
-    request: int
-    faces: tuple[int, ...]
-
-
-Resolution = Ack | Faces

@@ -11,12 +11,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import NamedTuple
 
-from fairdeal.engine.actions import PlayFaceUp
-from fairdeal.engine.events import Event
-from fairdeal.engine.options import LarryOptions
+from fairdeal.engine.larry.actions import PlayFaceUp
+from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.requests import Request
+from fairdeal.engine.step import Step
+
+__all__ = [
+    "FINISHED_PHASES",
+    "NOTHING_REVEALED",
+    "AwaitDoubt",
+    "AwaitFaceUp",
+    "AwaitScore",
+    "Awaiting",
+    "LarryState",
+    "Phase",
+    "Step",
+]
 
 
 class Phase(StrEnum):
@@ -120,14 +131,3 @@ class LarryState:
         slots.extend(self.pile)
         slots.extend(self.discard)
         return slots
-
-
-class Step(NamedTuple):
-    """The result of a transition: the new state, what happened, and requests newly issued.
-
-    A NamedTuple rather than a dataclass: one is made per transition, and it is cheaper.
-    """
-
-    state: LarryState
-    events: tuple[Event, ...]
-    requests: tuple[Request, ...]

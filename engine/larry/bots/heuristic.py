@@ -17,11 +17,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from fairdeal.engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
-from fairdeal.engine.cards import Card, CardKind
-from fairdeal.engine.legal import face_up_actions, larry_flag
-from fairdeal.engine.state import Phase
-from fairdeal.engine.view import LarryView
+from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
+from fairdeal.engine.larry.cards import Card, CardKind
+from fairdeal.engine.larry.legal import face_up_actions, larry_flag
+from fairdeal.engine.larry.state import Phase
+from fairdeal.engine.larry.view import LarryView
 
 BLUFF_RANGE = 10  # a bluffer's step is taken as uniform over about this many values
 

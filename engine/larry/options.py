@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from fairdeal.engine.cards import CardKind
+from fairdeal.engine.larry.cards import CardKind
 
 # L1: 38 number cards as (value, count).
 DEFAULT_NUMBERS: tuple[tuple[int, int], ...] = (
@@ -90,3 +92,13 @@ class LarryOptions:
     @property
     def deck_size(self) -> int:
         return sum(c for _, c in self.numbers) + sum(c for _, c in self.actions) + self.gloats
+
+
+def options_from_data(data: Mapping[str, Any]) -> LarryOptions:
+    """LarryOptions from their plain-data fields (protocol.md section 7); ValueError if invalid."""
+    from fairdeal.engine.codec import from_data
+
+    raw = dict(data)
+    raw["type"] = "LarryOptions"
+    options: LarryOptions = from_data(raw, LarryOptions)
+    return options

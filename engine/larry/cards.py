@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fairdeal.engine.options import LarryOptions
+    from fairdeal.engine.larry.options import LarryOptions
 
 
 class CardKind(StrEnum):

@@ -1,15 +1,15 @@
 """Larry's transitions: `new_game`, and `apply(state, seat, action)` for actions and resolutions.
 
 The rules of a turn (L6-L16) and the driver's answers live here; the moves they share (drawing,
-clearing the pile, starting and scoring a hand) are on fairdeal.engine.transaction.Transaction.
+clearing the pile, starting and scoring a hand) are on transaction.Transaction.
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
 
-from fairdeal.engine import errors as E
-from fairdeal.engine.actions import (
+from fairdeal.engine.larry import errors as E
+from fairdeal.engine.larry.actions import (
     AcceptOut,
     Ack,
     Action,
@@ -19,8 +19,8 @@ from fairdeal.engine.actions import (
     PlayFaceUp,
     Resolution,
 )
-from fairdeal.engine.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, deck_of
-from fairdeal.engine.events import (
+from fairdeal.engine.larry.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, deck_of
+from fairdeal.engine.larry.events import (
     CardGiven,
     DirectionChanged,
     Doubted,
@@ -34,9 +34,8 @@ from fairdeal.engine.events import (
     Violation,
     WentOut,
 )
-from fairdeal.engine.options import LarryOptions
-from fairdeal.engine.requests import Request, Reveal, Transfer
-from fairdeal.engine.state import (
+from fairdeal.engine.larry.options import LarryOptions
+from fairdeal.engine.larry.state import (
     FINISHED_PHASES,
     NOTHING_REVEALED,
     AwaitDoubt,
@@ -46,7 +45,9 @@ from fairdeal.engine.state import (
     Phase,
     Step,
 )
-from fairdeal.engine.transaction import Transaction, build_state
+from fairdeal.engine.larry.transaction import Transaction, build_state
+from fairdeal.engine.requests import Request, Reveal, Transfer
+from fairdeal.engine.resolutions import Arrangement
 
 
 def new_game(players: int, options: LarryOptions | None = None) -> Step:
@@ -93,7 +94,7 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
     IllegalAction subclass naming the seat; the given state is never changed.
     """
     kind = type(action)
-    if kind is Ack or kind is Faces:
+    if kind is Ack or kind is Faces or kind is Arrangement:
         return _resolve(state, seat, action)  # type: ignore[arg-type]
     if state.phase in FINISHED_PHASES:
         raise E.GameIsOver(seat, "the game is over")

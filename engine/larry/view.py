@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from fairdeal.engine.cards import Card, deck_of
-from fairdeal.engine.options import LarryOptions
-from fairdeal.engine.state import LarryState, Phase
+from fairdeal.engine.larry.cards import Card, deck_of
+from fairdeal.engine.larry.options import LarryOptions
+from fairdeal.engine.larry.state import LarryState, Phase
 
 Knowledge = Mapping[int, int]  # slot -> face, the cards a seat was dealt, given or shown
 

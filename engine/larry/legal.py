@@ -7,11 +7,11 @@ total (the lowest card is -2) and a band of bluffs. `apply` accepts any integer 
 
 from __future__ import annotations
 
-from fairdeal.engine.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
-from fairdeal.engine.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, lowest_value
-from fairdeal.engine.rules import stuck_under_obligation
-from fairdeal.engine.state import Phase
-from fairdeal.engine.view import LarryView
+from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
+from fairdeal.engine.larry.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, lowest_value
+from fairdeal.engine.larry.rules import stuck_under_obligation
+from fairdeal.engine.larry.state import Phase
+from fairdeal.engine.larry.view import LarryView
 
 
 def announce_floor(view: LarryView) -> int:

@@ -1,0 +1,33 @@
+"""The bot interface: a bot chooses an action from one seat's view only.
+
+A bot never sees the public state beyond its view, nor other hands. `pace` is how long (seconds)
+the bot takes between moves where players act at the same time (The Lie's Phase 1), so humans can
+play against it in real time; self-play uses it as simulated time. Each game's bots live in its
+package (fairdeal.engine.larry.bots, fairdeal.engine.lie.bots).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: Any) -> Any:
+        """An action for `view.seat`, which may act now."""
+        ...
+
+
+def make_bot(spec: str, rng: random.Random, game: str = "larry") -> Bot:
+    """A bot of `game` by name ("random" or "heuristic")."""
+    from fairdeal.engine.games import get_game
+
+    return get_game(game).make_bot(spec, rng)
+
+
+def pace_of(bot: Bot) -> float:
+    """The bot's pace in seconds between simultaneous moves (1.0 when it says none)."""
+    pace = getattr(bot, "pace", 1.0)
+    return float(pace)

@@ -1,0 +1,139 @@
+"""Larry, one game of the engine: pure, deterministic, sans-IO (no I/O, no crypto, no asyncio).
+
+API overview (names are stable; other packages build on them):
+
+- Cards and options: `LarryOptions` (deck composition L1, Larry symbols L2, short game L18, first
+  seat L5), `build_deck(options) -> tuple[Card, ...]`; a *face* is a card id, an index into it.
+  `CardKind` names the kinds ("number", "gloat", "face_up", "pick_up_2", "give_away_1",
+  "change_direction").
+- State: `LarryState`, immutable and *public*: hidden cards are deck slots (ints, never reused);
+  `state.revealed` maps opened slots to faces. `state.to_act()` is the seat awaited (None while
+  requests are pending or when the game is over); `state.pending` lists requests in order.
+- Transitions: `new_game(players, options) -> Step` and `apply(state, seat, action) -> Step`;
+  a `Step` holds the new `state`, the `events` that happened and the `requests` newly issued.
+  Actions: `Doubt`, `PlayFaceDown(slot, announce, larry)`, `PlayFaceUp(slot, claim, target,
+  give, larry)`, `AcceptOut`. Illegal actions raise an `IllegalAction` subclass (`NotYourTurn`,
+  `LimitExceeded`, `GiveAwayTooFewCards`, …) carrying `.seat` and `.reason`.
+- Requests a driver serves: `NewDeck(slots)`, `Deal(seat, slots)`, `Transfer(slot, from_seat,
+  to_seat)`, `Reshuffle(old, new)`, `Reveal(slots, reason)`. The driver answers `pending[0]` by
+  `apply(state, DRIVER, Ack(id))`, or `Faces(id, faces)` for a Reveal. A face-up claim that the
+  revealed face contradicts yields a `Violation` event naming the seat, and the game stops.
+  A seat's private knowledge grows with the requests: after `Deal(seat, slots)` that seat knows
+  the faces of `slots`, after `Transfer` the receiver knows the gift; Reveal faces are public
+  (`state.revealed`).
+- Views: `view_for(state, knowledge, seat) -> LarryView` (knowledge: slot -> face of the cards
+  that seat was dealt or given); `legal_actions(view)` from the view only.
+- Drivers and bots: `OracleDriver` (fairdeal.engine.oracle: knows the deck order, serves
+  everything, keeps each seat's knowledge); bots in `fairdeal.engine.larry.bots`
+  (`make_bot("random" | "heuristic", rng)`, each with `choose(view) -> Action`);
+  `fairdeal.engine.selfplay.play_game`; `fairdeal.engine.scenario.run_scenario`.
+- Plain data: `fairdeal.engine.larry.codec` (`to_data` / `from_data`, `state_from_data`, …) for
+  states, actions, events, requests (msgpack-compatible, strict parsing; protocol.md section 7).
+- `GAME`: this game's surface for the registry (`fairdeal.engine.games.get_game("larry")`).
+"""
+
+from fairdeal.engine.errors import DRIVER, IllegalAction
+from fairdeal.engine.game import Game
+from fairdeal.engine.larry.actions import (
+    AcceptOut,
+    Ack,
+    Action,
+    Doubt,
+    Faces,
+    PlayFaceDown,
+    PlayFaceUp,
+    Resolution,
+)
+from fairdeal.engine.larry.cards import Card, CardKind, build_deck
+from fairdeal.engine.larry.events import Event, Violation
+from fairdeal.engine.larry.legal import legal_actions
+from fairdeal.engine.larry.options import MAX_PLAYERS, MIN_PLAYERS, LarryOptions
+from fairdeal.engine.larry.rules import apply, new_game
+from fairdeal.engine.larry.state import LarryState, Phase, Step
+from fairdeal.engine.larry.view import Knowledge, LarryView, view_for
+from fairdeal.engine.oracle import OracleDriver
+from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
+
+__all__ = [
+    "DRIVER",
+    "GAME",
+    "AcceptOut",
+    "Ack",
+    "Action",
+    "Card",
+    "CardKind",
+    "Deal",
+    "Doubt",
+    "Event",
+    "Faces",
+    "IllegalAction",
+    "Knowledge",
+    "LarryOptions",
+    "LarryState",
+    "LarryView",
+    "NewDeck",
+    "OracleDriver",
+    "Phase",
+    "PlayFaceDown",
+    "PlayFaceUp",
+    "Request",
+    "Reshuffle",
+    "Resolution",
+    "Reveal",
+    "Step",
+    "Transfer",
+    "Violation",
+    "apply",
+    "build_deck",
+    "legal_actions",
+    "new_game",
+    "view_for",
+]
+
+
+def _game() -> Game:
+    from fairdeal.engine.codec import from_data, to_data
+    from fairdeal.engine.larry import bots
+    from fairdeal.engine.larry.check import check_action
+    from fairdeal.engine.larry.options import options_from_data
+
+    return Game(
+        name="larry",
+        title="Larry",
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        options_type=LarryOptions,
+        default_options=LarryOptions,
+        options_from_data=options_from_data,
+        new_game=new_game,
+        apply=apply,
+        view_for=view_for,
+        legal_actions=legal_actions,
+        check_action=check_action,
+        actors=_actors,
+        backs=_backs,
+        card_names=_card_names,
+        bot_kinds=bots.KINDS,
+        make_bot=bots.make_bot,
+        action_type=Action,
+        event_type=Event,
+        state_type=LarryState,
+        to_data=to_data,
+        from_data=from_data,
+    )
+
+
+def _actors(state: LarryState) -> tuple[int, ...]:
+    seat = state.to_act()
+    return () if seat is None else (seat,)
+
+
+def _backs(options: LarryOptions) -> tuple[int, ...]:
+    return (0,) * options.deck_size  # every Larry card shows the same back
+
+
+def _card_names(options: LarryOptions) -> tuple[str, ...]:
+    return tuple(card.name for card in build_deck(options))
+
+
+GAME: Game = _game()

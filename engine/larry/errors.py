@@ -1,0 +1,79 @@
+"""Larry's typed errors; the shared ones (NotYourTurn, GameIsOver, …) are re-exported here so the
+rules can name every error through one module.
+"""
+
+from __future__ import annotations
+
+from fairdeal.engine.errors import (
+    DRIVER,
+    BadResolution,
+    CardNotInHand,
+    GameIsOver,
+    IllegalAction,
+    NoSuchSeat,
+    NotYourTurn,
+    UnknownAction,
+    WaitingForDriver,
+)
+
+__all__ = [
+    "DRIVER",
+    "BadClaim",
+    "BadGiveCard",
+    "BadLarryCall",
+    "BadResolution",
+    "BadTarget",
+    "CannotDoubtEmptyPile",
+    "CardNotInHand",
+    "GameIsOver",
+    "GiveAwayTooFewCards",
+    "IllegalAction",
+    "LimitExceeded",
+    "MustDoubtOrAccept",
+    "MustPlayFaceUp",
+    "NoSuchSeat",
+    "NotYourTurn",
+    "NothingToAccept",
+    "UnknownAction",
+    "WaitingForDriver",
+]
+
+
+class LimitExceeded(IllegalAction):
+    """L6: the announcement is above the current limit."""
+
+
+class CannotDoubtEmptyPile(IllegalAction):
+    """L7: nobody can doubt an empty pile."""
+
+
+class MustPlayFaceUp(IllegalAction):
+    """L12: under the face-up obligation no card may be played face-down."""
+
+
+class BadClaim(IllegalAction):
+    """The claimed kind cannot be played face-up now (numbers/gloats only under L12)."""
+
+
+class BadTarget(IllegalAction):
+    """The target seat is missing, is oneself, or is not allowed for this card."""
+
+
+class GiveAwayTooFewCards(IllegalAction):
+    """L11: give away 1 needs at least 3 cards in hand before it is played."""
+
+
+class BadGiveCard(IllegalAction):
+    """L11: the card given must be another card of one's own hand."""
+
+
+class BadLarryCall(IllegalAction):
+    """L15: "Larry" may only be called by a play that leaves exactly one card."""
+
+
+class MustDoubtOrAccept(IllegalAction):
+    """L16: after a player went out, the next seat may only doubt or accept."""
+
+
+class NothingToAccept(IllegalAction):
+    """AcceptOut is only possible right after a player went out (L16)."""
