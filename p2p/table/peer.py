@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -197,6 +198,7 @@ class TablePeer:
         self._doubt_at: float | None = None
         self._hand_starting = False
         self._privates: list[Private] = []  # give-away shares this seat sent (resent on reconnect)
+        self._evidence_kept = False  # a fault's evidence is in the `.faults` file
 
     # -- TableSession ---------------------------------------------------------------------
 
@@ -329,17 +331,42 @@ class TablePeer:
     def _on_log_fault(self, fault: Fault) -> None:
         """A fault the log finds (equivocation, a bad chain): keep its signed evidence beside
         the transcript, where `fairdeal audit` checks it, and stop the table."""
-        record = {
-            "seat": fault.seat,
-            "kind": fault.kind,
-            "detail": fault.detail,
-            "evidence": [[e.signed, e.signature] for e in fault.evidence],
-        }
-        with open(evidence_path(self.transcript_path), "ab") as file:
-            file.write(encode_frame(pack_message(record), MAX_FRAME_SIZE))
+        self._keep_evidence(fault.seat, fault.kind, fault.detail, fault.evidence)
         table = self._require_table()
         table._stop(fault.seat, fault.kind, fault.detail)
         self._schedule()
+
+    def _keep_evidence(
+        self, seat: int, kind: str, detail: str, evidence: Sequence[Envelope]
+    ) -> None:
+        """Append a fault and its signed envelopes to the `.faults` file beside the transcript
+        (once: a replay after a restart finds the same fault again), synced."""
+        self._evidence_kept = True
+        record = {
+            "seat": seat,
+            "kind": kind,
+            "detail": detail,
+            "evidence": [[e.signed, e.signature] for e in evidence],
+        }
+        frame = encode_frame(pack_message(record), MAX_FRAME_SIZE)
+        path = evidence_path(self.transcript_path)
+        if path.exists() and frame in path.read_bytes():
+            return
+        with open(path, "ab") as file:
+            file.write(frame)
+            file.flush()
+            os.fsync(file.fileno())
+
+    def _keep_table_fault(self, fault: FaultDetected) -> None:
+        """A fault the table found in an applied envelope (a failed proof, an illegal action):
+        keep that envelope in the `.faults` file too, so that a transcript cut before it cannot
+        audit as a clean game (protocol.md 10.4)."""
+        sync = self.sync
+        if self._evidence_kept or sync is None or not sync.log.entries:
+            return
+        self._keep_evidence(
+            fault.seat, "table", f"{fault.what} ({fault.evidence})", [sync.log.entries[-1]]
+        )
 
     def _on_forward(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         sender = self.roster.seat_of(peer.key)
@@ -454,6 +481,7 @@ class TablePeer:
                 log.warning(
                     "seat %s broke the protocol: %s (%s)", event.seat, event.what, event.evidence
                 )
+                self._keep_table_fault(event)
             self._emit(event)
 
     def _emit(self, event: TableEvent) -> None:
