@@ -26,7 +26,7 @@ from fairdeal.p2p.table.peer import table_secret_name
 Address = tuple[str, int] | None
 
 
-class CannotResume(Exception):
+class CannotResume(P2PError):
     """The transcript cannot be resumed here; the message names the file and the reason."""
 
 
