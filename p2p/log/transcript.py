@@ -20,6 +20,8 @@ atomically on every change.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,6 +50,24 @@ class TranscriptError(P2PError):
     """The transcript or secrets file is damaged or belongs to another table."""
 
 
+class TranscriptWriteError(TranscriptError):
+    """The disk refused a write (full, read-only, gone). Everything written before stays; the
+    seat must stop, and can resume once the disk takes writes again."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        reason = (
+            "no space left on the disk"
+            if error.errno == errno.ENOSPC
+            else error.strerror or str(error)
+        )
+        super().__init__(
+            f"cannot write {path}: {reason}. Everything written before is kept: free some space "
+            "(or make it writable), then run the same command again (or `fairdeal resume` on "
+            "the table's transcript) to take the seat back"
+        )
+        self.errno = error.errno
+
+
 @dataclass(frozen=True)
 class TranscriptContents:
     roster: Roster
@@ -63,6 +83,7 @@ class Transcript:
     def __init__(self, path: Path, file: BinaryIO) -> None:
         self.path = path
         self._file = file
+        self.failure: TranscriptWriteError | None = None  # once a write failed, no more writes
 
     @classmethod
     def create(
@@ -111,16 +132,35 @@ class Transcript:
         self._write({"k": "applied", "d": envelope.signed, "s": envelope.signature})
 
     def sync(self) -> None:
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        self._guarded(self._flush)
 
     def close(self) -> None:
-        if not self._file.closed:
-            self.sync()
+        if self._file.closed:
+            return
+        if self.failure is None:
+            with contextlib.suppress(TranscriptWriteError):
+                self.sync()
+        with contextlib.suppress(OSError):  # a failed disk: what it took is all there is
             self._file.close()
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._file.write(encode_frame(pack_message(record), MAX_RECORD_SIZE))
+        frame = encode_frame(pack_message(record), MAX_RECORD_SIZE)
+        self._guarded(lambda: self._file.write(frame))
+
+    def _flush(self) -> None:
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def _guarded(self, write: Callable[[], object]) -> None:
+        """Run a write; the first OSError becomes `failure` and every later write raises it,
+        so nothing is appended after a record the disk may have cut (its torn tail)."""
+        if self.failure is not None:
+            raise self.failure
+        try:
+            write()
+        except OSError as error:
+            self.failure = TranscriptWriteError(self.path, error)
+            raise self.failure from None
 
 
 def load_transcript(path: Path) -> TranscriptContents:
@@ -273,6 +313,14 @@ class SecretStore:
         return name in self._values
 
     def put(self, name: str, value: Any) -> None:
+        previous = self._values.get(name)
         self._values[name] = value
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        write_private_file(self.path, msgpack.packb(self._values, use_bin_type=True))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_private_file(self.path, msgpack.packb(self._values, use_bin_type=True))
+        except OSError as error:  # the old file is still whole (the write is atomic)
+            if previous is None:
+                del self._values[name]
+            else:
+                self._values[name] = previous
+            raise TranscriptWriteError(self.path, error) from None

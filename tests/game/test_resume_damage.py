@@ -7,7 +7,9 @@ resume too."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import os
 import shutil
 import struct
 from pathlib import Path
@@ -147,4 +149,48 @@ def test_a_seat_killed_in_its_first_moment_can_resume(
 def test_an_empty_transcript_is_a_clear_error(played: Path, tmp_path: Path) -> None:
     directory, path = seat_copy(played, tmp_path, b"")
     with pytest.raises(CannotResume, match="no header"):
+        resume_point(path, directory)
+
+
+async def test_a_read_only_data_directory_never_freezes_resume(
+    played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 10: the seat cannot reopen its transcript for writing (a read-only disk, as root
+    sees it: the open fails). The app is told so at once instead of "Setting up the table"."""
+    import errno
+
+    from fairdeal.p2p.table.api import Notice
+    from fairdeal.p2p.table.session import NetworkSettings, resume_table
+
+    directory, path = seat_copy(played, tmp_path, mid_game(played))
+    before = digest(path)
+
+    def read_only(cls: type, transcript: Path) -> None:
+        raise OSError(errno.EROFS, "Read-only file system", str(transcript))
+
+    monkeypatch.setattr(Transcript, "reopen", classmethod(read_only))
+    session = resume_table(
+        path, NetworkSettings(data_dir=directory, bind="127.0.0.1", advertise=False)
+    )
+    await session.start()
+    try:
+        async with asyncio.timeout(30):
+            async for _event in session.events():
+                pass  # ends when the session closes its history
+        texts = [e.text for e in session.history.events if isinstance(e, Notice)]
+        assert any("Could not set up the table" in t and "Read-only" in t for t in texts), texts
+    finally:
+        await session.close()
+    assert digest(path) == before
+
+
+def test_resume_refuses_an_unwritable_transcript_up_front(
+    played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory, path = seat_copy(played, tmp_path, mid_game(played))
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: False if Path(p) == path else real_access(p, mode)
+    )
+    with pytest.raises(CannotResume, match="not writable"):
         resume_point(path, directory)
