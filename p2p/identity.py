@@ -169,13 +169,28 @@ def write_private_file(path: Path, data: bytes) -> None:
 def load_identity(directory: Path) -> Identity:
     """Read the identity file; raises IdentityFileError if it is corrupt or readable by others."""
     path = directory / IDENTITY_FILE
-    mode = stat.S_IMODE(path.stat().st_mode)
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise IdentityFileError(
+            f"{path} is not a file (a directory?): move it away and a new identity is made, "
+            "or point --data at the directory holding your identity.json"
+        )
+    mode = stat.S_IMODE(info.st_mode)
     if mode & 0o077:
         raise IdentityFileError(
             f"{path} is readable by other users (mode {mode:o}); run `chmod 600 {path}`"
         )
     try:
-        data = json.loads(path.read_bytes())
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise IdentityFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not raw.strip():
+        raise IdentityFileError(
+            f"{path} is empty (damaged): restore it from a backup, or move it away to make a "
+            "new identity (the other players will see a new key)"
+        )
+    try:
+        data = json.loads(raw)
         seed = bytes.fromhex(data["seed"])
         name = str(data["name"])
         if len(seed) != 32:

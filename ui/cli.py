@@ -7,12 +7,14 @@ Textual and `fairdeal tables` never pays for the rules engine.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import sys
 import types
 from collections.abc import Sequence
 
 import fairdeal
+from fairdeal.p2p.errors import P2PError
 
 # name -> (module under fairdeal.ui.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -56,7 +58,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         build_parser().print_help()
         return 2
-    return int(_command_module(args._module).run(args) or 0)
+    try:
+        return int(_command_module(args._module).run(args) or 0)
+    except KeyboardInterrupt:
+        print(f"fairdeal {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (P2PError, OSError) as error:  # bad files, a full or read-only disk, no answer
+        print(f"fairdeal {args.command}: {explain(error)}", file=sys.stderr)
+        return 1
+
+
+def explain(error: BaseException) -> str:
+    """One line for a player: what went wrong, with which file, and what to do."""
+    if isinstance(error, TimeoutError):
+        return f"timed out{': ' + str(error) if str(error) else ''} (is the other side there?)"
+    if not isinstance(error, OSError):
+        return str(error)
+    where = f" {error.filename}" if error.filename else ""
+    if error.errno == errno.ENOSPC:
+        return (
+            f"no space left on the disk holding{where or ' the data directory'}: what was "
+            "written is kept; free some space, then run the same command again (or "
+            "`fairdeal resume TRANSCRIPT`) to take your seat back"
+        )
+    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return (
+            f"cannot write{where}: {error.strerror} (a read-only data directory? "
+            "choose another with --data / --data-dir)"
+        )
+    return f"{error.strerror or error}{':' + where if where else ''}"
 
 
 if __name__ == "__main__":

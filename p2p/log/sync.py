@@ -27,7 +27,7 @@ from fairdeal.p2p.errors import MalformedFrame
 from fairdeal.p2p.identity import Identity, PublicIdentity
 from fairdeal.p2p.log.envelope import Envelope, parse_envelope
 from fairdeal.p2p.log.tablelog import Fault, Ordering, TableLog
-from fairdeal.p2p.log.transcript import Transcript, replay
+from fairdeal.p2p.log.transcript import Transcript, TranscriptWriteError, replay
 from fairdeal.p2p.net.framing import field
 from fairdeal.p2p.net.mesh import Mesh
 
@@ -54,6 +54,8 @@ class TableSync:
         self.identity = identity
         self.seat = seat
         self.transcript = transcript
+        self.failure: TranscriptWriteError | None = None  # the disk refused a write: stopped
+        self._failure_callbacks: list[Callable[[TranscriptWriteError], None]] = []
         self._unsynced = False
         self._update_callbacks: list[Callable[[], None]] = []
         self._tick = asyncio.Event()
@@ -89,9 +91,15 @@ class TableSync:
 
     def publish(self, kind: str, body: Any) -> Envelope:
         """Sign, persist, apply (when its turn comes) and broadcast this seat's next envelope."""
+        if self.failure is not None:
+            raise self.failure
         envelope = self.log.author(self.identity, self.seat, kind, body)
         if self.transcript is not None:
-            self.transcript.append_signed(envelope)
+            try:
+                self.transcript.append_signed(envelope)
+            except TranscriptWriteError as error:  # never send what is not on disk
+                self._fail(error)
+                raise
         self._take(envelope, "self")
         unseated = [key for key in self.mesh.peers if self.log.roster.seat_of(key) is None]
         self.mesh.broadcast(envelope.to_wire(), exclude=unseated)  # e.g. lobby watchers
@@ -112,7 +120,21 @@ class TableSync:
         seat = self.log.roster.seat_of(peer.key)
         return f"seat {seat} ({peer})" if seat is not None else f"{peer} (not seated)"
 
+    def on_failure(self, callback: Callable[[TranscriptWriteError], None]) -> None:
+        """Called once when the transcript cannot be written any more (a full disk)."""
+        self._failure_callbacks.append(callback)
+
+    def _fail(self, error: TranscriptWriteError) -> None:
+        if self.failure is not None:
+            return
+        self.failure = error
+        log.error("%s", error)
+        for callback in self._failure_callbacks:
+            callback(error)
+
     def _on_env(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        if self.failure is not None:
+            return  # nothing more is taken in than the disk keeps
         culprit = self.culprit(peer)
         envelope = parse_envelope(message, culprit)
         is_new = not self.log.holds(envelope.seat, envelope.seq)
@@ -159,16 +181,23 @@ class TableSync:
         try:
             return action()
         finally:
-            if self._unsynced and self.transcript is not None:
-                self.transcript.sync()  # one fsync per batch of applied envelopes
+            if self._unsynced and self.transcript is not None and self.failure is None:
+                try:
+                    self.transcript.sync()  # one fsync per batch of applied envelopes
+                except TranscriptWriteError as error:
+                    self._fail(error)
                 self._unsynced = False
             for callback in self._update_callbacks:
                 callback()
             self._wake()
 
     def _applied(self, envelope: Envelope) -> None:
-        if self.transcript is not None:
-            self.transcript.append_applied(envelope)
+        if self.transcript is not None and self.failure is None:
+            try:
+                self.transcript.append_applied(envelope)
+            except TranscriptWriteError as error:
+                self._fail(error)
+                return
             self._unsynced = True
 
     def _fault(self, fault: Fault) -> None:

@@ -9,7 +9,9 @@ length, then one msgpack map):
 
 `sync()` fsyncs; the log syncs after each batch of applied envelopes and before an own envelope
 is sent, so a crash loses nothing applied and never makes a peer sign a place twice. A torn last
-record (crash mid-write) is cut off on load; damage anywhere else is an error naming the file.
+record (crash mid-write) is cut off on reopen and kept aside in `<file>.torn-at-<offset>`; damage
+anywhere else (p2p.log.records tells the two apart) is an error naming the file and the byte
+offset, and the file is left as it is.
 The transcript plus the roster's public keys is everything an auditor needs.
 
 Secrets (per-game keys, nonces, shares) go to a separate `SecretStore` file, mode 0600, rewritten
@@ -18,8 +20,10 @@ atomically on every change.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -29,14 +33,39 @@ import msgpack
 from fairdeal.p2p.errors import EnvelopeError, MalformedFrame, P2PError
 from fairdeal.p2p.identity import write_private_file
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
+from fairdeal.p2p.log.records import (
+    MAX_RECORD_SIZE,
+    Record,
+    RecordError,
+    RecordReader,
+    open_records,
+)
 from fairdeal.p2p.log.tablelog import Ordering, Roster, TableLog
-from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE, encode_frame, pack_message
+from fairdeal.p2p.net.framing import encode_frame, pack_message
 
 TRANSCRIPT_VERSION = 1
 
 
 class TranscriptError(P2PError):
     """The transcript or secrets file is damaged or belongs to another table."""
+
+
+class TranscriptWriteError(TranscriptError):
+    """The disk refused a write (full, read-only, gone). Everything written before stays; the
+    seat must stop, and can resume once the disk takes writes again."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        reason = (
+            "no space left on the disk"
+            if error.errno == errno.ENOSPC
+            else error.strerror or str(error)
+        )
+        super().__init__(
+            f"cannot write {path}: {reason}. Everything written before is kept: free some space "
+            "(or make it writable), then run the same command again (or `fairdeal resume` on "
+            "the table's transcript) to take the seat back"
+        )
+        self.errno = error.errno
 
 
 @dataclass(frozen=True)
@@ -54,6 +83,7 @@ class Transcript:
     def __init__(self, path: Path, file: BinaryIO) -> None:
         self.path = path
         self._file = file
+        self.failure: TranscriptWriteError | None = None  # once a write failed, no more writes
 
     @classmethod
     def create(
@@ -80,10 +110,16 @@ class Transcript:
     @classmethod
     def reopen(cls, path: Path) -> tuple[Transcript, TranscriptContents]:
         """Load an existing transcript (cutting a torn tail) and open it for appending."""
-        contents, good_length = _read(path)
+        contents, reader = _read(path)
         file = open(path, "r+b")  # noqa: SIM115 - closed by close()
-        file.truncate(good_length)
-        file.seek(good_length)
+        try:
+            if reader.torn:
+                _keep_aside(file, path, reader.good_length)
+                file.truncate(reader.good_length)
+            file.seek(reader.good_length)
+        except BaseException:
+            file.close()
+            raise
         return cls(path, file), contents
 
     def append_signed(self, envelope: Envelope) -> None:
@@ -96,21 +132,51 @@ class Transcript:
         self._write({"k": "applied", "d": envelope.signed, "s": envelope.signature})
 
     def sync(self) -> None:
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        self._guarded(self._flush)
 
     def close(self) -> None:
-        if not self._file.closed:
-            self.sync()
+        if self._file.closed:
+            return
+        if self.failure is None:
+            with contextlib.suppress(TranscriptWriteError):
+                self.sync()
+        with contextlib.suppress(OSError):  # a failed disk: what it took is all there is
             self._file.close()
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._file.write(encode_frame(pack_message(record), MAX_FRAME_SIZE + 1024))
+        frame = encode_frame(pack_message(record), MAX_RECORD_SIZE)
+        self._guarded(lambda: self._file.write(frame))
+
+    def _flush(self) -> None:
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def _guarded(self, write: Callable[[], object]) -> None:
+        """Run a write; the first OSError becomes `failure` and every later write raises it,
+        so nothing is appended after a record the disk may have cut (its torn tail)."""
+        if self.failure is not None:
+            raise self.failure
+        try:
+            write()
+        except OSError as error:
+            self.failure = TranscriptWriteError(self.path, error)
+            raise self.failure from None
 
 
 def load_transcript(path: Path) -> TranscriptContents:
     """Read a transcript without opening it for writing (e.g. for an audit)."""
     return _read(path)[0]
+
+
+def _keep_aside(file: BinaryIO, path: Path, good_length: int) -> None:
+    """Copy the torn last record to its own file before it is cut off: nothing is destroyed."""
+    file.seek(good_length)
+    tail = file.read()
+    aside = torn_tail_path(path, good_length)
+    with open(aside, "wb") as out:
+        out.write(tail)
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def replay(
@@ -131,33 +197,12 @@ def replay(
     return log
 
 
-def _records(data: bytes, path: Path) -> Iterator[tuple[dict[str, Any], int]]:
-    """(record, offset just past it) for each complete record; stops at a torn tail."""
-    offset = 0
-    while offset + PREFIX_SIZE <= len(data):
-        (length,) = PREFIX.unpack_from(data, offset)
-        end = offset + PREFIX_SIZE + length
-        if length > MAX_FRAME_SIZE + 1024:
-            raise TranscriptError(f"{path}: record at byte {offset} is impossibly long")
-        if end > len(data):
-            return  # torn tail
-        try:
-            record = msgpack.unpackb(data[offset + PREFIX_SIZE : end], raw=False)
-        except (ValueError, msgpack.UnpackException) as exc:
-            raise TranscriptError(f"{path}: record at byte {offset} is damaged ({exc})") from None
-        if not isinstance(record, dict) or not isinstance(record.get("k"), str):
-            raise TranscriptError(f"{path}: record at byte {offset} is not a record")
-        yield record, end
-        offset = end
-
-
-def _read(path: Path) -> tuple[TranscriptContents, int]:
-    data = path.read_bytes()
-    records = _records(data, path)
-    try:
-        header, good_length = next(records)
-    except StopIteration:
-        raise TranscriptError(f"{path}: no header (empty or torn file)") from None
+def parse_header(record: Record | None, path: Path) -> tuple[Roster, int, dict[str, Any]]:
+    """The roster, seat and extra of a transcript's first record (TranscriptError if it is not
+    a header of this version, or its seat is not one of the roster's)."""
+    if record is None:
+        raise TranscriptError(f"{path}: no header (empty or torn file)")
+    header = record.fields
     table, keys, seat = header.get("table"), header.get("roster"), header.get("seat")
     if (
         header.get("k") != "header"
@@ -166,38 +211,78 @@ def _read(path: Path) -> tuple[TranscriptContents, int]:
         or not isinstance(keys, list)
         or not all(isinstance(key, bytes) and len(key) == 32 for key in keys)
         or not isinstance(seat, int)
+        or isinstance(seat, bool)
     ):
         raise TranscriptError(f"{path}: not a version {TRANSCRIPT_VERSION} fairdeal transcript")
-    roster = Roster(table, tuple(keys))
+    if not 0 <= seat < len(keys):
+        raise TranscriptError(f"{path}: the header's seat {seat} is not a seat of its roster")
     extra = header.get("extra", {})
     if not isinstance(extra, dict):
         raise TranscriptError(f"{path}: header field extra is not a map")
+    return Roster(table, tuple(keys)), seat, extra
+
+
+def record_envelope(record: Record, roster: Roster, path: Path) -> Envelope:
+    """The envelope of an `applied` or `signed` record, its signature verified against the
+    roster (TranscriptError naming the record's byte offset otherwise)."""
+    signed_bytes, signature = record.fields.get("d"), record.fields.get("s")
+    if not isinstance(signed_bytes, bytes) or not isinstance(signature, bytes):
+        raise TranscriptError(f"{path}: record at byte {record.offset}: no bytes d and s")
+    try:
+        envelope = decode_envelope(signed_bytes, signature, str(path))
+    except (EnvelopeError, MalformedFrame) as exc:
+        raise TranscriptError(
+            f"{path}: record at byte {record.offset}: bad envelope: {exc}"
+        ) from None
+    if (
+        envelope.table != roster.table
+        or envelope.seat >= len(roster.keys)
+        or not envelope.verify(roster.keys[envelope.seat])
+    ):
+        raise TranscriptError(
+            f"{path}: record at byte {record.offset} is not signed by seat {envelope.seat} "
+            "of this table (damaged or forged)"
+        )
+    return envelope
+
+
+def _read(path: Path) -> tuple[TranscriptContents, RecordReader]:
+    try:
+        file, size = open_records(path)
+    except RecordError as error:
+        raise TranscriptError(str(error)) from None
+    with file:
+        reader = RecordReader(file, path, size)
+        try:
+            return _contents(reader, path), reader
+        except RecordError as error:
+            raise TranscriptError(str(error)) from None
+
+
+def _contents(reader: RecordReader, path: Path) -> TranscriptContents:
+    records = iter(reader)
+    roster, seat, extra = parse_header(next(records, None), path)
     applied: list[Envelope] = []
     signed: list[Envelope] = []
-    for record, end in records:
-        kind = record["k"]
+    for record in records:
+        kind = record.kind
+        if kind == "header":
+            raise TranscriptError(f"{path}: record at byte {record.offset} is a second header")
         if kind not in ("applied", "signed"):
-            good_length = end  # a record kind from a later version: skip it
-            continue
-        signed_bytes, signature = record.get("d"), record.get("s")
-        if not isinstance(signed_bytes, bytes) or not isinstance(signature, bytes):
-            raise TranscriptError(f"{path}: envelope record without bytes d and s")
-        try:
-            envelope = decode_envelope(signed_bytes, signature, str(path))
-        except (EnvelopeError, MalformedFrame) as exc:
-            raise TranscriptError(f"{path}: bad envelope record: {exc}") from None
-        if (
-            envelope.table != roster.table
-            or envelope.seat >= len(roster.keys)
-            or not envelope.verify(roster.keys[envelope.seat])
-        ):
+            continue  # a record kind from a later version: skip it
+        envelope = record_envelope(record, roster, path)
+        if kind == "signed" and envelope.seat != seat:
             raise TranscriptError(
-                f"{path}: record at byte {good_length} is not signed by seat {envelope.seat} "
-                "of this table (damaged or forged)"
+                f"{path}: record at byte {record.offset} is seat {envelope.seat}'s own "
+                f"envelope in seat {seat}'s transcript (the header's seat was changed?)"
             )
         (applied if kind == "applied" else signed).append(envelope)
-        good_length = end
-    return TranscriptContents(roster, seat, applied, signed, extra), good_length
+    return TranscriptContents(roster, seat, applied, signed, extra)
+
+
+def torn_tail_path(path: Path, offset: int) -> Path:
+    """Where `Transcript.reopen` keeps the bytes of a torn last record it cut off."""
+    return path.with_name(f"{path.name}.torn-at-{offset}")
 
 
 class SecretStore:
@@ -228,6 +313,14 @@ class SecretStore:
         return name in self._values
 
     def put(self, name: str, value: Any) -> None:
+        previous = self._values.get(name)
         self._values[name] = value
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        write_private_file(self.path, msgpack.packb(self._values, use_bin_type=True))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_private_file(self.path, msgpack.packb(self._values, use_bin_type=True))
+        except OSError as error:  # the old file is still whole (the write is atomic)
+            if previous is None:
+                del self._values[name]
+            else:
+                self._values[name] = previous
+            raise TranscriptWriteError(self.path, error) from None

@@ -39,11 +39,10 @@ from fairdeal.p2p.identity import fingerprint
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, RosterError, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
+from fairdeal.p2p.log.records import Record, RecordError, RecordReader, open_records
 from fairdeal.p2p.log.tablelog import Roster, TableLog
-from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
+from fairdeal.p2p.log.transcript import TRANSCRIPT_VERSION, TranscriptError, parse_header
 from fairdeal.p2p.table.driver import JOIN, LarryTable, lobby_options, roster_difference
-
-TRANSCRIPT_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -54,11 +53,13 @@ class AuditFault:
     what: str
     evidence: str
     entry: int | None = None  # index of the applied envelope, when one is at fault
+    offset: int | None = None  # byte offset of the record at fault in the file, when known
 
     def __str__(self) -> str:
         who = f"seat {self.seat}" if self.seat is not None else "the file"
         where = f" at entry {self.entry}" if self.entry is not None else ""
-        return f"{who}{where}: {self.what} ({self.evidence})"
+        at = f" at byte {self.offset}" if self.offset is not None else ""
+        return f"{who}{where}{at}: {self.what} ({self.evidence})"
 
 
 @dataclass
@@ -75,15 +76,29 @@ class AuditReport:
     doubts: int = 0
     roster: list[str] = field(default_factory=list)  # seat -> key fingerprint, all joined
     signed_roster: bool = False  # the header holds the lobby's roster, signed by every seat
+    started: bool = False  # seat 0's join is in the log: the game's terms are known
+    ignored_bytes: int = 0  # a torn last record (a crash's tail) left out of the audit
     ids: list[bytes] = field(default_factory=list, repr=False)
 
     @property
     def verified(self) -> bool:
         return self.fault is None
 
+    @property
+    def incomplete(self) -> bool:
+        """The log stops mid-game (no fault): a peer that crashed or is still playing."""
+        return not self.over and self.fault is None
+
     def result_text(self) -> str:
         if not self.over:
-            return f"game not finished after {self.entries} entries"
+            where = "mid-game" if self.started else "before the game began (no join of seat 0)"
+            torn = (
+                f"; the last {self.ignored_bytes} byte(s) are a torn record (a crash's tail) "
+                "and were ignored"
+                if self.ignored_bytes
+                else ""
+            )
+            return f"incomplete: the log stops {where} after {self.entries} entries{torn}"
         winners = ", ".join(f"seat {w}" for w in self.winners)
         seats = ", ".join(f"{seat}={key}" for seat, key in enumerate(self.roster))
         return (
@@ -106,6 +121,8 @@ class AuditReport:
             "doubts": self.doubts,
             "roster": self.roster,
             "signed_roster": self.signed_roster,
+            "incomplete": self.incomplete,
+            "ignored_bytes": self.ignored_bytes,
             "fault": None
             if self.fault is None
             else {
@@ -113,6 +130,7 @@ class AuditReport:
                 "what": self.fault.what,
                 "evidence": self.fault.evidence,
                 "entry": self.fault.entry,
+                "offset": self.fault.offset,
             },
         }
 
@@ -124,15 +142,10 @@ class _Stop(Exception):
 
 
 def audit_transcript(path: Path) -> AuditReport:
+    """Audit one transcript; the file is only read (protocol.md 10.7)."""
     report = AuditReport(str(path))
     try:
-        roster, report.seat, envelopes, signed = _read(path)
-        report.seats = len(roster.keys)
-        report.roster = [fingerprint(key) for key in roster.keys]
-        report.signed_roster = signed is not None
-        _check_sequences(envelopes)
-        _replay(roster, envelopes, report, signed)
-        _check_evidence(roster, path)
+        _Audit(path, report).run()
     except _Stop as stop:
         report.fault = stop.fault
     return report
@@ -161,55 +174,161 @@ def audit_many(paths: list[Path]) -> tuple[list[AuditReport], AuditFault | None]
 # -- reading ---------------------------------------------------------------------------------
 
 
-def _read(path: Path) -> tuple[Roster, int, list[Envelope], SignedRoster | None]:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _Stop(AuditFault(None, "cannot read the transcript", str(exc))) from None
-    records = list(_records(data))
-    if not records:
-        raise _Stop(AuditFault(None, "not a transcript", "no header record"))
-    header = records[0]
-    table, keys, seat = header.get("table"), header.get("roster"), header.get("seat")
-    if (
-        header.get("k") != "header"
-        or header.get("v") != TRANSCRIPT_VERSION
-        or not isinstance(table, bytes)
-        or not isinstance(keys, list)
-        or not all(isinstance(k, bytes) and len(k) == 32 for k in keys)
-        or not isinstance(seat, int)
-    ):
-        raise _Stop(AuditFault(None, "not a version 1 fairdeal transcript", "bad header"))
-    roster = Roster(table, tuple(keys))
-    signed_roster = _signed_roster(header, roster)
-    envelopes: list[Envelope] = []
-    for record in records[1:]:
-        if record.get("k") != "applied":
-            continue
-        index = len(envelopes)
-        signed, signature = record.get("d"), record.get("s")
-        if not isinstance(signed, bytes) or not isinstance(signature, bytes):
-            raise _Stop(AuditFault(None, "damaged record", "an envelope without bytes", index))
+class _Audit:
+    """One pass over the file, one record in memory at a time: each record is checked and its
+    envelope replayed as it is read, so the first fault is found in file order."""
+
+    def __init__(self, path: Path, report: AuditReport) -> None:
+        self.path = path
+        self.report = report
+        self.replay: _Replay | None = None
+        self.next_seq: dict[int, int] = {}
+        self.own: dict[int, bytes] = {}  # seq -> id of this seat's envelopes seen so far
+        self.count = 0  # applied records read
+
+    def run(self) -> None:
+        """Two streaming passes: the file, its signatures and each seat's numbering first
+        (steps 1-2), then the replay (step 3)."""
+        self._pass(replaying=False)
+        self._pass(replaying=True)
+        assert self.replay is not None
+        self.replay.finish()
+        _check_evidence(self.replay, self.path)
+
+    def _pass(self, replaying: bool) -> None:
         try:
-            envelope = decode_envelope(signed, signature, str(path))
-        except (EnvelopeError, MalformedFrame) as exc:
-            seat_hint = _seat_hint(signed)
-            raise _Stop(AuditFault(seat_hint, "envelope altered", str(exc), index)) from None
-        if envelope.table != roster.table or envelope.seat >= len(roster.keys):
-            raise _Stop(
-                AuditFault(envelope.seat, "envelope of another table", str(envelope), index)
+            file, size = open_records(self.path)
+        except RecordError as error:
+            raise _Stop(_file_fault(error)) from None
+        except OSError as exc:
+            raise _Stop(AuditFault(None, "cannot read the transcript", str(exc))) from None
+        with file:
+            reader = RecordReader(file, self.path, size)
+            try:
+                self._records(reader, replaying)
+            except RecordError as error:
+                raise _Stop(_file_fault(error)) from None
+        self.report.ignored_bytes = reader.torn
+
+    def _records(self, reader: RecordReader, replaying: bool) -> None:
+        self.next_seq, self.own, self.count = {}, {}, 0
+        records = iter(reader)
+        first = next(records, None)
+        try:
+            roster, seat, _extra = parse_header(first, self.path)
+        except TranscriptError as error:
+            what = (
+                "not a transcript"
+                if first is None
+                else f"not a version {TRANSCRIPT_VERSION} fairdeal transcript"
             )
-        if not envelope.verify(roster.keys[envelope.seat]):
+            raise _Stop(AuditFault(None, what, str(error), offset=0)) from None
+        assert first is not None
+        report = self.report
+        report.seat, report.seats = seat, len(roster.keys)
+        report.roster = [fingerprint(key) for key in roster.keys]
+        signed_roster = _signed_roster(first.fields, roster)
+        report.signed_roster = signed_roster is not None
+        self.replay = _Replay(roster, report, signed_roster)
+        for record in records:
+            if record.kind == "header":
+                raise _Stop(
+                    AuditFault(
+                        None, "a second header record", "only the first is one", None, record.offset
+                    )
+                )
+            if record.kind == "applied":
+                index, self.count = self.count, self.count + 1
+                envelope = _envelope(record, roster, self.path, index, check=not replaying)
+                if replaying:
+                    self.replay.feed(envelope, index, record.offset)
+                    continue
+                self._sequence(envelope, index, record.offset)
+                self._own(envelope, seat, record.offset)
+            elif record.kind == "signed" and not replaying:
+                envelope = _envelope(record, roster, self.path, None)
+                if envelope.seat != seat:
+                    raise _Stop(
+                        AuditFault(
+                            None,
+                            "a signed record of another seat",
+                            f"seat {envelope.seat}'s envelope in seat {seat}'s transcript "
+                            "(the header's seat was changed?)",
+                            None,
+                            record.offset,
+                        )
+                    )
+                self._own(envelope, seat, record.offset)
+            # a record kind from a later version is skipped (protocol.md 8)
+
+    def _sequence(self, envelope: Envelope, index: int, offset: int) -> None:
+        """Each seat's envelopes are numbered 0, 1, 2 … in log order."""
+        expected = self.next_seq.get(envelope.seat, 0)
+        if envelope.seq != expected:
+            what = (
+                f"seat {envelope.seat}'s envelope #{expected} is missing (dropped)"
+                if envelope.seq > expected
+                else f"seat {envelope.seat}'s envelope #{envelope.seq} is out of order"
+            )
+            raise _Stop(AuditFault(envelope.seat, what, f"found {envelope} instead", index, offset))
+        self.next_seq[envelope.seat] = expected + 1
+
+    def _own(self, envelope: Envelope, seat: int, offset: int) -> None:
+        """This seat's `signed` and `applied` copies of one place must be the same envelope."""
+        if envelope.seat != seat:
+            return
+        known = self.own.setdefault(envelope.seq, envelope.id)
+        if known != envelope.id:
             raise _Stop(
                 AuditFault(
-                    envelope.seat,
-                    "bad signature: the envelope was altered",
-                    f"{envelope} is not signed by seat {envelope.seat}'s key",
-                    index,
+                    seat,
+                    "equivocation",
+                    f"two different envelopes signed by seat {seat} for sequence number "
+                    f"{envelope.seq}: {known.hex()[:16]} and {envelope.id.hex()[:16]}",
+                    None,
+                    offset,
                 )
             )
-        envelopes.append(envelope)
-    return roster, seat, envelopes, signed_roster
+
+
+def _file_fault(error: RecordError) -> AuditFault:
+    return AuditFault(None, "damaged file", error.detail, None, error.offset)
+
+
+def _envelope(
+    record: Record, roster: Roster, path: Path, index: int | None, check: bool = True
+) -> Envelope:
+    """The record's envelope, its signature checked (unless `check` is False: the first pass
+    did), naming the seat that signed the original."""
+    signed, signature = record.fields.get("d"), record.fields.get("s")
+    if not isinstance(signed, bytes) or not isinstance(signature, bytes):
+        raise _Stop(
+            AuditFault(None, "damaged record", "an envelope without bytes", index, record.offset)
+        )
+    try:
+        envelope = decode_envelope(signed, signature, str(path))
+    except (EnvelopeError, MalformedFrame) as exc:
+        seat_hint = _seat_hint(signed)
+        raise _Stop(
+            AuditFault(seat_hint, "envelope altered", str(exc), index, record.offset)
+        ) from None
+    if envelope.table != roster.table or envelope.seat >= len(roster.keys):
+        raise _Stop(
+            AuditFault(
+                envelope.seat, "envelope of another table", str(envelope), index, record.offset
+            )
+        )
+    if check and not envelope.verify(roster.keys[envelope.seat]):
+        raise _Stop(
+            AuditFault(
+                envelope.seat,
+                "bad signature: the envelope was altered",
+                f"{envelope} is not signed by seat {envelope.seat}'s key",
+                index,
+                record.offset,
+            )
+        )
+    return envelope
 
 
 def _signed_roster(header: dict[str, Any], roster: Roster) -> SignedRoster | None:
@@ -235,25 +354,6 @@ def _signed_roster(header: dict[str, Any], roster: Roster) -> SignedRoster | Non
     return signed
 
 
-def _records(data: bytes) -> list[dict[str, Any]]:
-    records: list[dict[str, Any]] = []
-    offset = 0
-    while offset + PREFIX_SIZE <= len(data):
-        (length,) = PREFIX.unpack_from(data, offset)
-        end = offset + PREFIX_SIZE + length
-        if length > MAX_FRAME_SIZE + 1024 or end > len(data):
-            break  # a torn tail, as a crash leaves it
-        try:
-            record = msgpack.unpackb(data[offset + PREFIX_SIZE : end], raw=False)
-        except (ValueError, msgpack.UnpackException) as exc:
-            raise _Stop(AuditFault(None, "damaged record", f"byte {offset}: {exc}")) from None
-        if not isinstance(record, dict):
-            raise _Stop(AuditFault(None, "damaged record", f"byte {offset}: not a map"))
-        records.append(record)
-        offset = end
-    return records
-
-
 def _seat_hint(signed: bytes) -> int | None:
     try:
         fields = msgpack.unpackb(signed, raw=False)
@@ -266,79 +366,74 @@ def _seat_hint(signed: bytes) -> int | None:
 # -- checking --------------------------------------------------------------------------------
 
 
-def _check_sequences(envelopes: list[Envelope]) -> None:
-    """Each seat's envelopes are numbered 0, 1, 2 … in log order."""
-    next_seq: dict[int, int] = {}
-    for index, envelope in enumerate(envelopes):
-        expected = next_seq.get(envelope.seat, 0)
-        if envelope.seq != expected:
-            what = (
-                f"seat {envelope.seat}'s envelope #{expected} is missing (dropped)"
-                if envelope.seq > expected
-                else f"seat {envelope.seat}'s envelope #{envelope.seq} is out of order"
+class _Replay:
+    """The full replay, fed one applied envelope at a time. The envelopes before seat 0's join
+    wait until it comes: the join carries the terms the table is built with."""
+
+    def __init__(self, roster: Roster, report: AuditReport, signed: SignedRoster | None) -> None:
+        self.roster = roster
+        self.report = report
+        self.signed = signed
+        self.at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
+        self.waiting: list[tuple[Envelope, int, int]] = []  # (envelope, index, offset)
+        self.table: LarryTable | None = None
+        self.log: TableLog | None = None
+
+    def feed(self, envelope: Envelope, index: int, offset: int) -> None:
+        if self.log is not None:
+            self._apply(envelope, index, offset)
+            return
+        if index == 0 and self.signed is not None:
+            _check_roster_envelope(envelope, self.signed, offset)
+        self.waiting.append((envelope, index, offset))
+        if len(self.waiting) > self.at:
+            self._begin(*self.waiting[self.at])
+            waiting, self.waiting = self.waiting, []
+            for item in waiting:
+                self._apply(*item)
+
+    def _begin(self, join: Envelope, index: int, offset: int) -> None:
+        if join.seat != 0 or join.kind != JOIN or not isinstance(join.body, dict):
+            raise _Stop(
+                AuditFault(
+                    join.seat, "the log does not open with seat 0's join", str(join), index, offset
+                )
             )
-            raise _Stop(AuditFault(envelope.seat, what, f"found {envelope} instead", index))
-        next_seq[envelope.seat] = expected + 1
-
-
-def _options(envelopes: list[Envelope], at: int) -> LarryOptions:
-    """The game terms of seat 0's join, the envelope at `at` (after the roster, if any)."""
-    first = envelopes[at] if len(envelopes) > at else None
-    if first is None or first.kind != JOIN or not isinstance(first.body, dict):
-        raise _Stop(AuditFault(0, "the log does not open with seat 0's join", "no game terms", at))
-    try:
-        return from_data(first.body.get("options"), LarryOptions)
-    except DecodeError as exc:
-        raise _Stop(AuditFault(0, "unreadable game terms", str(exc), at)) from None
-
-
-def _check_roster_envelope(envelopes: list[Envelope], signed: SignedRoster) -> None:
-    """The log opens with seat 0's record of exactly the signed roster (protocol.md 5.5)."""
-    first = envelopes[0] if envelopes else None
-    if first is None:
-        return
-    if first.seat != 0 or first.kind != ROSTER_KIND:
-        raise _Stop(
-            AuditFault(first.seat, "the log does not open with seat 0's roster", str(first), 0)
-        )
-    try:
-        signed.check_body(first.body, "seat 0")
-    except RosterError as error:
-        evidence = f"{first}: {roster_difference(signed, first.body)}"
-        raise _Stop(AuditFault(0, error.detail, evidence, 0)) from None
-
-
-def _replay(
-    roster: Roster, envelopes: list[Envelope], report: AuditReport, signed: SignedRoster | None
-) -> None:
-    seats = len(roster.keys)
-    at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
-    if signed is not None:
-        _check_roster_envelope(envelopes, signed)
-    options = _options(envelopes, at)
-    if signed is not None and lobby_options(options) != signed.roster.options_dict:
-        raise _Stop(
-            AuditFault(
-                0,
-                "the game terms are not the options every seat signed",
-                f"join {lobby_options(options)} against roster {signed.roster.options_dict}",
-                at,
+        try:
+            options = from_data(join.body.get("options"), LarryOptions)
+        except DecodeError as exc:
+            raise _Stop(AuditFault(0, "unreadable game terms", str(exc), index, offset)) from None
+        signed = self.signed
+        if signed is not None and lobby_options(options) != signed.roster.options_dict:
+            raise _Stop(
+                AuditFault(
+                    0,
+                    "the game terms are not the options every seat signed",
+                    f"join {lobby_options(options)} against roster {signed.roster.options_dict}",
+                    index,
+                    offset,
+                )
             )
-        )
-    deck = DeckSession.observer(roster.table, seats)
-    try:
-        table = LarryTable(roster.table, seats, options, deck, signed)
-    except ValueError as exc:
-        raise _Stop(AuditFault(0, "impossible game terms", str(exc), at)) from None
-    table.terms = envelopes[at].body  # seat 0's join; every other join must equal it
-    table.observe()
-    log = TableLog(roster, lambda _log: table.expected_seat(), table.apply)
-    for index, envelope in enumerate(envelopes):
+        seats = len(self.roster.keys)
+        deck = DeckSession.observer(self.roster.table, seats)
+        try:
+            table = LarryTable(self.roster.table, seats, options, deck, signed)
+        except ValueError as exc:
+            raise _Stop(AuditFault(0, "impossible game terms", str(exc), index, offset)) from None
+        table.terms = join.body  # seat 0's join; every other join must equal it
+        table.observe()
+        self.table = table
+        self.log = TableLog(self.roster, lambda _log: table.expected_seat(), table.apply)
+        self.report.started = True
+
+    def _apply(self, envelope: Envelope, index: int, offset: int) -> None:
+        table, log, report = self.table, self.log, self.report
+        assert table is not None and log is not None
         expected = table.expected()
         applied = log.receive(envelope, "transcript")
         if log.faults:
             fault = log.faults[0]
-            raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index))
+            raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index, offset))
         if applied != [envelope]:
             raise _Stop(
                 AuditFault(
@@ -346,21 +441,43 @@ def _replay(
                     "envelope out of order",
                     f"{envelope} stands where the rules expect {expected}",
                     index,
+                    offset,
                 )
             )
         report.entries = index + 1
         report.ids.append(envelope.id)
         if table.fault is not None:
             fault = table.fault
-            raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index))
+            raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index, offset))
         _tally(table, report)
         table.outbox.clear()  # an observer publishes nothing
-    state = table.state
-    if state is not None:
-        report.over = state.over
-        report.winners = state.winners
-        report.scores = state.scores
-        report.hands = state.hand_no
+
+    def finish(self) -> None:
+        report = self.report
+        if self.table is None:
+            report.entries = len(self.waiting)
+            return
+        state = self.table.state
+        if state is not None:
+            report.over = state.over
+            report.winners = state.winners
+            report.scores = state.scores
+            report.hands = state.hand_no
+
+
+def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -> None:
+    """The log opens with seat 0's record of exactly the signed roster (protocol.md 5.5)."""
+    if first.seat != 0 or first.kind != ROSTER_KIND:
+        raise _Stop(
+            AuditFault(
+                first.seat, "the log does not open with seat 0's roster", str(first), 0, offset
+            )
+        )
+    try:
+        signed.check_body(first.body, "seat 0")
+    except RosterError as error:
+        evidence = f"{first}: {roster_difference(signed, first.body)}"
+        raise _Stop(AuditFault(0, error.detail, evidence, 0, offset)) from None
 
 
 def _tally(table: LarryTable, report: AuditReport) -> None:
@@ -368,43 +485,80 @@ def _tally(table: LarryTable, report: AuditReport) -> None:
     report.doubts += sum(1 for e in events if type(e).__name__ == "DoubtVerification")
 
 
-def _check_evidence(roster: Roster, path: Path) -> None:
-    """Faults a peer saw outside the log (equivocation): re-check their signed evidence."""
+def _check_evidence(replay: _Replay, path: Path) -> None:
+    """Faults a peer recorded beside its transcript (p2p.table.peer.evidence_path): re-check
+    their signed evidence against the replayed log. Two envelopes for one place prove
+    equivocation on their own; one envelope must give its fault when it comes up after the
+    log's last entry (a chain fault never enters the log; a table fault's envelope is the
+    log's last). A recorded fault the transcript cannot give back means the transcript was cut
+    or damaged: the file fails."""
     from fairdeal.p2p.table.peer import evidence_path
 
     sidecar = evidence_path(path)
     if not sidecar.exists():
         return
-    for record in _records(sidecar.read_bytes()):
-        items = record.get("evidence")
-        if not isinstance(items, list) or not items:
-            continue
-        envelopes: list[Envelope] = []
-        for item in items:
-            try:
-                envelope = decode_envelope(bytes(item[0]), bytes(item[1]), str(sidecar))
-            except (EnvelopeError, MalformedFrame, TypeError, IndexError):
-                break
-            if envelope.table != roster.table or envelope.seat >= len(roster.keys):
-                break
-            if not envelope.verify(roster.keys[envelope.seat]):
-                break
-            envelopes.append(envelope)
-        else:
-            seats = {e.seat for e in envelopes}
-            places = {(e.seat, e.seq) for e in envelopes}
-            distinct = len({e.signed for e in envelopes}) == len(envelopes)
-            if len(envelopes) >= 2 and len(seats) == 1 and len(places) == 1 and distinct:
-                seat = envelopes[0].seat
-                raise _Stop(
-                    AuditFault(
-                        seat,
-                        "equivocation",
-                        f"two different envelopes signed by seat {seat} for sequence number "
-                        f"{envelopes[0].seq}: {envelopes[0].id.hex()[:16]} and "
-                        f"{envelopes[1].id.hex()[:16]}",
-                    )
-                )
+    try:
+        file, size = open_records(sidecar)
+    except RecordError as error:
+        raise _Stop(_file_fault(error)) from None
+    except OSError as exc:
+        raise _Stop(AuditFault(None, f"cannot read {sidecar.name}", str(exc))) from None
+    with file:
+        try:
+            for record in RecordReader(file, sidecar, size, keyed=False):
+                _check_fault_record(replay, record, sidecar)
+        except RecordError as error:
+            raise _Stop(_file_fault(error)) from None
+
+
+def _check_fault_record(replay: _Replay, record: Record, sidecar: Path) -> None:
+    roster = replay.roster
+    envelopes: list[Envelope] = []
+    for item in record.fields.get("evidence") or []:
+        try:
+            envelope = decode_envelope(bytes(item[0]), bytes(item[1]), str(sidecar))
+        except (EnvelopeError, MalformedFrame, TypeError, IndexError, ValueError):
+            return  # unverifiable evidence proves nothing
+        if envelope.table != roster.table or envelope.seat >= len(roster.keys):
+            return
+        if not envelope.verify(roster.keys[envelope.seat]):
+            return
+        envelopes.append(envelope)
+    if not envelopes:
+        return
+    places = {(e.seat, e.seq) for e in envelopes}
+    distinct = len({e.signed for e in envelopes}) == len(envelopes)
+    if len(envelopes) >= 2 and len(places) == 1 and distinct:
+        seat = envelopes[0].seat
+        raise _Stop(
+            AuditFault(
+                seat,
+                "equivocation",
+                f"two different envelopes signed by seat {seat} for sequence number "
+                f"{envelopes[0].seq}: {envelopes[0].id.hex()[:16]} and "
+                f"{envelopes[1].id.hex()[:16]}",
+            )
+        )
+    if len(envelopes) != 1:
+        return
+    evidence = envelopes[0]
+    cut = AuditFault(
+        None,
+        f"the transcript ends before a fault that {sidecar.name} records",
+        f"{evidence} ({record.fields.get('detail')!r}) is not where the log stops: "
+        "the transcript was cut or damaged",
+    )
+    table, log = replay.table, replay.log
+    if table is None or log is None or evidence.id in replay.report.ids:
+        raise _Stop(cut)  # its envelope is in the log and gave no fault there
+    log.receive(evidence, sidecar.name)
+    if log.faults:
+        fault = log.faults[0]
+        raise _Stop(AuditFault(fault.seat, fault.kind, f"{fault.detail} (from {sidecar.name})"))
+    if table.fault is not None:
+        fault = table.fault
+        raise _Stop(AuditFault(fault.seat, fault.what, f"{fault.evidence} (from {sidecar.name})"))
+    raise _Stop(cut)
 
 
 def digest(report: AuditReport) -> str:

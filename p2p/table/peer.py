@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -34,7 +35,12 @@ from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.sync import TableSync
 from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog
-from fairdeal.p2p.log.transcript import SecretStore, Transcript, load_transcript
+from fairdeal.p2p.log.transcript import (
+    SecretStore,
+    Transcript,
+    TranscriptWriteError,
+    load_transcript,
+)
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.api import (
@@ -197,6 +203,8 @@ class TablePeer:
         self._doubt_at: float | None = None
         self._hand_starting = False
         self._privates: list[Private] = []  # give-away shares this seat sent (resent on reconnect)
+        self._evidence_kept = False  # a fault's evidence is in the `.faults` file
+        self.disk_failure: TranscriptWriteError | None = None  # the disk refused a write
 
     # -- TableSession ---------------------------------------------------------------------
 
@@ -272,6 +280,7 @@ class TablePeer:
             log_ = TableLog(self.roster, self._ordering, self._apply)
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync
+        sync.on_failure(self._on_disk_failure)
         sync.log.on_applied(self._on_applied)
         sync.log.on_fault(self._on_log_fault)
         for key in self.roster.keys:
@@ -329,17 +338,45 @@ class TablePeer:
     def _on_log_fault(self, fault: Fault) -> None:
         """A fault the log finds (equivocation, a bad chain): keep its signed evidence beside
         the transcript, where `fairdeal audit` checks it, and stop the table."""
-        record = {
-            "seat": fault.seat,
-            "kind": fault.kind,
-            "detail": fault.detail,
-            "evidence": [[e.signed, e.signature] for e in fault.evidence],
-        }
-        with open(evidence_path(self.transcript_path), "ab") as file:
-            file.write(encode_frame(pack_message(record), MAX_FRAME_SIZE))
+        self._keep_evidence(fault.seat, fault.kind, fault.detail, fault.evidence)
         table = self._require_table()
         table._stop(fault.seat, fault.kind, fault.detail)
         self._schedule()
+
+    def _keep_evidence(
+        self, seat: int, kind: str, detail: str, evidence: Sequence[Envelope]
+    ) -> None:
+        """Append a fault and its signed envelopes to the `.faults` file beside the transcript
+        (once: a replay after a restart finds the same fault again), synced."""
+        self._evidence_kept = True
+        record = {
+            "seat": seat,
+            "kind": kind,
+            "detail": detail,
+            "evidence": [[e.signed, e.signature] for e in evidence],
+        }
+        frame = encode_frame(pack_message(record), MAX_FRAME_SIZE)
+        path = evidence_path(self.transcript_path)
+        if path.exists() and frame in path.read_bytes():
+            return
+        try:
+            with open(path, "ab") as file:
+                file.write(frame)
+                file.flush()
+                os.fsync(file.fileno())
+        except OSError as error:
+            self._on_disk_failure(TranscriptWriteError(path, error))
+
+    def _keep_table_fault(self, fault: FaultDetected) -> None:
+        """A fault the table found in an applied envelope (a failed proof, an illegal action):
+        keep that envelope in the `.faults` file too, so that a transcript cut before it cannot
+        audit as a clean game (protocol.md 10.4)."""
+        sync = self.sync
+        if self._evidence_kept or sync is None or not sync.log.entries:
+            return
+        self._keep_evidence(
+            fault.seat, "table", f"{fault.what} ({fault.evidence})", [sync.log.entries[-1]]
+        )
 
     def _on_forward(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         sender = self.roster.seat_of(peer.key)
@@ -350,7 +387,11 @@ class TablePeer:
         name = self._secret_name("forwards")
         known = self.secrets.get(name, [])
         if [sender, body] not in known:  # kept before use: a crash must not lose it
-            self.secrets.put(name, [*known, [sender, body]])
+            try:
+                self.secrets.put(name, [*known, [sender, body]])
+            except TranscriptWriteError as error:
+                self._on_disk_failure(error)
+                return
         try:
             table.receive_private(sender, body)
         except DeckFault as fault:
@@ -391,7 +432,10 @@ class TablePeer:
                 elif item.kind != ACT and self._already_signed[packed := pack_canonical(item.body)]:
                     self._already_signed[packed] -= 1  # signed before a restart: in the log
                 else:
-                    sync.publish(item.kind, item.body)
+                    try:
+                        sync.publish(item.kind, item.body)
+                    except TranscriptWriteError:
+                        return  # the seat stopped (_on_disk_failure): nothing is sent
             self._drain_table_events()
             if (
                 self.bot is not None
@@ -409,6 +453,19 @@ class TablePeer:
         if table.over and not self._done.done():
             self.timings.finished = time.monotonic()
             self._done.set_result(None)
+
+    def _on_disk_failure(self, error: TranscriptWriteError) -> None:
+        """The disk refused a write: this seat stops where its files end (nothing after a
+        failed write is sent or kept) and says how to take the seat back."""
+        if self.disk_failure is not None:
+            return
+        self.disk_failure = error
+        log.error("%s", error)
+        self._emit(Notice(f"✗ {error}"))
+        self._closed = True  # publish nothing more, let no bot move
+        if not self._done.done():
+            self._done.set_exception(error)
+            self._done.exception()  # retrieved here: finished() raises it to whoever waits
 
     def _think(self) -> None:
         """Let the bot move once its delay has passed; meanwhile the loop keeps receiving and
@@ -454,6 +511,7 @@ class TablePeer:
                 log.warning(
                     "seat %s broke the protocol: %s (%s)", event.seat, event.what, event.evidence
                 )
+                self._keep_table_fault(event)
             self._emit(event)
 
     def _emit(self, event: TableEvent) -> None:

@@ -9,6 +9,7 @@ is `TablePeer`'s own (it replays the transcript from the same seed); `fairdeal.p
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from fairdeal.p2p.table.peer import table_secret_name
 Address = tuple[str, int] | None
 
 
-class CannotResume(Exception):
+class CannotResume(P2PError):
     """The transcript cannot be resumed here; the message names the file and the reason."""
 
 
@@ -68,6 +69,12 @@ def resume_point(transcript: Path, data: Path) -> ResumePoint:
             f"{identity.name} ({identity.code}), not that seat's"
         )
     _check_secrets(transcript, data, contents.roster.table)
+    for path in (transcript, transcript.parent, data / "secrets"):
+        if not os.access(path, os.W_OK):  # the seat must go on writing: say so now
+            raise CannotResume(
+                f"{path} is not writable (a read-only data directory?): the seat cannot go on "
+                "recording the game; make it writable or copy the data directory elsewhere"
+            )
     report = audit_transcript(transcript)
     if not report.verified:
         raise CannotResume(f"{transcript} does not verify: {report.fault}")

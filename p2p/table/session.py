@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView
+from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
 from fairdeal.p2p.log.transcript import SecretStore
@@ -171,6 +172,13 @@ class NetworkedTable:
         self._tasks.append(task)
         return task
 
+    def _failed_setup(self, error: BaseException) -> None:
+        """The table cannot start here (never a screen stuck on "Setting up the table")."""
+        log.error("cannot set up the table: %s", error)
+        self.notice(f"✗ Could not set up the table: {error}")
+        self._closed = True
+        self.history.close()
+
     async def _run(self) -> None:
         try:
             seated = await self._gather(self)
@@ -182,11 +190,16 @@ class NetworkedTable:
             return
         self.seated, self._seat = seated, seated.seat
         data = self.settings.data
+        try:
+            secrets = SecretStore(data / "secrets")
+        except (P2PError, OSError) as error:
+            self._failed_setup(error)
+            return
         peer = TablePeer.for_seated(
             self.identity,
             seated,
             transcript=self._transcript or transcript_path(data, seated),
-            secrets=SecretStore(data / "secrets"),
+            secrets=secrets,
             silence_limit=self.settings.silence_limit,
         )
         self.peer = peer
@@ -198,7 +211,11 @@ class NetworkedTable:
             f"Transcript: {peer.transcript_path} (`fairdeal audit` checks it; after a crash, "
             f"`fairdeal resume {peer.transcript_path}` takes you back to this seat)"
         )
-        await peer.start()
+        try:
+            await peer.start()
+        except (P2PError, OSError) as error:  # a damaged file, a read-only or full disk
+            self._failed_setup(error)
+            return
         self._spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
         async for event in peer.events():
             self._emit(event)

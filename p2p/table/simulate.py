@@ -23,6 +23,7 @@ from typing import Any
 
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.engine.larry.codec import to_data
+from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.table.sim_peer import TRANSCRIPT, plan_roster
 
@@ -63,6 +64,7 @@ class Simulation:
         self.python = python
         self.options = replace(LarryOptions(), short_game=short)
         self.options.validate(peers)
+        _check_fresh(directory)
         directory.mkdir(parents=True, exist_ok=True)
         identities = [Identity.generate(f"bot{s}") for s in range(peers)]
         self.peers = [PeerProcess(s, directory / f"seat{s}") for s in range(peers)]
@@ -238,6 +240,27 @@ class Simulation:
             ],
             "transcripts": [str(p) for p in self.transcripts()],
         }
+
+
+class SimulationError(P2PError):
+    """The simulation cannot run as asked (e.g. its directory holds an earlier one)."""
+
+
+def _check_fresh(directory: Path) -> None:
+    """A simulation writes new identities and a new table into DIR: over an earlier run's it
+    would replace that run's identities and leave its transcripts to a table they do not
+    belong to (a peer then waits for ever). Refuse, naming what is there."""
+    if not directory.exists():
+        return
+    if not directory.is_dir():
+        raise SimulationError(f"{directory} is not a directory")
+    earlier = [directory / "plan.json", *sorted(directory.glob("seat*"))]
+    found = [path for path in earlier if path.exists()]
+    if found:
+        raise SimulationError(
+            f"{directory} holds an earlier simulation ({found[0].name}); its identities and "
+            "transcripts are kept: give --out a new directory, or remove that one"
+        )
 
 
 def _latency(samples: list[float]) -> dict[str, float | int]:

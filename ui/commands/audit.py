@@ -1,6 +1,8 @@
 """`fairdeal audit FILE... [--json]`: verify Larry transcripts offline (signatures, hash chain,
 roster, every proof, a full replay through the engine, the scores). Exit 0 when every file
-verifies (and, for several files, they agree); else 1, naming the first fault and its seat."""
+verifies (and, for several files, they agree) — a log that stops mid-game verifies "so far" and
+says "incomplete", with the bytes of a torn last record it ignored; else 1, naming the first
+fault, its seat and, for a damaged file, the byte offset. The files are only read."""
 
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
         return 0 if ok else 1
     for report in reports:
         if report.verified:
-            print(f"{report.path}: verified: {report.result_text()} (log {digest(report)})")
+            verdict = "verified so far" if report.incomplete else "verified"
+            print(f"{report.path}: {verdict}: {report.result_text()} (log {digest(report)})")
         else:
             print(f"{report.path}: FAULT: {report.fault}")
     if disagreement is not None:

@@ -83,7 +83,10 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     print(json.dumps({"listening": [bound_host, port]}), flush=True)  # for `bot --peer`
     kinds = ["heuristic"] * args.bots
     limit = args.silence_limit
-    flows = local_bots(data, BOT_HOST, port, kinds, silence_limit=limit, timeout=timeout)
+    # The bots dial the host where it listens, and listen there too: `--bind 127.0.0.2` is
+    # not reachable at 127.0.0.1.
+    near = BOT_HOST if bound_host in ("0.0.0.0", "") else bound_host
+    flows = local_bots(data, near, port, kinds, bind=near, silence_limit=limit, timeout=timeout)
     bots = [report(flow) for flow in flows]
     results = await asyncio.gather(host_task, *bots)
     return 0 if all(r["over"] and r["fault"] is None for r in results) else 1

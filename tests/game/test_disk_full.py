@@ -1,0 +1,86 @@
+"""Issue 13 item 10: a full disk mid-game (ENOSPC, injected into the transcript's writes) stops
+that seat with a clear message, keeps everything written, and the seat resumes once there is
+space again: the game completes and every transcript audits."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairdeal.p2p.log.transcript import TranscriptWriteError, torn_tail_path
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.audit import audit_many, audit_transcript
+
+from .support import identity, make_peer, open_table
+
+pytestmark = pytest.mark.timeout(120)
+VICTIM = 1
+
+
+class FullDisk:
+    """The transcript's file on a disk that fills up: the next write gets half its bytes down,
+    then ENOSPC, as a real full disk does."""
+
+    def __init__(self, file: Any) -> None:
+        self._file = file
+
+    def write(self, data: bytes) -> int:
+        self._file.write(data[: len(data) // 2])
+        self._file.flush()
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file, name)
+
+
+async def test_a_full_disk_stops_the_seat_keeps_what_was_written_and_it_resumes(
+    tmp_path: Path,
+) -> None:
+    table = await open_table(3, tmp_path, seed=3, silence_limit=60.0)
+    restarted = None
+    try:
+        victim = table.peers[VICTIM]
+        await victim.sync.wait_until(lambda: victim.table.applied >= 40, timeout=60)
+        transcript = victim.sync.transcript
+        transcript._file = FullDisk(transcript._file)
+        with pytest.raises(TranscriptWriteError, match="no space left on the disk"):
+            await victim.finished(timeout=60)
+        notices = [e.text for e in victim.history.events if isinstance(e, Notice)]
+        assert any("no space left" in text and "same command again" in text for text in notices)
+        await victim.close()
+        await table.meshes[VICTIM].close()
+
+        path = table.transcript(VICTIM)
+        kept = audit_transcript(path)  # what was written is intact, up to a torn record
+        assert kept.verified and kept.incomplete and kept.ignored_bytes > 0, kept.fault
+        on_disk = path.read_bytes()
+
+        # Space again: the seat restarts from its files (as `fairdeal resume` does).
+        mesh = Mesh(identity(VICTIM))
+        await mesh.start("127.0.0.1", 0)
+        restarted = make_peer(
+            VICTIM,
+            table.roster,
+            mesh,
+            tmp_path,
+            table.peers[0].options,
+            seed=3,
+            signed_roster=table.peers[0].signed_roster,
+        )
+        table.peers[VICTIM], table.meshes[VICTIM] = restarted, mesh
+        await restarted.start()
+        for seat in (0, 2):
+            await mesh.connect(*table.meshes[seat].address, expected_peer=identity(seat).key)
+        for peer in table.peers:
+            await peer.finished(timeout=60)
+        aside = torn_tail_path(path, len(on_disk) - kept.ignored_bytes)
+        assert on_disk.endswith(aside.read_bytes())  # the torn bytes were kept aside
+    finally:
+        await table.close()
+    reports, disagreement = audit_many([table.transcript(s) for s in range(3)])
+    assert disagreement is None
+    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
