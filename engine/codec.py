@@ -14,7 +14,7 @@ import typing
 from collections.abc import Mapping
 from enum import Enum
 from functools import cache
-from typing import Any, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from fairdeal.engine import actions, events, options, requests, state
 
@@ -92,11 +92,18 @@ def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
 @cache
 def _hints(cls: type) -> dict[str, Any]:
     module = __import__(cls.__module__, fromlist=["_"])
-    return typing.get_type_hints(cls, globalns=vars(module))
+    return typing.get_type_hints(cls, globalns=vars(module), include_extras=True)
 
 
 def _decode(data: Any, expected: Any, path: str) -> Any:
     origin = get_origin(expected)
+    if origin is Annotated:
+        base, *metadata = get_args(expected)
+        value = _decode(data, base, path)
+        for bounds in metadata:
+            if isinstance(bounds, actions.Bounds) and not bounds.lo <= value <= bounds.hi:
+                raise DecodeError(f"{path}: {value} is outside {bounds.lo}..{bounds.hi}")
+        return value
     if origin in (Union, types.UnionType):
         members = get_args(expected)
         if data is None:

@@ -53,6 +53,18 @@ class BadClaim(IllegalAction):
     """The claimed kind cannot be played face-up now (numbers/gloats only under L12)."""
 
 
+class FalseClaim(BadClaim):
+    """A face-up claim that the seat's own cards contradict (L12): sent, it would be a cheat.
+
+    Only `legal.check_action` raises it: the public state cannot know a hidden face, so the
+    table would accept the play and then stop the game with a Violation when the face shows.
+    """
+
+
+class AnnounceOutOfRange(IllegalAction):
+    """L6 as bounded by fairdeal: an announcement is an integer from ANNOUNCE_MIN up."""
+
+
 class BadTarget(IllegalAction):
     """The target seat is missing, is oneself, or is not allowed for this card."""
 

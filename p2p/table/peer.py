@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryView, apply
+from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryView
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.codec import to_data
+from fairdeal.engine.legal import check_action, legal_actions
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckFault, DeckSession
 from fairdeal.p2p.errors import PeerError
@@ -105,6 +106,9 @@ class TablePeer:
 
     # Where each seat listens, recorded in a new transcript's header (None: not known).
     seat_addresses: list[tuple[str, int] | None] | None = None
+    # Every action of this seat, the player's or its bot's, passes `check_action` before it is
+    # signed. Only a test's deliberate cheat turns this off, to reach the others' fault path.
+    check_own_actions: bool = True
 
     @classmethod
     def for_seated(
@@ -224,7 +228,7 @@ class TablePeer:
         table = self._require_table()
         if table.state is None or not table.my_turn():
             raise IllegalAction(self._seat, "it is not your turn")
-        apply(table.state, self._seat, action)  # raises IllegalAction; nothing is published
+        check_action(table.view(), action)  # raises IllegalAction; nothing is published
         table.outbox.append(Publish(ACT, to_data(action)))
         self._pump()
 
@@ -402,13 +406,32 @@ class TablePeer:
                     self._think()
                     break
                 bot_due = False  # the next move of this seat waits its own delay
-                action = self.bot.choose(table.view())
+                action = self._bot_action(table.view())
                 table.outbox.append(Publish(ACT, to_data(action)))
                 continue
             break
         if table.over and not self._done.done():
             self.timings.finished = time.monotonic()
             self._done.set_result(None)
+
+    def _bot_action(self, view: LarryView) -> Action:
+        """The bot's choice, checked like a player's; a refused one is reported and replaced by
+        a listed legal action, so a faulty bot never stops the table for its own seat."""
+        assert self.bot is not None
+        action = self.bot.choose(view)
+        if not self.check_own_actions:
+            return action
+        try:
+            check_action(view, action)
+        except IllegalAction as error:
+            log.warning("the bot of seat %s chose an illegal move: %s", self._seat, error.reason)
+            self._emit(Notice(f"✗ The bot's move was refused ({error.reason}); it plays another"))
+            for fallback in legal_actions(view):
+                with contextlib.suppress(IllegalAction):
+                    check_action(view, fallback)
+                    return fallback
+            raise
+        return action
 
     def _think(self) -> None:
         """Let the bot move once its delay has passed; meanwhile the loop keeps receiving and
