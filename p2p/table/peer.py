@@ -35,7 +35,7 @@ from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.sync import TableSync
 from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog
-from fairdeal.p2p.log.transcript import SecretStore, Transcript, load_transcript
+from fairdeal.p2p.log.transcript import SecretStore, Transcript, load_transcript, open_private
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.api import (
@@ -339,7 +339,7 @@ class TablePeer:
             "detail": fault.detail,
             "evidence": [[e.signed, e.signature] for e in fault.evidence],
         }
-        with open(evidence_path(self.transcript_path), "ab") as file:
+        with open_private(evidence_path(self.transcript_path), append=True) as file:
             file.write(encode_frame(pack_message(record), MAX_FRAME_SIZE))
         table = self._require_table()
         table._stop(fault.seat, fault.kind, fault.detail)

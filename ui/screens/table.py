@@ -137,7 +137,8 @@ class TableScreen(Screen[None]):
                 self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
             self.events_seen += 1
         if not self._have_state:  # a networked table can end before it begins (no answer)
-            await self.say("✗ The table closed before the game began (see the log). Esc: lobby")
+            why = self._gathering if self._gathering.startswith("✗") else ""
+            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
 
     # -- events ----------------------------------------------------------------------------------
     @property
