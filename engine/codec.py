@@ -14,9 +14,17 @@ import typing
 from collections.abc import Mapping
 from enum import Enum
 from functools import cache
-from typing import Any, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, NamedTuple, TypeVar, Union, get_args, get_origin
 
 T = TypeVar("T")
+
+
+class Bounds(NamedTuple):
+    """Field metadata, not a wire type: `Annotated[int, Bounds(lo, hi)]` makes the codec refuse an
+    integer outside lo..hi (Larry's announcements, L6 as bounded in RULES.md)."""
+
+    lo: int
+    hi: int
 
 
 class DecodeError(ValueError):
@@ -68,11 +76,18 @@ def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
 @cache
 def _hints(cls: type) -> dict[str, Any]:
     module = __import__(cls.__module__, fromlist=["_"])
-    return typing.get_type_hints(cls, globalns=vars(module))
+    return typing.get_type_hints(cls, globalns=vars(module), include_extras=True)
 
 
 def _decode(data: Any, expected: Any, path: str) -> Any:
     origin = get_origin(expected)
+    if origin is Annotated:
+        base, *metadata = get_args(expected)
+        value = _decode(data, base, path)
+        for bounds in metadata:
+            if isinstance(bounds, Bounds) and not bounds.lo <= value <= bounds.hi:
+                raise DecodeError(f"{path}: {value} is outside {bounds.lo}..{bounds.hi}")
+        return value
     if origin in (Union, types.UnionType):
         members = get_args(expected)
         if data is None:

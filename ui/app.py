@@ -7,12 +7,15 @@ the local table and the networked one).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
+from textual.worker import WorkerFailed
 
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
@@ -37,6 +40,8 @@ from fairdeal.ui.table_factory import (
 from fairdeal.ui.table_finder import TableFinder
 
 SessionFactory = Callable[[TableSpec], TableSession]
+
+log = logging.getLogger("fairdeal.ui")
 
 
 class FairdealApp(App[None]):
@@ -65,6 +70,31 @@ class FairdealApp(App[None]):
         self.table_defaults = table_defaults or TableSpec(
             name=player.name, fingerprint=player.fingerprint
         )
+        self.failures: list[BaseException] = []  # errors the guard caught (shown, then kept)
+
+    # -- the guard: no key, dialog, peer or network error takes the app down -------------------
+    def report_failure(self, what: str, error: BaseException) -> None:
+        """Show an error that escaped a handler and keep running (the table goes on)."""
+        log.error("%s failed", what, exc_info=error)
+        self.failures.append(error)
+        self.notify(f"{what}: {error}", title="Something went wrong", severity="error")
+
+    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
+        """Every key binding and action runs through here: an exception in one is reported,
+        never fatal (Textual's default ends the app with a traceback)."""
+        try:
+            return await super()._dispatch_action(namespace, action_name, params)
+        except Exception as error:
+            self.report_failure(f"The {action_name.replace('_', ' ')} key", error)
+            return True
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A failed background worker (following a table, a dialog's flow) is reported and the
+        app goes on; anything else keeps Textual's behaviour."""
+        if isinstance(error, WorkerFailed) and self.is_running:
+            self.report_failure("A background task", error.error)
+            return
+        super()._handle_exception(error)
 
     def on_mount(self) -> None:
         self.push_screen(LobbyScreen(self.player, self.finder))

@@ -32,6 +32,7 @@ from fairdeal.engine.larry.events import (
     Reshuffled,
     Violation,
 )
+from fairdeal.engine.larry.legal import check_action
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.api import (
     DoubtVerification,
@@ -127,7 +128,8 @@ class LocalTable:
             raise IllegalAction(self._seat, "the table is closed")
         if self._stopped:
             raise IllegalAction(self._seat, "the table stopped after a fault")
-        self._apply(self._seat, action)  # raises IllegalAction; the state stays as it was
+        check_action(self.view(), action)  # raises IllegalAction; the state stays as it was
+        self._apply(self._seat, action)
         self._wake.set()
         self._update_idle()
 
@@ -196,7 +198,9 @@ class LocalTable:
                 continue
             bot_view = view_for(self._driver.state, self._driver.knowledge[seat], seat)
             try:
-                self._apply(seat, self._bots[seat].choose(bot_view))
+                choice = self._bots[seat].choose(bot_view)
+                check_action(bot_view, choice)  # what the bot's own cards forbid, too (L12)
+                self._apply(seat, choice)
             except IllegalAction as error:  # a broken bot stops the table; it never hangs it
                 self._stopped = True
                 self._emit(FaultDetected(seat, "a local bot tried an illegal move", error.reason))

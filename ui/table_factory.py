@@ -114,9 +114,9 @@ def parse_address(text: str) -> tuple[str, int]:
     host, sep, port_text = text.strip().rpartition(":")
     if not sep or not host or not port_text.isdigit():
         raise ValueError(f"{text!r} is not HOST:PORT (for example 192.168.1.20:45123)")
-    port = int(port_text)
+    port = int(port_text) if len(port_text) <= 5 else 0
     if not 0 < port < 65536:
-        raise ValueError(f"port {port} is out of range")
+        raise ValueError(f"port {port_text[:8]} is out of range (1-65535)")
     return host.strip("[]"), port
 
 

@@ -94,7 +94,7 @@ __all__ = [
 def _game() -> Game:
     from fairdeal.engine.codec import from_data, to_data
     from fairdeal.engine.larry import bots
-    from fairdeal.engine.larry.check import check_action
+    from fairdeal.engine.larry.legal import check_action
     from fairdeal.engine.larry.options import options_from_data
 
     return Game(

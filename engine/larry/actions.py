@@ -7,7 +7,9 @@ against the face once it is revealed (a false claim is a provable cheat, see eve
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
+from fairdeal.engine.codec import Bounds
 from fairdeal.engine.larry.cards import CardKind
 from fairdeal.engine.resolutions import Ack, Faces, Resolution
 
@@ -22,6 +24,12 @@ __all__ = [
     "Resolution",
 ]
 
+# L6 says any integer not above the limit may be announced; fairdeal bounds that to a range no
+# honest game leaves (with the L1 deck every honest total that may be announced lies in -12..7),
+# so that no typed number or peer's message can overflow the wire format (protocol.md 7, RULES.md).
+ANNOUNCE_MIN = -99
+ANNOUNCE_MAX = 99
+
 
 @dataclass(frozen=True, slots=True)
 class Doubt:
@@ -30,13 +38,14 @@ class Doubt:
 
 @dataclass(frozen=True, slots=True)
 class PlayFaceDown:
-    """L6: play `slot` face-down announcing `announce` (any integer not above the limit).
+    """L6: play `slot` face-down announcing `announce` (an integer from ANNOUNCE_MIN up to the
+    limit, which is never above ANNOUNCE_MAX).
 
     `larry` is the L15 call: it must be true exactly when this play leaves one card in hand.
     """
 
     slot: int
-    announce: int
+    announce: Annotated[int, Bounds(ANNOUNCE_MIN, ANNOUNCE_MAX)]
     larry: bool = False
 
 

@@ -18,6 +18,7 @@ from fairdeal.engine.errors import (
 
 __all__ = [
     "DRIVER",
+    "AnnounceOutOfRange",
     "BadClaim",
     "BadGiveCard",
     "BadLarryCall",
@@ -25,6 +26,7 @@ __all__ = [
     "BadTarget",
     "CannotDoubtEmptyPile",
     "CardNotInHand",
+    "FalseClaim",
     "GameIsOver",
     "GiveAwayTooFewCards",
     "IllegalAction",
@@ -53,6 +55,18 @@ class MustPlayFaceUp(IllegalAction):
 
 class BadClaim(IllegalAction):
     """The claimed kind cannot be played face-up now (numbers/gloats only under L12)."""
+
+
+class FalseClaim(BadClaim):
+    """A face-up claim that the seat's own cards contradict (L12): sent, it would be a cheat.
+
+    Only `legal.check_action` raises it: the public state cannot know a hidden face, so the
+    table would accept the play and then stop the game with a Violation when the face shows.
+    """
+
+
+class AnnounceOutOfRange(IllegalAction):
+    """L6 as bounded by fairdeal: an announcement is an integer from ANNOUNCE_MIN up."""
 
 
 class BadTarget(IllegalAction):

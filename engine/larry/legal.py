@@ -2,14 +2,28 @@
 
 Announcements are free (L6: any integer not above the limit), so the list cannot hold them all:
 it lists announcements from `announce_floor(view)` up to the limit, which covers every honest
-total (the lowest card is -2) and a band of bluffs. `apply` accepts any integer not above the limit.
+total (the lowest card is -2) and a band of bluffs. `apply` accepts any integer from ANNOUNCE_MIN
+up to the limit.
+
+`check_action(view, action)` is the one check of a seat's own action before it is sent: the
+public rules, then everything else this seat knows (the faces of its own cards). The app, the
+plain-text prompts and the bots all call it, so a key press that would be a provable cheat is
+refused with the reason and the ruling instead of reaching the table's fault path.
 """
 
 from __future__ import annotations
 
-from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
-from fairdeal.engine.larry.cards import ACTION_KINDS, TARGETED_KINDS, CardKind, lowest_value
-from fairdeal.engine.larry.rules import stuck_under_obligation
+from fairdeal.engine.larry.actions import (
+    ANNOUNCE_MIN,
+    AcceptOut,
+    Action,
+    Doubt,
+    PlayFaceDown,
+    PlayFaceUp,
+)
+from fairdeal.engine.larry.cards import ACTION_KINDS, TARGETED_KINDS, Card, CardKind, lowest_value
+from fairdeal.engine.larry.errors import FalseClaim
+from fairdeal.engine.larry.rules import apply, is_zero_play, stuck_under_obligation
 from fairdeal.engine.larry.state import Phase
 from fairdeal.engine.larry.view import LarryView
 
@@ -17,7 +31,7 @@ from fairdeal.engine.larry.view import LarryView
 def announce_floor(view: LarryView) -> int:
     """The lowest announcement listed: the lowest honest total reachable from here."""
     state = view.state
-    return min(state.announced, 0) + lowest_value(state.options)
+    return max(ANNOUNCE_MIN, min(state.announced, 0) + lowest_value(state.options))
 
 
 def can_doubt(view: LarryView) -> bool:
@@ -94,3 +108,55 @@ def legal_actions(view: LarryView) -> tuple[Action, ...]:
     if view.phase is Phase.GOING_OUT:
         return doubt_actions(view) + accept_actions(view)
     return doubt_actions(view) + face_down_actions(view) + face_up_actions(view)
+
+
+def check_action(view: LarryView, action: Action) -> None:
+    """Raise the engine's IllegalAction (with the reason and the ruling) unless `view.seat` may
+    play `action` given all it knows; return None when it may. Changes nothing.
+
+    First the public rules (`apply` on the view's state, whose result is dropped), then the
+    seat's own faces, which the table cannot see until the card is revealed: a face-up claim
+    must be what the card is, and a "nothing else is playable" play (L12) must be true of the
+    whole hand.
+    """
+    apply(view.state, view.seat, action)
+    if isinstance(action, PlayFaceUp):
+        _check_claim(view, action)
+
+
+KIND_NAMES = {
+    CardKind.NUMBER: "a number card",
+    CardKind.GLOAT: "a gloat card",
+    CardKind.FACE_UP: 'a "play face-up" card',
+    CardKind.PICK_UP_2: 'a "pick up 2" card',
+    CardKind.GIVE_AWAY_1: 'a "give away 1" card',
+    CardKind.CHANGE_DIRECTION: 'a "change direction" card',
+}
+
+
+def _describe(card: Card) -> str:
+    if card.kind is CardKind.NUMBER:
+        return f"the number card {card.value}"
+    return KIND_NAMES[card.kind]
+
+
+def _check_claim(view: LarryView, action: PlayFaceUp) -> None:
+    seat, deck = view.seat, view.deck
+    faces = dict(view.hand)
+    face = faces.get(action.slot)
+    if face is None:  # a card whose face this seat does not know: only the table can check it
+        return
+    card = deck[face]
+    if card.kind is not action.claim:
+        claimed = KIND_NAMES.get(action.claim, str(action.claim))
+        raise FalseClaim(seat, f"that card is {_describe(card)}, not {claimed} (L6, L12)")
+    if not is_zero_play(view.state, seat, action) or None in faces.values():
+        return
+    kinds = [deck[known].kind for known in faces.values() if known is not None]
+    if not stuck_under_obligation(kinds):
+        what = _describe(card)
+        raise FalseClaim(
+            seat,
+            f"under the face-up obligation {what} may be played only when nothing else in your "
+            "hand can be: play a number or an action card face-up, or doubt (L12)",
+        )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fairdeal.engine.larry.actions import ANNOUNCE_MAX, ANNOUNCE_MIN
 from fairdeal.engine.larry.cards import CardKind
 
 # L1: 38 number cards as (value, count).
@@ -88,6 +89,8 @@ class LarryOptions:
             raise ValueError(f"first_seat {self.first_seat} is not a seat of {players}")
         if self.hands < 1:
             raise ValueError("a game has at least one hand")
+        if not all(ANNOUNCE_MIN <= limit <= ANNOUNCE_MAX for limit in self.limits):
+            raise ValueError(f"the limits must lie in {ANNOUNCE_MIN}..{ANNOUNCE_MAX} (L4, L6)")
 
     @property
     def deck_size(self) -> int:

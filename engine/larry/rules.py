@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import (
+    ANNOUNCE_MIN,
     AcceptOut,
     Ack,
     Action,
@@ -204,6 +205,10 @@ def _play_face_down(state: LarryState, seat: int, action: PlayFaceDown) -> Step:
         raise E.LimitExceeded(
             seat, f"announced {action.announce}, above the limit {state.limit} (L6)"
         )
+    if action.announce < ANNOUNCE_MIN:
+        raise E.AnnounceOutOfRange(
+            seat, f"announced {action.announce}: an announcement is at least {ANNOUNCE_MIN} (L6)"
+        )
     left = len(hand) - 1
     _check_larry(seat, action.larry, left)
     tx = Transaction(state)
@@ -232,6 +237,18 @@ def stuck_under_obligation(kinds: list[CardKind]) -> bool:
     return CardKind.GIVE_AWAY_1 not in kinds or len(kinds) < 3
 
 
+def is_zero_play(state: LarryState, seat: int, action: PlayFaceUp) -> bool:
+    """L12 (extended): this face-up play claims that nothing else is playable, counting 0: a
+    gloat, or a give away 1 that L11 bars, played by an obliged seat without target or gift."""
+    return action.claim is CardKind.GLOAT or (
+        state.obligated[seat]
+        and action.claim is CardKind.GIVE_AWAY_1
+        and len(state.hands[seat]) < 3
+        and action.target is None
+        and action.give is None
+    )
+
+
 def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
     hand = state.hands[seat]
     claim = action.claim
@@ -242,14 +259,7 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
         raise E.BadClaim(seat, f"{claim!r} is not a card kind")
     if claim in (CardKind.NUMBER, CardKind.GLOAT) and not obligated:
         raise E.BadClaim(seat, f"{claim.value} cards are played face-down unless obliged (L12)")
-    # L12 (extended): a give away 1 that L11 bars may be played face-up as a 0 when obliged.
-    zero_play = claim is CardKind.GLOAT or (
-        obligated
-        and claim is CardKind.GIVE_AWAY_1
-        and len(hand) < 3
-        and action.target is None
-        and action.give is None
-    )
+    zero_play = is_zero_play(state, seat, action)
     if claim in TARGETED_KINDS and not zero_play:
         if action.target is None or not 0 <= action.target < state.players:
             raise E.BadTarget(seat, f"{claim.value} needs another seat as target")

@@ -68,6 +68,7 @@ from fairdeal.p2p.log.tablelog import Roster as LogRoster
 from fairdeal.p2p.log.transcript import Transcript
 from fairdeal.p2p.net.channel import DEFAULT_CONFIG, ChannelConfig
 from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.net.unreachable import unreachable_reason
 
 log = logging.getLogger(__name__)
 
@@ -324,8 +325,8 @@ class JoinedTable:
             try:
                 return await asyncio.wait_for(self.mesh.connect(address, port), timeout)
             except (OSError, TimeoutError, P2PError) as error:
-                failures.append(f"{address}: {error or type(error).__name__}")
-        raise LobbyClosed(f"could not reach the table at port {port}: {'; '.join(failures)}")
+                failures.append(unreachable_reason(error, address, port))
+        raise LobbyClosed("; ".join(failures) or f"no address to reach the table at port {port}")
 
     @property
     def _guest(self) -> GuestLobby:

@@ -91,8 +91,10 @@ class Transcript:
     ) -> Transcript:
         """A new transcript (the file must not exist). `extra` is kept in the header for
         auditors, e.g. the roster and options every seat signed in the lobby."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        file = open(path, "xb")  # noqa: SIM115 - owned by the Transcript, closed by close()
+        # The game's log is private, like the identity (issue 14.11): a new folder 0700, the file
+        # 0600 whatever the umask or the mode of the data directory.
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        file = open_private(path)
         transcript = cls(path, file)
         transcript._write(
             {
@@ -283,6 +285,19 @@ def _contents(reader: RecordReader, path: Path) -> TranscriptContents:
 def torn_tail_path(path: Path, offset: int) -> Path:
     """Where `Transcript.reopen` keeps the bytes of a torn last record it cut off."""
     return path.with_name(f"{path.name}.torn-at-{offset}")
+
+
+def open_private(path: Path, *, append: bool = False) -> BinaryIO:
+    """Open `path` for writing, readable and writable by its owner only (mode 0600). A new file
+    (append=False) must not exist yet."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_EXCL)
+    fd = os.open(path, flags, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        return os.fdopen(fd, "ab" if append else "wb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 class SecretStore:

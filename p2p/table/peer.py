@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView, apply
+from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView
 from fairdeal.engine.larry.codec import to_data
+from fairdeal.engine.larry.legal import check_action, legal_actions
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckFault, DeckSession
 from fairdeal.p2p.errors import PeerError
@@ -40,6 +41,7 @@ from fairdeal.p2p.log.transcript import (
     Transcript,
     TranscriptWriteError,
     load_transcript,
+    open_private,
 )
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
 from fairdeal.p2p.net.mesh import Mesh
@@ -111,6 +113,9 @@ class TablePeer:
 
     # Where each seat listens, recorded in a new transcript's header (None: not known).
     seat_addresses: list[tuple[str, int] | None] | None = None
+    # Every action of this seat, the player's or its bot's, passes `check_action` before it is
+    # signed. Only a test's deliberate cheat turns this off, to reach the others' fault path.
+    check_own_actions: bool = True
 
     @classmethod
     def for_seated(
@@ -232,7 +237,7 @@ class TablePeer:
         table = self._require_table()
         if table.state is None or not table.my_turn():
             raise IllegalAction(self._seat, "it is not your turn")
-        apply(table.state, self._seat, action)  # raises IllegalAction; nothing is published
+        check_action(table.view(), action)  # raises IllegalAction; nothing is published
         table.outbox.append(Publish(ACT, to_data(action)))
         self._pump()
 
@@ -360,7 +365,7 @@ class TablePeer:
         if path.exists() and frame in path.read_bytes():
             return
         try:
-            with open(path, "ab") as file:
+            with open_private(path, append=True) as file:
                 file.write(frame)
                 file.flush()
                 os.fsync(file.fileno())
@@ -446,7 +451,7 @@ class TablePeer:
                     self._think()
                     break
                 bot_due = False  # the next move of this seat waits its own delay
-                action = self.bot.choose(table.view())
+                action = self._bot_action(table.view())
                 table.outbox.append(Publish(ACT, to_data(action)))
                 continue
             break
@@ -466,6 +471,25 @@ class TablePeer:
         if not self._done.done():
             self._done.set_exception(error)
             self._done.exception()  # retrieved here: finished() raises it to whoever waits
+
+    def _bot_action(self, view: LarryView) -> Action:
+        """The bot's choice, checked like a player's; a refused one is reported and replaced by
+        a listed legal action, so a faulty bot never stops the table for its own seat."""
+        assert self.bot is not None
+        action = self.bot.choose(view)
+        if not self.check_own_actions:
+            return action
+        try:
+            check_action(view, action)
+        except IllegalAction as error:
+            log.warning("the bot of seat %s chose an illegal move: %s", self._seat, error.reason)
+            self._emit(Notice(f"✗ The bot's move was refused ({error.reason}); it plays another"))
+            for fallback in legal_actions(view):
+                with contextlib.suppress(IllegalAction):
+                    check_action(view, fallback)
+                    return fallback
+            raise
+        return action
 
     def _think(self) -> None:
         """Let the bot move once its delay has passed; meanwhile the loop keeps receiving and

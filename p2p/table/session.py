@@ -12,7 +12,6 @@ interfaces mDNS uses come from `NetworkSettings` (the app sets them once with `u
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
+from fairdeal.p2p.lobby.session import LobbyClosed
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
@@ -321,12 +321,13 @@ def join_discovered(
         session.notice(f"Joining {table.ad.name!r}…")
         failures: list[str] = []
         for host in addresses:
-            with contextlib.suppress(OSError):
+            try:
                 return await join_lobby(
                     identity, host, table.port, bind=settings.bind, timeout=settings.gather_timeout
                 )
-            failures.append(f"{host}:{table.port}")
-        raise OSError(f"no answer from {', '.join(failures)}")
+            except (OSError, LobbyClosed) as error:  # an address that does not answer: the next
+                failures.append(str(error) or f"no answer from {host}:{table.port}")
+        raise OSError("; ".join(failures) or "the table advertises no address")
 
     return NetworkedTable(identity, settings, gather)
 

@@ -150,11 +150,10 @@ async def test_an_illegal_action_is_explained_and_changes_nothing() -> None:
         await pilot.press("u")  # a number card face-up without the L12 obligation
         hint = static_text(pilot.app.screen.query_one("#hint", Static))
         assert "Not allowed" in hint
-        await pilot.press("l")  # a "Larry!" call on a play that leaves 6 cards (L15)
-        assert "[LARRY! armed]" in static_text(pilot.app.screen.query_one("#hint", Static))
-        await pilot.press("enter", "enter")
+        await pilot.press("l")  # a "Larry!" call with 6 cards: refused on the key (L15, 14.5)
         hint = static_text(pilot.app.screen.query_one("#hint", Static))
-        assert "Not allowed" in hint and "L15" in hint
+        assert "Not allowed" in hint and "L15" in hint and "[LARRY! armed]" not in hint
+        assert not table_screen(pilot.app).larry_armed
         assert table.state is state
 
 
@@ -255,11 +254,14 @@ def dead_port() -> int:
     return port
 
 
-async def assert_the_table_says_nobody_answered(pilot: Pilot[None]) -> None:
+async def assert_the_table_says_nobody_answered(pilot: Pilot[None], port: int) -> None:
+    """Issue 14.10: the player reads what happened, not "the table closed before it began"."""
     await pilot.app.workers.wait_for_complete()  # the table's worker ends with its session
     screen = table_screen(pilot.app)  # type: ignore[arg-type]
     assert any("Could not sit down" in line for line in screen.query_one(GameLog).lines_written)
-    assert "closed before the game began" in static_text(screen.query_one("#hint", Static))
+    hint = static_text(screen.query_one("#hint", Static))
+    assert f"nothing is listening at 127.0.0.1:{port}" in " ".join(hint.split())
+    assert "closed before the game began" not in hint
     await pilot.press("escape")
     assert isinstance(pilot.app.screen, LobbyScreen)
 
@@ -275,7 +277,7 @@ async def test_the_lobby_lists_tables_and_says_when_one_does_not_answer() -> Non
         assert isinstance(lobby, LobbyScreen)
         assert list(lobby.tables) == ["Friday._fairdeal._tcp.local."]
         await pilot.press("j")
-        await assert_the_table_says_nobody_answered(pilot)
+        await assert_the_table_says_nobody_answered(pilot, port)
 
 
 async def test_opening_a_table_with_bots_from_the_lobby_starts_play() -> None:
@@ -299,8 +301,9 @@ async def test_connect_by_hand_checks_the_address_then_says_when_nobody_answers(
         await pilot.press(*"nonsense", "enter")
         assert "HOST:PORT" in static_text(pilot.app.screen.query_one("#connect-error", Static))
         pilot.app.screen.query_one(Input).value = ""
-        await pilot.press(*f"127.0.0.1:{dead_port()}", "enter")
-        await assert_the_table_says_nobody_answered(pilot)
+        port = dead_port()
+        await pilot.press(*f"127.0.0.1:{port}", "enter")
+        await assert_the_table_says_nobody_answered(pilot, port)
 
 
 async def test_clicking_a_card_selects_it_and_a_second_click_plays_it() -> None:

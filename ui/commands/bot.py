@@ -5,6 +5,7 @@ as one JSON line."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Awaitable
 from pathlib import Path
 
@@ -95,4 +96,12 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    return asyncio.run(run_table(args, hosting=False))
+    from fairdeal.p2p.lobby.session import LobbyClosed
+
+    try:
+        return asyncio.run(run_table(args, hosting=False))
+    except LobbyClosed as error:  # issue 14.10: say why, no traceback
+        print(f"fairdeal bot: {error}", file=sys.stderr)
+        return 1
+    # Any other OSError (a read-only or full data directory, a dial that failed) is worded by
+    # fairdeal.ui.cli.explain, the one place that says what to do about it.

@@ -168,6 +168,7 @@ class TextGame:
     # -- the loop ------------------------------------------------------------------------------
     def play(self) -> int:
         from fairdeal.engine.larry.errors import IllegalAction
+        from fairdeal.engine.larry.legal import check_action
         from fairdeal.engine.larry.view import view_for
 
         driver = self.driver
@@ -180,13 +181,13 @@ class TextGame:
                 actor = state.to_act()
                 assert actor is not None
                 view = view_for(state, driver.knowledge[actor], actor)
-                if actor != self.seat:
-                    driver.act(actor, self.bots[actor].choose(view))
-                    continue
-                action = self._ask(view)
+                action = self.bots[actor].choose(view) if actor != self.seat else self._ask(view)
                 try:
+                    check_action(view, action)  # the seat's own cards too (L12), before acting
                     driver.act(actor, action)
                 except IllegalAction as error:
+                    if actor != self.seat:
+                        raise  # a bot's bug: the prompts offer only legal moves to a person
                     self.write(f"Not allowed: {error.reason}")
         except InputEnded:
             self.write("\nInput ended; the game is abandoned.")

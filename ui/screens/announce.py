@@ -1,4 +1,5 @@
-"""Ask for the total to announce with a face-down card (L6): any integer up to the limit."""
+"""Ask for the total to announce with a face-down card (L6): an integer from ANNOUNCE_MIN (−99)
+up to the limit. Anything else is refused here, in the dialog, and nothing is sent."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
+
+from fairdeal.engine.larry.actions import ANNOUNCE_MIN
 
 
 class AnnounceDialog(ModalScreen[int | None]):
@@ -22,20 +25,30 @@ class AnnounceDialog(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"Play {self.card_text} face-down. Announce a total (limit {self.limit}).")
+            yield Label(
+                f"Play {self.card_text} face-down. Announce a total "
+                f"from {ANNOUNCE_MIN} to the limit {self.limit}."
+            )
             yield Label(f"The honest total is {self.honest}. Enter to play, Esc to cancel.")
             yield Input(str(self.honest), id="announce", type="integer", select_on_focus=False)
             yield Label("", id="announce-error", classes="error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         error = self.query_one("#announce-error", Label)
+        text = event.value.strip()
+        if len(text.lstrip("+-")) > 3:  # never parse (or print) an absurdly long number
+            error.update(f"✗ Type a whole number from {ANNOUNCE_MIN} to {self.limit} (L6).")
+            return
         try:
-            value = int(event.value)
+            value = int(text)
         except ValueError:
             error.update("✗ Type a whole number.")
             return
         if value > self.limit:
             error.update(f"✗ {value} is above the limit {self.limit} (L6).")
+            return
+        if value < ANNOUNCE_MIN:
+            error.update(f"✗ {value} is below {ANNOUNCE_MIN}, the lowest announcement (L6).")
             return
         self.dismiss(value)
 

@@ -6,6 +6,7 @@ follows `session.events()`; modal views (a doubt, scores, a fault) queue up and 
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable
 from typing import ClassVar
@@ -42,6 +43,14 @@ from fairdeal.p2p.table.api import (
     TableSession,
 )
 from fairdeal.ui.describe import card_name, card_use, event_text
+from fairdeal.ui.key_checks import (
+    face_down_action,
+    face_up_action,
+    honest_total,
+    is_zero_play,
+    larry_refusal,
+    refusal,
+)
 from fairdeal.ui.messages import CardChosen, NewGameRequested
 from fairdeal.ui.screens.announce import AnnounceDialog
 from fairdeal.ui.screens.doubt import DoubtScreen
@@ -54,6 +63,8 @@ from fairdeal.ui.widgets.hand import HandView
 from fairdeal.ui.widgets.pile_view import PileView
 from fairdeal.ui.widgets.seat_list import SeatList
 from fairdeal.ui.widgets.table_status import TableStatus, setup_text
+
+log = logging.getLogger("fairdeal.ui")
 
 TARGETED = (CardKind.FACE_UP, CardKind.PICK_UP_2, CardKind.GIVE_AWAY_1)
 DOUBT_LINGER_S = 3.0  # how long a doubt between other seats stays up once fully turned over
@@ -121,9 +132,13 @@ class TableScreen(Screen[None]):
                 if self.is_attached and self.is_running:
                     raise
                 return  # the screen is closing and took its widgets while an event was handled
+            except Exception as error:  # one event that cannot be shown must not stop the table
+                log.exception("showing %s failed", type(event).__name__)
+                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
             self.events_seen += 1
         if not self._have_state:  # a networked table can end before it begins (no answer)
-            await self.say("✗ The table closed before the game began (see the log). Esc: lobby")
+            why = self._gathering if self._gathering.startswith("✗") else ""
+            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
 
     # -- events ----------------------------------------------------------------------------------
     @property
@@ -317,17 +332,26 @@ class TableScreen(Screen[None]):
             await self.action_pick(message.index)
 
     async def act(self, action: Action) -> bool:
-        """Send an action; an illegal one is explained, not raised."""
+        """Send an action; an illegal one is explained, not raised, and so is any failure to
+        send it (the table goes on: nothing was sent)."""
         try:
             await self.session.act(action)
         except IllegalAction as error:
+            await self.refuse(error.reason)
+            return False
+        except Exception as error:  # a bug or a network failure must not take the app down
+            log.exception("sending %s failed", action)
             self.app.bell()
-            await self.say(f"✗ Not allowed: {error.reason}")
+            await self.say(f"✗ Could not play that: {error}")
             return False
         self.larry_armed = False
         self.message = ""
         await self.refresh_table()
         return True
+
+    async def refuse(self, reason: str) -> None:
+        self.app.bell()
+        await self.say(f"✗ Not allowed: {reason}")
 
     def _selected_card(self, view: LarryView) -> tuple[int, Card] | None:
         if not view.hand:
@@ -343,7 +367,11 @@ class TableScreen(Screen[None]):
             await self.say("✗ It is not your turn.")
             return
         slot, card = chosen
-        honest = view.announced + (card.value if card.kind is CardKind.NUMBER else 0)
+        reason = refusal(view, face_down_action(view, slot, card, self.larry_armed))
+        if reason is not None:  # refused on the key press: no dialog first (L12, L15, L16)
+            await self.refuse(reason)
+            return
+        honest = honest_total(view, card)
         announce = await self._ask(AnnounceDialog(card_name(card), honest, view.limit))
         if announce is not None:
             await self.act(PlayFaceDown(slot, announce, self.larry_armed))
@@ -356,13 +384,17 @@ class TableScreen(Screen[None]):
             await self.say("✗ It is not your turn.")
             return
         slot, card = chosen
+        reason = refusal(view, face_up_action(view, slot, card, self.larry_armed))
+        if reason is not None:  # refused on the key press: no dialog first (L11, L12)
+            await self.refuse(reason)
+            return
         target = give = None
-        if card.kind in TARGETED:
+        if card.kind in TARGETED and not is_zero_play(view, card):
             others = [(n, s) for s, n in enumerate(self.names) if s != view.seat]
             target = await self._ask(PickDialog(f"Play {card_name(card)} against whom?", others))
             if target is None:
                 return
-        if card.kind is CardKind.GIVE_AWAY_1:
+        if card.kind is CardKind.GIVE_AWAY_1 and target is not None:
             deck = view.deck
             gifts = [
                 (f"card {i + 1}: {card_name(deck[f])}", s)
@@ -381,6 +413,12 @@ class TableScreen(Screen[None]):
         await self.act(AcceptOut())
 
     async def action_larry(self) -> None:
+        view = self.current_view()
+        if not self.larry_armed and view is not None:
+            reason = larry_refusal(view)
+            if reason is not None:
+                await self.refuse(reason)
+                return
         self.larry_armed = not self.larry_armed
         self.message = ""
         await self.refresh_table()
