@@ -9,7 +9,6 @@ import random
 import pytest
 
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
 from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import (
     CardKind,
@@ -24,6 +23,7 @@ from fairdeal.engine.larry import (
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import ANNOUNCE_MAX, ANNOUNCE_MIN, Doubt
 from fairdeal.engine.larry.cards import deck_of
+from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
 from fairdeal.engine.larry.legal import check_action
 
 DECK = deck_of(LarryOptions())
