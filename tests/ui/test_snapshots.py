@@ -58,6 +58,30 @@ def test_table(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
 
 
+def test_table_2_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """Issue 14.4: the table panel shows all its lines at 2 seats."""
+    table = LocalTable(2, seed=1, human_name=PLAYER.name)
+
+    async def first_moves(pilot: Pilot[None]) -> None:
+        await settle(pilot, table)
+        await pilot.press("enter", "enter")
+        await settle(pilot, table)
+
+    assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
+
+
+def test_table_8_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """Issue 14.4: every seat is listed at 8 seats, and the hand and log still fit."""
+    table = LocalTable(8, seed=1, human_name=PLAYER.name)
+
+    async def first_moves(pilot: Pilot[None]) -> None:
+        await settle(pilot, table)
+        await pilot.press("enter", "enter")
+        await settle(pilot, table)
+
+    assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
+
+
 def test_doubt_view(snap_compare) -> None:  # type: ignore[no-untyped-def]
     table = seeded_table()
 

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -107,8 +108,22 @@ class TableScreen(Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one(SeatList).styles.height = len(self.session.seats) + 2
+        self._fit_top()
         self.follow_table()
+
+    def on_resize(self) -> None:
+        self._fit_top()
+
+    def _fit_top(self) -> None:
+        """Make the seats and table panels as tall as the taller one's content at the width they
+        get (a 2-seat table still shows every status line; 8 seats show every seat)."""
+        top = self.query_one("#top")
+        width = top.size.width or self.size.width or self.app.size.width
+        lines = 1
+        for panel in (self.query_one(SeatList), self.query_one(TableStatus)):
+            inner = max(1, width // 2 - panel.styles.gutter.width)
+            lines = max(lines, panel.get_content_height(Size(inner, 1000), self.size, inner))
+        top.styles.height = lines + 2  # the panels' top and bottom borders
 
     @work(exclusive=True, group="table-events")
     async def follow_table(self) -> None:
@@ -250,10 +265,9 @@ class TableScreen(Screen[None]):
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        seat_list = self.query_one(SeatList)
-        seat_list.styles.height = len(seats) + 2  # a joined table learns its seats late
-        seat_list.show(view, seats)
+        self.query_one(SeatList).show(view, seats)
         self.query_one(TableStatus).show(view, seats)
+        self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)
         self.query_one("#hint", Static).update(self.hint_text(view))
         await self.query_one(HandView).show(cards, self.selected)
