@@ -95,6 +95,7 @@ class TableScreen(Screen[None]):
         self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
         self._offline: set[int] = set()
+        self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -168,7 +169,7 @@ class TableScreen(Screen[None]):
         """Queue the doubt view; one between other seats closes by itself once it is all shown
         (when cards are turned over slowly, i.e. in the app), one involving us waits for a key."""
         deck = self.session.view().deck
-        said = self._pile_totals_shown  # from the last state before the doubt
+        said = event.said or self._pile_totals_shown  # a session that does not say: our record
         ours = self.session.seat in (event.doubter, event.last_player)
         linger = None if ours or self.reveal_interval <= 0 else DOUBT_LINGER_S
         self._queue_modal(
@@ -186,12 +187,34 @@ class TableScreen(Screen[None]):
         deck = self.session.view().deck
         game_over = any(isinstance(e, ev.GameOver) for e in event.events)
         for engine_event in event.events:
-            line = event_text(engine_event, self.names, deck)
-            if line:
-                self.log_line(line)
+            if isinstance(engine_event, ev.CardGiven) and self._gift_involves_us(engine_event):
+                self._gifts.append(engine_event)  # logged below, once we know its face
+            else:
+                line = event_text(engine_event, self.names, deck)
+                if line:
+                    self.log_line(line)
             self._on_engine_event(engine_event, game_over)
+        self._log_gifts()
         self._pile_totals_shown = event.state.pile_totals
         await self.refresh_table()
+
+    def _gift_involves_us(self, gift: ev.CardGiven) -> bool:
+        return self.session.seat in (gift.seat, gift.target)
+
+    def _log_gifts(self) -> None:
+        """A gift to or from us names the giver and the card (L11), as soon as we know the card:
+        at a networked table a received card's face arrives with its share, a step later."""
+        view = self.session.view()
+        waiting: list[ev.CardGiven] = []
+        for gift in self._gifts:
+            face = view.knowledge.get(gift.slot)
+            if face is None and gift.slot in view.state.all_slots():
+                waiting.append(gift)
+                continue
+            card = card_name(view.deck[face]) if face is not None else "a card"
+            giver, taker = self.names[gift.seat], self.names[gift.target]
+            self.log_line(f"{giver} gave {card} to {taker} (L11).")
+        self._gifts = waiting
 
     async def _on_setup_progress(self, event: SetupProgress) -> None:
         self._setup = event
