@@ -62,9 +62,7 @@ class FairdealApp(App[None]):
         self.first_session = session
         self.finder = finder
         self.reveal_interval = reveal_interval
-        self.table_defaults = table_defaults or TableSpec(
-            name=player.name, fingerprint=player.fingerprint
-        )
+        self.table_defaults = table_defaults or TableSpec(name=player.name, fingerprint=player.code)
 
     def on_mount(self) -> None:
         self.push_screen(LobbyScreen(self.player, self.finder))

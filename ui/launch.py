@@ -53,7 +53,7 @@ def run_app(
             gather_timeout=gather_timeout,
         )
     )
-    spec = replace(spec, name=player.name, fingerprint=player.fingerprint)
+    spec = replace(spec, name=player.name, fingerprint=player.code)
     app = FairdealApp(
         player,
         table=spec if open_table else None,

@@ -31,7 +31,15 @@ def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
     tables = [
         DiscoveredTable(
             "Friday night._fairdeal._tcp.local.",
-            TableAd("ab" * 16, "Friday night", "larry", 2, 4, "fedcba9876543210"),
+            TableAd(
+                "ab" * 16,
+                "Friday night",
+                "larry",
+                2,
+                4,
+                "fedcba9876543210",
+                host_code="0421788310511320096473318",  # issue 14.7: shown as compared aloud
+            ),
             ("192.168.1.20",),
             45123,
         ),
