@@ -35,13 +35,17 @@ def run_app(
     """Open the app on a table for `spec` (or in the lobby when `open_table` is false) as the
     user whose identity lives in `data_dir`; networked tables use `bind` and the other settings.
     `runner` runs the app (default `App.run`; tests inject their own: no terminal needed)."""
+    from fairdeal.p2p.errors import IdentityFileError
     from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT
     from fairdeal.p2p.table.session import NetworkSettings, use_settings
     from fairdeal.ui.app import FairdealApp
     from fairdeal.ui.player import load_player
     from fairdeal.ui.table_finder import FixedFinder, ZeroconfFinder
 
-    player = load_player(data_dir, name)
+    try:
+        player = load_player(data_dir, name)
+    except (IdentityFileError, OSError) as error:  # a command-line error, before any screen
+        raise SystemExit(f"fairdeal: cannot use the data directory {data_dir}: {error}") from None
     only = None if bind in ANY_ADDRESS else (bind,)
     use_settings(
         NetworkSettings(
