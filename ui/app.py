@@ -67,9 +67,7 @@ class FairdealApp(App[None]):
         self.first_session = session
         self.finder = finder
         self.reveal_interval = reveal_interval
-        self.table_defaults = table_defaults or TableSpec(
-            name=player.name, fingerprint=player.fingerprint
-        )
+        self.table_defaults = table_defaults or TableSpec(name=player.name, fingerprint=player.code)
         self.failures: list[BaseException] = []  # errors the guard caught (shown, then kept)
 
     # -- the guard: no key, dialog, peer or network error takes the app down -------------------

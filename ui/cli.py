@@ -1,5 +1,8 @@
 """The `fairdeal` command line: one subcommand per module in `fairdeal.ui.commands`.
 
+A module may define `check(args) -> str | None` for the errors only a combination of arguments
+shows; they are reported like any argument error, before the command runs (issue 14.8).
+
 Each subcommand module is imported only when it is chosen, so `fairdeal selfplay` never pays for
 Textual and `fairdeal tables` never pays for the rules engine.
 """
@@ -18,7 +21,7 @@ from fairdeal.p2p.errors import P2PError
 
 # name -> (module under fairdeal.ui.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("play", "play Larry in this terminal against local bots"),
+    "play": ("play", "play Larry in this terminal: against local bots, or with friends"),
     "selfplay": ("selfplay", "play many bot games with the oracle driver and print statistics"),
     "scenario": ("scenario", "run a scenario file and report pass or fail"),
     "tables": ("tables", "list the fairdeal tables found on the network"),
@@ -41,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
-        sub_parser.set_defaults(_module=module_name)
+        sub_parser.set_defaults(_module=module_name, _parser=sub_parser)
         _command_module(module_name).configure(sub_parser)
     return parser
 
@@ -54,12 +57,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list:
         args_list = [DEFAULT_COMMAND]
-    args = build_parser().parse_args(args_list)
+    parser = build_parser()
+    args = parser.parse_args(args_list)
     if args.command is None:
-        build_parser().print_help()
+        parser.print_help()
         return 2
+    module = _command_module(args._module)
+    check = getattr(module, "check", None)  # errors only a combination of arguments shows
+    problem = check(args) if check is not None else None
+    if problem:
+        args._parser.error(problem)  # usage and the problem on stderr, exit 2: before any app
     try:
-        return int(_command_module(args._module).run(args) or 0)
+        return int(module.run(args) or 0)
     except KeyboardInterrupt:
         print(f"fairdeal {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -41,6 +41,8 @@ def run_app(
     from fairdeal.ui.player import load_player
     from fairdeal.ui.table_finder import FixedFinder, ZeroconfFinder
 
+    # A damaged identity or an unwritable data directory raises before any screen opens, and
+    # fairdeal.ui.cli.main words it (IdentityFileError is a P2PError).
     player = load_player(data_dir, name)
     only = None if bind in ANY_ADDRESS else (bind,)
     use_settings(
@@ -53,7 +55,7 @@ def run_app(
             gather_timeout=gather_timeout,
         )
     )
-    spec = replace(spec, name=player.name, fingerprint=player.fingerprint)
+    spec = replace(spec, name=player.name, fingerprint=player.code)
     app = FairdealApp(
         player,
         table=spec if open_table else None,

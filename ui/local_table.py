@@ -260,4 +260,5 @@ def _verification(event: DoubtResolved, pre_state: LarryState) -> DoubtVerificat
         gloats=event.gloats,
         correct=event.correct,
         loser=event.loser,
+        said=tuple(pre_state.pile_totals),
     )

@@ -50,7 +50,7 @@ class TableSpec:
     bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
     bot_delay: float = 0.6
     name: str = "You"
-    fingerprint: str = ""
+    fingerprint: str = ""  # the player's key code, as SeatInfo.fingerprint shows it
     networked: bool = False  # open it on the network even when bots fill every other seat
 
     @property

@@ -6,8 +6,9 @@ the table is (`TableAd`); everyone else browses that type live and resolves each
 loopback (`LOOPBACK`) for single-machine use and tests, every real interface by default.
 
 TXT fields (protocol.md section 2): `proto` (protocol version), `game`, `table` (table name),
-`seats` ("taken/total"), `fp` (host key fingerprint), `tid` (table id, hex), and `rev`, a
-counter that makes every update a new record. Parsing is strict:
+`seats` ("taken/total"), `fp` (host key fingerprint), `tid` (table id, hex), `code` (the host's
+fingerprint code, the one people compare aloud at the table: 25 digits; optional when parsing),
+and `rev`, a counter that makes every update a new record. Parsing is strict:
 a record that does not parse is bad input from the network, logged and ignored.
 """
 
@@ -42,11 +43,13 @@ FINGERPRINT_HEX_CHARS = 16  # fairdeal.p2p.identity.fingerprint (protocol.md 3.1
 TABLE_ID_HEX_CHARS = 32
 MAX_SEATS = 8
 RESOLVE_TIMEOUT_MS = 3000
-TXT_KEYS = ("proto", "game", "table", "seats", "fp", "tid")
+TXT_KEYS = ("proto", "game", "table", "seats", "fp", "tid")  # required; `code` is optional
+CODE_DIGITS = 25  # fairdeal.p2p.identity.fingerprint_code, without its spaces (protocol.md 3.1)
 
 _GAME_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 _HEX_RE = re.compile(r"[0-9a-f]+\Z")
 _SEATS_RE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})\Z")
+_CODE_RE = re.compile(rf"[0-9]{{{CODE_DIGITS}}}\Z")
 
 
 class BadAdvertisement(ValueError):
@@ -64,6 +67,7 @@ class TableAd:
     seats_total: int
     host_fingerprint: str
     protocol_version: int = DISCOVERY_PROTOCOL_VERSION
+    host_code: str = ""  # the host's fingerprint code as digits ("" if the host did not say)
 
     def __post_init__(self) -> None:
         _check_ad(self)
@@ -88,7 +92,15 @@ class TableAd:
             seats_total=self.seats_total,
             host_fingerprint=self.host_fingerprint,
             protocol_version=self.protocol_version,
+            host_code=self.host_code,
         )
+
+    @property
+    def host_key_text(self) -> str:
+        """The host's key as people compare it aloud ("04217 88310 …"), else its hex fingerprint."""
+        if not self.host_code:
+            return self.host_fingerprint
+        return " ".join(self.host_code[i : i + 5] for i in range(0, CODE_DIGITS, 5))
 
     def to_txt(self) -> dict[str, str]:
         return {
@@ -98,7 +110,7 @@ class TableAd:
             "seats": f"{self.seats_taken}/{self.seats_total}",
             "fp": self.host_fingerprint,
             "tid": self.table_id,
-        }
+        } | ({"code": self.host_code} if self.host_code else {})
 
     @classmethod
     def from_txt(cls, properties: Mapping[bytes, bytes | None]) -> TableAd:
@@ -127,6 +139,7 @@ class TableAd:
             seats_total=int(seats.group(2)),
             host_fingerprint=fields["fp"],
             protocol_version=int(fields["proto"]),
+            host_code=fields.get("code", ""),
         )
 
 
@@ -144,6 +157,8 @@ def _check_ad(ad: TableAd) -> None:
     fingerprint = ad.host_fingerprint
     if len(fingerprint) != FINGERPRINT_HEX_CHARS or not _HEX_RE.match(fingerprint):
         raise BadAdvertisement(f"host fingerprint {fingerprint!r} is not 16 hex digits")
+    if ad.host_code and not _CODE_RE.match(ad.host_code):
+        raise BadAdvertisement(f"host code {ad.host_code!r} is not {CODE_DIGITS} digits")
     if ad.protocol_version < 1:
         raise BadAdvertisement(f"protocol version {ad.protocol_version} is not positive")
 
@@ -166,6 +181,7 @@ class DiscoveredTable:
             "seats_taken": self.ad.seats_taken,
             "seats_total": self.ad.seats_total,
             "host_fingerprint": self.ad.host_fingerprint,
+            "host_code": self.ad.host_key_text if self.ad.host_code else "",
             "protocol_version": self.ad.protocol_version,
             "status": self.ad.status,
             "addresses": list(self.addresses),

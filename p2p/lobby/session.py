@@ -188,6 +188,7 @@ class HostedTable:
             seats_taken=lobby.seats_taken,
             seats_total=len(lobby.state.seats),
             host_fingerprint=self.identity.fingerprint,
+            host_code=self.identity.code.replace(" ", ""),
         )
 
     def _accepts(self, peer: PublicIdentity) -> bool:
@@ -295,6 +296,12 @@ class JoinedTable:
         if host.fingerprint != advertised:
             await self.mesh.close()
             raise HandshakeError(str(host), f"key does not match the advertised {advertised}")
+        code = table.ad.host_code
+        if code and host.code.replace(" ", "") != code:  # the code shown in the lobby is pinned too
+            await self.mesh.close()
+            raise HandshakeError(
+                str(host), f"key does not match the advertised code {table.ad.host_key_text}"
+            )
         await self._enter(host, port, timeout)
 
     async def join_at(self, host: str, port: int, timeout: float = 10.0) -> None:

@@ -74,6 +74,7 @@ class DoubtVerification:
     gloats: int
     correct: bool
     loser: int
+    said: tuple[int, ...] = ()  # the total announced with each card, as everyone heard it
 
 
 @dataclass(frozen=True, slots=True)

@@ -212,6 +212,7 @@ class LarryTable:
         self._received: set[Slot] = set()
         self._proofs = 0
         self._doubt_pile: tuple[tuple[int, int, bool], ...] = ()  # (slot, seat, face_up)
+        self._doubt_said: tuple[int, ...] = ()  # the totals announced with those cards
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -247,14 +248,20 @@ class LarryTable:
         return expect.seat if expect is not None else None
 
     def knowledge(self, seat: int | None = None) -> dict[int, int]:
-        """Engine slot -> face of the cards in this seat's hand whose faces it knows."""
+        """Engine slot -> face of every live card whose face this seat knows: its hand, the cards
+        it played face-down or gave away, and revealed ones, as `OracleDriver.knowledge` keeps
+        them for a local table (one view everywhere: the pile shows our own cards' faces, and
+        bots count what they have seen)."""
         state = self.state
         if state is None or self.me >= self.seats:
             return {}
         seat = self.me if seat is None else seat
+        # another seat's knowledge cannot be told from here beyond what we know of its hand
+        slots = state.all_slots() if seat == self.me else list(state.hands[seat])
         known: dict[int, int] = {}
-        for slot in state.hands[seat]:
-            face = self.deck.known_card(self._slot[slot])
+        for slot in slots:
+            masked = self._slot.get(slot)
+            face = self.deck.known_card(masked) if masked is not None else None
             if face is not None:
                 known[slot] = face
         return known
@@ -391,6 +398,7 @@ class LarryTable:
                 (slot, seat, slot in state.revealed)
                 for slot, seat in zip(state.pile, state.pile_seats, strict=True)
             )
+            self._doubt_said = tuple(state.pile_totals)
         self._take_step(step)
 
     def _on_received(self, envelope: Envelope) -> None:
@@ -588,6 +596,7 @@ class LarryTable:
             event.gloats,
             event.correct,
             event.loser,
+            self._doubt_said if len(self._doubt_said) == len(cards) else (),
         )
 
     # -- fair deck --------------------------------------------------------------------------------
@@ -617,9 +626,8 @@ class LarryTable:
         elif isinstance(event, CardRevealed):
             if service is not None:
                 service.faces[event.slot] = event.card
-        elif isinstance(event, CardReceived):
-            self.events.append(Notice(f"seat {event.giver} gave you a card"))
-        elif isinstance(event, KeysReady | ListReady | CardDealt | CoinFlipped):
+        elif isinstance(event, KeysReady | ListReady | CardDealt | CoinFlipped | CardReceived):
+            # a received card shows in the next state: the app logs who gave it and its face
             pass
 
     def _stop(self, seat: int, what: str, evidence: str) -> None:

@@ -67,3 +67,24 @@ def test_timeout_must_be_positive(found: list[tuple[float, object]]) -> None:
     with pytest.raises(SystemExit, match="--timeout must be positive"):
         main(["tables", "--timeout", "0"])
     assert found == []
+
+
+def test_text_listing_shows_the_host_code_as_compared_aloud(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 14.7: one fingerprint format, the code people compare at the table."""
+    code = "0421788310511320096473318"
+    coded = DiscoveredTable(
+        TABLES[0].instance,
+        TableAd("0123abcd" * 4, "Friday", "larry", 2, 4, "00ff00ff00ff00ff", host_code=code),
+        ("192.0.2.7",),
+        40400,
+    )
+
+    async def fake_discover(timeout: float, interfaces: object = None) -> list[DiscoveredTable]:
+        return [coded]
+
+    monkeypatch.setattr(fairdeal.p2p.lobby.discovery, "discover_tables", fake_discover)
+    assert main(["tables", "--timeout", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "04217 88310 51132 00964 73318" in out and "00ff00ff00ff00ff" not in out

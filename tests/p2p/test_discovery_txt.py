@@ -108,3 +108,28 @@ def test_instance_label_fits_dns_and_stays_readable() -> None:
     assert len(label.encode()) <= MAX_INSTANCE_BYTES
     assert label.endswith(f" ({TABLE_ID[:8]})")
     assert instance_label(make_ad(name="a.b")) == f"a b ({TABLE_ID[:8]})"
+
+
+def test_the_host_code_travels_in_the_txt_record_and_reads_as_at_the_table() -> None:
+    """Issue 14.7: the lobby shows the host's key as the code compared aloud at the table."""
+    from fairdeal.p2p.identity import Identity
+
+    host = Identity.generate("Ben", lambda n: bytes(range(n)))
+    ad = make_ad(host_fingerprint=host.fingerprint, host_code=host.code.replace(" ", ""))
+    txt = ad.to_txt()
+    assert txt["code"] == host.code.replace(" ", "")
+    parsed = TableAd.from_txt(as_wire(txt))
+    assert parsed == ad
+    assert parsed.host_key_text == host.code  # "01234 56789 …", exactly the table's code
+
+
+def test_a_record_without_a_code_still_parses_and_shows_the_hex_fingerprint() -> None:
+    parsed = TableAd.from_txt(as_wire(make_ad().to_txt()))
+    assert parsed.host_code == "" and parsed.host_key_text == "00ff00ff12345678"
+
+
+@pytest.mark.parametrize("code", ["1234", "1" * 26, "a" * 25, "01234 56789 13579 24680 11"])
+def test_a_malformed_host_code_is_refused(code: str) -> None:
+    wire = as_wire(make_ad().to_txt() | {"code": code})
+    with pytest.raises(BadAdvertisement, match="host code"):
+        TableAd.from_txt(wire)

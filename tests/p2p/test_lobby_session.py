@@ -130,6 +130,21 @@ async def test_guest_refuses_a_host_whose_key_is_not_the_advertised_one(
         await guest.close()
 
 
+async def test_guest_refuses_a_host_whose_key_does_not_match_the_advertised_code(
+    hosted: HostedTable, browser: TableBrowser
+) -> None:
+    """Issue 14.7: the code the lobby shows is pinned like the fingerprint."""
+    found = await find(browser, hosted, seats_taken=1)
+    assert found.ad.host_key_text == hosted.identity.code  # what the lobby shows
+    spoofed = replace(found, ad=replace(found.ad, host_code="0" * 25))
+    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
+    try:
+        with pytest.raises(HandshakeError, match="advertised code 00000 00000"):
+            await guest.join(spoofed, WAIT_S)
+    finally:
+        await guest.close()
+
+
 async def test_a_guest_leaving_frees_its_seat_and_the_txt_record_says_so(
     hosted: HostedTable, browser: TableBrowser
 ) -> None:

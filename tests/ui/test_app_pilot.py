@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import random
 import socket
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from fairdeal.engine.larry import CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
+from fairdeal.engine.larry import Action, CardKind, LarryOptions, LarryView, Phase, PlayFaceUp
+from fairdeal.engine.larry.bots import make_bot
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.engine.larry.legal import face_up_actions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.describe import card_name
 from fairdeal.ui.local_table import LocalTable
 from fairdeal.ui.screens.announce import AnnounceDialog
 from fairdeal.ui.screens.doubt import DoubtScreen
@@ -225,7 +228,46 @@ async def test_give_away_asks_for_the_target_then_the_card() -> None:
         ]
         assert gifts[0] == CardGiven(0, 1, given_slot)  # L11: the chosen card went to Ada
         log = table_screen(pilot.app).query_one(GameLog).lines_written  # type: ignore[arg-type]
-        assert "Tess gave a card to Ada (bot) (L11)." in log
+        given = card_name(view.deck[dict(view.hand)[given_slot] or 0])
+        assert f"Tess gave {given} to Ada (bot) (L11)." in log  # issue 14.6: the card is named
+
+
+class GivingBot:
+    """Gives a card to seat 0 with its 'give away 1' on its first turn, then plays heuristic."""
+
+    name = "giver"
+
+    def __init__(self) -> None:
+        self.fallback = make_bot("heuristic", random.Random(0))
+
+    def choose(self, view: LarryView) -> Action:
+        for action in face_up_actions(view):
+            if isinstance(action, PlayFaceUp) and action.give is not None and action.target == 0:
+                return action
+        return self.fallback.choose(view)
+
+
+async def test_a_received_gift_names_the_giver_and_the_card() -> None:
+    """Issue 14.6: "Ada (bot) gave a 7 to Tess", not only "gave a card"."""
+    bot = GivingBot()
+    table = LocalTable(2, seed=0, human_name="Tess", bots={1: bot})  # seat 1 holds a give-away
+    async with make_app(table).run_test(size=(80, 24)) as pilot:
+        await settle(pilot, table)
+        await pilot.press("enter", "enter")  # play a card face-down; Ada gives one back
+        await settle(pilot, table)
+        gifts = [
+            e
+            for ev in table.history
+            if isinstance(ev, StateChanged)
+            for e in ev.events
+            if isinstance(e, CardGiven)
+        ]
+        assert gifts and gifts[0].target == 0
+        view = table.view()
+        face = dict(view.hand)[gifts[0].slot]
+        assert face is not None
+        log = table_screen(pilot.app).query_one(GameLog).lines_written  # type: ignore[arg-type]
+        assert f"Ada (bot) gave {card_name(view.deck[face])} to Tess (L11)." in log
 
 
 async def test_help_and_scores_open_from_the_table() -> None:

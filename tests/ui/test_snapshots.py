@@ -31,7 +31,15 @@ def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
     tables = [
         DiscoveredTable(
             "Friday night._fairdeal._tcp.local.",
-            TableAd("ab" * 16, "Friday night", "larry", 2, 4, "fedcba9876543210"),
+            TableAd(
+                "ab" * 16,
+                "Friday night",
+                "larry",
+                2,
+                4,
+                "fedcba9876543210",
+                host_code="0421788310511320096473318",  # issue 14.7: shown as compared aloud
+            ),
             ("192.168.1.20",),
             45123,
         ),
@@ -54,6 +62,30 @@ def test_table(snap_compare) -> None:  # type: ignore[no-untyped-def]
         await pilot.press("enter", "enter")  # play the first card face-down, honestly
         await settle(pilot, table)
         await pilot.press("right")
+
+    assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
+
+
+def test_table_2_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """Issue 14.4: the table panel shows all its lines at 2 seats."""
+    table = LocalTable(2, seed=1, human_name=PLAYER.name)
+
+    async def first_moves(pilot: Pilot[None]) -> None:
+        await settle(pilot, table)
+        await pilot.press("enter", "enter")
+        await settle(pilot, table)
+
+    assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
+
+
+def test_table_8_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """Issue 14.4: every seat is listed at 8 seats, and the hand and log still fit."""
+    table = LocalTable(8, seed=1, human_name=PLAYER.name)
+
+    async def first_moves(pilot: Pilot[None]) -> None:
+        await settle(pilot, table)
+        await pilot.press("enter", "enter")
+        await settle(pilot, table)
 
     assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
 

@@ -11,14 +11,27 @@ from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from fairdeal.ui.commands import options
+
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--table", help="the table's name on the LAN (mDNS)")
-    where.add_argument("--peer", help="the host's HOST:PORT")
-    parser.add_argument("--data", type=Path, default=None, help="data directory")
-    parser.add_argument("--bot", choices=["heuristic", "random"], default="heuristic")
-    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on")
-    parser.add_argument("--silence-limit", type=float, default=30.0, help="seconds")
-    parser.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    where.add_argument("--table", metavar="NAME", help="the table's name on the LAN (mDNS)")
+    where.add_argument("--peer", metavar="HOST:PORT", help="the host's address and TCP port")
+    options.add_data_dir(parser, "the bot's identity and transcripts (default: the per-user one)")
+    options.add_bot_kind(parser, per_seat=False, default="heuristic")
+    options.add_bind(parser)
+    options.add_silence_limit(parser, 30.0)
+    options.add_timeout(parser, None, "finding, gathering or playing the table")
+
+
+def check(args: argparse.Namespace) -> str | None:
+    if args.peer is not None:
+        from fairdeal.ui.table_factory import parse_address
+
+        try:
+            parse_address(args.peer)
+        except ValueError as error:
+            return f"--peer: {error}"
+    return None
 
 
 async def run_table(args: argparse.Namespace, hosting: bool) -> int:
@@ -34,7 +47,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     from fairdeal.p2p.table.local_bots import BOT_HOST, local_bots, play_seated
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s: %(message)s")
-    data: Path = args.data or default_data_dir()
+    data: Path = args.data_dir or default_data_dir()
     identity = load_or_create_identity(data)
     timeout = args.timeout
 
@@ -49,7 +62,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
                 ident,
                 seated_coro,
                 directory,
-                bot=getattr(args, "bot", "heuristic"),
+                bot=args.bot_kind.split(",")[0],
                 silence_limit=args.silence_limit,
                 timeout=timeout,
             )
@@ -82,7 +95,8 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     host_task = asyncio.ensure_future(host_flow)
     bound_host, port = await address
     print(json.dumps({"listening": [bound_host, port]}), flush=True)  # for `bot --peer`
-    kinds = ["heuristic"] * args.bots
+    named = args.bot_kind.split(",")
+    kinds = [named[min(index, len(named) - 1)] for index in range(args.bots)]
     limit = args.silence_limit
     # The bots dial the host where it listens, and listen there too: `--bind 127.0.0.2` is
     # not reachable at 127.0.0.1.

@@ -1,5 +1,6 @@
-"""`fairdeal host larry --seats N [--bots K] [--headless] [--name NAME]`: open a Larry table on
-the LAN (mDNS), fill K seats with local bot peers and wait for players to take the others.
+"""`fairdeal host larry --seats N [--bots K] [--bot-kind KIND] [--headless] [--name NAME]`: open
+a Larry table on the LAN (mDNS), fill K seats with local bot peers and wait for players to take
+the others.
 Headless, a bot plays the host's own seat and every doubt's verification is logged. Otherwise
 the Textual app opens straight on the table, hosted exactly as the app's own "open a table on the
 network" does (`TableSpec(networked=True)`), with you in seat 0."""
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,9 +18,20 @@ HEADLESS_TABLE_NAME = "fairdeal"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=["larry"])
-    parser.add_argument("--seats", type=int, required=True, help="seats at the table (2-8)")
-    parser.add_argument("--bots", type=int, default=0, help="seats filled by local bot peers")
+    from fairdeal.ui.commands import options
+
+    options.add_game_argument(parser, "host")
+    parser.add_argument(
+        "--seats", type=options.seats, required=True, metavar="N", help="seats at the table, 2-8"
+    )
+    parser.add_argument(
+        "--bots",
+        type=options.bot_count,
+        default=0,
+        metavar="N",
+        help="how many seats local bot peers take (default 0; friends take the rest)",
+    )
+    options.add_bot_kind(parser, per_seat=True, default="heuristic")
     parser.add_argument("--headless", action="store_true", help="no screen: a bot plays seat 0")
     parser.add_argument(
         "--name",
@@ -29,15 +40,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "in the app: your name (the table is NAME's table)",
     )
     parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
-    parser.add_argument("--data", type=Path, default=None, help="data directory")
-    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    options.add_data_dir(parser)
+    options.add_bind(parser)
     parser.add_argument(
         "--no-mdns",
         action="store_true",
         help="no mDNS: do not advertise (nor, in the app, look for tables)",
     )
-    parser.add_argument("--silence-limit", type=float, default=30.0, help="seconds")
-    parser.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    options.add_silence_limit(parser, 30.0)
+    options.add_timeout(parser, None, "gathering the seats")
+
+
+def check(args: argparse.Namespace) -> str | None:
+    if args.bots >= args.seats:
+        return (
+            f"--bots {args.bots}: a table of {args.seats} keeps a seat for you "
+            f"(at most {args.seats - 1} bots)"
+        )
+    kinds = args.bot_kind.split(",")
+    if len(kinds) > max(args.bots, 1):
+        return f"--bot-kind lists {len(kinds)} kinds for {args.bots} bot seat(s)"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,8 +68,6 @@ def run(args: argparse.Namespace) -> int:
 
     from fairdeal.ui.commands.bot import run_table
 
-    if not 2 <= args.seats <= 8 or not 0 <= args.bots < args.seats:
-        raise SystemExit("fairdeal host: 2-8 seats, and fewer bots than seats")
     if args.headless:
         if args.name is None:
             args.name = HEADLESS_TABLE_NAME
@@ -66,11 +87,16 @@ def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     from fairdeal.ui.table_factory import TableSpec
 
     spec = TableSpec(
-        seats=args.seats, bots=args.bots, seat=0, short_game=args.short, networked=True
+        seats=args.seats,
+        bots=args.bots,
+        seat=0,
+        short_game=args.short,
+        bot_kind=args.bot_kind,
+        networked=True,
     )
     return launch(
         spec,
-        data_dir=args.data,
+        data_dir=args.data_dir,
         name=args.name,
         bind=args.bind,
         discovery=not args.no_mdns,

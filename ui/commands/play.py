@@ -12,7 +12,6 @@ import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to follow the game
@@ -26,33 +25,80 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4, help="seats at the table (2-8)")
-    parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts hand 1)")
-    parser.add_argument("--bots", default="heuristic", help="bot kind(s) for the other seats")
+    from fairdeal.ui.commands import options
+
+    parser.add_argument(
+        "--game",
+        type=options.game,
+        default="larry",
+        metavar="GAME",
+        help=f"the game to play: {', '.join(options.GAMES)} (default larry)",
+    )
+    parser.add_argument(
+        "--players",
+        type=options.seats,
+        default=4,
+        metavar="N",
+        help="seats at the table, 2-8 (default 4)",
+    )
+    parser.add_argument(
+        "--bots",
+        type=options.bot_count,
+        default=None,
+        metavar="N",
+        help="how many of the other seats bots take (default: all of them; fewer opens the "
+        "table on the network, the rest for friends)",
+    )
+    options.add_bot_kind(parser, per_seat=True, default="heuristic")
+    parser.add_argument(
+        "--seat",
+        type=int,
+        default=0,
+        metavar="SEAT",
+        help="your seat number, 0 to N-1 (0 starts hand 1)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
     parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=options.seconds,
         default=DEFAULT_BOT_DELAY,
         metavar="S",
         help=f"seconds a bot thinks before it moves in the app (default {DEFAULT_BOT_DELAY:g})",
     )
     parser.add_argument("--lobby", action="store_true", help="open the app's lobby, not a table")
     parser.add_argument("--name", default=None, help="your name at the table")
-    parser.add_argument("--data-dir", type=Path, default=None, help="where your identity lives")
+    options.add_data_dir(parser)
     parser.add_argument(
         "--no-discovery", action="store_true", help="do not look for tables on the network"
     )
-    parser.add_argument(
-        "--bind",
-        default="0.0.0.0",
-        metavar="ADDR",
-        help="networked tables: listen and look for tables on this address only (default: all)",
-    )
+    options.add_bind(parser, "listen and look for tables")
     parser.add_argument(
         "--plain", action="store_true", help="plain text prompts instead of the Textual app"
     )
+
+
+def check(args: argparse.Namespace) -> str | None:
+    """The argument errors only the combination shows (None: the arguments make a table)."""
+    others = args.players - 1
+    bots = bot_seats(args)
+    if bots > others:
+        return f"--bots {bots}: a table of {args.players} has {others} other seat(s)"
+    if not 0 <= args.seat < args.players:
+        return f"--seat {args.seat}: the seats of a {args.players}-seat table are 0-{others}"
+    if args.seat != 0 and bots < others:
+        return "--seat: a table on the network seats its host at 0"
+    if args.plain and bots < others:
+        return "--plain plays against bots only: leave --bots out, or play in the app"
+    kinds = args.bot_kind.split(",")
+    if len(kinds) > max(bots, 1):
+        return f"--bot-kind lists {len(kinds)} kinds for {bots} bot seat(s)"
+    return None
+
+
+def bot_seats(args: argparse.Namespace) -> int:
+    """--bots, or every seat but yours."""
+    return args.players - 1 if args.bots is None else int(args.bots)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,13 +113,14 @@ def run_app(args: argparse.Namespace) -> int:
     from fairdeal.ui.table_factory import TableSpec
 
     spec = TableSpec(
+        game=args.game,
         seats=args.players,
-        bots=args.players - 1,
+        bots=bot_seats(args),
         seat=args.seat,
         short_game=args.short,
         seed=args.seed,
-        bot_kind=args.bots,
-        bot_delay=max(0.0, args.bot_delay),
+        bot_kind=args.bot_kind,
+        bot_delay=args.bot_delay,
     )
     try:
         spec.validate()
@@ -102,7 +149,7 @@ def run_plain(args: argparse.Namespace) -> int:
         if not 0 <= args.seat < args.players:
             raise ValueError(f"--seat must be 0-{args.players - 1}")
         rng = random.Random(args.seed)
-        bots = make_bots(args.bots, args.players, rng)
+        bots = make_bots(args.bot_kind, args.players, rng)
     except ValueError as error:
         raise SystemExit(f"fairdeal play: {error}") from None
     driver = OracleDriver(args.players, options, seed=rng.randrange(1 << 32))

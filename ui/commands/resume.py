@@ -21,16 +21,21 @@ ANY_ADDRESS = ("0.0.0.0", "")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("transcript", type=Path, metavar="TRANSCRIPT", help="the table's file")
+    from fairdeal.ui.commands import options
+
     parser.add_argument(
-        "--data-dir",
+        "transcript",
         type=Path,
-        default=None,
-        help="identity and secrets (default: the directory holding tables/TRANSCRIPT, "
+        metavar="TRANSCRIPT",
+        help="the table's transcript file (the table's log named it when the game began)",
+    )
+    options.add_data_dir(
+        parser,
+        "identity and secrets (default: the directory holding tables/TRANSCRIPT, "
         "else the per-user one)",
     )
-    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on")
-    parser.add_argument("--silence-limit", type=float, default=30.0, help="seconds")
+    options.add_bind(parser)
+    options.add_silence_limit(parser, 30.0)
 
 
 def data_directory(transcript: Path, given: Path | None) -> Path | None:

@@ -1,4 +1,4 @@
-"""`fairdeal selfplay larry --players N --games K --seed S [--bots SPEC] [--short] [--json]`.
+"""`fairdeal selfplay larry --players N --games K --seed S [--bot-kind KINDS] [--short] [--json]`.
 
 Plays complete games between local bots with the oracle driver and prints wins per seat, mean
 actions per hand and hands per second.
@@ -10,15 +10,24 @@ import argparse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=["larry"], help="the game to play (Larry)")
-    parser.add_argument("--players", type=int, default=4, help="seats at the table (2-8)")
-    parser.add_argument("--games", type=int, default=100, help="games to play")
+    from fairdeal.ui.commands import options
+
+    options.add_game_argument(parser, "play")
+    parser.add_argument(
+        "--players", type=int, default=4, metavar="N", help="seats at the table, 2-8 (default 4)"
+    )
+    parser.add_argument(
+        "--games", type=int, default=100, metavar="N", help="how many games to play (default 100)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed for decks and bots")
     parser.add_argument(
-        "--bots",
+        "--bot-kind",
         default="random",
-        help='comma list of bots by seat, the last fills the rest (e.g. "heuristic,random")',
+        metavar="KIND[,KIND…]",
+        help="the bots' kind, or a comma list by seat, the last filling the rest "
+        '(e.g. "heuristic,random"; default random)',
     )
+    parser.add_argument("--bots", dest="bot_kind", help=argparse.SUPPRESS)  # the older name
     parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
@@ -37,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         options = LarryOptions(short_game=args.short)
         options.validate(args.players)
         rng = random.Random(args.seed)
-        make_bots(args.bots, args.players, rng)  # fail early on a bad spec
+        make_bots(args.bot_kind, args.players, rng)  # fail early on a bad spec
     except ValueError as error:
         raise SystemExit(f"fairdeal selfplay: {error}") from None
     wins = [0.0] * args.players
@@ -45,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     names: list[str] = []
     started = time.perf_counter()
     for _ in range(args.games):
-        bots = make_bots(args.bots, args.players, rng)
+        bots = make_bots(args.bot_kind, args.players, rng)
         names = [bot.name for bot in bots]
         result = play_game(bots, options, seed=rng.randrange(1 << 32))
         for seat in result.winners:

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
             table.ad.game,
             f"{table.ad.seats_taken}/{table.ad.seats_total}",
             table.ad.status,
-            table.ad.host_fingerprint,
+            table.ad.host_key_text,
             f"{table.addresses[0]}:{table.port}",
         )
         for table in tables

@@ -52,7 +52,7 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Table", "Game", "Seats", "Host key", "Address")
+        table.add_columns("Table", "Game", "Seats", "Host key code", "Address")
         self._update_hint()
 
     def on_screen_resume(self) -> None:
@@ -82,17 +82,21 @@ class LobbyScreen(Screen[None]):
             ad = found.ad
             seats = f"{ad.seats_taken}/{ad.seats_total}" + (" full" if ad.is_full else "")
             address = f"{found.addresses[0]}:{found.port}"
-            table.add_row(ad.name, ad.game, seats, ad.host_fingerprint, address, key=instance)
+            table.add_row(ad.name, ad.game, seats, ad.host_key_text, address, key=instance)
         self._update_hint()
 
     def _update_hint(self) -> None:
         found = len(self.tables)
-        text = (
-            f"{found} table(s) found. ↑↓ choose, j join."
-            if found
-            else "No tables found yet (still looking). n opens one with bots."
-        )
+        chosen = self.selected_table() if found else None
+        if chosen is not None:  # the address in full: a narrow terminal cuts the last column
+            where = f"{chosen.ad.name} at {chosen.addresses[0]}:{chosen.port}"
+            text = f"{found} table(s) found; {where}. ↑↓ choose, j join."
+        else:
+            text = "No tables found yet (still looking). n opens one with bots."
         self.query_one("#lobby-hint", Static).update(text)
+
+    def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        self._update_hint()
 
     def selected_table(self) -> DiscoveredTable | None:
         table = self.query_one(DataTable)

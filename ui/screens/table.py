@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -105,6 +106,7 @@ class TableScreen(Screen[None]):
         self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
         self._offline: set[int] = set()
+        self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -118,8 +120,22 @@ class TableScreen(Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one(SeatList).styles.height = len(self.session.seats) + 2
+        self._fit_top()
         self.follow_table()
+
+    def on_resize(self) -> None:
+        self._fit_top()
+
+    def _fit_top(self) -> None:
+        """Make the seats and table panels as tall as the taller one's content at the width they
+        get (a 2-seat table still shows every status line; 8 seats show every seat)."""
+        top = self.query_one("#top")
+        width = top.size.width or self.size.width or self.app.size.width
+        lines = 1
+        for panel in (self.query_one(SeatList), self.query_one(TableStatus)):
+            inner = max(1, width // 2 - panel.styles.gutter.width)
+            lines = max(lines, panel.get_content_height(Size(inner, 1000), self.size, inner))
+        top.styles.height = lines + 2  # the panels' top and bottom borders
 
     @work(exclusive=True, group="table-events")
     async def follow_table(self) -> None:
@@ -168,7 +184,7 @@ class TableScreen(Screen[None]):
         """Queue the doubt view; one between other seats closes by itself once it is all shown
         (when cards are turned over slowly, i.e. in the app), one involving us waits for a key."""
         deck = self.session.view().deck
-        said = self._pile_totals_shown  # from the last state before the doubt
+        said = event.said or self._pile_totals_shown  # a session that does not say: our record
         ours = self.session.seat in (event.doubter, event.last_player)
         linger = None if ours or self.reveal_interval <= 0 else DOUBT_LINGER_S
         self._queue_modal(
@@ -186,12 +202,34 @@ class TableScreen(Screen[None]):
         deck = self.session.view().deck
         game_over = any(isinstance(e, ev.GameOver) for e in event.events)
         for engine_event in event.events:
-            line = event_text(engine_event, self.names, deck)
-            if line:
-                self.log_line(line)
+            if isinstance(engine_event, ev.CardGiven) and self._gift_involves_us(engine_event):
+                self._gifts.append(engine_event)  # logged below, once we know its face
+            else:
+                line = event_text(engine_event, self.names, deck)
+                if line:
+                    self.log_line(line)
             self._on_engine_event(engine_event, game_over)
+        self._log_gifts()
         self._pile_totals_shown = event.state.pile_totals
         await self.refresh_table()
+
+    def _gift_involves_us(self, gift: ev.CardGiven) -> bool:
+        return self.session.seat in (gift.seat, gift.target)
+
+    def _log_gifts(self) -> None:
+        """A gift to or from us names the giver and the card (L11), as soon as we know the card:
+        at a networked table a received card's face arrives with its share, a step later."""
+        view = self.session.view()
+        waiting: list[ev.CardGiven] = []
+        for gift in self._gifts:
+            face = view.knowledge.get(gift.slot)
+            if face is None and gift.slot in view.state.all_slots():
+                waiting.append(gift)
+                continue
+            card = card_name(view.deck[face]) if face is not None else "a card"
+            giver, taker = self.names[gift.seat], self.names[gift.target]
+            self.log_line(f"{giver} gave {card} to {taker} (L11).")
+        self._gifts = waiting
 
     async def _on_setup_progress(self, event: SetupProgress) -> None:
         self._setup = event
@@ -265,10 +303,9 @@ class TableScreen(Screen[None]):
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        seat_list = self.query_one(SeatList)
-        seat_list.styles.height = len(seats) + 2  # a joined table learns its seats late
-        seat_list.show(view, seats)
+        self.query_one(SeatList).show(view, seats)
         self.query_one(TableStatus).show(view, seats)
+        self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)
         self.query_one("#hint", Static).update(self.hint_text(view))
         await self.query_one(HandView).show(cards, self.selected)

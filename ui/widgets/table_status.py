@@ -23,10 +23,8 @@ class TableStatus(Static):
         text.append("Limit ")
         text.append(f" {view.limit} ", style="bold reverse")
         text.append(f"  {direction_text(view.direction)}\n")
-        by = f" (by {seats[view.last_player].name})" if view.last_player is not None else ""
-        text.append("Announced ")
-        text.append(str(view.announced), style="bold")
-        text.append(f"{by}\n")
+        text.append_text(total_text(view, seats))
+        text.append("\n")
         text.append(
             f"Pick-up {view.pickup_count} · Discard {view.discard_count} · Pile {view.pile_size}\n"
         )
@@ -38,6 +36,26 @@ class TableStatus(Static):
         elif self.setup is not None:
             text.append(f" · {setup_text(self.setup, seats)}", style="dim")
         self.update(text)
+
+
+def total_text(view: LarryView, seats: Sequence[SeatInfo]) -> Text:
+    """The pile's total and who said it. Only a face-down card announces (L6); a pile topped by a
+    face-up card has a total nobody said, so it is not shown as "Announced"."""
+    text = Text()
+    if not view.pile:
+        text.append("Total ")
+        text.append("0", style="bold")
+        text.append(" · a new round (L7)")
+        return text
+    last = seats[view.pile_seats[-1]].name
+    face_up = view.pile[-1][0] in view.state.revealed
+    text.append("Total " if face_up else "Announced ")
+    text.append(str(view.announced), style="bold")
+    text.append(f" ({last} played face-up)" if face_up else f" (by {last})")
+    if view.last_player is not None and view.last_player != view.pile_seats[-1]:
+        # an action card played since makes its player the one a doubt is against (L6)
+        text.append(f"; doubt goes to {seats[view.last_player].name}")
+    return text
 
 
 def setup_text(progress: SetupProgress, seats: Sequence[SeatInfo]) -> str:

@@ -1,0 +1,193 @@
+"""Options shared by the subcommands, spelled and checked one way everywhere (issue 14.8).
+
+- `--bots N` is always a count (seats that bots take) and `--bot-kind KIND[,KIND…]` their kinds.
+- `--data-dir DIR` is the data directory everywhere (`--data` still works, unlisted).
+- Every number says its unit in its help text, and a value out of range is an argument error
+  reported by the command line (exit 2, with the usage), never something the app finds later.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+from pathlib import Path
+
+BOT_KINDS = ("heuristic", "random")
+GAMES = ("larry",)  # `fairdeal play --game`; The Lie joins when its engine does
+SEATS = (2, 8)  # Larry is played by 2 to 8 players (L3)
+ANY_ADDRESS = ("0.0.0.0", "")
+
+
+def seats(text: str) -> int:
+    """A number of seats or players, 2-8 (L3)."""
+    value = _integer(text)
+    low, high = SEATS
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{value} is not {low}-{high} seats (L3)")
+    return value
+
+
+def bot_count(text: str) -> int:
+    """How many seats bots take: a number, not a kind (the kinds go in --bot-kind)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number: --bots says how many seats bots take; "
+            f"choose their kind with --bot-kind {text}"
+        ) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} bots: a count cannot be negative")
+    return value
+
+
+def bot_kinds(text: str) -> str:
+    """KIND or a comma list of kinds, one per bot seat in order (the last fills the rest)."""
+    kinds = [kind.strip() for kind in text.split(",")]
+    unknown = [kind for kind in kinds if kind not in BOT_KINDS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot kind {', '.join(repr(k) for k in unknown)}; "
+            f"choose from {', '.join(BOT_KINDS)}"
+        )
+    return ",".join(kinds)
+
+
+def seconds(text: str) -> float:
+    """A duration in seconds, zero or more."""
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} s: a duration cannot be negative")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A duration in seconds, more than zero."""
+    value = _number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} s: must be more than 0 seconds")
+    return value
+
+
+def bind_address(text: str) -> str:
+    """An IPv4 address of this machine to listen on (0.0.0.0: every address)."""
+    if text in ANY_ADDRESS:
+        return "0.0.0.0"
+    try:
+        address = ipaddress.IPv4Address(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IPv4 address (fairdeal listens on IPv4 only)"
+        ) from None
+    if not address.is_loopback:
+        from fairdeal.p2p.lobby.discovery import local_addresses
+
+        mine = local_addresses()
+        if str(address) not in mine:
+            raise argparse.ArgumentTypeError(
+                f"{text} is not an address of this machine (it has {', '.join(mine) or 'none'})"
+            )
+    return str(address)
+
+
+def game(text: str) -> str:
+    if text not in GAMES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} cannot be played here yet; the games are: {', '.join(GAMES)}"
+        )
+    return text
+
+
+def add_game_argument(parser: argparse.ArgumentParser, what: str = "play") -> None:
+    """The positional GAME of `host`, `selfplay` and `simulate`."""
+    parser.add_argument(
+        "game", type=game, metavar="GAME", help=f"the game to {what}: {', '.join(GAMES)}"
+    )
+
+
+def add_data_dir(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
+    """`--data-dir DIR`, and the older `--data DIR` as an unlisted alias."""
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help=help_text
+        or "your identity, transcripts and secrets (default: the per-user data directory)",
+    )
+    parser.add_argument("--data", dest="data_dir", type=Path, help=argparse.SUPPRESS)
+
+
+def add_bot_kind(parser: argparse.ArgumentParser, *, per_seat: bool, default: str) -> None:
+    """`--bot-kind`: one kind, or (per_seat) a comma list by bot seat; `--bot` is an alias."""
+    parser.add_argument(
+        "--bot-kind",
+        type=bot_kinds if per_seat else _one_kind,
+        default=default,
+        metavar="KIND[,KIND…]" if per_seat else "KIND",
+        help=(
+            f"the bots' kind ({', '.join(BOT_KINDS)}; default {default}), or a comma list by "
+            "bot seat, the last kind filling the rest"
+            if per_seat
+            else f"the bot's kind ({', '.join(BOT_KINDS)}; default {default})"
+        ),
+    )
+    parser.add_argument(
+        "--bot", dest="bot_kind", type=bot_kinds if per_seat else _one_kind, help=argparse.SUPPRESS
+    )
+
+
+def add_bind(parser: argparse.ArgumentParser, what: str = "listen") -> None:
+    parser.add_argument(
+        "--bind",
+        type=bind_address,
+        default="0.0.0.0",
+        metavar="ADDR",
+        help=f"the IP address of this machine to {what} on (default 0.0.0.0: all of them)",
+    )
+
+
+def add_silence_limit(parser: argparse.ArgumentParser, default: float) -> None:
+    parser.add_argument(
+        "--silence-limit",
+        type=positive_seconds,
+        default=default,
+        metavar="S",
+        help=f"seconds a seat may stay silent before the table says it is holding up the game "
+        f"(default {default:g})",
+    )
+
+
+def add_timeout(parser: argparse.ArgumentParser, default: float | None, what: str) -> None:
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=default,
+        metavar="S",
+        help=f"give up {what} after S seconds"
+        + (f" (default {default:g})" if default is not None else " (default: never)"),
+    )
+
+
+def _one_kind(text: str) -> str:
+    kind = bot_kinds(text)
+    if "," in kind:
+        raise argparse.ArgumentTypeError("one bot kind here, not a list")
+    return kind
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
