@@ -14,6 +14,7 @@ from . import wire
 from .errors import DeckFault, ProofError, reblame
 from .group import (
     GroupError,
+    HedgedRandom,
     L,
     Point,
     RandomBytes,
@@ -23,6 +24,7 @@ from .group import (
     point_sum,
     random_scalar,
     scalar_bytes,
+    statement_digest,
     sub,
     u64,
 )
@@ -94,8 +96,11 @@ class SecretKey:
     def publish(
         self, table_id: bytes, random_bytes: RandomBytes = secrets.token_bytes
     ) -> PublicKeyShare:
-        """Y_i and a Schnorr proof: t = w·G, c = H(table, seat, Y_i, t), s = w + c·x_i."""
-        w = random_scalar(random_bytes)
+        """Y_i and a Schnorr proof: t = w·G, c = H(table, seat, Y_i, t), s = w + c·x_i, with w
+        hedged on x_i, the statement and fresh randomness (protocol.md §6.1)."""
+        statement = statement_digest(b"key", table_id, u64(self.seat), self.public)
+        nonces = HedgedRandom(b"key", scalar_bytes(self.secret), statement, random_bytes)
+        w = random_scalar(nonces)
         c = _key_challenge(table_id, self.seat, self.public, mul_base(w))
         return PublicKeyShare(self.seat, self.public, SchnorrProof(c, (w + c * self.secret) % L))
 
