@@ -3,13 +3,15 @@
 The transcript is an append-only file of records, each framed like the wire (4-byte big-endian
 length, then one msgpack map):
 
-    {"k": "header", "v": 1, "table": bytes, "roster": [key, ...], "seat": int}   first record
+    {"k": "header", "v": 1, "proto": 2, "table": bytes, "roster": [key, ...], "seat": int}
     {"k": "signed", "d": bytes, "s": bytes}    an envelope this peer signed, before sending it
     {"k": "applied", "d": bytes, "s": bytes}   an envelope applied to the log, in log order
 
-`sync()` fsyncs; the log syncs after each batch of applied envelopes and before an own envelope
-is sent, so a crash loses nothing applied and never makes a peer sign a place twice. A torn last
-record (crash mid-write) is cut off on load; damage anywhere else is an error naming the file.
+The header comes first; `proto` is the protocol version that made the file (absent: version 1,
+refused by `check_protocol_version`). `sync()` fsyncs; the log syncs after each batch of applied
+envelopes and before an own envelope is sent, so a crash loses nothing applied and never makes
+a peer sign a place twice. A torn last record (crash mid-write) is cut off on load; damage
+anywhere else is an error naming the file.
 The transcript plus the roster's public keys is everything an auditor needs.
 
 Secrets (per-game keys, nonces, shares) go to a separate `SecretStore` file, mode 0600, rewritten
@@ -31,12 +33,29 @@ from fairdeal.p2p.identity import write_private_file
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
 from fairdeal.p2p.log.tablelog import Ordering, Roster, TableLog
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE, encode_frame, pack_message
+from fairdeal.p2p.net.handshake import PROTOCOL_VERSION
 
 TRANSCRIPT_VERSION = 1
 
 
 class TranscriptError(P2PError):
     """The transcript or secrets file is damaged or belongs to another table."""
+
+
+class TranscriptVersionError(TranscriptError):
+    """The transcript was made by another protocol version: refused before any proof runs."""
+
+
+def check_protocol_version(header: dict[str, Any], path: Path | str) -> None:
+    """The one check of a transcript's protocol version, for loading, resume and audit alike.
+    Headers written before the field existed (no `proto`) are protocol version 1."""
+    made_by = header.get("proto", 1)
+    if made_by != PROTOCOL_VERSION:
+        shown = made_by if isinstance(made_by, int) else repr(made_by)
+        raise TranscriptVersionError(
+            f"{path}: made by protocol version {shown}; this fairdeal speaks protocol version "
+            f"{PROTOCOL_VERSION} and can neither audit nor resume it"
+        )
 
 
 @dataclass(frozen=True)
@@ -68,6 +87,7 @@ class Transcript:
             {
                 "k": "header",
                 "v": TRANSCRIPT_VERSION,
+                "proto": PROTOCOL_VERSION,
                 "table": roster.table,
                 "roster": list(roster.keys),
                 "seat": seat,
@@ -159,6 +179,8 @@ def _read(path: Path) -> tuple[TranscriptContents, int]:
     except StopIteration:
         raise TranscriptError(f"{path}: no header (empty or torn file)") from None
     table, keys, seat = header.get("table"), header.get("roster"), header.get("seat")
+    if header.get("k") == "header":
+        check_protocol_version(header, path)
     if (
         header.get("k") != "header"
         or header.get("v") != TRANSCRIPT_VERSION

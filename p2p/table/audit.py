@@ -40,6 +40,7 @@ from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, RosterError, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
+from fairdeal.p2p.log.transcript import TranscriptVersionError, check_protocol_version
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
 from fairdeal.p2p.table.driver import JOIN, LarryTable, lobby_options, roster_difference
 
@@ -170,6 +171,11 @@ def _read(path: Path) -> tuple[Roster, int, list[Envelope], SignedRoster | None]
     if not records:
         raise _Stop(AuditFault(None, "not a transcript", "no header record"))
     header = records[0]
+    try:
+        if header.get("k") == "header":
+            check_protocol_version(header, path)
+    except TranscriptVersionError as exc:
+        raise _Stop(AuditFault(None, "another protocol version", str(exc))) from None
     table, keys, seat = header.get("table"), header.get("roster"), header.get("seat")
     if (
         header.get("k") != "header"
