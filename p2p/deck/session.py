@@ -349,11 +349,22 @@ class DeckSession:
 
     # -- messages ---------------------------------------------------------------------------
 
-    def handle(self, sender: int, data: Mapping[str, Any]) -> Output:
-        """Apply one message authored by `sender` (as authenticated by the transport)."""
+    def parse(self, sender: int, data: Mapping[str, Any]) -> DeckMessage:
+        """Strictly parse one message authored by `sender`, validating each point once; pass
+        the result to `handle` so that nothing is parsed twice (an own message comes back as
+        it was sent, unparsed)."""
         if not 0 <= sender < self.seats:
             raise DeckFault(None, f"message from unknown seat {sender}")
-        message = self._parse(sender, data)
+        return self._parse(sender, data)
+
+    def handle(
+        self, sender: int, data: Mapping[str, Any], parsed: DeckMessage | None = None
+    ) -> Output:
+        """Apply one message authored by `sender` (as authenticated by the transport);
+        `parsed` is `parse(sender, data)` when the caller already needed it."""
+        if not 0 <= sender < self.seats:
+            raise DeckFault(None, f"message from unknown seat {sender}")
+        message = parsed if parsed is not None else self._parse(sender, data)
         if isinstance(message, KeyMessage):
             return self._on_key(message)
         if isinstance(message, ShuffleMessage):
