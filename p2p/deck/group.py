@@ -120,16 +120,12 @@ def point_sum(points: Iterable[Point]) -> Point:
     return IDENTITY if total is None else total
 
 
-def _lp(item: bytes) -> bytes:
-    return len(item).to_bytes(4, "big") + item
-
-
 def transcript(label: bytes, *items: bytes) -> bytes:
     """SHA-512( lp(DOMAIN ‖ "/" ‖ label) ‖ lp(item_1) ‖ … ), lp(x) = u32be(len x) ‖ x."""
-    h = hashlib.sha512(_lp(DOMAIN + b"/" + label))
+    parts = [(len(DOMAIN) + 1 + len(label)).to_bytes(4, "big"), DOMAIN, b"/", label]
     for item in items:
-        h.update(_lp(item))
-    return h.digest()
+        parts += (len(item).to_bytes(4, "big"), item)
+    return hashlib.sha512(b"".join(parts)).digest()
 
 
 def u64(value: int) -> bytes:
@@ -154,6 +150,18 @@ def random_scalar(random_bytes: RandomBytes) -> int:
     """A uniform non-zero scalar from 64 random bytes (bias below 2^-250)."""
     while True:
         k = int.from_bytes(random_bytes(64), "little") % L
+        if k:
+            return k
+
+
+def hedged_nonce(
+    label: bytes, secret: bytes, statement: tuple[bytes, ...], random_bytes: RandomBytes
+) -> int:
+    """One proof nonce: Hs("nonce/" ‖ label; secret, statement…, fresh), never zero. The same
+    secret and fresh bytes give different nonces for different statements (protocol.md §6.1)."""
+    while True:
+        fresh = random_bytes(NONCE_FRESH_BYTES)
+        k = hash_to_scalar(b"nonce/" + label, secret, *statement, fresh)
         if k:
             return k
 

@@ -14,17 +14,16 @@ from . import wire
 from .errors import DeckFault, ProofError, reblame
 from .group import (
     GroupError,
-    HedgedRandom,
     L,
     Point,
     RandomBytes,
     hash_to_scalar,
+    hedged_nonce,
     mul,
     mul_base,
     point_sum,
     random_scalar,
     scalar_bytes,
-    statement_digest,
     sub,
     u64,
 )
@@ -98,9 +97,8 @@ class SecretKey:
     ) -> PublicKeyShare:
         """Y_i and a Schnorr proof: t = w·G, c = H(table, seat, Y_i, t), s = w + c·x_i, with w
         hedged on x_i, the statement and fresh randomness (protocol.md §6.1)."""
-        statement = statement_digest(b"key", table_id, u64(self.seat), self.public)
-        nonces = HedgedRandom(b"key", scalar_bytes(self.secret), statement, random_bytes)
-        w = random_scalar(nonces)
+        statement = (table_id, u64(self.seat), self.public)
+        w = hedged_nonce(b"key", scalar_bytes(self.secret), statement, random_bytes)
         c = _key_challenge(table_id, self.seat, self.public, mul_base(w))
         return PublicKeyShare(self.seat, self.public, SchnorrProof(c, (w + c * self.secret) % L))
 

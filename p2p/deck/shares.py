@@ -14,16 +14,14 @@ from . import wire
 from .errors import DeckFault, ProofError, reblame
 from .group import (
     GroupError,
-    HedgedRandom,
     L,
     Point,
     RandomBytes,
     hash_to_scalar,
+    hedged_nonce,
     mul,
     mul_base,
-    random_scalar,
     scalar_bytes,
-    statement_digest,
     sub,
     u64,
 )
@@ -93,11 +91,8 @@ def make_share(
     """d = x·A; t1 = w·G, t2 = w·A; c = H(table, seat, Y, A, B, d, t1, t2); s = w + c·x, with w
     hedged on x, the whole statement and fresh randomness (protocol.md §6.1)."""
     share = mul(key.secret, card.a)
-    statement = statement_digest(
-        b"share", table_id, u64(key.seat), key.public, card.a, card.b, share
-    )
-    nonces = HedgedRandom(b"share", scalar_bytes(key.secret), statement, random_bytes)
-    w = random_scalar(nonces)
+    statement = (table_id, u64(key.seat), key.public, card.a, card.b, share)
+    w = hedged_nonce(b"share", scalar_bytes(key.secret), statement, random_bytes)
     t1, t2 = mul_base(w), mul(w, card.a)
     c = _share_challenge(table_id, key.seat, key.public, card, share, t1, t2)
     return DecryptionShare(key.seat, share, c, (w + c * key.secret) % L)

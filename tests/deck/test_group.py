@@ -134,7 +134,7 @@ def test_scalars_must_be_canonical() -> None:
             parse_scalar(raw)
 
 
-def test_hash_to_point_gives_distinct_subgroup_points_with_domain_separation() -> None:
+def test_hash_to_point_gives_distinct_valid_points_with_domain_separation() -> None:
     points = {hash_to_point(b"card", bytes([i])) for i in range(32)}
     assert len(points) == 32
     assert all(is_valid_point(p) for p in points)

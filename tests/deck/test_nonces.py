@@ -15,6 +15,7 @@ from fairdeal.p2p.deck.group import (
     mul,
     mul_base,
     random_scalar,
+    scalar_bytes,
     u64,
 )
 from fairdeal.p2p.deck.keys import SecretKey, joint_key
@@ -52,6 +53,20 @@ def test_same_secret_and_stream_give_different_nonces_for_different_statements()
     assert again == first  # deterministic for one stream and statement: resume replays it
     for share, masked in ((first, card(1, joint)), (second, card(2, joint))):
         share.verify(TABLE_ID, key.public, masked)
+
+
+def test_share_and_key_nonces_are_derived_as_protocol_md_says() -> None:
+    key = SecretKey.generate(3, seeded(1))
+    joint = joint_key([key.public, SecretKey.generate(1, seeded(2)).public])
+    masked = card(4, joint)
+    fresh = bytes(range(100, 132))
+    share = make_share(TABLE_ID, key, masked, lambda n: fresh[:n])
+    x = scalar_bytes(key.secret)
+    items = (TABLE_ID, u64(3), key.public, masked.a, masked.b, share.share, fresh)
+    assert nonce_of(share, key.secret) == hash_to_scalar(b"nonce/share", x, *items)
+    proof = key.publish(TABLE_ID, lambda n: fresh[:n]).proof
+    w = (proof.response - proof.challenge * key.secret) % L
+    assert w == hash_to_scalar(b"nonce/key", x, TABLE_ID, u64(3), key.public, fresh)
 
 
 def test_the_fresh_randomness_still_counts() -> None:
