@@ -1,4 +1,5 @@
-"""Card points per deck id: M_c = from_uniform(H(domain ‖ deck id ‖ c)), and the way back.
+"""Card points per deck id: M_c = Hp("card"; deck id, c), RFC 9496 element derivation of the
+hash (protocol.md §6.3), and the way back.
 
 Nobody knows the discrete log of a card point, so masked cards cannot be linked. A `CardTable`
 maps each card point of one deck id back to its card id.

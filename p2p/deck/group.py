@@ -1,15 +1,17 @@
-"""The prime-order subgroup of Ed25519 through libsodium (PyNaCl): points, scalars, hashing.
+"""The Ristretto255 group (RFC 9496) through libsodium (`rbcl`): points, scalars, hashing.
 
-Points are 32-byte canonical encodings (`Point`, a `bytes` subtype by convention); scalars are
-Python ints modulo the group order `L` (Python arithmetic is faster than a libsodium call per
-operation). Every point received from outside goes through `parse_point`, which rejects
-non-canonical encodings, the identity, small-order and mixed-order points (libsodium's
-`crypto_core_ed25519_is_valid_point`); points this process computes are not re-validated.
+Points are 32-byte canonical Ristretto encodings (`Point`, a `bytes` subtype by convention);
+scalars are Python ints modulo the group order `L` (Python arithmetic is faster than a libsodium
+call per operation). Ristretto255 has prime order and no cofactor: decoding an encoding *is* the
+validity check (canonical, on the group), so `parse_point` validates each received point once,
+with one cheap decode, and refuses the identity too. Points this process computes are never
+re-validated; the arithmetic only decodes its inputs, which cannot fail for parsed points.
 
-Hashing (see protocol.md §6.1): `transcript(label, *items)` is SHA-512 over length-prefixed
-byte strings; `hash_to_scalar` reduces it modulo L; `hash_to_point` feeds its first 32 bytes to
-`crypto_core_ed25519_from_uniform` (Elligator 2, cofactor cleared), so nobody knows the discrete
-log of such a point.
+Hashing (see protocol.md §6.1): `transcript(label, *items)` is SHA-512 over length-prefixed byte
+strings; `hash_to_scalar` reduces it modulo L; `hash_to_point` feeds all 64 bytes to RFC 9496's
+element derivation (`crypto_core_ristretto255_from_hash`), so nobody knows the discrete log of
+such a point. `hedged_random` derives proof nonces from the secret, the whole statement and fresh
+randomness (protocol.md §6.1), so no seed or table id repeated can make a nonce repeat.
 """
 
 from __future__ import annotations
@@ -19,8 +21,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import NewType
 
-from nacl import bindings as sodium
-from nacl.exceptions import RuntimeError as SodiumRuntimeError
+import rbcl
 
 from .errors import ParseError
 
@@ -28,24 +29,25 @@ Point = NewType("Point", bytes)
 RandomBytes = Callable[[int], bytes]
 
 L = 2**252 + 27742317777372353535851937790883648493
-"""The order of the prime-order subgroup (and of the scalar field)."""
+"""The order of the Ristretto255 group (and of the scalar field)."""
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
-DOMAIN = b"fairdeal/deck/v1"
+DOMAIN = b"fairdeal/deck/v2"
+NONCE_FRESH_BYTES = 32
+"""Fresh bytes from the seat's random stream that go into each hedged nonce derivation."""
 
-
-def _base_point() -> Point:
-    return Point(sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little")))
-
-
-G: Point = _base_point()
-IDENTITY: Point = Point(b"\x01" + bytes(31))
+IDENTITY: Point = Point(bytes(POINT_BYTES))
+"""The identity's Ristretto encoding (all zero); never accepted from outside."""
 
 
 def scalar_bytes(k: int) -> bytes:
     """Canonical 32-byte little-endian encoding of a scalar."""
     return (k % L).to_bytes(SCALAR_BYTES, "little")
+
+
+G: Point = Point(rbcl.crypto_scalarmult_ristretto255_base(scalar_bytes(1)))
+"""The Ristretto255 generator (the encoding of Ed25519's base point, RFC 9496 §4.4)."""
 
 
 def parse_scalar(raw: object, what: str = "scalar") -> int:
@@ -59,19 +61,24 @@ def parse_scalar(raw: object, what: str = "scalar") -> int:
 
 
 def is_valid_point(raw: bytes) -> bool:
-    """True for canonical encodings of non-identity points of the prime-order subgroup."""
-    return len(raw) == POINT_BYTES and bool(sodium.crypto_core_ed25519_is_valid_point(raw))
+    """True for canonical Ristretto255 encodings of points other than the identity."""
+    return (
+        len(raw) == POINT_BYTES
+        and raw != IDENTITY
+        and bool(rbcl.crypto_core_ristretto255_is_valid_point(raw))
+    )
 
 
 def parse_point(raw: object, what: str = "point") -> Point:
     """Strictly parse a point received from outside; raises `ParseError` for any bad encoding."""
     if not isinstance(raw, bytes) or len(raw) != POINT_BYTES:
         raise ParseError(None, f"{what}: expected {POINT_BYTES} bytes")
-    if not sodium.crypto_core_ed25519_is_valid_point(raw):
+    if raw == IDENTITY:
+        raise ParseError(None, f"{what}: the identity is not accepted", {"point": raw})
+    if not rbcl.crypto_core_ristretto255_is_valid_point(raw):
         raise ParseError(
             None,
-            f"{what}: not a point of the prime-order subgroup (non-canonical, identity, "
-            "small-order or mixed-order)",
+            f"{what}: not a canonical Ristretto255 encoding (RFC 9496 decoding fails)",
             {"point": raw},
         )
     return Point(raw)
@@ -84,25 +91,25 @@ class GroupError(ArithmeticError):
 def mul(k: int, p: Point) -> Point:
     """k·P. libsodium refuses k ≡ 0 and an identity result; both are negligible for honest data."""
     try:
-        return Point(sodium.crypto_scalarmult_ed25519_noclamp(scalar_bytes(k), p))
-    except SodiumRuntimeError as exc:
+        return Point(rbcl.crypto_scalarmult_ristretto255(scalar_bytes(k), p))
+    except RuntimeError as exc:
         raise GroupError("scalar multiplication refused (zero scalar or identity)") from exc
 
 
 def mul_base(k: int) -> Point:
-    """k·G (about four times faster than `mul`)."""
+    """k·G (about three times faster than `mul`: libsodium's precomputed base table)."""
     try:
-        return Point(sodium.crypto_scalarmult_ed25519_base_noclamp(scalar_bytes(k)))
-    except SodiumRuntimeError as exc:
+        return Point(rbcl.crypto_scalarmult_ristretto255_base(scalar_bytes(k)))
+    except RuntimeError as exc:
         raise GroupError("base multiplication refused (zero scalar)") from exc
 
 
 def add(p: Point, q: Point) -> Point:
-    return Point(sodium.crypto_core_ed25519_add(p, q))
+    return Point(rbcl.crypto_core_ristretto255_add(p, q))
 
 
 def sub(p: Point, q: Point) -> Point:
-    return Point(sodium.crypto_core_ed25519_sub(p, q))
+    return Point(rbcl.crypto_core_ristretto255_sub(p, q))
 
 
 def point_sum(points: Iterable[Point]) -> Point:
@@ -113,16 +120,12 @@ def point_sum(points: Iterable[Point]) -> Point:
     return IDENTITY if total is None else total
 
 
-def _lp(item: bytes) -> bytes:
-    return len(item).to_bytes(4, "big") + item
-
-
 def transcript(label: bytes, *items: bytes) -> bytes:
     """SHA-512( lp(DOMAIN ‖ "/" ‖ label) ‖ lp(item_1) ‖ … ), lp(x) = u32be(len x) ‖ x."""
-    h = hashlib.sha512(_lp(DOMAIN + b"/" + label))
+    parts = [(len(DOMAIN) + 1 + len(label)).to_bytes(4, "big"), DOMAIN, b"/", label]
     for item in items:
-        h.update(_lp(item))
-    return h.digest()
+        parts += (len(item).to_bytes(4, "big"), item)
+    return hashlib.sha512(b"".join(parts)).digest()
 
 
 def u64(value: int) -> bytes:
@@ -139,8 +142,8 @@ def hash_to_scalar(label: bytes, *items: bytes) -> int:
 
 
 def hash_to_point(label: bytes, *items: bytes) -> Point:
-    """A point with unknown discrete log: from_uniform(first 32 bytes of the transcript)."""
-    return Point(sodium.crypto_core_ed25519_from_uniform(transcript(label, *items)[:32]))
+    """A point with unknown discrete log: RFC 9496 element derivation of the 64-byte transcript."""
+    return Point(rbcl.crypto_core_ristretto255_from_hash(transcript(label, *items)))
 
 
 def random_scalar(random_bytes: RandomBytes) -> int:
@@ -151,6 +154,47 @@ def random_scalar(random_bytes: RandomBytes) -> int:
             return k
 
 
+def hedged_nonce(
+    label: bytes, secret: bytes, statement: tuple[bytes, ...], random_bytes: RandomBytes
+) -> int:
+    """One proof nonce: Hs("nonce/" ‖ label; secret, statement…, fresh), never zero. The same
+    secret and fresh bytes give different nonces for different statements (protocol.md §6.1)."""
+    while True:
+        fresh = random_bytes(NONCE_FRESH_BYTES)
+        k = hash_to_scalar(b"nonce/" + label, secret, *statement, fresh)
+        if k:
+            return k
+
+
+class HedgedRandom:
+    """A `RandomBytes` stream for one proof's nonces, keyed by the secret, the statement and fresh
+    randomness: key = H("nonce/" ‖ label; secret, statement, fresh), block j = H("nonce/stream";
+    key, u64(j)). Two different statements never share nonces, even when the seat's own random
+    stream repeats (a reused seed or table id); a broken random stream alone cannot repeat a
+    nonce under a new challenge either. The repr never shows the key."""
+
+    def __init__(self, label: bytes, secret: bytes, statement: bytes, random_bytes: RandomBytes):
+        fresh = random_bytes(NONCE_FRESH_BYTES)
+        self._key = transcript(b"nonce/" + label, secret, statement, fresh)
+        self._counter = 0
+        self._buffer = b""
+
+    def __repr__(self) -> str:
+        return f"HedgedRandom(blocks={self._counter})"
+
+    def __call__(self, size: int) -> bytes:
+        while len(self._buffer) < size:
+            self._buffer += transcript(b"nonce/stream", self._key, u64(self._counter))
+            self._counter += 1
+        out, self._buffer = self._buffer[:size], self._buffer[size:]
+        return out
+
+
+def statement_digest(label: bytes, *items: bytes) -> bytes:
+    """H("statement/" ‖ label; items): the whole statement of a proof, as one hedging input."""
+    return transcript(b"statement/" + label, *items)
+
+
 @lru_cache(maxsize=4096)
 def pedersen_generator(index: int) -> Point:
     """h_index for the shuffle's commitments; index 0 is the chain start h (protocol.md §6.4)."""
@@ -158,7 +202,7 @@ def pedersen_generator(index: int) -> Point:
 
 
 def pedersen_generators(n: int) -> tuple[Point, ...]:
-    """(h_1, …, h_n), cached: each generator is one from_uniform call, once per process."""
+    """(h_1, …, h_n), cached: each generator is one from_hash call, once per process."""
     return _generators(n)
 
 

@@ -18,6 +18,7 @@ from .group import (
     Point,
     RandomBytes,
     hash_to_scalar,
+    hedged_nonce,
     mul,
     mul_base,
     point_sum,
@@ -94,8 +95,10 @@ class SecretKey:
     def publish(
         self, table_id: bytes, random_bytes: RandomBytes = secrets.token_bytes
     ) -> PublicKeyShare:
-        """Y_i and a Schnorr proof: t = w·G, c = H(table, seat, Y_i, t), s = w + c·x_i."""
-        w = random_scalar(random_bytes)
+        """Y_i and a Schnorr proof: t = w·G, c = H(table, seat, Y_i, t), s = w + c·x_i, with w
+        hedged on x_i, the statement and fresh randomness (protocol.md §6.1)."""
+        statement = (table_id, u64(self.seat), self.public)
+        w = hedged_nonce(b"key", scalar_bytes(self.secret), statement, random_bytes)
         c = _key_challenge(table_id, self.seat, self.public, mul_base(w))
         return PublicKeyShare(self.seat, self.public, SchnorrProof(c, (w + c * self.secret) % L))
 

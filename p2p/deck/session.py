@@ -16,7 +16,11 @@ Driver contract, step by step (protocol.md §6 has the messages):
 - `new_deck(list_id, deck_id, cards)` / `reshuffle(list_id, sources)` on every seat → seat 0
   sends `deck.shuffle`; each seat's session answers the previous seat's verified shuffle with
   its own (`ShuffleVerified` each time); after seat N−1's: `ListReady`. Deal or reveal slots of
-  a list only after `ListReady`.
+  a list only after `ListReady`. With a `parallel` executor the next seat proves its shuffle of
+  the received deck while a worker thread verifies that deck's proof (libsodium releases the
+  GIL), and publishes it only once the proof holds: a seat's turn costs max(prove, verify)
+  instead of their sum, the log and every message stay the same, and a failed proof raises the
+  fault and discards the seat's own shuffle unseen.
 - `deal({slot: owner})` → one `deck.shares` per seat (not from the owner); when a slot's shares
   are in: `CardDealt` on every seat, with the face in the owner's session only.
 - `give(slot, to)` → the owner sends `deck.forward` (private, `to` set) with the shares `to`
@@ -36,8 +40,10 @@ that was dealt but not revealed.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,6 +131,7 @@ class DeckSession:
         seats: int,
         *,
         random_bytes: RandomBytes = secrets.token_bytes,
+        parallel: Executor | None = None,
     ):
         if not 2 <= seats <= MAX_SEATS or (seat is not None and not 0 <= seat < seats):
             raise DeckUsageError(f"seat {seat} of {seats} seats")
@@ -134,6 +141,7 @@ class DeckSession:
         self.seat = seat
         self.seats = seats
         self._random_bytes = random_bytes
+        self._parallel = parallel  # where the previous seat's shuffle is verified meanwhile
         self._key = None if seat is None else SecretKey.generate(seat, random_bytes)
         self._keys: dict[int, PublicKeyShare] = {}
         self._joint: Point | None = None
@@ -159,6 +167,15 @@ class DeckSession:
 
     def __repr__(self) -> str:
         return f"DeckSession(seat={self.seat}, seats={self.seats})"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DeckSession:
+        """A copy of the state (tests probe one); the executor is shared, not copied."""
+        clone = object.__new__(DeckSession)
+        memo[id(self)] = clone
+        memo[id(self._parallel)] = self._parallel
+        for name, value in self.__dict__.items():
+            setattr(clone, name, copy.deepcopy(value, memo))
+        return clone
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -332,11 +349,22 @@ class DeckSession:
 
     # -- messages ---------------------------------------------------------------------------
 
-    def handle(self, sender: int, data: Mapping[str, Any]) -> Output:
-        """Apply one message authored by `sender` (as authenticated by the transport)."""
+    def parse(self, sender: int, data: Mapping[str, Any]) -> DeckMessage:
+        """Strictly parse one message authored by `sender`, validating each point once; pass
+        the result to `handle` so that nothing is parsed twice (an own message comes back as
+        it was sent, unparsed)."""
         if not 0 <= sender < self.seats:
             raise DeckFault(None, f"message from unknown seat {sender}")
-        message = self._parse(sender, data)
+        return self._parse(sender, data)
+
+    def handle(
+        self, sender: int, data: Mapping[str, Any], parsed: DeckMessage | None = None
+    ) -> Output:
+        """Apply one message authored by `sender` (as authenticated by the transport);
+        `parsed` is `parse(sender, data)` when the caller already needed it."""
+        if not 0 <= sender < self.seats:
+            raise DeckFault(None, f"message from unknown seat {sender}")
+        message = parsed if parsed is not None else self._parse(sender, data)
         if isinstance(message, KeyMessage):
             return self._on_key(message)
         if isinstance(message, ShuffleMessage):
@@ -379,20 +407,40 @@ class DeckSession:
                 f"shuffle of {message.list_id!r} has {len(message.deck)} cards, "
                 f"expected {len(masked.deck)}",
             )
+        mine: ShuffleMessage | None = None
         if self._own_shuffles.get(message.list_id) != message:
             statement = ShuffleStatement(
                 self.table_id, message.list_id, seat, self._joint, masked.deck, message.deck
             )
-            verify(statement, message.proof)
+            if self._parallel is not None and seat + 1 == self.seat:
+                mine = self._prove_while_verifying(statement, message)
+            else:
+                verify(statement, message.proof)
         self._own_shuffles.pop(message.list_id, None)
         masked.deck = message.deck
         masked.next_shuffler += 1
         out = Output(events=[ShuffleVerified(message.list_id, seat)])
         if masked.next_shuffler == self.seats:
             out.events.append(ListReady(message.list_id, len(masked.deck)))
+        elif mine is not None:
+            out.extend(self._publish_shuffle(mine))
         else:
             out.extend(self._maybe_shuffle(message.list_id))
         return out
+
+    def _prove_while_verifying(
+        self, statement: ShuffleStatement, message: ShuffleMessage
+    ) -> ShuffleMessage:
+        """This seat's shuffle of `message.deck`, proved here while the executor verifies
+        `message`; raises the verifier's `ProofError` (the shuffle is then dropped unseen)."""
+        assert self._parallel is not None
+        check = self._parallel.submit(verify, statement, message.proof)
+        try:
+            mine = self._prove_shuffle(message.list_id, message.deck)
+        finally:
+            check.exception()  # always wait: no verification outlives this call
+        check.result()
+        return mine
 
     def _on_shares(self, message: SharesMessage) -> Output:
         sender = message.seat
@@ -508,12 +556,18 @@ class DeckSession:
         masked = self._lists[list_id]
         if masked.next_shuffler != self.seat:
             return Output()
-        assert self._joint is not None
+        return self._publish_shuffle(self._prove_shuffle(list_id, masked.deck))
+
+    def _prove_shuffle(self, list_id: str, deck: tuple[MaskedCard, ...]) -> ShuffleMessage:
+        """This seat's shuffle of `deck`; changes no state but the random stream."""
+        assert self._joint is not None and self.seat is not None
         result = shuffle_and_prove(
-            self.table_id, list_id, self.seat, self._joint, masked.deck, self._random_bytes
+            self.table_id, list_id, self.seat, self._joint, deck, self._random_bytes
         )
-        message = ShuffleMessage(self.seat, list_id, result.outputs, result.proof)
-        self._own_shuffles[list_id] = message
+        return ShuffleMessage(self.seat, list_id, result.outputs, result.proof)
+
+    def _publish_shuffle(self, message: ShuffleMessage) -> Output:
+        self._own_shuffles[message.list_id] = message
         return Output([self._emit(message)])
 
     def _own_share(self, slot: Slot) -> DecryptionShare:

@@ -18,9 +18,9 @@ from .group import (
     Point,
     RandomBytes,
     hash_to_scalar,
+    hedged_nonce,
     mul,
     mul_base,
-    random_scalar,
     scalar_bytes,
     sub,
     u64,
@@ -88,9 +88,11 @@ def make_share(
     card: MaskedCard,
     random_bytes: RandomBytes = secrets.token_bytes,
 ) -> DecryptionShare:
-    """d = x·A; t1 = w·G, t2 = w·A; c = H(table, seat, Y, A, B, d, t1, t2); s = w + c·x."""
+    """d = x·A; t1 = w·G, t2 = w·A; c = H(table, seat, Y, A, B, d, t1, t2); s = w + c·x, with w
+    hedged on x, the whole statement and fresh randomness (protocol.md §6.1)."""
     share = mul(key.secret, card.a)
-    w = random_scalar(random_bytes)
+    statement = (table_id, u64(key.seat), key.public, card.a, card.b, share)
+    w = hedged_nonce(b"share", scalar_bytes(key.secret), statement, random_bytes)
     t1, t2 = mul_base(w), mul(w, card.a)
     c = _share_challenge(table_id, key.seat, key.public, card, share, t1, t2)
     return DecryptionShare(key.seat, share, c, (w + c * key.secret) % L)

@@ -5,7 +5,7 @@ R. Haenni, P. Locher, R. Koenig, E. Dubuis, "Pseudo-Code Algorithms for Verifiab
 Mix-Nets" (FC 2017 Workshops, Voting'17, LNCS 10323), the section of pseudo-code algorithms for
 generating and checking the proof: GenPermutationCommitment, GenCommitmentChain,
 GenShuffleProof and CheckShuffleProof (`permutation_commitment`, `commitment_chain`, `prove`,
-`verify` here). It is transcribed to the additive group of Ed25519 (g^x → x·G, a·b → A + B,
+`verify` here). It is transcribed to the additive group Ristretto255 (g^x → x·G, a·b → A + B,
 a/b → A − B) with the pairs (A, B) = (r·G, M + r·Y) — the paper's (a, b) = (m·pk^r, g^r) is our
 (B, A).
 
@@ -16,6 +16,9 @@ challenge c with the responses s instead of t (the usual equivalent (c, s) form)
 recomputes t from (c, s) and checks that it hashes to c. The exact bytes are in protocol.md §6.4.
 The Pedersen generators h_0 = h (the chain's start) and h_1..h_N come from hash-to-group, so
 nobody knows a relation between them.
+
+Every nonce of the proof (r, r̂, ω…) comes from a `HedgedRandom` stream keyed by the witness
+(π, r̃), the statement and fresh randomness, so a repeated random stream cannot repeat them.
 
 Cost (libsodium has no multi-exponentiation): proving takes 6N variable-base and 4N fixed-base
 scalar multiplications; verifying 8N variable-base and N fixed-base, plus validating the 4N
@@ -31,6 +34,7 @@ from . import wire
 from .errors import ProofError
 from .group import (
     GroupError,
+    HedgedRandom,
     L,
     Point,
     RandomBytes,
@@ -44,6 +48,7 @@ from .group import (
     point_sum,
     random_scalar,
     scalar_bytes,
+    statement_digest,
     sub,
     text,
     transcript,
@@ -65,8 +70,8 @@ class ShuffleStatement:
     inputs: tuple[MaskedCard, ...]
     outputs: tuple[MaskedCard, ...]
 
-    def seed(self, commitments: tuple[Point, ...]) -> bytes:
-        """Hash of the statement and the permutation commitment (protocol.md §6.4)."""
+    def items(self) -> list[bytes]:
+        """The statement as transcript items: table, context, seat, Y, N, inputs, outputs."""
         items: list[bytes] = [
             self.table_id,
             text(self.context),
@@ -78,8 +83,11 @@ class ShuffleStatement:
             items += (card.a, card.b)
         for card in self.outputs:
             items += (card.a, card.b)
-        items += commitments
-        return transcript(b"shuffle/statement", *items)
+        return items
+
+    def seed(self, commitments: tuple[Point, ...]) -> bytes:
+        """Hash of the statement and the permutation commitment (protocol.md §6.4)."""
+        return transcript(b"shuffle/statement", *self.items(), *commitments)
 
 
 @dataclass(frozen=True)
@@ -174,7 +182,10 @@ def shuffle_and_prove(
     rnd = [random_scalar(random_bytes) for _ in range(n)]  # r̃_i, by output position
     outputs = tuple(inputs[perm[i]].rerandomise(rnd[i], joint) for i in range(n))
     statement = ShuffleStatement(table_id, context, seat, joint, tuple(inputs), outputs)
-    proof = prove(statement, perm, rnd, random_bytes)
+    witness = b"".join(u64(j) + scalar_bytes(r) for j, r in zip(perm, rnd, strict=True))
+    digest = statement_digest(b"shuffle", *statement.items())
+    nonces = HedgedRandom(b"shuffle", witness, digest, random_bytes)
+    proof = prove(statement, perm, rnd, nonces)
     return ShuffleResult(outputs, proof)
 
 
@@ -208,7 +219,8 @@ def commitment_chain(
 def prove(
     st: ShuffleStatement, perm: list[int], rnd: list[int], random_bytes: RandomBytes
 ) -> ShuffleProof:
-    """GenShuffleProof; outputs[i] = inputs[perm[i]] + (r̃_i·G, r̃_i·Y)."""
+    """GenShuffleProof; outputs[i] = inputs[perm[i]] + (r̃_i·G, r̃_i·Y). `random_bytes` gives
+    every nonce: `shuffle_and_prove` passes a `HedgedRandom` bound to witness and statement."""
     n = len(perm)
     h = pedersen_generators(n)
     h0 = pedersen_generator(0)

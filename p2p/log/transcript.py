@@ -3,15 +3,16 @@
 The transcript is an append-only file of records, each framed like the wire (4-byte big-endian
 length, then one msgpack map):
 
-    {"k": "header", "v": 1, "table": bytes, "roster": [key, ...], "seat": int}   first record
+    {"k": "header", "v": 1, "proto": 2, "table": bytes, "roster": [key, ...], "seat": int}
     {"k": "signed", "d": bytes, "s": bytes}    an envelope this peer signed, before sending it
     {"k": "applied", "d": bytes, "s": bytes}   an envelope applied to the log, in log order
 
-`sync()` fsyncs; the log syncs after each batch of applied envelopes and before an own envelope
-is sent, so a crash loses nothing applied and never makes a peer sign a place twice. A torn last
-record (crash mid-write) is cut off on reopen and kept aside in `<file>.torn-at-<offset>`; damage
-anywhere else (p2p.log.records tells the two apart) is an error naming the file and the byte
-offset, and the file is left as it is.
+The header comes first; `proto` is the protocol version that made the file (absent: version 1,
+refused by `check_protocol_version`). `sync()` fsyncs; the log syncs after each batch of applied
+envelopes and before an own envelope is sent, so a crash loses nothing applied and never makes a
+peer sign a place twice. A torn last record (crash mid-write) is cut off on reopen and kept aside
+in `<file>.torn-at-<offset>`; damage anywhere else (p2p.log.records tells the two apart) is an
+error naming the file and the byte offset, and the file is left as it is.
 The transcript plus the roster's public keys is everything an auditor needs.
 
 Secrets (per-game keys, nonces, shares) go to a separate `SecretStore` file, mode 0600, rewritten
@@ -42,6 +43,7 @@ from fairdeal.p2p.log.records import (
 )
 from fairdeal.p2p.log.tablelog import Ordering, Roster, TableLog
 from fairdeal.p2p.net.framing import encode_frame, pack_message
+from fairdeal.p2p.net.handshake import PROTOCOL_VERSION
 
 TRANSCRIPT_VERSION = 1
 
@@ -66,6 +68,22 @@ class TranscriptWriteError(TranscriptError):
             "the table's transcript) to take the seat back"
         )
         self.errno = error.errno
+
+
+class TranscriptVersionError(TranscriptError):
+    """The transcript was made by another protocol version: refused before any proof runs."""
+
+
+def check_protocol_version(header: dict[str, Any], path: Path | str) -> None:
+    """The one check of a transcript's protocol version, for loading, resume and audit alike.
+    Headers written before the field existed (no `proto`) are protocol version 1."""
+    made_by = header.get("proto", 1)
+    if made_by != PROTOCOL_VERSION:
+        shown = made_by if isinstance(made_by, int) else repr(made_by)
+        raise TranscriptVersionError(
+            f"{path}: made by protocol version {shown}; this fairdeal speaks protocol version "
+            f"{PROTOCOL_VERSION} and can neither audit nor resume it"
+        )
 
 
 @dataclass(frozen=True)
@@ -100,6 +118,7 @@ class Transcript:
             {
                 "k": "header",
                 "v": TRANSCRIPT_VERSION,
+                "proto": PROTOCOL_VERSION,
                 "table": roster.table,
                 "roster": list(roster.keys),
                 "seat": seat,
@@ -206,6 +225,8 @@ def parse_header(record: Record | None, path: Path) -> tuple[Roster, int, dict[s
         raise TranscriptError(f"{path}: no header (empty or torn file)")
     header = record.fields
     table, keys, seat = header.get("table"), header.get("roster"), header.get("seat")
+    if header.get("k") == "header":
+        check_protocol_version(header, path)
     if (
         header.get("k") != "header"
         or header.get("v") != TRANSCRIPT_VERSION

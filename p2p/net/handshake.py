@@ -39,7 +39,10 @@ from fairdeal.p2p.net.framing import field as get_field
 from fairdeal.p2p.net.framing import pack_message, unpack_message
 
 PROTOCOL_NAME = "fairdeal"
-SUPPORTED_VERSIONS: tuple[int, ...] = (1,)
+SUPPORTED_VERSIONS: tuple[int, ...] = (2,)
+# Version 2 moved the fair deck to Ristretto255 (protocol.md §6.1); a version 1 peer's deck
+# messages cannot be verified, so version 1 is no longer offered.
+PROTOCOL_VERSION: int = max(SUPPORTED_VERSIONS)
 LABEL = b"fairdeal/handshake/v1"
 HANDSHAKE_INFO = b"fairdeal/v1/handshake-keys"
 TRANSPORT_INFO = b"fairdeal/v1/transport-keys"

@@ -41,7 +41,12 @@ from fairdeal.p2p.lobby.roster import ROSTER_KIND, RosterError, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
 from fairdeal.p2p.log.records import Record, RecordError, RecordReader, open_records
 from fairdeal.p2p.log.tablelog import Roster, TableLog
-from fairdeal.p2p.log.transcript import TRANSCRIPT_VERSION, TranscriptError, parse_header
+from fairdeal.p2p.log.transcript import (
+    TRANSCRIPT_VERSION,
+    TranscriptError,
+    TranscriptVersionError,
+    parse_header,
+)
 from fairdeal.p2p.table.driver import JOIN, LarryTable, lobby_options, roster_difference
 
 
@@ -216,6 +221,10 @@ class _Audit:
         first = next(records, None)
         try:
             roster, seat, _extra = parse_header(first, self.path)
+        except TranscriptVersionError as error:  # refused before any proof runs (issue 12)
+            raise _Stop(
+                AuditFault(None, "another protocol version", str(error), offset=0)
+            ) from None
         except TranscriptError as error:
             what = (
                 "not a transcript"

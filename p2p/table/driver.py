@@ -68,7 +68,6 @@ from fairdeal.p2p.deck.messages import (
     SHARES,
     SHUFFLE,
     SharesMessage,
-    parse_message,
 )
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, RosterError, SignedRoster
@@ -363,10 +362,10 @@ class LarryTable:
         if kind != expect.deck_kind:
             raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
         message = None
-        if kind == SHARES:
-            message = parse_message(body, envelope.seat, self.seats)
+        if kind == SHARES:  # parsed once, here: the deck session reuses it
+            message = self.deck.parse(envelope.seat, body)
             self._check_shares(envelope.seat, message)
-        output = self.deck.handle(envelope.seat, body)
+        output = self.deck.handle(envelope.seat, body, message)
         if isinstance(message, SharesMessage):
             for item in message.shares:
                 self._public.setdefault(item.slot, set()).add(item.share.seat)

@@ -19,6 +19,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -202,6 +203,7 @@ class TablePeer:
         self._already_signed: Counter[bytes] = Counter()
         self._done = asyncio.get_event_loop().create_future()
         self._watchdog: asyncio.Task[None] | None = None
+        self._verifier: ThreadPoolExecutor | None = None
         self._waiting_since = time.monotonic()
         self._reported_wait: int | None = None
         self._act_applied_at: float | None = None
@@ -250,8 +252,14 @@ class TablePeer:
         if seed is None:
             seed = new_seed()
             self.secrets.put(self._secret_name("seed"), seed)
+        # The next shuffler proves while this worker verifies the deck it got (issue 12.3).
+        self._verifier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-verify")
         deck = DeckSession(
-            self.roster.table, self._seat, len(self.roster.keys), random_bytes=SeededRandom(seed)
+            self.roster.table,
+            self._seat,
+            len(self.roster.keys),
+            random_bytes=SeededRandom(seed),
+            parallel=self._verifier,
         )
         table = self._table_class(
             self.roster.table, len(self.roster.keys), self.options, deck, self.signed_roster
@@ -306,6 +314,8 @@ class TablePeer:
                 await self._watchdog
         if self.sync is not None and self.sync.transcript is not None:
             self.sync.transcript.close()
+        if self._verifier is not None:
+            self._verifier.shutdown()
         self._closed = True
         self.history.close()
 

@@ -19,7 +19,12 @@ from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, IdentityFileError, load_identity
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
-from fairdeal.p2p.log.transcript import SecretStore, TranscriptError, load_transcript
+from fairdeal.p2p.log.transcript import (
+    SecretStore,
+    TranscriptError,
+    TranscriptVersionError,
+    load_transcript,
+)
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.gather import options_from_lobby
 from fairdeal.p2p.table.peer import table_secret_name
@@ -47,6 +52,8 @@ def resume_point(transcript: Path, data: Path) -> ResumePoint:
         raise CannotResume(f"{transcript}: no such transcript file")
     try:
         contents = load_transcript(transcript)
+    except TranscriptVersionError as error:  # not damaged: made by another protocol version
+        raise CannotResume(str(error)) from None
     except TranscriptError as error:  # its message names the file
         raise CannotResume(f"damaged transcript: {error}") from None
     except OSError as error:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 
 from fairdeal.p2p.deck import DeckSession, LoopbackTable, Slot
 
 TABLE_ID = b"table-under-test"
+VERIFIER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-deck-verify")
+"""The worker that verifies the previous seat's shuffle while a session proves (`parallel`)."""
 
 
 def seeded(seed: int) -> Callable[[int], bytes]:
@@ -15,10 +18,12 @@ def seeded(seed: int) -> Callable[[int], bytes]:
     return random.Random(seed).randbytes
 
 
-def keyed_table(seats: int, seed: int = 1) -> LoopbackTable:
+def keyed_table(seats: int, seed: int = 1, parallel: Executor | None = None) -> LoopbackTable:
     """`seats` sessions that have exchanged and verified their keys."""
     sessions = [
-        DeckSession(TABLE_ID, seat, seats, random_bytes=seeded(seed * 100 + seat))
+        DeckSession(
+            TABLE_ID, seat, seats, random_bytes=seeded(seed * 100 + seat), parallel=parallel
+        )
         for seat in range(seats)
     ]
     table = LoopbackTable(sessions)
@@ -26,8 +31,10 @@ def keyed_table(seats: int, seed: int = 1) -> LoopbackTable:
     return table
 
 
-def shuffled_table(seats: int, cards: int, seed: int = 1, list_id: str = "d0") -> LoopbackTable:
-    table = keyed_table(seats, seed)
+def shuffled_table(
+    seats: int, cards: int, seed: int = 1, list_id: str = "d0", parallel: Executor | None = None
+) -> LoopbackTable:
+    table = keyed_table(seats, seed, parallel)
     table.command(lambda s: s.new_deck(list_id, "larry", range(cards)))
     return table
 

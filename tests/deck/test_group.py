@@ -1,14 +1,14 @@
-"""The group layer: every point from outside is checked to lie in the prime-order subgroup."""
+"""The group layer: every point from outside is a canonical Ristretto255 encoding (RFC 9496)."""
 
 from __future__ import annotations
 
 import pytest
-from nacl import bindings as sodium
 
 from fairdeal.p2p.deck.errors import ParseError
 from fairdeal.p2p.deck.group import (
     IDENTITY,
     G,
+    GroupError,
     L,
     add,
     hash_to_point,
@@ -19,55 +19,107 @@ from fairdeal.p2p.deck.group import (
     parse_scalar,
     pedersen_generators,
     scalar_bytes,
+    sub,
     transcript,
 )
 
-SMALL_ORDER = {
-    "identity": "0100000000000000000000000000000000000000000000000000000000000000",
-    "order 2": "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-    "order 4": "0000000000000000000000000000000000000000000000000000000000000000",
-    "order 4, other sign": "0000000000000000000000000000000000000000000000000000000000000080",
-    "order 8": "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
-    "order 8, other": "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+# RFC 9496 Appendix A.1: encodings of 0·G … 5·G.
+MULTIPLES = [
+    "0000000000000000000000000000000000000000000000000000000000000000",
+    "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76",
+    "6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919",
+    "94741f5d5d52755ece4f23f044ee27d5d1ea1e2bd196b462166b16152a9d0259",
+    "da80862773358b466ffadfe0b3293ab3d9fd53c5ea6c955358f568322daf6a57",
+    "e882b131016b52c1d3337080187cf768423efccbb517bb495ab812c4160ff44e",
+]
+# RFC 9496 Appendix A.2: bad encodings, by the reason decoding refuses them.
+BAD_ENCODINGS = {
+    "non-canonical field encoding": [
+        "00ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+        "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+        "f3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+        "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+    ],
+    "negative field element": [
+        "0100000000000000000000000000000000000000000000000000000000000000",
+        "01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+        "ed57ffd8c914fb201471d1c3d245ce3c746fcbe63a3679d51b6a516ebebe0e20",
+        "c34c4e1826e5d403b78e246e88aa051c36ccf0aafebffe137d148a2bf9104562",
+        "c940e5a4404157cfb1628b108db051a8d439e1a421394ec4ebccb9ec92a8ac78",
+        "47cfc5497c53dc8e61c91d17fd626ffb1c49e2bca94eed052281b510b1117a24",
+        "f1c6165d33367351b0da8f6e4511010c68174a03b6581212c71c0e1d026c3c72",
+        "87260f7a2f12495118360f02c26a470f450dadf34a413d21042b43b9d93e1309",
+    ],
+    "non-square x^2": [
+        "26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371",
+        "4eac077a713c57b4f4397629a4145982c661f48044dd3f96427d40b147d9742f",
+        "de6a7b00deadc788eb6b6c8d20c0ae96c2f2019078fa604fee5b87d6e989ad7b",
+        "bcab477be20861e01e4a0e295284146a510150d9817763caf1a6f4b422d67042",
+        "2a292df7e32cababbd9de088d1d1abec9fc0440f637ed2fba145094dc14bea08",
+        "f4a9e534fc0d216c44b218fa0c42d99635a0127ee2e53c712f70609649fdff22",
+        "8268436f8c4126196cf64b3c7ddbda90746a378625f9813dd9b8457077256731",
+        "2810e5cbc2cc4d4eece54f61c6f69758e289aa7ab440b3cbeaa21995c2f4232b",
+    ],
+    "negative xy": [
+        "3eb858e78f5a7254d8c9731174a94f76755fd3941c0ac93735c07ba14579630e",
+        "a45fdc55c76448c049a1ab33f17023edfb2be3581e9c7aade8a6125215e04220",
+        "d483fe813c6ba647ebbfd3ec41adca1c6130c2beeee9d9bf065c8d151c5f396e",
+        "8a2e1d30050198c65a54483123960ccc38aef6848e1ec8f5f780e8523769ba32",
+        "32888462f8b486c68ad7dd9610be5192bbeaf3b443951ac1a8118419d9fa097b",
+        "227142501b9d4355ccba290404bde41575b037693cef1f438c47f8fbf35d1165",
+        "5c37cc491da847cfeb9281d407efc41e15144c876e0170b499a96a22ed31e01e",
+        "445425117cb8c90edcbc7c1cc0e74f747f2c1efa5630a967c64f287792a48a4b",
+    ],
+    "s = -1 (y = 0)": ["ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"],
 }
-NON_CANONICAL = {
-    "y = p (≡ 0)": "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-    "y = p + 1 (≡ 1)": "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-    "x = 0 with sign bit": "0100000000000000000000000000000000000000000000000000000000000080",
-}
-NOT_ON_CURVE = "0200000000000000000000000000000000000000000000000000000000000000"
+BAD = [(reason, raw) for reason, values in BAD_ENCODINGS.items() for raw in values]
 
 
-@pytest.mark.parametrize("name", sorted(SMALL_ORDER))
-def test_small_order_points_are_rejected(name: str) -> None:
-    raw = bytes.fromhex(SMALL_ORDER[name])
-    # They are points of the curve (libsodium can add them), just not of the prime-order group.
-    assert sodium.crypto_core_ed25519_add(raw, G)
-    with pytest.raises(ParseError, match="prime-order"):
-        parse_point(raw)
+def test_generator_multiples_match_rfc_9496() -> None:
+    assert G.hex() == MULTIPLES[1]
+    for k in range(1, 6):
+        assert mul_base(k).hex() == MULTIPLES[k]
+        assert parse_point(bytes.fromhex(MULTIPLES[k])) == mul_base(k)
+    assert IDENTITY.hex() == MULTIPLES[0]
 
 
-@pytest.mark.parametrize("name", sorted(NON_CANONICAL))
-def test_non_canonical_encodings_are_rejected(name: str) -> None:
-    raw = bytes.fromhex(NON_CANONICAL[name])
-    assert sodium.crypto_core_ed25519_add(raw, G)  # decodes, but not canonically
+@pytest.mark.parametrize(("reason", "raw"), BAD, ids=[f"{r}-{i}" for i, (r, _) in enumerate(BAD)])
+def test_rfc_9496_bad_encodings_are_rejected(reason: str, raw: str) -> None:
+    assert not is_valid_point(bytes.fromhex(raw))
+    with pytest.raises(ParseError, match="not a canonical Ristretto255 encoding"):
+        parse_point(bytes.fromhex(raw))
+
+
+def test_the_identity_is_rejected() -> None:
+    assert not is_valid_point(IDENTITY)
+    with pytest.raises(ParseError, match="identity"):
+        parse_point(IDENTITY)
+    with pytest.raises(ParseError, match="identity"):
+        parse_point(sub(G, G))
+
+
+def test_non_canonical_encoding_of_a_valid_point_is_rejected() -> None:
+    # The field element s of 2·G plus p encodes the same s modulo p, but not canonically.
+    p = 2**255 - 19
+    s = int.from_bytes(mul_base(2), "little")
+    assert s + p < 2**256
     with pytest.raises(ParseError):
-        parse_point(raw)
+        parse_point((s + p).to_bytes(32, "little"))
 
 
-def test_mixed_order_point_is_rejected() -> None:
-    torsion = bytes.fromhex(SMALL_ORDER["order 8"])
-    mixed = add(hash_to_point(b"test"), torsion)
-    assert mixed != hash_to_point(b"test")
-    assert not is_valid_point(mixed)
-    with pytest.raises(ParseError):
-        parse_point(mixed)
-
-
-def test_off_curve_and_wrong_length_are_rejected() -> None:
-    for raw in (bytes.fromhex(NOT_ON_CURVE), G[:31], G + b"\x00", "not bytes", None):
+def test_off_group_and_wrong_length_are_rejected() -> None:
+    for raw in (G[:31], G + b"\x00", "not bytes", None, bytearray(G)):
         with pytest.raises(ParseError):
             parse_point(raw)
+
+
+def test_zero_scalar_multiplication_is_refused() -> None:
+    with pytest.raises(GroupError):
+        mul(0, G)
+    with pytest.raises(GroupError):
+        mul(L, G)
+    with pytest.raises(GroupError):
+        mul_base(0)
 
 
 def test_valid_points_parse() -> None:
@@ -82,10 +134,11 @@ def test_scalars_must_be_canonical() -> None:
             parse_scalar(raw)
 
 
-def test_hash_to_point_gives_distinct_subgroup_points_with_domain_separation() -> None:
+def test_hash_to_point_gives_distinct_valid_points_with_domain_separation() -> None:
     points = {hash_to_point(b"card", bytes([i])) for i in range(32)}
     assert len(points) == 32
     assert all(is_valid_point(p) for p in points)
+    assert all(parse_point(p) == p for p in points)
     assert hash_to_point(b"card", b"x") != hash_to_point(b"other", b"x")
     assert IDENTITY not in points
 

@@ -53,7 +53,7 @@ def test_flipped_proof_bytes_are_rejected() -> None:
     assert info.value.seat == 3
 
 
-def test_small_order_key_is_a_parse_error_blamed_on_its_seat() -> None:
+def test_invalid_ristretto_key_is_a_parse_error_blamed_on_its_seat() -> None:
     data = SecretKey.generate(4, seeded(1)).publish(TABLE_ID, seeded(2)).to_data()
     data["Y"] = bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f")
     with pytest.raises(ParseError) as info:

@@ -1,21 +1,22 @@
 """protocol.md §6 is enough to verify our proofs: an independent verifier written from the text.
 
-It uses only hashlib and raw libsodium calls (no p2p.deck code) on messages produced by real
-sessions, so a divergence between the document and the implementation fails here.
+It uses only hashlib and raw Ristretto255 calls through rbcl (no p2p.deck code) on messages
+produced by real sessions, so a divergence between the document and the implementation fails
+here.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from nacl import bindings as sodium
+import rbcl
 
 from fairdeal.p2p.deck import Slot
 
 from .conftest import TABLE_ID, shuffled_table
 
 L = 2**252 + 27742317777372353535851937790883648493
-G = sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+G = rbcl.crypto_scalarmult_ristretto255_base((1).to_bytes(32, "little"))
 
 
 def lp(x: bytes) -> bytes:
@@ -23,7 +24,7 @@ def lp(x: bytes) -> bytes:
 
 
 def H(label: str, *items: bytes) -> bytes:
-    h = hashlib.sha512(lp(b"fairdeal/deck/v1/" + label.encode()))
+    h = hashlib.sha512(lp(b"fairdeal/deck/v2/" + label.encode()))
     for item in items:
         h.update(lp(item))
     return h.digest()
@@ -34,7 +35,7 @@ def Hs(label: str, *items: bytes) -> int:
 
 
 def Hp(label: str, *items: bytes) -> bytes:
-    return sodium.crypto_core_ed25519_from_uniform(H(label, *items)[:32])
+    return rbcl.crypto_core_ristretto255_from_hash(H(label, *items))
 
 
 def u64(n: int) -> bytes:
@@ -48,22 +49,22 @@ def sc(b: bytes) -> int:
 
 
 def mul(k: int, p: bytes) -> bytes:
-    return sodium.crypto_scalarmult_ed25519_noclamp((k % L).to_bytes(32, "little"), p)
+    return rbcl.crypto_scalarmult_ristretto255((k % L).to_bytes(32, "little"), p)
 
 
 def base(k: int) -> bytes:
-    return sodium.crypto_scalarmult_ed25519_base_noclamp((k % L).to_bytes(32, "little"))
+    return rbcl.crypto_scalarmult_ristretto255_base((k % L).to_bytes(32, "little"))
 
 
 def add(*ps: bytes) -> bytes:
     total = ps[0]
     for p in ps[1:]:
-        total = sodium.crypto_core_ed25519_add(total, p)
+        total = rbcl.crypto_core_ristretto255_add(total, p)
     return total
 
 
 def neg(p: bytes) -> bytes:
-    return sodium.crypto_core_ed25519_sub(bytes([1]) + bytes(31), p)
+    return rbcl.crypto_core_ristretto255_sub(bytes(32), p)
 
 
 def check_key(msg: dict) -> bool:

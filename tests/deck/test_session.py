@@ -144,10 +144,10 @@ def test_g_share_proof_made_for_another_card_is_rejected(dealt) -> None:
     _assert_fault(table.sessions[0], 2, message, ProofError)
 
 
-def test_i_small_order_share_is_a_parse_error(dealt) -> None:
+def test_i_invalid_ristretto_share_is_a_parse_error(dealt) -> None:
     table, _ = dealt
     message = _share_msg(dealt, 1)
-    message["shares"][0]["share"]["d"] = bytes.fromhex("ec" + "ff" * 30 + "7f")
+    message["shares"][0]["share"]["d"] = bytes.fromhex("ec" + "ff" * 30 + "7f")  # RFC 9496: s = −1
     _assert_fault(table.sessions[0], 1, message, ParseError)
 
 
@@ -209,13 +209,15 @@ def test_h_key_replayed_for_another_seat_is_rejected() -> None:
     _assert_fault(newcomer, 0, key0)  # but only once
 
 
-def test_i_small_order_key_is_a_parse_error() -> None:
+def test_i_invalid_ristretto_key_is_a_parse_error() -> None:
     table = keyed_table(2, seed=6)
     key1 = next(m for sender, m in table.log if sender == 1)
     newcomer = DeckSession(TABLE_ID, 0, 2)
     bad = {
         **key1,
-        "Y": bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),
+        "Y": bytes.fromhex(
+            "3eb858e78f5a7254d8c9731174a94f76755fd3941c0ac93735c07ba14579630e"
+        ),  # −xy
     }
     _assert_fault(newcomer, 1, bad, ParseError)
 

@@ -1,4 +1,5 @@
-"""The Terelius–Wikström shuffle argument: honest proofs verify, attacks (a)–(e), (i) fail.
+"""The Terelius–Wikström shuffle argument: honest proofs verify, attacks (a)–(e), (i) fail,
+with the next seat verifying in sequence and while it proves its own shuffle (in parallel).
 
 Every tampered shuffle is fed to another seat's session, which must raise a fault naming the
 shuffler and keep its state: the honest message is accepted afterwards.
@@ -18,15 +19,16 @@ from fairdeal.p2p.deck.group import G, add, mul, mul_base
 from fairdeal.p2p.deck.masking import MaskedCard
 from fairdeal.p2p.deck.shuffle import ShuffleStatement, prove, shuffle_and_prove, verify
 
-from .conftest import TABLE_ID, keyed_table, seeded
+from .conftest import TABLE_ID, VERIFIER, keyed_table, seeded
 
 CARDS = 8
 
 
-@pytest.fixture(scope="module")
-def pending():
-    """Three keyed seats; seat 0 has just produced its shuffle of list d0 (not yet delivered)."""
-    table = keyed_table(3, seed=7)
+@pytest.fixture(scope="module", params=["sequential", "parallel"])
+def pending(request: pytest.FixtureRequest):
+    """Three keyed seats; seat 0 has just produced its shuffle of list d0 (not yet delivered).
+    Seat 1, the next shuffler, verifies it before proving, or while proving (`parallel`)."""
+    table = keyed_table(3, seed=7, parallel=VERIFIER if request.param == "parallel" else None)
     outputs = [s.new_deck("d0", "larry", range(CARDS)) for s in table.sessions]
     message = outputs[0].messages[0]
     return table, message
@@ -174,10 +176,19 @@ def test_e_flipped_deck_bytes_are_rejected(pending) -> None:
     assert_blames_shuffler(pending, {**honest, "deck": deck})
 
 
-def test_i_small_order_point_in_the_deck_is_a_parse_error(pending) -> None:
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "f3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # non-canonical
+        "c34c4e1826e5d403b78e246e88aa051c36ccf0aafebffe137d148a2bf9104562",  # negative s
+        "26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371",  # non-square x^2
+        "0000000000000000000000000000000000000000000000000000000000000000",  # the identity
+    ],
+)
+def test_i_invalid_ristretto_point_in_the_deck_is_a_parse_error(pending, raw: str) -> None:
     _, honest = pending
     deck = [list(pair) for pair in honest["deck"]]
-    deck[0][0] = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+    deck[0][0] = bytes.fromhex(raw)
     assert_blames_shuffler(pending, {**honest, "deck": deck}, ParseError)
 
 

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 
 from fairdeal.engine.bots import make_bot
@@ -191,3 +192,19 @@ def test_resume_refuses_a_transcript_not_started_in_a_lobby(
     assert main(["resume", str(path)]) == 1  # the data directory is the one holding tables/
     error = capsys.readouterr().err
     assert str(path) in error and "no signed roster" in error
+
+
+def test_resume_refuses_a_transcript_of_protocol_version_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tables" / "old.transcript"
+    Transcript.create(path, Roster(b"t" * 16, (b"k" * 32, b"j" * 32)), 0).close()
+    data = path.read_bytes()  # the header is the only record: rewrite it as version 1 wrote it
+    header = msgpack.unpackb(data[4:], raw=False)
+    del header["proto"]
+    payload = msgpack.packb(header, use_bin_type=True)
+    path.write_bytes(len(payload).to_bytes(4, "big") + payload)
+    assert main(["resume", str(path)]) == 1
+    error = capsys.readouterr().err
+    assert "made by protocol version 1" in error and str(path) in error
+    assert "damaged" not in error and "Traceback" not in error

@@ -108,6 +108,14 @@ def test_version_mismatch_is_a_clear_error_on_both_sides() -> None:
         initiator.auth(responder.version_error())
 
 
+def test_a_protocol_version_1_peer_is_refused() -> None:
+    """Version 2 changed the fair deck's group (protocol.md §6.1): version 1 is not offered."""
+    alice, bob = make_identity(0), make_identity(1)
+    old_peer = Initiator(alice, "bob", versions=(1,))
+    with pytest.raises(VersionMismatch, match=r"we speak \[2\], the peer speaks \[1\]"):
+        Responder(bob, "alice").hello_ack(old_peer.hello())
+
+
 def test_highest_common_version_is_chosen() -> None:
     alice, bob = make_identity(0), make_identity(1)
     initiator = Initiator(alice, "bob", versions=(1, 2, 3))
@@ -183,12 +191,12 @@ async def test_version_mismatch_over_tcp_names_both_version_lists() -> None:
     )
     host, port = await server.start()
     try:
-        future_peer = dataclasses.replace(FAST, versions=(2, 3))
-        with pytest.raises(VersionMismatch, match=r"we speak \[2, 3\], the peer speaks \[1\]"):
+        future_peer = dataclasses.replace(FAST, versions=(3, 4))
+        with pytest.raises(VersionMismatch, match=r"we speak \[3, 4\], the peer speaks \[2\]"):
             await open_channel(host, port, alice, config=future_peer)
         server_error = await asyncio.wait_for(refused, 2)
         assert isinstance(server_error, VersionMismatch)
-        assert "the peer speaks [2, 3]" in str(server_error)
+        assert "the peer speaks [3, 4]" in str(server_error)
     finally:
         await server.close()
 

@@ -14,6 +14,7 @@ from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
     TranscriptError,
+    TranscriptVersionError,
     load_transcript,
     replay,
 )
@@ -181,3 +182,16 @@ def test_a_damaged_secrets_file_is_an_error_naming_it(tmp_path: Path) -> None:
     path.chmod(0o600)
     with pytest.raises(TranscriptError, match="secrets file is damaged"):
         SecretStore(path)
+
+
+def test_a_transcript_of_protocol_version_1_is_refused_clearly(tmp_path: Path) -> None:
+    header = {"k": "header", "v": 1, "table": b"t" * 16, "roster": [b"k" * 32], "seat": 0}
+    path = tmp_path / "old"
+    path.write_bytes(encode_frame(pack_message(header)))  # version 1 wrote no "proto"
+    with pytest.raises(TranscriptVersionError, match="made by protocol version 1"):
+        load_transcript(path)
+    path.write_bytes(encode_frame(pack_message({**header, "proto": 2})))
+    assert load_transcript(path).seat == 0
+    path.write_bytes(encode_frame(pack_message({**header, "proto": "two"})))
+    with pytest.raises(TranscriptVersionError, match="made by protocol version 'two'"):
+        load_transcript(path)
