@@ -209,7 +209,8 @@ class LarryTable:
         self._public: dict[Slot, set[int]] = {}  # whose shares of a slot are public
         self._service: _Service | None = None
         self._forwards: dict[Slot, tuple[int, Any]] = {}  # give-aways received early
-        self._received: set[Slot] = set()
+        self._received: set[Slot] = set()  # slots whose forward was used (copies ignored)
+        self._receipted: set[int] = set()  # Transfer ids whose receipt this seat published
         self._proofs = 0
         self._doubt_pile: tuple[tuple[int, int, bool], ...] = ()  # (slot, seat, face_up)
 
@@ -532,18 +533,21 @@ class LarryTable:
         request = service.requests[0]
         assert isinstance(request, Transfer)
         masked = self._slot[request.slot]
-        if request.to_seat != self.me or masked in self._received:
+        # One receipt per Transfer, not per card: a card can come to the same seat twice
+        # (0→1, 1→0, 0→1), and the second time needs its own receipt (issue 13 item 4).
+        if request.to_seat != self.me or request.id in self._receipted:
             return
         receipt: dict[str, Any] = {"slot": request.slot}
         if not self.deck.awaiting_forward(masked):
             # the card came back to a seat that holds every share it needs: nothing is forwarded
-            self._received.add(masked)
+            self._receipted.add(request.id)
             self.outbox.append(Publish(RECEIVED, receipt))
             return
         if masked not in self._forwards:
             return
         sender, body = self._forwards.pop(masked)
         self._received.add(masked)
+        self._receipted.add(request.id)
         try:
             if sender != request.from_seat:
                 raise DeckFault(sender, "forwarded a card it is not giving")

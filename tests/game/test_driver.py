@@ -12,7 +12,7 @@ from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.table.api import DoubtVerification, StateChanged
 from fairdeal.p2p.table.driver import DECK, JOIN, LarryTable, Private, Publish
 
-from .sansio import SansIOTable
+from .sansio import Policy, SansIOTable
 
 DECK_CARDS = build_deck(LarryOptions())
 
@@ -109,3 +109,44 @@ def test_shares_that_leave_one_out_are_refused_and_blamed() -> None:
         assert t.fault is not None and t.fault.seat == 1
         assert "wrong shares" in t.fault.what
         assert "missing" in t.fault.evidence
+
+
+CHAIN = {2: 1, 1: 0, 0: 1}  # who gives to whom
+
+
+def chain_policy(bots: list) -> Policy:
+    """L11 whenever possible along CHAIN, giving on the card received last (so one card goes
+    2→1, 1→0, 0→1)."""
+
+    def policy(seat: int, t: LarryTable) -> Action:
+        view = t.view()
+        hand = view.hand
+        if view.state.phase == "play" and not view.state.obligated[seat] and len(hand) >= 3:
+            for slot, face in hand:
+                if face is not None and DECK_CARDS[face].kind is CardKind.GIVE_AWAY_1:
+                    received = [g.slot for g in gifts(t) if g.target == seat]
+                    give = received[-1] if received else None
+                    if give is None or give not in dict(hand) or give == slot:
+                        give = next(s for s, _ in hand if s != slot)
+                    target = CHAIN[seat]
+                    return PlayFaceUp(
+                        slot, CardKind.GIVE_AWAY_1, target=target, give=give, larry=len(hand) == 3
+                    )
+        return bots[seat].choose(view)
+
+    return policy
+
+
+def test_a_card_given_twice_to_the_same_seat_is_received_both_times() -> None:
+    # Issue 13 item 4 (L11): with this seed one card goes 0→1, then 1→0, then 0→1 (bots in
+    # ordinary play, giving on the card received last). Seat 1 receives it a second time and
+    # needs no forward (it holds every share); its receipt must still be published, or every
+    # peer waits for ever.
+    table = SansIOTable(3, LarryOptions(), seed=6)
+    bots = [make_bot("heuristic", random.Random(60 + s)) for s in range(3)]
+    table.run(chain_policy(bots))
+    given = [(g.seat, g.target) for g in gifts(table.tables[0]) if g.slot == 108]
+    assert given[:3] == [(0, 1), (1, 0), (0, 1)], "the scenario did not happen with this seed"
+    assert all(t.fault is None for t in table.tables)
+    assert all(t.expected() is None for t in table.tables)
+    assert all(t.state is not None and t.state.phase == "game_over" for t in table.tables)
