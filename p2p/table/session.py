@@ -12,9 +12,8 @@ interfaces mDNS uses come from `NetworkSettings` (the app sets them once with `u
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,7 +25,7 @@ from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
 from fairdeal.p2p.table.api import EventHistory, Notice, SeatInfo, TableEvent
-from fairdeal.p2p.table.gather import Seated, join_lobby, open_lobby
+from fairdeal.p2p.table.gather import Seated, join_found, join_lobby, open_lobby
 from fairdeal.p2p.table.headless import transcript_path
 from fairdeal.p2p.table.local_bots import bot_identity, local_bots
 from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT, TablePeer
@@ -295,21 +294,16 @@ def join_table(
 def join_discovered(
     table: DiscoveredTable, *, name: str, settings: NetworkSettings | None = None
 ) -> NetworkedTable:
-    """Join a table found on the network, trying each address it advertises in turn."""
+    """Join a table found on the network, trying each address it advertises in turn; the host
+    must prove the key its advertisement names (protocol.md 2), or we do not sit down."""
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)
-    addresses: Sequence[str] = table.addresses
 
     async def gather(session: NetworkedTable) -> Seated:
         session.notice(f"Joining {table.ad.name!r}…")
-        failures: list[str] = []
-        for host in addresses:
-            with contextlib.suppress(OSError):
-                return await join_lobby(
-                    identity, host, table.port, bind=settings.bind, timeout=settings.gather_timeout
-                )
-            failures.append(f"{host}:{table.port}")
-        raise OSError(f"no answer from {', '.join(failures)}")
+        return await join_found(
+            identity, table, bind=settings.bind, timeout=settings.gather_timeout
+        )
 
     return NetworkedTable(identity, settings, gather)
 
