@@ -227,6 +227,9 @@ class SecretStore:
     def __contains__(self, name: str) -> bool:
         return name in self._values
 
+    def names(self) -> list[str]:
+        return list(self._values)
+
     def put(self, name: str, value: Any) -> None:
         self._values[name] = value
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -327,7 +327,7 @@ def _replay(
         )
     deck = DeckSession.observer(roster.table, seats)
     try:
-        table = LarryTable(roster.table, seats, options, deck, signed)
+        table = LarryTable(roster.table, seats, options, deck, signed, keys=roster.keys)
     except ValueError as exc:
         raise _Stop(AuditFault(0, "impossible game terms", str(exc), at)) from None
     table.terms = envelopes[at].body  # seat 0's join; every other join must equal it

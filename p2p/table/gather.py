@@ -36,8 +36,10 @@ from fairdeal.p2p.lobby.session import (
     seat_addresses,
 )
 from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.driver import lobby_options
+from fairdeal.p2p.table.randomness import check_new_table
 
 log = logging.getLogger("fairdeal.lobby")
 
@@ -145,11 +147,15 @@ async def join_lobby(
     *,
     bind: str = "0.0.0.0",
     timeout: float | None = None,
+    secrets: SecretStore | None = None,
 ) -> Seated:
     """Join the table hosted at host:port as a guest: sit, agree, sign, connect to every seat.
-    A typed address has no advertised key to check: the players compare key codes aloud."""
+    A typed address has no advertised key to check: the players compare key codes aloud.
+    `secrets`: this seat's secrets file; a table id it already holds secrets for is refused
+    (`TableReused`) before we take a seat."""
     table = JoinedTable(identity, listen_host=bind)
-    return await _sit(table, table.join_at(host, port), timeout, host_address=(host, port))
+    entering = table.join_at(host, port)
+    return await _sit(table, entering, timeout, secrets, host_address=(host, port))
 
 
 async def join_found(
@@ -158,24 +164,30 @@ async def join_found(
     *,
     bind: str = "0.0.0.0",
     timeout: float | None = None,
+    secrets: SecretStore | None = None,
 ) -> Seated:
     """Join a table found on the network: dial each advertised address in turn and sit only if
     the host proves the key advertised in its record (protocol.md 2: `fp` pins the key, so an
-    impostor on the LAN with the same table name is refused)."""
+    impostor on the LAN with the same table name is refused). `secrets`: as for join_lobby."""
     table = JoinedTable(identity, listen_host=bind)
-    return await _sit(table, table.join(found), timeout)
+    return await _sit(table, table.join(found), timeout, secrets)
 
 
 async def _sit(
     table: JoinedTable,
     entering: Coroutine[Any, Any, None],
     timeout: float | None,
+    secrets: SecretStore | None,
     host_address: tuple[str, int] | None = None,
 ) -> Seated:
-    """Enter the lobby (`entering`), take the first free seat, agree, sign, form the mesh."""
+    """Enter the lobby (`entering`), refuse a table id played here before, take the first free
+    seat, agree, sign, form the mesh."""
     try:
         async with asyncio.timeout(timeout):
             await entering
+            view = table.lobby.view if table.lobby is not None else None
+            if secrets is not None and view is not None:
+                check_new_table(secrets, view.table_id)  # issue 13 item 1
             seat = await table.take_seat()
             signed = await _ready_until_started(table)
     except BaseException:

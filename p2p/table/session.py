@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryView
+from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
 from fairdeal.p2p.log.transcript import SecretStore
@@ -197,7 +198,14 @@ class NetworkedTable:
             f"Transcript: {peer.transcript_path} (`fairdeal audit` checks it; after a crash, "
             f"`fairdeal resume {peer.transcript_path}` takes you back to this seat)"
         )
-        await peer.start()
+        try:
+            await peer.start()
+        except P2PError as error:  # a table id played here before, a secrets file gone
+            log.info("cannot open the table: %s", error)
+            self.notice(f"✗ Cannot play at this table: {error}")
+            self._closed = True
+            self.history.close()
+            return
         self._spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
         async for event in peer.events():
             self._emit(event)
@@ -285,7 +293,12 @@ def join_table(
     async def gather(table: NetworkedTable) -> Seated:
         table.notice(f"Joining the table at {host}:{port}…")
         return await join_lobby(
-            identity, host, port, bind=settings.bind, timeout=settings.gather_timeout
+            identity,
+            host,
+            port,
+            bind=settings.bind,
+            timeout=settings.gather_timeout,
+            secrets=SecretStore(settings.data / "secrets"),
         )
 
     return NetworkedTable(identity, settings, gather)
@@ -302,7 +315,11 @@ def join_discovered(
     async def gather(session: NetworkedTable) -> Seated:
         session.notice(f"Joining {table.ad.name!r}…")
         return await join_found(
-            identity, table, bind=settings.bind, timeout=settings.gather_timeout
+            identity,
+            table,
+            bind=settings.bind,
+            timeout=settings.gather_timeout,
+            secrets=SecretStore(settings.data / "secrets"),
         )
 
     return NetworkedTable(identity, settings, gather)
