@@ -62,6 +62,7 @@ from fairdeal.p2p.table.randomness import (
     seat_seed,
     table_secret_name,
 )
+from fairdeal.p2p.table.withheld import WithheldReveal, withheld_reveal
 
 if TYPE_CHECKING:
     from fairdeal.p2p.table.gather import Seated
@@ -205,6 +206,7 @@ class TablePeer:
         self._watchdog: asyncio.Task[None] | None = None
         self._waiting_since = time.monotonic()
         self._reported_wait: int | None = None
+        self._withheld: WithheldReveal | None = None  # a coin reveal held up past the limit
         self._act_applied_at: float | None = None
         self._doubt_at: float | None = None
         self._hand_starting = False
@@ -243,6 +245,21 @@ class TablePeer:
 
     def events(self) -> AsyncIterator[TableEvent]:
         return self.history.replay()
+
+    def end_table(self) -> FaultDetected:
+        """End the table because a seat withholds its coin reveal past the silence limit
+        (issue 13 item 6): the table stops with a fault naming that seat, and its evidence (the
+        seat's signed commitment) is kept beside the transcript. Raises IllegalAction when no
+        seat is withholding one: ordinary silence is waited out (protocol.md 10.6)."""
+        table = self._require_table()
+        withheld = self._withheld
+        if withheld is None or table.over or table.expected_seat() != withheld.seat:
+            raise IllegalAction(self._seat, "no seat is withholding a coin reveal")
+        self._keep_evidence(withheld.record())
+        table._stop(withheld.seat, withheld.what, withheld.describe())
+        self._pump()
+        assert table.fault is not None
+        return table.fault
 
     async def start(self) -> None:
         """Open (or reopen after a crash) this seat's table and start playing."""
@@ -378,11 +395,14 @@ class TablePeer:
             "detail": fault.detail,
             "evidence": [[e.signed, e.signature] for e in fault.evidence],
         }
-        with open(evidence_path(self.transcript_path), "ab") as file:
-            file.write(encode_frame(pack_message(record), MAX_FRAME_SIZE))
+        self._keep_evidence(record)
         table = self._require_table()
         table._stop(fault.seat, fault.kind, fault.detail)
         self._schedule()
+
+    def _keep_evidence(self, record: dict[str, Any]) -> None:
+        with open(evidence_path(self.transcript_path), "ab") as file:
+            file.write(encode_frame(pack_message(record), MAX_FRAME_SIZE))
 
     def _on_forward(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         """A give-away's signed forward (protocol.md 10.8): the table checks it before anything
@@ -526,7 +546,11 @@ class TablePeer:
                 if self._reported_wait is not None:
                     self._emit(SeatStatus(self._reported_wait, True, None))
                     self._reported_wait = None
+                    self._withheld = None
                 continue
             connected = self.roster.keys[seat] in self.mesh.peers
             self._reported_wait = seat
-            self._emit(SeatStatus(seat, connected, waited))
+            assert self.sync is not None
+            self._withheld = withheld_reveal(table, self.sync.log, waited)
+            what = self._withheld.what if self._withheld is not None else None
+            self._emit(SeatStatus(seat, connected, waited, what))

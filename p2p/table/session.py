@@ -25,7 +25,7 @@ from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.api import EventHistory, Notice, SeatInfo, TableEvent
+from fairdeal.p2p.table.api import EventHistory, FaultDetected, Notice, SeatInfo, TableEvent
 from fairdeal.p2p.table.gather import Seated, join_found, join_lobby, open_lobby
 from fairdeal.p2p.table.headless import transcript_path
 from fairdeal.p2p.table.local_bots import bot_identity, local_bots
@@ -128,6 +128,12 @@ class NetworkedTable:
 
     def events(self) -> AsyncIterator[TableEvent]:
         return self.history.replay()
+
+    def end_table(self) -> FaultDetected:
+        """End the table when a seat withholds its coin reveal (TablePeer.end_table)."""
+        if self.peer is None:
+            raise IllegalAction(self._seat, "the table is still gathering its seats")
+        return self.peer.end_table()
 
     async def start(self) -> None:
         """Gather and play in the background; progress arrives as events."""

@@ -20,7 +20,7 @@ from fairdeal.engine import (
     build_deck,
 )
 from fairdeal.engine.bots import Bot
-from fairdeal.p2p.deck.messages import FORWARD, SHARES
+from fairdeal.p2p.deck.messages import COIN_REVEAL, FORWARD, SHARES
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
 from fairdeal.p2p.table.driver import DECK, LarryTable, Private, Publish
@@ -242,3 +242,16 @@ class BadForwardTable(LarryTable):
                 self.outbox[index] = Private(
                     item.to, {**item.body, "shares": shares}, item.transfer, item.slot
                 )
+
+
+class WithholdingTable(LarryTable):
+    """Commits to the first-player coin and never reveals it (the last revealer's abort)."""
+
+    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super()._take_output(output, transfer)
+        self.outbox = [
+            item
+            for item in self.outbox
+            if not (isinstance(item, Publish) and item.kind == DECK)
+            or item.body.get("kind") != COIN_REVEAL
+        ]
