@@ -122,8 +122,8 @@ class Private:
 
     to: int
     body: Any
-    transfer: int = 0
-    slot: int = 0
+    transfer: int
+    slot: int
 
 
 @dataclass
@@ -609,7 +609,7 @@ class LarryTable:
     def _try_forward(self) -> None:
         """The receiver of a give-away opens the giver's forward once the Transfer is served,
         and publishes its receipt (with the signed forward as evidence if the forward fails)."""
-        request = self._pending_transfer()
+        request = self._pending_transfer() if self.fault is None else None
         # One receipt per Transfer, not per card: a card can come to the same seat twice
         # (0→1, 1→0, 0→1), and the second time needs its own receipt (issue 13 item 4).
         if request is None or request.to_seat != self.me or request.id in self._receipted:
