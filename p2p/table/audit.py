@@ -42,6 +42,7 @@ from fairdeal.p2p.log.envelope import Envelope, decode_envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
 from fairdeal.p2p.table.driver import JOIN, LarryTable, lobby_options, roster_difference
+from fairdeal.p2p.table.withheld import WITHHELD_KIND, withheld_reveal
 
 TRANSCRIPT_VERSION = 1
 
@@ -75,6 +76,7 @@ class AuditReport:
     doubts: int = 0
     roster: list[str] = field(default_factory=list)  # seat -> key fingerprint, all joined
     signed_roster: bool = False  # the header holds the lobby's roster, signed by every seat
+    withheld: str | None = None  # the table was ended over a withheld coin reveal (10.6)
     ids: list[bytes] = field(default_factory=list, repr=False)
 
     @property
@@ -82,6 +84,8 @@ class AuditReport:
         return self.fault is None
 
     def result_text(self) -> str:
+        if not self.over and self.withheld is not None:
+            return f"table ended after {self.entries} entries: {self.withheld}"
         if not self.over:
             return f"game not finished after {self.entries} entries"
         winners = ", ".join(f"seat {w}" for w in self.winners)
@@ -106,6 +110,7 @@ class AuditReport:
             "doubts": self.doubts,
             "roster": self.roster,
             "signed_roster": self.signed_roster,
+            "withheld": self.withheld,
             "fault": None
             if self.fault is None
             else {
@@ -131,7 +136,7 @@ def audit_transcript(path: Path) -> AuditReport:
         report.roster = [fingerprint(key) for key in roster.keys]
         report.signed_roster = signed is not None
         _check_sequences(envelopes)
-        _replay(roster, envelopes, report, signed)
+        _replay(roster, envelopes, report, signed, path)
         _check_evidence(roster, path)
     except _Stop as stop:
         report.fault = stop.fault
@@ -309,7 +314,11 @@ def _check_roster_envelope(envelopes: list[Envelope], signed: SignedRoster) -> N
 
 
 def _replay(
-    roster: Roster, envelopes: list[Envelope], report: AuditReport, signed: SignedRoster | None
+    roster: Roster,
+    envelopes: list[Envelope],
+    report: AuditReport,
+    signed: SignedRoster | None,
+    path: Path,
 ) -> None:
     seats = len(roster.keys)
     at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
@@ -361,6 +370,29 @@ def _replay(
         report.winners = state.winners
         report.scores = state.scores
         report.hands = state.hand_no
+    report.withheld = _withheld(roster, path, table, log)
+
+
+def _withheld(roster: Roster, path: Path, table: LarryTable, log: TableLog) -> str | None:
+    """A table ended over a withheld coin reveal (protocol.md 10.6): the log stops where that
+    seat's reveal is due, and the `.faults` record holds its signed commitment from the log."""
+    from fairdeal.p2p.table.peer import evidence_path
+
+    stuck = withheld_reveal(table, log, 0.0)
+    sidecar = evidence_path(path)
+    if stuck is None or not sidecar.exists():
+        return None
+    for record in _records(sidecar.read_bytes()):
+        items = record.get("evidence")
+        if record.get("kind") != WITHHELD_KIND or not isinstance(items, list) or len(items) != 1:
+            continue
+        try:
+            envelope = decode_envelope(bytes(items[0][0]), bytes(items[0][1]), str(sidecar))
+        except (EnvelopeError, MalformedFrame, TypeError, IndexError):
+            continue
+        if envelope.signed == stuck.commitment.signed and envelope.verify(roster.keys[stuck.seat]):
+            return f"seat {stuck.seat} {stuck.what} (its signed commitment: {sidecar.name})"
+    return None
 
 
 def _tally(table: LarryTable, report: AuditReport) -> None:

@@ -16,8 +16,9 @@ import pytest
 
 from fairdeal.engine import IllegalAction
 from fairdeal.p2p.log.envelope import decode_envelope
+from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
 from fairdeal.p2p.table.api import FaultDetected, SeatStatus, TableEvent
-from fairdeal.p2p.table.audit import _records
+from fairdeal.p2p.table.audit import _records, audit_transcript
 from fairdeal.p2p.table.peer import TablePeer, evidence_path
 from fairdeal.p2p.table.withheld import WITHHELD_KIND
 
@@ -70,6 +71,15 @@ async def test_the_last_revealer_withholding_the_coin_is_named_and_the_table_end
         assert commitment.body["kind"] == "deck.coin.commit"
         with pytest.raises(IllegalAction):  # ended once; nothing more to end
             ender.end_table()
+        report = audit_transcript(ender.transcript_path)  # the auditor checks the evidence
+        assert report.verified and not report.over
+        assert report.withheld is not None and f"seat {LAST} withheld" in report.withheld
+        assert "table ended" in report.result_text()
+        # Evidence that is not the seat's signed commitment from the log proves nothing.
+        sidecar = evidence_path(ender.transcript_path)
+        record["evidence"] = [[signed, bytes([signature[0] ^ 1]) + signature[1:]]]
+        sidecar.write_bytes(encode_frame(pack_message(record), MAX_FRAME_SIZE))
+        assert audit_transcript(ender.transcript_path).withheld is None
     finally:
         await table.close()
 
