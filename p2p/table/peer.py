@@ -62,7 +62,7 @@ from fairdeal.p2p.table.randomness import (
     seat_seed,
     table_secret_name,
 )
-from fairdeal.p2p.table.withheld import WithheldReveal, withheld_reveal
+from fairdeal.p2p.table.withheld import WITHHELD_KIND, WithheldReveal, withheld_reveal
 
 if TYPE_CHECKING:
     from fairdeal.p2p.table.gather import Seated
@@ -255,7 +255,9 @@ class TablePeer:
         withheld = self._withheld
         if withheld is None or table.over or table.expected_seat() != withheld.seat:
             raise IllegalAction(self._seat, "no seat is withholding a coin reveal")
-        self._keep_evidence(withheld.record())
+        self._keep_evidence(
+            withheld.seat, WITHHELD_KIND, withheld.describe(), [withheld.commitment]
+        )
         table._stop(withheld.seat, withheld.what, withheld.describe())
         self._pump()
         assert table.fault is not None
@@ -389,18 +391,21 @@ class TablePeer:
     def _on_log_fault(self, fault: Fault) -> None:
         """A fault the log finds (equivocation, a bad chain): keep its signed evidence beside
         the transcript, where `fairdeal audit` checks it, and stop the table."""
-        record = {
-            "seat": fault.seat,
-            "kind": fault.kind,
-            "detail": fault.detail,
-            "evidence": [[e.signed, e.signature] for e in fault.evidence],
-        }
-        self._keep_evidence(record)
+        self._keep_evidence(fault.seat, fault.kind, fault.detail, fault.evidence)
         table = self._require_table()
         table._stop(fault.seat, fault.kind, fault.detail)
         self._schedule()
 
-    def _keep_evidence(self, record: dict[str, Any]) -> None:
+    def _keep_evidence(
+        self, seat: int, kind: str, detail: str, evidence: Sequence[Envelope]
+    ) -> None:
+        """Append a fault and its signed envelopes to the `.faults` file beside the transcript."""
+        record = {
+            "seat": seat,
+            "kind": kind,
+            "detail": detail,
+            "evidence": [[e.signed, e.signature] for e in evidence],
+        }
         with open(evidence_path(self.transcript_path), "ab") as file:
             file.write(encode_frame(pack_message(record), MAX_FRAME_SIZE))
 

@@ -44,15 +44,6 @@ class WithheldReveal:
             f"seats that revealed: {others}"
         )
 
-    def record(self) -> dict[str, Any]:
-        """Its record in `<transcript>.faults` (the signed commitment as evidence)."""
-        return {
-            "seat": self.seat,
-            "kind": WITHHELD_KIND,
-            "detail": self.describe(),
-            "evidence": [[self.commitment.signed, self.commitment.signature]],
-        }
-
 
 def _coin_message(envelope: Envelope, kind: str) -> Mapping[str, Any] | None:
     body = envelope.body
