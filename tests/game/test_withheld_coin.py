@@ -11,14 +11,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+import msgpack
 import pytest
 
 from fairdeal.engine import IllegalAction
 from fairdeal.p2p.log.envelope import decode_envelope
-from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
+from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE, encode_frame, pack_message
 from fairdeal.p2p.table.api import FaultDetected, SeatStatus, TableEvent
-from fairdeal.p2p.table.audit import _records, audit_transcript
+from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.peer import TablePeer, evidence_path
 from fairdeal.p2p.table.withheld import WITHHELD_KIND
 
@@ -28,6 +30,17 @@ from .support import open_table
 LIMIT = 0.3
 SEATS = 4
 LAST = SEATS - 1
+
+
+def read_records(data: bytes) -> list[dict[str, Any]]:
+    """The framed msgpack records of a `.faults` file (protocol.md 10.4)."""
+    records, offset = [], 0
+    while offset < len(data):
+        (length,) = PREFIX.unpack_from(data, offset)
+        start = offset + PREFIX_SIZE
+        records.append(msgpack.unpackb(data[start : start + length], raw=False))
+        offset = start + length
+    return records
 
 
 async def aenumerate(events: AsyncIterator[TableEvent]) -> AsyncIterator[tuple[int, TableEvent]]:
@@ -63,7 +76,7 @@ async def test_the_last_revealer_withholding_the_coin_is_named_and_the_table_end
         await ender.finished(5)
         assert ender.table is not None and ender.table.fault == fault
         assert any(isinstance(e, FaultDetected) and e.seat == LAST for e in ender.history.events)
-        (record,) = _records(evidence_path(ender.transcript_path).read_bytes())
+        (record,) = read_records(evidence_path(ender.transcript_path).read_bytes())
         assert record["seat"] == LAST and record["kind"] == WITHHELD_KIND
         ((signed, signature),) = record["evidence"]
         commitment = decode_envelope(signed, signature, "evidence")
