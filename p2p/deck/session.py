@@ -117,6 +117,9 @@ class _SlotState:
     # Public: the seats whose shares each seat was forwarded (a give-away never sends them again).
     forwarded_to: dict[int, set[int]] = field(default_factory=dict)
     forward_wanted: frozenset[int] = frozenset()  # the shares this seat's pending forward carries
+    # Public: the last give of the slot (giver, receiver, the shares its forward must carry), so
+    # that any seat can judge a forward the receiver shows it (`check_forward`).
+    last_give: tuple[int, int, frozenset[int]] | None = None
     known: int | None = field(default=None, repr=False)
     revealed: int | None = None
 
@@ -319,6 +322,7 @@ class DeckSession:
         # seat computes the same set from public state.
         lacking = self._lacking(state, to)
         state.forwarded_to.setdefault(to, set()).update(lacking)
+        state.last_give = (giver, to, frozenset(lacking))
         out = Output()
         if giver == self.seat and lacking:
             held = self._unpublished_held(slot, state)
@@ -476,28 +480,62 @@ class DeckSession:
             out.events += apply()
         return out
 
+    def check_forward(self, sender: int, slot: Slot, data: Mapping[str, Any]) -> None:
+        """Judge, on any seat (an observer too), a forward that `sender` sent for the last give
+        of `slot` and that its receiver made public: it must be the giver's, to the receiver,
+        with exactly the shares the receiver lacked, each with a valid proof. Raises `DeckFault`
+        naming `sender`; changes nothing."""
+        state = self._slots.get(slot)
+        if state is None or state.last_give is None:
+            raise DeckUsageError(f"slot {slot} was never given")
+        giver, to, lacking = state.last_give
+        message = parse_message(data, sender, self.seats)
+        if not isinstance(message, ForwardMessage):
+            raise DeckFault(sender, f"sent {type(message).__name__} as a forward")
+        if sender != giver or message.to != to:
+            raise DeckFault(sender, f"forwarded {slot}, which it did not give to seat {to}")
+        self._forwarded_shares(message, lambda s: lacking if s == slot else None)
+
+    def _forwarded_shares(
+        self, message: ForwardMessage, wanted: Callable[[Slot], frozenset[int] | None]
+    ) -> dict[Slot, dict[int, DecryptionShare]]:
+        """The shares of a forward by slot, each checked: for a slot given by its author
+        (`wanted(slot)` is the set of shares the forward must carry, None: not given by it),
+        every wanted share once, none else, each proof valid."""
+        sender = message.seat
+        received: dict[Slot, dict[int, DecryptionShare]] = {}
+        for item in message.shares:
+            slot = item.slot
+            want = wanted(slot)
+            if want is None:
+                raise DeckFault(sender, f"unexpected forwarded share for {slot}")
+            share = item.share
+            new = received.setdefault(slot, {})
+            if share.seat in new or share.seat not in want:
+                raise DeckFault(sender, f"forwarded a needless share of seat {share.seat}")
+            self._verify_share(sender, slot, share, private=True)
+            new[share.seat] = share
+        for slot, new in received.items():
+            missing = (wanted(slot) or frozenset()) - set(new)
+            if missing:
+                raise DeckFault(sender, f"forward for {slot} lacks shares of {sorted(missing)}")
+        return received
+
     def _on_forward(self, message: ForwardMessage) -> Output:
         sender = message.seat
         if message.to != self.seat:
             raise DeckFault(sender, "forwarded shares addressed to another seat")
-        received: dict[Slot, dict[int, DecryptionShare]] = {}
-        for item in message.shares:
-            slot = item.slot
+
+        def wanted(slot: Slot) -> frozenset[int] | None:
             state = self._slots.get(slot)
             if state is None or state.forward_from != sender:
-                raise DeckFault(sender, f"unexpected forwarded share for {slot}")
-            share = item.share
-            new = received.setdefault(slot, {})
-            if share.seat in new or share.seat not in state.forward_wanted:
-                raise DeckFault(sender, f"forwarded a needless share of seat {share.seat}")
-            self._verify_share(sender, slot, share, private=True)
-            new[share.seat] = share
+                return None
+            return state.forward_wanted
+
+        received = self._forwarded_shares(message, wanted)
         cards: dict[Slot, int] = {}
         for slot, new in received.items():
             state = self._slots[slot]
-            missing = state.forward_wanted - set(new)
-            if missing:
-                raise DeckFault(sender, f"forward for {slot} lacks shares of {sorted(missing)}")
             shares = [*state.public.values(), *new.values()]
             cards[slot] = self._private_open(sender, slot, shares)
         out = Output()

@@ -287,6 +287,7 @@ class JoinedTable:
         self._waiters = _Waiters()
         self._early: list[tuple[PublicIdentity, dict[str, Any]]] = []
         self._host_fingerprint: str | None = None
+        self.host_address: tuple[str, int] | None = None  # where the host answered
 
     async def join(self, table: DiscoveredTable, timeout: float = 10.0) -> None:
         """Dial the host, check its key is the advertised one, and wait for the lobby state."""
@@ -330,9 +331,12 @@ class JoinedTable:
         failures: list[str] = []
         for address in addresses:
             try:
-                return await asyncio.wait_for(self.mesh.connect(address, port), timeout)
+                host = await asyncio.wait_for(self.mesh.connect(address, port), timeout)
             except (OSError, TimeoutError, P2PError) as error:
                 failures.append(unreachable_reason(error, address, port))
+                continue
+            self.host_address = (address, port)
+            return host
         raise LobbyClosed("; ".join(failures) or f"no address to reach the table at port {port}")
 
     @property

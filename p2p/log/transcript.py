@@ -348,6 +348,9 @@ class SecretStore:
     def __contains__(self, name: str) -> bool:
         return name in self._values
 
+    def names(self) -> list[str]:
+        return list(self._values)
+
     def put(self, name: str, value: Any) -> None:
         previous = self._values.get(name)
         self._values[name] = value

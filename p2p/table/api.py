@@ -79,11 +79,14 @@ class DoubtVerification:
 
 @dataclass(frozen=True, slots=True)
 class SeatStatus:
-    """A seat's connection state; `waiting_seconds` is set while the table waits on that seat."""
+    """A seat's connection state; `waiting_seconds` is set while the table waits on that seat.
+    `withholding` says what it holds up when only it can, and it may do so on purpose (its
+    reveal of a joint coin): then the others may end the table (`end_table`)."""
 
     seat: int
     connected: bool
     waiting_seconds: float | None = None
+    withholding: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

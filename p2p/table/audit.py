@@ -48,6 +48,7 @@ from fairdeal.p2p.log.transcript import (
     parse_header,
 )
 from fairdeal.p2p.table.driver import JOIN, LarryTable, lobby_options, roster_difference
+from fairdeal.p2p.table.withheld import WITHHELD_KIND, withheld_reveal
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class AuditReport:
     signed_roster: bool = False  # the header holds the lobby's roster, signed by every seat
     started: bool = False  # seat 0's join is in the log: the game's terms are known
     ignored_bytes: int = 0  # a torn last record (a crash's tail) left out of the audit
+    withheld: str | None = None  # the table was ended over a withheld coin reveal (10.6)
     ids: list[bytes] = field(default_factory=list, repr=False)
 
     @property
@@ -95,6 +97,8 @@ class AuditReport:
         return not self.over and self.fault is None
 
     def result_text(self) -> str:
+        if not self.over and self.withheld is not None:
+            return f"table ended after {self.entries} entries: {self.withheld}"
         if not self.over:
             where = "mid-game" if self.started else "before the game began (no join of seat 0)"
             torn = (
@@ -128,6 +132,7 @@ class AuditReport:
             "signed_roster": self.signed_roster,
             "incomplete": self.incomplete,
             "ignored_bytes": self.ignored_bytes,
+            "withheld": self.withheld,
             "fault": None
             if self.fault is None
             else {
@@ -199,6 +204,7 @@ class _Audit:
         assert self.replay is not None
         self.replay.finish()
         _check_evidence(self.replay, self.path)
+        self.report.withheld = _withheld(self.replay, self.path)
 
     def _pass(self, replaying: bool) -> None:
         try:
@@ -489,6 +495,35 @@ def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -
         raise _Stop(AuditFault(0, error.detail, evidence, 0, offset)) from None
 
 
+def _withheld(replay: _Replay, path: Path) -> str | None:
+    """A table ended over a withheld coin reveal (protocol.md 10.6): the log stops where that
+    seat's reveal is due, and the `.faults` record holds its signed commitment from the log."""
+    from fairdeal.p2p.table.peer import evidence_path
+
+    table, log = replay.table, replay.log
+    if table is None or log is None:
+        return None
+    stuck = withheld_reveal(table, log, 0.0)
+    sidecar = evidence_path(path)
+    if stuck is None or not sidecar.exists():
+        return None
+    file, size = open_records(sidecar)  # already read whole by _check_evidence: no surprise
+    with file:
+        for record in RecordReader(file, sidecar, size, keyed=False):
+            items = record.fields.get("evidence")
+            kind = record.fields.get("kind")
+            if kind != WITHHELD_KIND or not isinstance(items, list) or len(items) != 1:
+                continue
+            try:
+                envelope = decode_envelope(bytes(items[0][0]), bytes(items[0][1]), str(sidecar))
+            except (EnvelopeError, MalformedFrame, TypeError, IndexError, ValueError):
+                continue
+            key = replay.roster.keys[stuck.seat]
+            if envelope.signed == stuck.commitment.signed and envelope.verify(key):
+                return f"seat {stuck.seat} {stuck.what} (its signed commitment: {sidecar.name})"
+    return None
+
+
 def _tally(table: LarryTable, report: AuditReport) -> None:
     events, table.events = table.events, []
     report.doubts += sum(1 for e in events if type(e).__name__ == "DoubtVerification")
@@ -521,6 +556,8 @@ def _check_evidence(replay: _Replay, path: Path) -> None:
 
 
 def _check_fault_record(replay: _Replay, record: Record, sidecar: Path) -> None:
+    if record.fields.get("kind") == WITHHELD_KIND:
+        return  # its commitment is in the log by design: `_withheld` reads it (10.6)
     roster = replay.roster
     envelopes: list[Envelope] = []
     for item in record.fields.get("evidence") or []:

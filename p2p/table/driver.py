@@ -20,7 +20,7 @@ table stops with a `FaultDetected` naming that seat. Nothing of the public state
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -59,11 +59,11 @@ from fairdeal.p2p.deck import (
     ShuffleVerified,
     Slot,
 )
+from fairdeal.p2p.deck.errors import DeckUsageError
 from fairdeal.p2p.deck.events import DeckEvent
 from fairdeal.p2p.deck.messages import (
     COIN_COMMIT,
     COIN_REVEAL,
-    FORWARD,
     KEY,
     SHARES,
     SHUFFLE,
@@ -83,12 +83,13 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     VerifiedCard,
 )
+from fairdeal.p2p.table.forwards import ForwardError, SignedForward
 
 GAME = "larry"
 JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
 DECK = "deck"  # body: a fair-deck message (protocol.md section 6)
 ACT = "larry.act"  # body: an engine action (fairdeal.engine.larry.codec, protocol.md section 7)
-RECEIVED = "larry.received"  # body: {"slot"}: the receiver of a give-away has its shares
+RECEIVED = "larry.received"  # body: {"slot"} (+ "fault", "forward"): the receiver's receipt
 FIRST_PLAYER_COIN = "first-player"  # L5: the joint coin that picks who starts hand 1
 
 
@@ -115,10 +116,13 @@ class Publish:
 
 @dataclass(frozen=True, slots=True)
 class Private:
-    """A fair-deck message for seat `to` only, over the encrypted channel (a give-away)."""
+    """A give-away's `deck.forward` for seat `to` only, over the encrypted channel: the peer
+    signs it (p2p.table.forwards) for the engine's Transfer `transfer` of engine slot `slot`."""
 
     to: int
     body: Any
+    transfer: int
+    slot: int
 
 
 @dataclass
@@ -166,9 +170,12 @@ class LarryTable:
         options: LarryOptions,
         deck: DeckSession,
         signed_roster: SignedRoster | None = None,
+        keys: Sequence[bytes] | None = None,
     ) -> None:
         """`signed_roster`: the lobby's roster every seat signed; the log then opens with seat
-        0's `roster` envelope recording it (None: no roster envelope, as in sans-IO tests)."""
+        0's `roster` envelope recording it (None: no roster envelope, as in sans-IO tests).
+        `keys`: every seat's identity key, which signs its give-away forwards (default: the
+        signed roster's)."""
         options.validate(seats)
         if signed_roster is not None and (
             signed_roster.roster.table_id != table_id or len(signed_roster.roster.seats) != seats
@@ -179,6 +186,11 @@ class LarryTable:
         ):
             raise ValueError("the options are not the ones every seat signed in the roster")
         self.signed_roster = signed_roster
+        if keys is None and signed_roster is not None:
+            keys = signed_roster.roster.keys
+        self.keys = tuple(keys or ())
+        if self.keys and len(self.keys) != seats:
+            raise ValueError(f"{len(self.keys)} identity keys for {seats} seats")
         self.table_id = table_id
         self.seats = seats
         self.me = seats if deck.seat is None else deck.seat  # seats: an auditor (no seat)
@@ -207,8 +219,14 @@ class LarryTable:
         self._engine_slot: dict[Slot, int] = {}
         self._public: dict[Slot, set[int]] = {}  # whose shares of a slot are public
         self._service: _Service | None = None
-        self._forwards: dict[Slot, tuple[int, Any]] = {}  # give-aways received early
-        self._received: set[Slot] = set()
+        # Signed forwards received before their Transfer is served: at most one per sender, so
+        # no seat can flood this seat's memory; and the ones kept on disk before a restart.
+        self._forwards: dict[int, SignedForward] = {}
+        self._restored: dict[int, SignedForward] = {}
+        self._receipted: set[int] = set()  # Transfer ids whose receipt this seat published
+        self._transfers_done: set[int] = set()  # Transfer ids served (their receipt applied)
+        # Forwards checked and used, to be kept on disk before the receipt is published.
+        self.kept_forwards: list[SignedForward] = []
         self._proofs = 0
         self._doubt_pile: tuple[tuple[int, int, bool], ...] = ()  # (slot, seat, face_up)
         self._doubt_said: tuple[int, ...] = ()  # the totals announced with those cards
@@ -288,23 +306,54 @@ class LarryTable:
         """Follow the table without a seat (an auditor): join the coin, publish nothing."""
         self.deck.coin(FIRST_PLAYER_COIN)
 
-    def receive_private(self, sender: int, body: Any) -> None:
-        """A give-away's shares, sent privately by the giver (may arrive before its turn, or
-        again after a reconnect: a copy already held is ignored)."""
-        if not isinstance(body, Mapping) or body.get("kind") != FORWARD:
-            raise DeckFault(sender, "private message is not a deck.forward")
-        shares = body.get("shares")
-        first = shares[0] if isinstance(shares, list) and shares else None
-        if not isinstance(first, Mapping):
-            raise DeckFault(sender, "deck.forward without shares")
-        list_id, index = first.get("list"), first.get("i")
-        if not isinstance(list_id, str) or not isinstance(index, int):
-            raise DeckFault(sender, "deck.forward names no card")
-        slot = Slot(list_id, index)
-        if slot in self._forwards or slot in self._received:
+    def receive_private(self, sender: int, data: Any) -> None:
+        """A give-away's signed forward, sent privately by seat `sender` (as the channel
+        authenticated it). It may arrive before its Transfer is served, or again after a
+        reconnect (a copy of one already used is ignored). Raises `DeckFault(sender, …)`, and
+        keeps nothing, for a forward that is unreadable, not signed by `sender`, addressed to
+        another seat, or for a gift `sender` is not giving (protocol.md 10.8)."""
+        try:
+            forward = SignedForward.from_data(data, self.seats)
+        except ForwardError as error:
+            raise DeckFault(sender, f"unreadable forward: {error}") from None
+        if forward.giver != sender:
+            raise DeckFault(sender, f"sent a forward in seat {forward.giver}'s name")
+        if forward.to != self.me:
+            raise DeckFault(sender, f"sent a forward for seat {forward.to}")
+        if not forward.verify(self.table_id, self._key_of(sender)):
+            raise DeckFault(sender, "sent a forward it did not sign")
+        if forward.transfer in self._receipted or forward.transfer in self._transfers_done:
             return
-        self._forwards[slot] = (sender, body)
+        request = self._pending_transfer()
+        if (
+            request is not None
+            and request.id == forward.transfer
+            and (request.from_seat != sender or request.to_seat != self.me)
+        ):
+            raise DeckFault(sender, "forwarded a card it is not giving")
+        self._forwards[sender] = forward  # one per sender: a later one replaces it
         self._try_forward()
+
+    def restore_forward(self, data: Any) -> None:
+        """A forward this seat checked, used and kept on disk before a restart."""
+        try:
+            forward = SignedForward.from_data(data, self.seats)
+        except ForwardError:
+            return  # not one of ours (an older secrets file): the giver sends it again
+        self._restored[forward.transfer] = forward
+
+    def _key_of(self, seat: int) -> bytes:
+        if not self.keys:
+            raise DeckUsageError("this table was given no identity keys to check forwards with")
+        return self.keys[seat]
+
+    def _pending_transfer(self) -> Transfer | None:
+        service = self._service
+        if service is None or service.kind != "receipt":
+            return None
+        request = service.requests[0]
+        assert isinstance(request, Transfer)
+        return request
 
     # -- the log ---------------------------------------------------------------------------
 
@@ -408,12 +457,45 @@ class LarryTable:
         body = envelope.body
         if not isinstance(body, Mapping) or body.get("slot") != request.slot:
             raise DeckFault(envelope.seat, "receipt for another card", {"receipt": body})
-        if body.get("fault"):
-            raise DeckFault(
-                request.from_seat,
-                f"seat {request.to_seat} reports a bad give-away: {body['fault']}",
-            )
+        if set(body) - {"slot", "fault", "forward"}:
+            raise DeckFault(envelope.seat, "receipt with unknown fields", {"receipt": body})
+        if "fault" in body:
+            raise self._judge_accusation(request, body)
+        if "forward" in body:
+            raise DeckFault(envelope.seat, "receipt with a forward but no fault")
         service.done = True
+        self._transfers_done.add(request.id)
+
+    def _judge_accusation(self, request: Transfer, receipt: Mapping[str, Any]) -> DeckFault:
+        """The receiver says its give-away was bad: every peer checks the signed forward it
+        shows and blames the giver if the forward is bad, the accuser if it is good, missing or
+        not the giver's (protocol.md 10.8)."""
+        giver, accuser = request.from_seat, request.to_seat
+        evidence = {"transfer": request.id, "slot": request.slot, "claim": receipt.get("fault")}
+        if "forward" not in receipt:
+            what = f"accused seat {giver} of a bad give-away without its signed forward"
+            return DeckFault(accuser, what, evidence)
+        try:
+            forward = SignedForward.from_data(receipt["forward"], self.seats)
+        except ForwardError as error:
+            what = f"accused seat {giver} with an unreadable forward ({error})"
+            return DeckFault(accuser, what, evidence)
+        if (
+            forward.giver != giver
+            or forward.to != accuser
+            or forward.transfer != request.id
+            or not forward.verify(self.table_id, self._key_of(giver))
+        ):
+            what = f"accused seat {giver} with a forward it did not sign for this gift"
+            return DeckFault(accuser, what, evidence)
+        if forward.slot != request.slot:
+            return DeckFault(giver, f"signed a forward of slot {forward.slot}", evidence)
+        try:
+            self.deck.check_forward(giver, self._slot[request.slot], forward.body)
+        except DeckFault as fault:
+            return DeckFault(giver, f"gave a bad card: {fault.what}", evidence)
+        what = f"falsely accused seat {giver} of a bad give-away (its signed forward verifies)"
+        return DeckFault(accuser, what, evidence)
 
     # -- serving engine requests ----------------------------------------------------------------
 
@@ -479,7 +561,7 @@ class LarryTable:
                 self._take_output(self.deck.deal(owners))
         elif isinstance(request, Transfer):
             self._service = _Service([request], "receipt")
-            self._take_output(self.deck.give(self._slot[request.slot], request.to_seat))
+            self._take_output(self.deck.give(self._slot[request.slot], request.to_seat), request)
             self._try_forward()
         else:
             slots = tuple(self._slot[s] for s in request.slots)
@@ -532,32 +614,46 @@ class LarryTable:
             )
 
     def _try_forward(self) -> None:
-        """The receiver of a give-away opens the forwarded shares once the Transfer is served."""
-        service = self._service
-        if service is None or service.kind != "receipt":
+        """The receiver of a give-away opens the giver's forward once the Transfer is served,
+        and publishes its receipt (with the signed forward as evidence if the forward fails)."""
+        request = self._pending_transfer() if self.fault is None else None
+        # One receipt per Transfer, not per card: a card can come to the same seat twice
+        # (0→1, 1→0, 0→1), and the second time needs its own receipt (issue 13 item 4).
+        if request is None or request.to_seat != self.me or request.id in self._receipted:
             return
-        request = service.requests[0]
-        assert isinstance(request, Transfer)
         masked = self._slot[request.slot]
-        if request.to_seat != self.me or masked in self._received:
-            return
-        receipt: dict[str, Any] = {"slot": request.slot}
         if not self.deck.awaiting_forward(masked):
             # the card came back to a seat that holds every share it needs: nothing is forwarded
-            self._received.add(masked)
-            self.outbox.append(Publish(RECEIVED, receipt))
+            self._receipted.add(request.id)
+            self.outbox.append(Publish(RECEIVED, self._receipt(request, None, None)))
             return
-        if masked not in self._forwards:
+        forward = restored = self._restored.pop(request.id, None)
+        live = self._forwards.get(request.from_seat)
+        if forward is None and live is not None and live.transfer == request.id:
+            forward = self._forwards.pop(request.from_seat)
+        if forward is None:
             return
-        sender, body = self._forwards.pop(masked)
-        self._received.add(masked)
+        self._receipted.add(request.id)
+        fault: str | None = None
         try:
-            if sender != request.from_seat:
-                raise DeckFault(sender, "forwarded a card it is not giving")
-            self._take_output(self.deck.handle(sender, body))
-        except DeckFault as fault:
-            receipt["fault"] = fault.what
-        self.outbox.append(Publish(RECEIVED, receipt))
+            if forward.slot != request.slot:
+                raise DeckFault(request.from_seat, f"forward of slot {forward.slot}")
+            output = self.deck.handle(request.from_seat, forward.body)
+        except DeckFault as error:
+            fault = error.what
+        else:
+            if restored is None:  # a restored one is on disk already
+                self.kept_forwards.append(forward)
+            self._take_output(output)
+        self.outbox.append(Publish(RECEIVED, self._receipt(request, forward, fault)))
+
+    def _receipt(
+        self, request: Transfer, forward: SignedForward | None, fault: str | None
+    ) -> dict[str, Any]:
+        """The receipt of a give-away: `{"slot"}`, or with the fault and the signed forward."""
+        if fault is None or forward is None:
+            return {"slot": request.slot}
+        return {"slot": request.slot, "fault": fault, "forward": forward.to_data()}
 
     # -- engine ------------------------------------------------------------------------------
 
@@ -604,10 +700,11 @@ class LarryTable:
         self._slot[slot] = masked
         self._engine_slot[masked] = slot
 
-    def _take_output(self, output: Output) -> None:
+    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
         for message in output.messages:
             if "to" in message:
-                self.outbox.append(Private(message["to"], message))
+                assert transfer is not None, "only a give-away sends a private message"
+                self.outbox.append(Private(message["to"], message, transfer.id, transfer.slot))
             else:
                 self.outbox.append(Publish(DECK, message))
         for event in output.events:

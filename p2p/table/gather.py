@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
+from typing import Any
 
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.errors import P2PError, PeerError
 from fairdeal.p2p.identity import Identity
-from fairdeal.p2p.lobby.discovery import TableBrowser, local_addresses, open_zeroconf
+from fairdeal.p2p.lobby.discovery import (
+    DiscoveredTable,
+    TableBrowser,
+    local_addresses,
+    open_zeroconf,
+)
 from fairdeal.p2p.lobby.machines import CLOSED, OPEN, GuestLobby, LocalLobbyError
 from fairdeal.p2p.lobby.messages import LobbyState
 from fairdeal.p2p.lobby.roster import OptionValue, SignedRoster
@@ -30,8 +36,10 @@ from fairdeal.p2p.lobby.session import (
     seat_addresses,
 )
 from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.driver import lobby_options
+from fairdeal.p2p.table.randomness import check_new_table
 
 log = logging.getLogger("fairdeal.lobby")
 
@@ -139,15 +147,51 @@ async def join_lobby(
     *,
     bind: str = "0.0.0.0",
     timeout: float | None = None,
+    secrets: SecretStore | None = None,
 ) -> Seated:
-    """Join the table hosted at host:port as a guest: sit, agree, sign, connect to every seat."""
+    """Join the table hosted at host:port as a guest: sit, agree, sign, connect to every seat.
+    A typed address has no advertised key to check: the players compare key codes aloud.
+    `secrets`: this seat's secrets file; a table id it already holds secrets for is refused
+    (`TableReused`) before we take a seat."""
     table = JoinedTable(identity, listen_host=bind)
+    entering = table.join_at(host, port)
+    return await _sit(table, entering, timeout, secrets, host_address=(host, port))
+
+
+async def join_found(
+    identity: Identity,
+    found: DiscoveredTable,
+    *,
+    bind: str = "0.0.0.0",
+    timeout: float | None = None,
+    secrets: SecretStore | None = None,
+) -> Seated:
+    """Join a table found on the network: dial each advertised address in turn and sit only if
+    the host proves the key advertised in its record (protocol.md 2: `fp` pins the key, so an
+    impostor on the LAN with the same table name is refused). `secrets`: as for join_lobby."""
+    table = JoinedTable(identity, listen_host=bind)
+    return await _sit(table, table.join(found), timeout, secrets)
+
+
+async def _sit(
+    table: JoinedTable,
+    entering: Coroutine[Any, Any, None],
+    timeout: float | None,
+    secrets: SecretStore | None,
+    host_address: tuple[str, int] | None = None,
+) -> Seated:
+    """Enter the lobby (`entering`), refuse a table id played here before, take the first free
+    seat, agree, sign, form the mesh."""
     try:
         async with asyncio.timeout(timeout):
-            await table.join_at(host, port)
+            await entering
+            view = table.lobby.view if table.lobby is not None else None
+            if secrets is not None and view is not None:
+                check_new_table(secrets, view.table_id)  # issue 13 item 1
             seat = await table.take_seat()
             signed = await _ready_until_started(table)
     except BaseException:
+        entering.close()  # never awaited if the timeout struck first: no warning
         await table.close()
         raise
     lobby = table.lobby
@@ -158,7 +202,10 @@ async def join_lobby(
         log.warning("not every seat is connected yet (%s); redialling", error or "timeout")
     options = options_from_lobby(dict(signed.roster.options))
     where = [None if v is None else (v.host, v.port) for v in lobby.view.seats]
-    where[0] = (host, port)  # the host as we reached it
+    if host_address is not None:
+        where[0] = host_address  # the host as we reached it
+    elif table.host_address is not None:
+        where[0] = table.host_address
     return Seated(signed, seat, options, table.mesh, where)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.p2p.identity import Identity, load_or_create_identity
+from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.gather import Seated, join_lobby
 from fairdeal.p2p.table.headless import play_headless
 
@@ -74,7 +75,13 @@ def local_bots(
         flows.append(
             play_seated(
                 identity,
-                join_lobby(identity, host, port, bind=bind),
+                join_lobby(
+                    identity,
+                    host,
+                    port,
+                    bind=bind,
+                    secrets=SecretStore(bot_directory(data, index) / "secrets"),
+                ),
                 bot_directory(data, index),
                 bot=kind,
                 silence_limit=silence_limit,

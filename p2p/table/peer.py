@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import time
@@ -40,6 +41,7 @@ from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog
 from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
+    TranscriptError,
     TranscriptWriteError,
     load_transcript,
     open_private,
@@ -57,7 +59,15 @@ from fairdeal.p2p.table.api import (
     TableEvent,
 )
 from fairdeal.p2p.table.driver import ACT, LarryTable, Private, Publish
-from fairdeal.p2p.table.randomness import SeededRandom, new_seed
+from fairdeal.p2p.table.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.randomness import (
+    SeededRandom,
+    check_new_table,
+    new_seed,
+    seat_seed,
+    table_secret_name,
+)
+from fairdeal.p2p.table.withheld import WITHHELD_KIND, WithheldReveal, withheld_reveal
 
 if TYPE_CHECKING:
     from fairdeal.p2p.table.gather import Seated
@@ -102,11 +112,6 @@ def describe_verification(verification: DoubtVerification) -> str:
         f"(gloats {verification.gloats}): {verdict}; seat {verification.loser} picks up"
     )
     return "\n".join(lines)
-
-
-def table_secret_name(table_id: bytes, what: str) -> str:
-    """Where a seat keeps one of its secrets for table `table_id` in its SecretStore."""
-    return f"table/{table_id.hex()}/{what}"
 
 
 class TablePeer:
@@ -168,11 +173,14 @@ class TablePeer:
         signed_roster: SignedRoster | None = None,
         bot_delay: float = 0.0,
         bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        new_contribution: Callable[[], bytes] = new_seed,
     ) -> None:
         """`signed_roster`: the lobby's roster every seat signed (protocol.md 5.5); it opens the
         log and is kept in the transcript's header for auditors. `bot_delay`: seconds the bot
         "thinks" before each move so that people at the table can follow (0: at once, as headless
-        peers, simulate and the benchmarks play); `bot_sleep` waits it (tests inject their own)."""
+        peers, simulate and the benchmarks play); `bot_sleep` waits it (tests inject their own).
+        `new_contribution`: draws this seat's own secret contribution to a new table's seed
+        (tests pin it; p2p.table.randomness)."""
         if bot_delay < 0:
             raise ValueError("the bot delay cannot be negative")
         if roster.keys[seat] != identity.key:
@@ -193,6 +201,7 @@ class TablePeer:
         self._bot_thinking: asyncio.Task[None] | None = None  # the delayed move, while it waits
         self.silence_limit = silence_limit
         self._table_class = table_class  # tests plug cheating subclasses in here
+        self._new_contribution = new_contribution
         self.signed_roster = signed_roster
         self.timings = PeerTimings()
         self.table: LarryTable | None = None
@@ -206,10 +215,12 @@ class TablePeer:
         self._verifier: ThreadPoolExecutor | None = None
         self._waiting_since = time.monotonic()
         self._reported_wait: int | None = None
+        self._withheld: WithheldReveal | None = None  # a coin reveal held up past the limit
         self._act_applied_at: float | None = None
         self._doubt_at: float | None = None
         self._hand_starting = False
-        self._privates: list[Private] = []  # give-away shares this seat sent (resent on reconnect)
+        # give-away forwards this seat signed and sent (resent whenever the receiver reconnects)
+        self._privates: list[SignedForward] = []
         self._evidence_kept = False  # a fault's evidence is in the `.faults` file
         self.disk_failure: TranscriptWriteError | None = None  # the disk refused a write
 
@@ -246,31 +257,49 @@ class TablePeer:
     def events(self) -> AsyncIterator[TableEvent]:
         return self.history.replay()
 
+    def end_table(self) -> FaultDetected:
+        """End the table because a seat withholds its coin reveal past the silence limit
+        (issue 13 item 6): the table stops with a fault naming that seat, and its evidence (the
+        seat's signed commitment) is kept beside the transcript. Raises IllegalAction when no
+        seat is withholding one: ordinary silence is waited out (protocol.md 10.6)."""
+        table = self._require_table()
+        withheld = self._withheld
+        if withheld is None or table.over or table.expected_seat() != withheld.seat:
+            raise IllegalAction(self._seat, "no seat is withholding a coin reveal")
+        self._keep_evidence(
+            withheld.seat, WITHHELD_KIND, withheld.describe(), [withheld.commitment]
+        )
+        table._stop(withheld.seat, withheld.what, withheld.describe())
+        self._pump()
+        assert table.fault is not None
+        return table.fault
+
     async def start(self) -> None:
         """Open (or reopen after a crash) this seat's table and start playing."""
-        seed = self.secrets.get(self._secret_name("seed"))
-        if seed is None:
-            seed = new_seed()
-            self.secrets.put(self._secret_name("seed"), seed)
         # The next shuffler proves while this worker verifies the deck it got (issue 12.3).
         self._verifier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-verify")
         deck = DeckSession(
             self.roster.table,
             self._seat,
             len(self.roster.keys),
-            random_bytes=SeededRandom(seed),
+            random_bytes=SeededRandom(self._seat_seed()),
             parallel=self._verifier,
         )
         table = self._table_class(
-            self.roster.table, len(self.roster.keys), self.options, deck, self.signed_roster
+            self.roster.table,
+            len(self.roster.keys),
+            self.options,
+            deck,
+            self.signed_roster,
+            keys=self.roster.keys,
         )
         self.table = table
         table.start()
         self.mesh.on("fwd", self._on_forward)
         self.mesh.on_peer_up(self._on_peer_up)
         self.timings.started = time.monotonic()
-        for sender, body in self.secrets.get(self._secret_name("forwards"), []):
-            table.receive_private(sender, body)  # give-aways received before a restart
+        for kept in self.secrets.get(self._secret_name("forwards"), []):
+            table.restore_forward(kept)  # give-aways received (and checked) before a restart
         if self.transcript_path.exists():
             contents = load_transcript(self.transcript_path)
             # What the replay makes this seat owe again was published before the crash; one
@@ -334,6 +363,32 @@ class TablePeer:
             raise RuntimeError("the table has not been started")
         return self.table
 
+    def _seat_seed(self) -> bytes:
+        """This seat's seed for the table (p2p.table.randomness): its own contribution, drawn for
+        a new table (refused if the table id was played here before) or kept from before a
+        crash, bound to the signed roster and the seat."""
+        name = self._secret_name("seed")
+        if self.transcript_path.exists():
+            contribution = self.secrets.get(name)
+            if contribution is None:
+                raise TranscriptError(
+                    f"{self.secrets.path} holds no secrets for the table of "
+                    f"{self.transcript_path}: this seat cannot be resumed"
+                )
+        else:
+            check_new_table(self.secrets, self.roster.table)
+            contribution = self._new_contribution()
+            self.secrets.put(name, contribution)
+        return seat_seed(contribution, self._roster_digest(), self._seat)
+
+    def _roster_digest(self) -> bytes:
+        """The digest of the roster every seat signed (of the log's roster, with no lobby)."""
+        if self.signed_roster is not None:
+            return self.signed_roster.roster.digest
+        return hashlib.sha256(
+            b"fairdeal/log-roster/v1\x00" + self.roster.table + b"".join(self.roster.keys)
+        ).digest()
+
     def _secret_name(self, what: str) -> str:
         return table_secret_name(self.roster.table, what)
 
@@ -394,37 +449,43 @@ class TablePeer:
         )
 
     def _on_forward(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        """A give-away's signed forward (protocol.md 10.8): the table checks it before anything
+        is kept; only a forward it used is written to the secrets file (`_keep_forwards`)."""
         sender = self.roster.seat_of(peer.key)
         if sender is None or message.get("table") != self.roster.table:
             return
-        body = message.get("m")
-        table = self._require_table()
-        name = self._secret_name("forwards")
-        known = self.secrets.get(name, [])
-        if [sender, body] not in known:  # kept before use: a crash must not lose it
-            try:
-                self.secrets.put(name, [*known, [sender, body]])
-            except TranscriptWriteError as error:
-                self._on_disk_failure(error)
-                return
+        data = {key: value for key, value in message.items() if key not in ("t", "table")}
         try:
-            table.receive_private(sender, body)
+            self._require_table().receive_private(sender, data)
         except DeckFault as fault:
             raise PeerError(f"seat {sender}", fault.what) from None
         self._schedule()
 
-    def _send_private(self, item: Private) -> None:
-        self.mesh.send(
-            self.roster.keys[item.to], {"t": "fwd", "table": self.roster.table, "m": item.body}
-        )
+    def _keep_forwards(self, table: LarryTable) -> None:
+        """Write the forwards the table used to the secrets file before their receipts go out:
+        a crash must not lose a card this seat was given."""
+        if not table.kept_forwards:
+            return
+        name = self._secret_name("forwards")
+        kept = [*self.secrets.get(name, []), *(f.to_data() for f in table.kept_forwards)]
+        try:
+            self.secrets.put(name, kept)
+        except TranscriptWriteError as error:  # nothing is sent after a write that failed
+            self._on_disk_failure(error)
+            return
+        table.kept_forwards.clear()
+
+    def _send_private(self, forward: SignedForward) -> None:
+        wire = {"t": "fwd", "table": self.roster.table, **forward.to_data()}
+        self.mesh.send(self.roster.keys[forward.to], wire)
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
         """Give-away shares go again to a peer that (re)connects: it may have missed them (a
         copy it already has is ignored)."""
         seat = self.roster.seat_of(peer.key)
-        for item in self._privates:
-            if item.to == seat:
-                self._send_private(item)
+        for forward in self._privates:
+            if forward.to == seat:
+                self._send_private(forward)
 
     def _schedule(self) -> None:
         if not self._pump_scheduled and not self._closed:
@@ -439,11 +500,17 @@ class TablePeer:
         if table is None or sync is None or self._closed:
             return
         while True:
+            self._keep_forwards(table)
+            if self._closed:  # the disk refused the forwards: publish nothing after it
+                return
             while table.outbox:
                 item = table.outbox.pop(0)
                 if isinstance(item, Private):
-                    self._privates.append(item)
-                    self._send_private(item)
+                    forward = sign_forward(
+                        self.identity.sign, self.roster.table, item.transfer, item.slot, item.body
+                    )
+                    self._privates.append(forward)
+                    self._send_private(forward)
                 elif item.kind != ACT and self._already_signed[packed := pack_canonical(item.body)]:
                     self._already_signed[packed] -= 1  # signed before a restart: in the log
                 else:
@@ -565,7 +632,11 @@ class TablePeer:
                 if self._reported_wait is not None:
                     self._emit(SeatStatus(self._reported_wait, True, None))
                     self._reported_wait = None
+                    self._withheld = None
                 continue
             connected = self.roster.keys[seat] in self.mesh.peers
             self._reported_wait = seat
-            self._emit(SeatStatus(seat, connected, waited))
+            assert self.sync is not None
+            self._withheld = withheld_reveal(table, self.sync.log, waited)
+            what = self._withheld.what if self._withheld is not None else None
+            self._emit(SeatStatus(seat, connected, waited, what))

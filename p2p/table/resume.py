@@ -27,7 +27,7 @@ from fairdeal.p2p.log.transcript import (
 )
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.gather import options_from_lobby
-from fairdeal.p2p.table.peer import table_secret_name
+from fairdeal.p2p.table.randomness import table_secret_name
 
 Address = tuple[str, int] | None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,12 +22,11 @@ from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
-from fairdeal.p2p.lobby.session import LobbyClosed
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.api import EventHistory, Notice, SeatInfo, TableEvent
-from fairdeal.p2p.table.gather import Seated, join_lobby, open_lobby
+from fairdeal.p2p.table.api import EventHistory, FaultDetected, Notice, SeatInfo, TableEvent
+from fairdeal.p2p.table.gather import Seated, join_found, join_lobby, open_lobby
 from fairdeal.p2p.table.headless import transcript_path
 from fairdeal.p2p.table.local_bots import bot_identity, local_bots
 from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT, TablePeer
@@ -129,6 +128,12 @@ class NetworkedTable:
 
     def events(self) -> AsyncIterator[TableEvent]:
         return self.history.replay()
+
+    def end_table(self) -> FaultDetected:
+        """End the table when a seat withholds its coin reveal (TablePeer.end_table)."""
+        if self.peer is None:
+            raise IllegalAction(self._seat, "the table is still gathering its seats")
+        return self.peer.end_table()
 
     async def start(self) -> None:
         """Gather and play in the background; progress arrives as events."""
@@ -303,7 +308,12 @@ def join_table(
     async def gather(table: NetworkedTable) -> Seated:
         table.notice(f"Joining the table at {host}:{port}…")
         return await join_lobby(
-            identity, host, port, bind=settings.bind, timeout=settings.gather_timeout
+            identity,
+            host,
+            port,
+            bind=settings.bind,
+            timeout=settings.gather_timeout,
+            secrets=SecretStore(settings.data / "secrets"),
         )
 
     return NetworkedTable(identity, settings, gather)
@@ -312,22 +322,20 @@ def join_table(
 def join_discovered(
     table: DiscoveredTable, *, name: str, settings: NetworkSettings | None = None
 ) -> NetworkedTable:
-    """Join a table found on the network, trying each address it advertises in turn."""
+    """Join a table found on the network, trying each address it advertises in turn; the host
+    must prove the key its advertisement names (protocol.md 2), or we do not sit down."""
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)
-    addresses: Sequence[str] = table.addresses
 
     async def gather(session: NetworkedTable) -> Seated:
         session.notice(f"Joining {table.ad.name!r}…")
-        failures: list[str] = []
-        for host in addresses:
-            try:
-                return await join_lobby(
-                    identity, host, table.port, bind=settings.bind, timeout=settings.gather_timeout
-                )
-            except (OSError, LobbyClosed) as error:  # an address that does not answer: the next
-                failures.append(str(error) or f"no answer from {host}:{table.port}")
-        raise OSError("; ".join(failures) or "the table advertises no address")
+        return await join_found(
+            identity,
+            table,
+            bind=settings.bind,
+            timeout=settings.gather_timeout,
+            secrets=SecretStore(settings.data / "secrets"),
+        )
 
     return NetworkedTable(identity, settings, gather)
 

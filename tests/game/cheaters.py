@@ -10,11 +10,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.larry import Action, CardKind, LarryView, PlayFaceDown, PlayFaceUp, build_deck
-from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.engine.larry import (
+    Action,
+    CardKind,
+    LarryState,
+    LarryView,
+    PlayFaceDown,
+    PlayFaceUp,
+    Transfer,
+    build_deck,
+)
+from fairdeal.p2p.deck.messages import COIN_REVEAL, FORWARD, SHARES
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
-from fairdeal.p2p.table.driver import DECK, LarryTable, Publish
+from fairdeal.p2p.table.driver import DECK, LarryTable, Private, Publish
+from fairdeal.p2p.table.forwards import SignedForward
 
 
 class WrongShareTable(LarryTable):
@@ -23,8 +33,8 @@ class WrongShareTable(LarryTable):
 
     cheated = False
 
-    def _take_output(self, output: Output) -> None:
-        super()._take_output(output)
+    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super()._take_output(output, transfer)
         if self.cheated or self.state is None:
             return
         for index, item in enumerate(self.outbox):
@@ -42,8 +52,8 @@ class RefusingTable(LarryTable):
 
     refused = False
 
-    def _take_output(self, output: Output) -> None:
-        super()._take_output(output)
+    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super()._take_output(output, transfer)
         service = self._service
         if self.refused or service is None or type(service.requests[0]).__name__ != "Reveal":
             return
@@ -145,3 +155,103 @@ class ForgedRosterTable(LarryTable):
                 signatures = list(item.body["signatures"])
                 signatures[2] = bytes([signatures[2][0] ^ 1]) + signatures[2][1:]
                 self.outbox[index] = Publish(ROSTER_KIND, {**item.body, "signatures": signatures})
+
+
+@dataclass
+class GiverBot:
+    """An honest bot that plays "give away 1" (L11) on `target` whenever it may."""
+
+    inner: Bot
+    target: int
+    name: str = "giver"
+
+    def choose(self, view: LarryView) -> Action:
+        hand = view.hand
+        if view.state.phase == "play" and not view.obligated[view.seat] and len(hand) >= 3:
+            for slot, kind in _kinds(view):
+                if kind is CardKind.GIVE_AWAY_1 and view.seat != self.target:
+                    give = next(s for s, _ in hand if s != slot)
+                    return PlayFaceUp(
+                        slot, CardKind.GIVE_AWAY_1, target=self.target, give=give, larry=False
+                    )
+        return self.inner.choose(view)
+
+
+def bogus_forward(giver: int, to: int) -> dict[str, Any]:
+    """A `deck.forward` with no shares: what a seat that gives nothing might send."""
+    return {"kind": FORWARD, "seat": giver, "to": to, "shares": []}
+
+
+class ForwardForgerTable(LarryTable):
+    """A third seat that sends bogus forwards (signed by itself, as its peer signs every private
+    message) to every other seat: before any gift, for every transfer id to come, and again for
+    every gift it sees between two others, both in its own name and in the giver's."""
+
+    forged = 0
+
+    def start(self) -> None:
+        super().start()
+        for to in range(self.seats):
+            if to != self.me:
+                for transfer in range(64):
+                    self._forge(to, transfer, transfer, self.me)
+
+    def _begin(self, state: LarryState) -> None:
+        super()._begin(state)
+        request = state.pending[0]
+        if isinstance(request, Transfer) and self.me not in (request.from_seat, request.to_seat):
+            self._forge(request.to_seat, request.id, request.slot, self.me)
+            self._forge(request.to_seat, request.id, request.slot, request.from_seat)
+
+    def _forge(self, to: int, transfer: int, slot: int, giver: int) -> None:
+        self.outbox.append(Private(to, bogus_forward(giver, to), transfer, slot))
+        self.forged += 1
+
+
+class FalseAccuserTable(LarryTable):
+    """A receiver that reports a bad give-away after a perfectly good forward."""
+
+    def _receipt(
+        self, request: Transfer, forward: SignedForward | None, fault: str | None
+    ) -> dict[str, Any]:
+        if forward is not None and fault is None:
+            fault = "the shares do not open to a card"
+        return super()._receipt(request, forward, fault)
+
+
+class BareAccuserTable(LarryTable):
+    """A receiver that reports a bad give-away and shows no forward for it."""
+
+    def _receipt(
+        self, request: Transfer, forward: SignedForward | None, fault: str | None
+    ) -> dict[str, Any]:
+        return {"slot": request.slot, "fault": "the giver sent nothing"}
+
+
+class BadForwardTable(LarryTable):
+    """A giver whose forward carries a share with a spoiled proof (it signs what it sends)."""
+
+    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super()._take_output(output, transfer)
+        for index, item in enumerate(self.outbox):
+            if isinstance(item, Private) and item.body["shares"]:
+                shares = [dict(s) for s in item.body["shares"]]
+                share = dict(shares[0]["share"])
+                share["s"] = share["c"]  # a valid scalar, the wrong one
+                shares[0] = {**shares[0], "share": share}
+                self.outbox[index] = Private(
+                    item.to, {**item.body, "shares": shares}, item.transfer, item.slot
+                )
+
+
+class WithholdingTable(LarryTable):
+    """Commits to the first-player coin and never reveals it (the last revealer's abort)."""
+
+    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super()._take_output(output, transfer)
+        self.outbox = [
+            item
+            for item in self.outbox
+            if not (isinstance(item, Publish) and item.kind == DECK)
+            or item.body.get("kind") != COIN_REVEAL
+        ]

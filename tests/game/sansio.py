@@ -15,6 +15,7 @@ from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.tablelog import Roster, TableLog
 from fairdeal.p2p.table.driver import ACT, LarryTable, Private, Publish
+from fairdeal.p2p.table.forwards import SignedForward, sign_forward
 from fairdeal.p2p.table.randomness import SeededRandom
 
 Policy = Callable[[int, LarryTable], Action]
@@ -22,18 +23,25 @@ Tamper = Callable[[int, Publish | Private], Publish | Private]
 
 
 class SansIOTable:
-    def __init__(self, seats: int, options: LarryOptions, seed: int = 0) -> None:
+    def __init__(
+        self,
+        seats: int,
+        options: LarryOptions,
+        seed: int = 0,
+        tables: dict[int, type[LarryTable]] | None = None,
+    ) -> None:
         self.ids = [
             Identity.generate(f"s{s}", lambda n, s=s: bytes([s + 1]) * n) for s in range(seats)
         ]
-        table_id = bytes([seed]) * 16
+        table_id = self.table_id = bytes([seed]) * 16
         self.roster = Roster(table_id, tuple(i.key for i in self.ids))
         self.tables = [
-            LarryTable(
+            (tables or {}).get(s, LarryTable)(
                 table_id,
                 seats,
                 options,
                 DeckSession(table_id, s, seats, random_bytes=SeededRandom(bytes([seed, s]) * 16)),
+                keys=self.roster.keys,
             )
             for s in range(seats)
         ]
@@ -41,6 +49,7 @@ class SansIOTable:
             TableLog(self.roster, lambda _log, t=t: t.expected_seat(), t.apply) for t in self.tables
         ]
         self.published: list[tuple[int, str, Any]] = []
+        self.forwards: list[tuple[int, SignedForward]] = []  # (sender, forward) in sending order
 
     def run(self, policy: Policy, tamper: Tamper | None = None, limit: int = 5000) -> None:
         for table in self.tables:
@@ -58,7 +67,11 @@ class SansIOTable:
                         item = tamper(seat, item)
                     moved = True
                     if isinstance(item, Private):
-                        self.tables[item.to].receive_private(seat, item.body)
+                        forward = sign_forward(
+                            self.ids[seat].sign, self.table_id, item.transfer, item.slot, item.body
+                        )
+                        self.forwards.append((seat, forward))
+                        self.tables[item.to].receive_private(seat, forward.to_data())
                         continue
                     envelope = self.logs[seat].author(self.ids[seat], seat, item.kind, item.body)
                     self.published.append((seat, item.kind, item.body))

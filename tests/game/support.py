@@ -74,6 +74,8 @@ def make_peer(
         signed_roster=signed_roster,
         bot_delay=bot_delay,
         bot_sleep=bot_sleep,
+        # pinned seat contributions: the shuffles, and so the whole game, are reproducible
+        new_contribution=lambda: bytes([seed, seat + 1]) * 16,
     )
 
 
@@ -129,8 +131,6 @@ async def open_table(
         if wrap and peer.seat in wrap and peer.bot is not None:
             peer.bot = wrap[peer.seat](peer.bot)
             peer.check_own_actions = False  # a deliberate cheat: its moves go unchecked
-        # pinned seat seeds: the shuffles, and so the whole game, are reproducible
-        peer.secrets.put(f"table/{roster.table.hex()}/seed", bytes([seed, peer.seat + 1]) * 16)
         await peer.start()
     for i in range(seats):
         for j in range(i + 1, seats):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fairdeal.engine.larry import PlayFaceDown
+from fairdeal.engine.larry import PlayFaceDown, legal_actions
 from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.driver import ACT
@@ -107,10 +107,11 @@ async def test_two_signed_actions_for_one_place_are_caught(tmp_path: Path) -> No
     cheater = table.peers[CHEATER]
     try:
         await cheater.sync.wait_until(lambda: cheater.table.my_turn(), timeout=30)
-        hand = cheater.table.state.hands[CHEATER]
+        # two different legal moves (whatever the deal: an L12 obligation allows other ones)
+        one, other = legal_actions(cheater.table.view())[:2]
         log = cheater.sync.log
-        first = log.author(cheater.identity, CHEATER, ACT, to_data(PlayFaceDown(hand[0], 0)))
-        second = log.author(cheater.identity, CHEATER, ACT, to_data(PlayFaceDown(hand[1], 3)))
+        first = log.author(cheater.identity, CHEATER, ACT, to_data(one))
+        second = log.author(cheater.identity, CHEATER, ACT, to_data(other))
         assert (first.seq, first.signed) != (second.seq, second.signed) and first.seq == second.seq
         for seat, pair in ((1, (first, second)), (2, (second, first)), (3, (first, second))):
             for envelope in pair:

@@ -81,6 +81,20 @@ async def test_a_seat_holding_up_the_game_is_marked_and_announced() -> None:
         assert log[-2:] == ["Sam is playing again.", "Mallory is connected again."]
 
 
+async def test_a_seat_withholding_its_coin_reveal_is_named_as_such() -> None:
+    """Issue 13 item 6: the table screen says which seat withholds the coin and that the table
+    may be ended with that evidence."""
+    session = ScriptedSession()
+    async with app_for(session).run_test(size=(80, 24)) as pilot:
+        await caught_up(pilot, session)
+        what = "withheld its reveal of the 'first-player' coin"
+        session.push(SeatStatus(2, connected=True, waiting_seconds=31.0, withholding=what))
+        screen = await caught_up(pilot, session)
+        log = screen.query_one(GameLog).lines_written
+        assert f"Sam {what} (31 s): the table may be ended with that evidence." in log
+        assert any("withheld its reveal" in n.message for n in pilot.app._notifications)
+
+
 async def test_setup_progress_names_the_seat_at_work() -> None:
     session = ScriptedSession()
     async with app_for(session).run_test(size=(80, 24)) as pilot:

@@ -43,6 +43,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
 
     from fairdeal.engine.larry import LarryOptions
     from fairdeal.p2p.identity import default_data_dir, load_or_create_identity
+    from fairdeal.p2p.log.transcript import SecretStore
     from fairdeal.p2p.table.gather import find_table, join_lobby, open_lobby
     from fairdeal.p2p.table.local_bots import BOT_HOST, local_bots, play_seated
 
@@ -73,7 +74,9 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
             host, _, port = args.peer.rpartition(":")
         else:
             host, port = await find_table(args.table, timeout or 30.0)
-        result = await play(join_lobby(identity, host, int(port), bind=args.bind), identity, data)
+        secrets = SecretStore(data / "secrets")  # a table id played here before is refused
+        joining = join_lobby(identity, host, int(port), bind=args.bind, secrets=secrets)
+        result = await play(joining, identity, data)
         return 0 if result["over"] and result["fault"] is None else 1
 
     options = LarryOptions(short_game=args.short)

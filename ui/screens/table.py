@@ -245,6 +245,11 @@ class TableScreen(Screen[None]):
         if event.waiting_seconds is not None and event.seat not in self._holding_up:
             self._holding_up.add(event.seat)
             text = f"{name} is holding up the game ({event.waiting_seconds:.0f} s)."
+            if event.withholding is not None:  # issue 13 item 6: it may be doing so on purpose
+                text = (
+                    f"{name} {event.withholding} ({event.waiting_seconds:.0f} s): "
+                    "the table may be ended with that evidence."
+                )
             self.notify(text, title="Waiting", severity="warning")
             self.log_line(text)
         elif event.waiting_seconds is None and event.seat in self._holding_up:
