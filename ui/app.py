@@ -17,6 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.worker import WorkerFailed
 
+from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
 from fairdeal.ui.messages import (
@@ -108,7 +109,7 @@ class FairdealApp(App[None]):
     def open(self, spec: TableSpec) -> bool:
         try:
             session = open_table(spec)
-        except (NetworkedPlayUnavailable, ValueError) as error:
+        except (NetworkedPlayUnavailable, ValueError, OSError, P2PError) as error:
             self.notify(str(error), title="Cannot open the table", severity="error")
             return False
         self.sit_down(session)
@@ -120,7 +121,7 @@ class FairdealApp(App[None]):
                 session = join_discovered(found, self.player.name)
             else:
                 session = join_table(host, port, self.player.name)
-        except (NetworkedPlayUnavailable, ValueError, OSError) as error:
+        except (NetworkedPlayUnavailable, ValueError, OSError, P2PError) as error:
             self.notify(str(error), title=f"Cannot join {host}:{port}", severity="error")
             return False
         self.sit_down(session)

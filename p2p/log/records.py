@@ -44,6 +44,15 @@ class RecordError(P2PError):
         self.detail = detail
 
 
+class FileTooLarge(RecordError):
+    """A file over MAX_TRANSCRIPT_SIZE: refused before any of it is read."""
+
+    def __init__(self, path: Path | str, size: int) -> None:
+        detail = f"the file is {size} bytes, over the {MAX_TRANSCRIPT_SIZE}-byte cap"
+        P2PError.__init__(self, f"{path}: {detail} (not a transcript)")
+        self.path, self.offset, self.detail = str(path), 0, detail
+
+
 @dataclass(frozen=True)
 class Record:
     offset: int  # where its length prefix starts
@@ -139,7 +148,5 @@ def open_records(path: Path) -> tuple[BinaryIO, int]:
     size = os.fstat(file.fileno()).st_size
     if size > MAX_TRANSCRIPT_SIZE:
         file.close()
-        raise RecordError(
-            path, 0, f"starts a file of {size} bytes, over the {MAX_TRANSCRIPT_SIZE}-byte cap"
-        )
+        raise FileTooLarge(path, size)
     return file, size

@@ -63,7 +63,10 @@ class TableSync:
         table_log.on_fault(self._fault)
         mesh.on("env", self._on_env)
         mesh.on("need", self._on_need)
+        mesh.on("need-done", self._on_need_done)
         mesh.on_peer_up(self._on_peer_up)
+        self.answered: set[int] = set()  # seats that answered our `need` in full (need-done)
+        self._answer_callbacks: list[Callable[[int], None]] = []
 
     @classmethod
     def restore(
@@ -154,6 +157,22 @@ class TableSync:
             raise MalformedFrame(culprit, '"need": field "have" must be a list of integers')
         for envelope in self.log.envelopes_after(have):
             self.mesh.send(peer.key, envelope.to_wire())
+        # The channel keeps order: once this arrives, the asker holds all we had for it.
+        self.mesh.send(peer.key, {"t": "need-done", "table": self.log.roster.table})
+
+    def _on_need_done(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        seat = self.log.roster.seat_of(peer.key)
+        if seat is None or field(message, "table", bytes, self.culprit(peer)) != (
+            self.log.roster.table
+        ):
+            return
+        self.answered.add(seat)
+        for callback in self._answer_callbacks:
+            callback(seat)
+
+    def on_answered(self, callback: Callable[[int], None]) -> None:
+        """Called with the seat each time a seat has answered our `need` in full."""
+        self._answer_callbacks.append(callback)
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
         if self.log.roster.seat_of(peer.key) is not None:

@@ -189,6 +189,31 @@ def load_transcript(path: Path) -> TranscriptContents:
     return _read(path)[0]
 
 
+def done_marker(transcript: Path) -> Path:
+    """The empty file a peer leaves beside a transcript whose game is over."""
+    return transcript.with_name(transcript.name + ".done")
+
+
+def mark_done(transcript: Path) -> None:
+    """The game of `transcript` is over (finished or stopped by a fault): a rerun of the
+    command that played it starts a new table instead of resuming it."""
+    with contextlib.suppress(OSError):  # only a shortcut: resume_point would find it over
+        done_marker(transcript).touch()
+
+
+def read_header(path: Path) -> tuple[Roster, int, dict[str, Any]]:
+    """The roster, seat and extra of a transcript, reading its first record only."""
+    try:
+        file, size = open_records(path)
+    except RecordError as error:
+        raise TranscriptError(str(error)) from None
+    with file:
+        try:
+            return parse_header(next(iter(RecordReader(file, path, size)), None), path)
+        except RecordError as error:
+            raise TranscriptError(str(error)) from None
+
+
 def _keep_aside(file: BinaryIO, path: Path, good_length: int) -> None:
     """Copy the torn last record to its own file before it is cut off: nothing is destroyed."""
     file.seek(good_length)

@@ -37,6 +37,7 @@ from fairdeal.p2p.net.framing import (
     write_frame,
 )
 from fairdeal.p2p.net.handshake import SUPPORTED_VERSIONS, Initiator, Responder, SessionKeys
+from fairdeal.p2p.net.loglimit import LogLimiter
 
 log = logging.getLogger(__name__)
 
@@ -344,6 +345,7 @@ class ChannelServer:
         self._on_error = on_error
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._failures = LogLimiter(log)  # anyone can connect: a flood is not a log flood
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
         self._server = await asyncio.start_server(self._accept, host, port)
@@ -362,7 +364,7 @@ class ChannelServer:
                 reader, writer, self._identity, config=self._config, instance=self._instance
             )
         except (P2PError, OSError, asyncio.IncompleteReadError) as exc:
-            log.warning("handshake from %s failed: %s", _address(writer), exc)
+            self._failures.warning("handshake from %s failed: %s", _address(writer), exc)
             if self._on_error is not None and isinstance(exc, P2PError):
                 self._on_error(exc)
             return

@@ -34,6 +34,7 @@ from fairdeal.p2p.net.channel import (
     open_channel,
 )
 from fairdeal.p2p.net.framing import pack_message
+from fairdeal.p2p.net.loglimit import LogLimiter
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,7 @@ class Mesh:
         self._error_callbacks: list[ErrorCallback] = []
         self._changed = asyncio.Condition()
         self.errors: collections.deque[P2PError] = collections.deque(maxlen=256)
+        self._bad_input = LogLimiter(log)  # hostile peers cannot flood the log
         self.address: tuple[str, int] | None = None
         self._closing = False
         self._maintainers: dict[bytes, asyncio.Task[None]] = {}
@@ -291,7 +293,7 @@ class Mesh:
                 await self._notify()
 
     def _report(self, error: P2PError) -> None:
-        log.warning("bad input: %s", error)
+        self._bad_input.warning("bad input: %s", error)
         self.errors.append(error)
         for callback in self._error_callbacks:
             callback(error)

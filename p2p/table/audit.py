@@ -418,6 +418,16 @@ class _Replay:
             options = from_data(join.body.get("options"), LarryOptions)
         except DecodeError as exc:
             raise _Stop(AuditFault(0, "unreadable game terms", str(exc), index, offset)) from None
+        if options.first_seat != 0:  # protocol.md 10.1: the coin picks the first seat
+            raise _Stop(
+                AuditFault(
+                    0,
+                    "joined with other game terms",
+                    f"the join's first_seat is {options.first_seat}, not 0",
+                    index,
+                    offset,
+                )
+            )
         signed = self.signed
         if signed is not None and lobby_options(options) != signed.roster.options_dict:
             raise _Stop(

@@ -44,6 +44,7 @@ from fairdeal.p2p.log.transcript import (
     TranscriptError,
     TranscriptWriteError,
     load_transcript,
+    mark_done,
     open_private,
 )
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
@@ -210,6 +211,8 @@ class TablePeer:
         self._closed = False
         self._pump_scheduled = False
         self._already_signed: Counter[bytes] = Counter()
+        self._signed_before: Counter[bytes] = Counter()
+        self._recovering: set[int] = set()  # after a restart: seats yet to send back our own
         self._done = asyncio.get_event_loop().create_future()
         self._watchdog: asyncio.Task[None] | None = None
         self._verifier: ThreadPoolExecutor | None = None
@@ -308,9 +311,15 @@ class TablePeer:
             self._already_signed = Counter(
                 pack_canonical(e.body) for e in contents.signed if e.kind != ACT
             )
+            self._signed_before = Counter(self._already_signed)
             sync = TableSync.restore(
                 self.mesh, self.identity, self.transcript_path, self._ordering, self._apply
             )
+            # The disk may have dropped our last records, envelopes the others hold: sign
+            # nothing until every other seat has sent back what it has (a new envelope for a
+            # place already used would be equivocation).
+            self._recovering = set(self.roster.seats) - {self._seat}
+            sync.on_answered(self._on_answered)
             self._emit(Notice(f"resumed from {self.transcript_path.name}: {table.applied} entries"))
         else:
             extra: dict[str, Any] = {}
@@ -499,6 +508,9 @@ class TablePeer:
         table, sync = self.table, self.sync
         if table is None or sync is None or self._closed:
             return
+        if self._recovering:  # report what the replay found, sign nothing yet
+            self._drain_table_events()
+            return
         while True:
             self._keep_forwards(table)
             if self._closed:  # the disk refused the forwards: publish nothing after it
@@ -534,7 +546,25 @@ class TablePeer:
             break
         if table.over and not self._done.done():
             self.timings.finished = time.monotonic()
+            mark_done(self.transcript_path)  # rerunning the command starts a new table
             self._done.set_result(None)
+
+    def _on_answered(self, seat: int) -> None:
+        """A seat answered our `need` in full; when all have, this seat may sign again. What
+        the replay makes it owe is then matched against every envelope of its own the log
+        holds, those taken back from the others included."""
+        if not self._recovering:
+            return
+        self._recovering.discard(seat)
+        if self._recovering or self.sync is None:
+            return
+        log_ = self.sync.log
+        own = [e for e in (*log_.entries, *log_.buffered) if e.seat == self._seat]
+        regenerated = Counter(pack_canonical(e.body) for e in own if e.kind != ACT)
+        published = self._signed_before - self._already_signed  # matched since the restart
+        self._already_signed = regenerated - published
+        log.info("seat %s took back its own envelopes from the others", self._seat)
+        self._schedule()
 
     def _on_disk_failure(self, error: TranscriptWriteError) -> None:
         """The disk refused a write: this seat stops where its files end (nothing after a

@@ -23,14 +23,14 @@ from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
 from fairdeal.p2p.log.transcript import SecretStore
-from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
 from fairdeal.p2p.table.api import EventHistory, FaultDetected, Notice, SeatInfo, TableEvent
 from fairdeal.p2p.table.gather import Seated, join_found, join_lobby, open_lobby
 from fairdeal.p2p.table.headless import transcript_path
-from fairdeal.p2p.table.local_bots import bot_identity, local_bots
+from fairdeal.p2p.table.local_bots import bot_directory, bot_identity, local_bots, play_seated
 from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT, TablePeer
-from fairdeal.p2p.table.resume import resume_point
+from fairdeal.p2p.table.rejoin import resume_seated, unfinished_table
+from fairdeal.p2p.table.resume import ResumePoint, resume_point
 
 log = logging.getLogger("fairdeal.table")
 
@@ -252,6 +252,9 @@ def host_table(
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)
     data = settings.data
+    point = unfinished_table(data, identity, seat=0)
+    if point is not None:  # opened again after a crash: the table we hosted, not a new one
+        return _resumed(point, settings)
     kinds = _bot_kinds(bot_kind, bots)
 
     async def gather(table: NetworkedTable) -> Seated:
@@ -304,6 +307,9 @@ def join_table(
     """Sit at the table hosted at host:port (the first free seat)."""
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)
+    point = unfinished_table(settings.data, identity, host=(host, port))
+    if point is not None:  # joined before and crashed: take that seat back
+        return _resumed(point, settings)
 
     async def gather(table: NetworkedTable) -> Seated:
         table.notice(f"Joining the table at {host}:{port}…")
@@ -345,20 +351,29 @@ def resume_table(transcript: Path, settings: NetworkSettings | None = None) -> N
     restarts from its transcript and secrets, listens where the seat listened, redials the others
     and catches up. Raises `CannotResume` (naming the file) when that cannot work."""
     settings = settings or _settings
-    point = resume_point(transcript, settings.data)
-    keys = set(point.signed.roster.keys)
+    return _resumed(resume_point(transcript, settings.data), settings)
+
+
+def _resumed(point: ResumePoint, settings: NetworkSettings) -> NetworkedTable:
+    """The seat of `point` taken back; the local bots that sat at that table (DATA/bots/N,
+    run by this process when it hosted) take theirs back too."""
+    transcript = point.transcript
+    data = settings.data
 
     async def gather(table: NetworkedTable) -> Seated:
-        mesh = Mesh(point.identity, accept_peer=lambda peer: peer.key in keys)
-        own = point.addresses[point.seat]
-        try:  # the others redial where this seat listened
-            await mesh.start(settings.bind, own[1] if own is not None else 0)
-        except OSError as error:  # taken: listen anywhere; our own dialling still reaches them
-            log.info("cannot listen on port %s again (%s)", own, error)
-            await mesh.start(settings.bind, 0)
+        seated = await resume_seated(point, settings.bind)
         table.notice(f"Resuming seat {point.seat} from {transcript}; reconnecting to the table…")
         if not any(a for seat, a in enumerate(point.addresses) if seat != point.seat):
             table.notice("The transcript does not say where the other seats listen.")
-        return Seated(point.signed, point.seat, point.options, mesh, point.addresses)
+        index = 0
+        while point.seat == 0 and bot_directory(data, index).is_dir():
+            directory, bot = bot_directory(data, index), bot_identity(data, index)
+            index += 1
+            bot_point = unfinished_table(directory, bot, table=point.signed.roster.table_id)
+            if bot_point is not None:
+                table.bot_keys.add(bot.key)
+                flow = play_seated(bot, resume_seated(bot_point, settings.bind), directory)
+                table._spawn(flow)
+        return seated
 
     return NetworkedTable(point.identity, settings, gather, seat=point.seat, transcript=transcript)

@@ -200,3 +200,33 @@ def test_a_file_over_the_size_cap_is_refused_before_it_is_read(tmp_path: Path) -
 def test_a_directory_or_unreadable_file_is_a_clear_fault(tmp_path: Path) -> None:
     report = audit_transcript(tmp_path)
     assert not report.verified and "cannot read" in report.fault.what
+
+
+def test_joins_with_a_first_seat_other_than_0_fail(tmp_path: Path) -> None:
+    """protocol.md 10.1 (issue 13 item 11): the joins carry first_seat 0, as every peer
+    requires; the audit used to take any first_seat seat 0's join named."""
+
+    from fairdeal.engine.larry import LarryOptions
+    from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
+    from fairdeal.p2p.log.transcript import Transcript
+    from fairdeal.p2p.table.driver import JOIN, options_for_join
+
+    from .support import identity
+
+    ids = [identity(s) for s in range(2)]
+    roster = Roster(b"\x09" * 16, tuple(i.key for i in ids))
+    good = options_for_join(LarryOptions(short_game=True))
+    for first_seat, verified in ((0, True), (1, False)):
+        path = tmp_path / f"first{first_seat}.transcript"
+        transcript = Transcript.create(path, roster, 0)
+        log = TableLog(roster, seat_order([0, 1]))
+        log.on_applied(transcript.append_applied)
+        options = good if first_seat == 0 else {**good, "first_seat": first_seat}
+        for seat in (0, 1):
+            body = {"game": "larry", "seats": 2, "options": options}
+            log.receive(log.author(ids[seat], seat, JOIN, body))
+        transcript.close()
+        report = audit_unchanged(path)
+        assert report.verified is verified, report.fault
+        if not verified:
+            assert report.fault.seat == 0 and "first_seat is 1" in report.fault.evidence

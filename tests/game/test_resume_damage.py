@@ -194,3 +194,36 @@ def test_resume_refuses_an_unwritable_transcript_up_front(
     )
     with pytest.raises(CannotResume, match="not writable"):
         resume_point(path, directory)
+
+
+def test_opening_the_hosted_table_again_in_the_app_takes_seat_0_back(tmp_path: Path) -> None:
+    """Item 9: the app's host_table with a data directory holding its unfinished table resumes
+    it instead of opening a new one; once the game is over (`.done`), it opens a new table."""
+    from fairdeal.engine.larry import LarryOptions
+    from fairdeal.p2p.log.transcript import done_marker
+    from fairdeal.p2p.table.session import NetworkSettings, host_table
+
+    source = tmp_path / "played"
+
+    async def play() -> None:
+        table = await open_table(2, source, seed=8)
+        try:
+            await play_to_end(table)
+        finally:
+            await table.close()
+
+    asyncio.run(play())
+    data = tmp_path / "data"
+    (data / "tables").mkdir(parents=True)
+    identity(0).save(data)
+    shutil.copy(source / "seat0" / "secrets", data / "secrets")
+    whole = (source / "seat0" / "table.transcript").read_bytes()
+    path = data / "tables" / "t.transcript"
+    path.write_bytes(whole[: frames(whole)[len(frames(whole)) // 2]])
+    settings = NetworkSettings(data_dir=data, bind="127.0.0.1", advertise=False)
+    options = LarryOptions(short_game=True)
+    resumed = host_table(seats=2, bots=0, options=options, name="peer0", settings=settings)
+    assert resumed._transcript == path and resumed.seat == 0
+    done_marker(path).touch()
+    fresh = host_table(seats=2, bots=0, options=options, name="peer0", settings=settings)
+    assert fresh._transcript is None

@@ -6,8 +6,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fairdeal.p2p.identity import Identity
+    from fairdeal.p2p.table.gather import Seated
+    from fairdeal.p2p.table.resume import ResumePoint
+
+# play(seated, identity, data directory) -> the seat's result
+Play = Callable[[Awaitable["Seated"], "Identity", Path], Awaitable[dict[str, Any]]]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +55,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     from fairdeal.p2p.log.transcript import SecretStore
     from fairdeal.p2p.table.gather import find_table, join_lobby, open_lobby
     from fairdeal.p2p.table.local_bots import BOT_HOST, local_bots, play_seated
+    from fairdeal.p2p.table.rejoin import resume_seated, unfinished_table
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s: %(message)s")
     data: Path = args.data_dir or default_data_dir()
@@ -70,14 +80,25 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
         )
 
     if not hosting:
+        target = None
         if args.peer:
             host, _, port = args.peer.rpartition(":")
+            target = (host, int(port))
+        # Run again after a crash: the seat this identity left at that table, taken back.
+        point = unfinished_table(data, identity, host=target)
+        if point is not None:
+            seated = resume_seated(point, args.bind)
         else:
-            host, port = await find_table(args.table, timeout or 30.0)
-        secrets = SecretStore(data / "secrets")  # a table id played here before is refused
-        joining = join_lobby(identity, host, int(port), bind=args.bind, secrets=secrets)
-        result = await play(joining, identity, data)
+            if target is None:
+                target = await find_table(args.table, timeout or 30.0)
+            secrets = SecretStore(data / "secrets")  # a table id played here before is refused
+            seated = join_lobby(identity, target[0], target[1], bind=args.bind, secrets=secrets)
+        result = await play(seated, identity, data)
         return 0 if result["over"] and result["fault"] is None else 1
+
+    point = unfinished_table(data, identity, seat=0)
+    if point is not None:  # the host ran again after a crash: its seat and its bots' seats
+        return await _resume_hosted(point, args, data, play)
 
     options = LarryOptions(short_game=args.short)
     address: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -107,6 +128,36 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     flows = local_bots(data, near, port, kinds, bind=near, silence_limit=limit, timeout=timeout)
     bots = [report(flow) for flow in flows]
     results = await asyncio.gather(host_task, *bots)
+    return 0 if all(r["over"] and r["fault"] is None for r in results) else 1
+
+
+async def _resume_hosted(
+    point: ResumePoint, args: argparse.Namespace, data: Path, play: Play
+) -> int:
+    """`host --headless` again after a crash: seat 0 listens on its old port and the local
+    bots that sat at that table take their seats back too (they died with the host)."""
+    import asyncio
+    import json
+
+    from fairdeal.p2p.table.local_bots import bot_directory, bot_identity
+    from fairdeal.p2p.table.rejoin import resume_seated, unfinished_table
+
+    seated = await resume_seated(point, args.bind)
+    print(json.dumps({"listening": list(seated.mesh.address or ()), "resumed": True}), flush=True)
+
+    async def ready() -> Seated:
+        return seated
+
+    flows = [play(ready(), point.identity, data)]
+    index = 0
+    while bot_directory(data, index).is_dir():
+        directory = bot_directory(data, index)
+        bot = bot_identity(data, index)
+        bot_point = unfinished_table(directory, bot, table=point.signed.roster.table_id)
+        if bot_point is not None:
+            flows.append(play(resume_seated(bot_point, args.bind), bot, directory))
+        index += 1
+    results = await asyncio.gather(*flows)
     return 0 if all(r["over"] and r["fault"] is None for r in results) else 1
 
 
