@@ -149,7 +149,18 @@ def apply(state: LieState, seat: int, action: Any) -> Step:
     IllegalAction subclass naming the seat; the given state is never changed.
     """
     kind = type(action)
-    if kind is Ack or kind is Faces or kind is Arrangement:
+    if kind is Ack:  # the common answer (every claim's Deal): the shortest path
+        pending = state.pending
+        if seat == E.DRIVER and pending and pending[0].id == action.request:
+            request_kind = type(pending[0])
+            if request_kind is not Reveal and request_kind is not Arrange:
+                values = state.__dict__.copy()
+                values["pending"] = pending[1:]
+                next_state = object.__new__(LieState)
+                object.__setattr__(next_state, "__dict__", values)
+                return Step(next_state, (), ())
+        return _resolve(state, seat, action)
+    if kind is Faces or kind is Arrangement:
         return _resolve(state, seat, action)
     if state.phase in FINISHED_PHASES:
         raise E.GameIsOver(seat, "the game is over")
