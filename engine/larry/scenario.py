@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fairdeal.engine.codec import DecodeError, from_data
+from fairdeal.engine.codec import DecodeError, from_data, to_data
 from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
 from fairdeal.engine.larry.cards import Card, CardKind, build_deck
 from fairdeal.engine.larry.events import Event
@@ -43,24 +43,6 @@ STEP_KEYS = {
     "error",
     "expect",
     "note",
-}
-EXPECT_KEYS = {  # documented in README.md; the actual figures have these keys
-    "events",
-    "hand_sizes",
-    "scores",
-    "phase",
-    "turn",
-    "limit",
-    "direction",
-    "announced",
-    "winners",
-    "pile_size",
-    "pickup_count",
-    "discard_count",
-    "obligated",
-    "hand_no",
-    "hands",
-    "deck_counts",
 }
 
 
@@ -181,6 +163,11 @@ def check(
         "pickup_count": len(state.pickup),
         "discard_count": len(state.discard),
         "obligated": list(state.obligated),
+        "in_front": [
+            [deck[driver.faces[s]].name for s in cards]
+            for cards in (state.in_front or ((),) * state.players)
+        ],
+        "shuffles": [to_data(shuffle) for shuffle in driver.shuffles],
         "hand_no": state.hand_no,
         "hands": [sorted(deck[driver.faces[s]].name for s in hand) for hand in state.hands],
     }

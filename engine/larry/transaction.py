@@ -60,6 +60,7 @@ class Transaction:
     pending: tuple[Request, ...]
     awaiting: Awaiting | None
     winners: tuple[int, ...]
+    in_front: tuple[tuple[int, ...], ...]
 
     # The transaction's own data lives in slots, so that __dict__ holds exactly the state fields.
     __slots__ = ("__dict__", "_deck", "events", "new_requests")
@@ -114,6 +115,22 @@ class Transaction:
         obligated[seat] = value
         self.obligated = tuple(obligated)
 
+    def lay_in_front(self, target: int, slot: int) -> None:
+        """L20: a play-face-up card lies in front of its target while the obligation lasts."""
+        in_front = list(self.in_front or ((),) * self.players)
+        in_front[target] = (*in_front[target], slot)
+        self.in_front = tuple(in_front)
+
+    def discard_in_front(self, seat: int | None = None) -> None:
+        """L20: the obligation of `seat` (of everyone: None) ended; its cards go to the discard."""
+        if not self.in_front:
+            return
+        in_front = list(self.in_front)
+        for who in range(self.players) if seat is None else (seat,):
+            self.discard = self.discard + in_front[who]
+            in_front[who] = ()
+        self.in_front = tuple(in_front)
+
     # -- card movements ----------------------------------------------------------------------
     def draw(self, seat: int, count: int, reason: str) -> None:
         """Move `count` cards from the pick-up pile to `seat`, reshuffling the discard (L14)."""
@@ -165,6 +182,7 @@ class Transaction:
         self.announced = 0
         self.last_player = None
         self.obligated = (False,) * n
+        self.in_front = ((),) * n
         self.out_seat = None
         self.last_acted = (-1,) * n
         self.actions_in_hand = 0
@@ -177,6 +195,7 @@ class Transaction:
         """L16: the hand is over; reveal what is left in the hands for L17 scoring."""
         self.phase = Phase.SCORING
         self.out_seat = out_seat
+        self.discard_in_front()  # L20: the end of the hand ends every obligation
         hidden = tuple(slot for hand in self.hands for slot in hand if slot not in self.revealed)
         if hidden:
             self.awaiting = AwaitScore(out_seat)
