@@ -11,6 +11,7 @@ from typing import Any
 from fairdeal.engine.codec import DecodeError, from_data, to_data
 from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
 from fairdeal.engine.larry.cards import Card, CardKind, build_deck
+from fairdeal.engine.larry.deal import deal_layout
 from fairdeal.engine.larry.events import Event
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.oracle import OracleDriver
@@ -76,14 +77,18 @@ def _deck_order(key_deck: Any, deck: tuple[Card, ...], players: int, per: int) -
         chosen = [_card_ids(deck, list(h), used, f"hand {i}") for i, h in enumerate(hands)]
         top = _card_ids(deck, list(pickup), used, "pickup")
         rest = [c.id for c in deck if c.id not in used]
-        order: list[int] = []
+        layout = deal_layout(players, per, len(deck))
+        order: list[int | None] = [None] * len(deck)
         for seat, hand in enumerate(chosen):
             if len(hand) > per:
                 raise ScenarioError(f"hand {seat} lists {len(hand)} cards, {per} are dealt")
             fill = per - len(hand)
-            order += hand + rest[:fill]
+            for position, card in zip(layout.hands[seat], hand + rest[:fill], strict=True):
+                order[position] = card
             rest = rest[fill:]
-        return order + top + rest
+        for position, card in zip(layout.pickup, top + rest, strict=True):
+            order[position] = card
+        return [card for card in order if card is not None]
     order = _card_ids(deck, list(key_deck), used, "deck")
     return order + [c.id for c in deck if c.id not in used]
 

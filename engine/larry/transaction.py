@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairdeal.engine.larry.cards import Card, deck_of
+from fairdeal.engine.larry.deal import deal_layout
 from fairdeal.engine.larry.events import (
     Event,
     GameOver,
@@ -161,20 +162,17 @@ class Transaction:
     def start_hand(self, first: int) -> None:
         """Fresh deck in new slots, deal by L3, limit 7 clockwise (L4), `first` starts (L5).
 
-        Seat s gets the slots s*k .. s*k+k-1 of the new deck; the rest is the pick-up pile,
-        drawn from its front.
+        Where each deck position goes is `deal_layout` (fairdeal.engine.larry.deal).
         """
         n = self.players
         per_player = self.options.cards_per_player(n)
         slots = self.alloc(len(self.deck))
         self.new_requests.append(NewDeck(self.request_id(), slots))
-        hands = []
-        for seat in range(n):
-            hand = slots[seat * per_player : (seat + 1) * per_player]
-            hands.append(hand)
+        hands, pickup = deal_layout(n, per_player, len(slots)).slots(slots[0])
+        for seat, hand in enumerate(hands):
             self.new_requests.append(Deal(self.request_id(), seat, hand))
-        self.hands = hands
-        self.pickup = slots[n * per_player :]
+        self.hands = list(hands)
+        self.pickup = pickup
         self.pile = self.discard = self.pile_seats = self.pile_totals = ()
         self.revealed = NOTHING_REVEALED
         self.limit = self.options.limits[0]
