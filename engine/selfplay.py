@@ -54,10 +54,9 @@ def play_game(
     actions = 0
     state = driver.state
     while not state.over:
-        seats = actors(state)
-        if len(seats) == 1:
-            seat = seats[0]
-        else:
+        seat = state.to_act()  # the one seat awaited, in turn-based play
+        if seat is None:  # several seats may act at once: the earliest in simulated time
+            seats = actors(state)
             assert seats, "a game that is not over has someone to act"
             seat = min(seats, key=next_move.__getitem__)
             next_move[seat] += paces[seat] * (0.5 + clock.random())
