@@ -41,7 +41,8 @@ from fairdeal.p2p.table.api import (
     DoubtVerification,
     EventHistory,
     FaultDetected,
-    Notice,
+    ReplayDone,
+    ReplayStarted,
     SeatInfo,
     SeatStatus,
     StateChanged,
@@ -258,10 +259,13 @@ class TablePeer:
             self._already_signed = Counter(
                 pack_canonical(e.body) for e in contents.signed if e.kind != ACT
             )
+            name = self.transcript_path.name
+            self._emit(ReplayStarted(f"replaying {name}…"))
             sync = TableSync.restore(
                 self.mesh, self.identity, self.transcript_path, self._ordering, self._apply
             )
-            self._emit(Notice(f"resumed from {self.transcript_path.name}: {table.applied} entries"))
+            self._drain_table_events()  # the game so far, before the notice that it is over
+            self._emit(ReplayDone(f"resumed from {name}: {table.applied} entries"))
         else:
             extra: dict[str, Any] = {}
             if self.signed_roster is not None:

@@ -23,7 +23,8 @@ HELP_TEXT = """\
 | a | do not doubt a player who went out (L16) |
 | l | arm the **"Larry!"** call for your next play (L15) |
 | s | score table · ? this help · Esc lobby · q quit |
-| doubt view | space next card · Enter all, then close · Esc close now |
+| doubt view | yours: space next card · Enter all, then close · Esc close now |
+| | other seats': turns over by itself, closes on your turn (the log has it) |
 
 ## Rules (ids from RULINGS.md)
 - **L1** 54 cards: numbers 7…−2, 13 action cards, 3 gloat cards. **L2** Every card carries
