@@ -18,7 +18,7 @@ import random
 from collections.abc import AsyncIterator, Mapping, Sequence
 
 from fairdeal.engine import Action, IllegalAction, LarryOptions, LarryState, LarryView, view_for
-from fairdeal.engine.bots import Bot, make_bot
+from fairdeal.engine.bots import BOT_NAMES, Bot, make_bot
 from fairdeal.engine.events import (
     DoubtResolved,
     HandStarted,
@@ -39,8 +39,6 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     VerifiedCard,
 )
-
-BOT_NAMES = ("Ada", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal")
 
 
 class LocalTable:

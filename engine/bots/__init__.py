@@ -8,6 +8,14 @@ from typing import Protocol
 from fairdeal.engine.actions import Action
 from fairdeal.engine.view import LarryView
 
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal")
+
+
+def bot_name(index: int) -> str:
+    """The display name of the `index`-th bot at a table, however it sat down: "Ada (bot)"."""
+    first = BOT_NAMES[index] if index < len(BOT_NAMES) else f"Bot {index + 1}"
+    return f"{first} (bot)"
+
 
 class Bot(Protocol):
     name: str

@@ -57,10 +57,18 @@ nothing to prove (–).
 
 
 class HelpScreen(ModalScreen[None]):
+    """The rules and the table's keys; `first` (the lobby's keys, say) goes before them."""
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Close")]
+
+    def __init__(self, first: str = "") -> None:
+        super().__init__()
+        self.first = first
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide tall"):
+            if self.first:
+                yield Markdown(self.first)
             yield Markdown(HELP_TEXT)
         yield Footer(compact=True, show_command_palette=False)
 

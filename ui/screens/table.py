@@ -449,9 +449,13 @@ class TableScreen(Screen[None]):
         target = give = None
         if card.kind in TARGETED:
             others = [(n, s) for s, n in enumerate(self.names) if s != view.seat]
-            target = await self._ask(PickDialog(f"Play {card_name(card)} against whom?", others))
-            if target is None:
-                return
+            if len(others) == 1:
+                target = others[0][1]  # one opponent: nothing to ask
+            else:
+                question = f"Play {card_name(card)} against whom?"
+                target = await self._ask(PickDialog(question, others))
+                if target is None:
+                    return
         if card.kind is CardKind.GIVE_AWAY_1:
             deck = view.deck
             gifts = [
