@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Markdown, OptionList, Static
+from textual.widgets import Markdown, OptionList, Select, Static
+from textual.widgets._select import SelectOverlay
 
 from fairdeal.engine import CardKind, LarryOptions, build_deck
 from fairdeal.engine.events import PlayedFaceUp
@@ -118,3 +119,26 @@ def test_bots_are_named_one_way_however_they_joined(tmp_path: Path) -> None:
     local = LocalTable(3, seed=1, human_name=PLAYER.name)
     networked = [bot_identity(tmp_path, index).name for index in range(2)]
     assert [seat.name for seat in local.seats[1:]] == networked == ["Ada (bot)", "Ben (bot)"]
+
+
+async def test_the_open_table_dropdown_is_framed_and_the_fields_keep_their_row() -> None:
+    """The Seats field was drawn as an empty box (the table's #seats style reached it) and an
+    open list showed the rows below through it."""
+    app = FairdealApp(PLAYER, finder=FixedFinder(), reveal_interval=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        fields = [dialog.query_one(f"#{name}", Select) for name in ("game", "seats", "bots")]
+        assert [field.size.height for field in fields] == [1, 1, 1]
+        assert len({field.size.width for field in fields}) == 1
+        seats = fields[1]
+        seats.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        overlay = seats.query_one(SelectOverlay)
+        assert overlay.display and overlay.styles.border_top[0] != ""
+        assert overlay.outer_size.width == seats.size.width
+        bots = fields[2]
+        covered = overlay.region.overlaps(bots.region)
+        assert covered and overlay.styles.background.a == 1  # over the row, not see-through
