@@ -11,6 +11,14 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal")
+
+
+def bot_name(index: int) -> str:
+    """The display name of the `index`-th bot at a table, however it sat down: "Ada (bot)"."""
+    first = BOT_NAMES[index] if index < len(BOT_NAMES) else f"Bot {index + 1}"
+    return f"{first} (bot)"
+
 
 class Bot(Protocol):
     name: str

@@ -14,7 +14,7 @@ from fairdeal.engine.larry import events as ev
 CARD_LABELS: dict[CardKind, str] = {
     CardKind.GLOAT: "GLOAT",
     CardKind.FACE_UP: "UP!",
-    CardKind.PICK_UP_2: "+2",
+    CardKind.PICK_UP_2: "PICK2",  # not "+2": that reads like a number card
     CardKind.GIVE_AWAY_1: "GIVE",
     CardKind.CHANGE_DIRECTION: "TURN",
 }

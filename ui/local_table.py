@@ -17,7 +17,7 @@ import contextlib
 import random
 from collections.abc import AsyncIterator, Mapping, Sequence
 
-from fairdeal.engine.bots import Bot, make_bot
+from fairdeal.engine.bots import BOT_NAMES, Bot, make_bot
 from fairdeal.engine.larry import (
     Action,
     IllegalAction,
@@ -47,8 +47,6 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     VerifiedCard,
 )
-
-BOT_NAMES = ("Ada", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal")
 
 
 class LocalTable:

@@ -19,6 +19,8 @@ class TableFinder(Protocol):
 
 
 class ZeroconfFinder:
+    looking = True  # tables appear as they are announced
+
     """Live discovery with python-zeroconf (fairdeal.p2p.lobby.discovery.TableBrowser)."""
 
     def __init__(self, interfaces: Sequence[str] | None = None) -> None:
@@ -42,6 +44,8 @@ class ZeroconfFinder:
 
 class FixedFinder:
     """A fixed list of tables, reported at start (tests, snapshots, --no-discovery)."""
+
+    looking = False  # it does not listen for tables: the lobby must not say "still looking"
 
     def __init__(self, tables: Sequence[DiscoveredTable] = ()) -> None:
         self.tables = tuple(tables)

@@ -105,6 +105,16 @@ class Notice:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayStarted(Notice):
+    """A resumed seat replays its transcript: the events up to `ReplayDone` happened before."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayDone(Notice):
+    """The replay is over: what follows is the game as it goes on."""
+
+
 TableEvent = StateChanged | SetupProgress | DoubtVerification | SeatStatus | FaultDetected | Notice
 
 

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
+from fairdeal.engine.bots import bot_name
 from fairdeal.p2p.identity import Identity, load_or_create_identity
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.gather import Seated, join_lobby
@@ -25,7 +26,7 @@ def bot_directory(data: Path, index: int) -> Path:
 
 def bot_identity(data: Path, index: int) -> Identity:
     """The identity of local bot `index` (created on first use, kept for the next table)."""
-    return load_or_create_identity(bot_directory(data, index), name=f"bot {index + 1}")
+    return load_or_create_identity(bot_directory(data, index), name=bot_name(index))
 
 
 async def play_seated(

@@ -54,6 +54,8 @@ from fairdeal.p2p.table.api import (
     EventHistory,
     FaultDetected,
     Notice,
+    ReplayDone,
+    ReplayStarted,
     SeatInfo,
     SeatStatus,
     StateChanged,
@@ -311,6 +313,8 @@ class TablePeer:
             self._already_signed = Counter(
                 pack_canonical(e.body) for e in contents.signed if e.kind != ACT
             )
+            name = self.transcript_path.name
+            self._emit(ReplayStarted(f"replaying {name}…"))
             self._signed_before = Counter(self._already_signed)
             sync = TableSync.restore(
                 self.mesh, self.identity, self.transcript_path, self._ordering, self._apply
@@ -320,7 +324,8 @@ class TablePeer:
             # place already used would be equivocation).
             self._recovering = set(self.roster.seats) - {self._seat}
             sync.on_answered(self._on_answered)
-            self._emit(Notice(f"resumed from {self.transcript_path.name}: {table.applied} entries"))
+            self._drain_table_events()  # the game so far, before the notice that it is over
+            self._emit(ReplayDone(f"resumed from {name}: {table.applied} entries"))
         else:
             extra: dict[str, Any] = {}
             if self.signed_roster is not None:

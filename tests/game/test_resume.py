@@ -17,7 +17,7 @@ from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import Transcript, load_transcript
-from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.api import Notice, ReplayDone, ReplayStarted, StateChanged
 from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.gather import join_lobby, open_lobby
 from fairdeal.p2p.table.headless import play_headless
@@ -143,6 +143,14 @@ async def test_the_app_seat_resumes_after_a_crash_and_the_game_completes(
             isinstance(e, Notice) and e.text.startswith("resumed from")
             for e in resumed.history.events
         )
+        # Issue 14.9: the replayed game comes between two markers, in order, so that the app
+        # logs it without reopening its views, and "resumed from" follows what it resumed.
+        events = list(resumed.history.events)
+        start = next(i for i, e in enumerate(events) if isinstance(e, ReplayStarted))
+        done = next(i for i, e in enumerate(events) if isinstance(e, ReplayDone))
+        assert events[done].text.startswith("resumed from")
+        replayed = [e for e in events[start:done] if isinstance(e, StateChanged)]
+        assert len(replayed) >= 2 and not any(isinstance(e, StateChanged) for e in events[:start])
         async with asyncio.timeout(WAIT_S):
             (host_seated, host_result), (guest_seated, guest_result) = await asyncio.gather(
                 host, guest

@@ -43,6 +43,24 @@ class ScriptedSession:
         self.pushed += 1
         self._queue.put_nowait(event)
 
+    def play_for_us(self) -> None:
+        """Our seat makes its first legal move, so that another seat is to act."""
+        from fairdeal.engine.larry.legal import legal_actions
+
+        before = len(self._driver.events)
+        self._driver.act(0, legal_actions(self.view())[0])
+        self.push(StateChanged(self._driver.state, tuple(self._driver.events[before:])))
+
+    def others_play(self) -> None:
+        """The other seats move (their first legal move) until it is our turn again."""
+        from fairdeal.engine.larry.legal import legal_actions
+
+        before = len(self._driver.events)
+        while (seat := self._driver.state.to_act()) not in (0, None):
+            view = view_for(self._driver.state, self._driver.knowledge[seat], seat)
+            self._driver.act(seat, legal_actions(view)[0])
+        self.push(StateChanged(self._driver.state, tuple(self._driver.events[before:])))
+
     def begin(self) -> None:
         """The setup is over: the table has a state from now on."""
         self.ready = True

@@ -151,7 +151,8 @@ async def test_the_doubt_view_turns_cards_one_by_one_and_marks_each_proof() -> N
         assert static_text(cards).count("??") == 3
         await pilot.press("space")
         assert doubt.shown == 1 and "✓ proved" in static_text(cards)
-        assert "Turning the pile over" in static_text(doubt.query_one("#doubt-verdict", Static))
+        # our doubt steps on space, and says so (issue 14.9)
+        assert "Press space" in static_text(doubt.query_one("#doubt-verdict", Static))
         await pilot.press("enter")  # the rest at once
         text = static_text(cards)
         assert text.count("✓ proved") == 2 and text.count("✗ FAILED") == 1
@@ -180,6 +181,8 @@ async def test_a_doubt_between_others_closes_by_itself_ours_waits(
     app = FairdealApp(PLAYER, session=session, finder=FixedFinder(), reveal_interval=0.01)
     async with app.run_test(size=(80, 24)) as pilot:
         await caught_up(pilot, session)
+        session.play_for_us()  # Mallory is to act: a doubt between others may show
+        await caught_up(pilot, session)
         others = replace(verification(ProofStatus.VERIFIED), doubter=1, last_player=2)
         session.push(others)
         await caught_up(pilot, session)
@@ -191,7 +194,7 @@ async def test_a_doubt_between_others_closes_by_itself_ours_waits(
         await caught_up(pilot, session)
         doubt = pilot.app.screen
         assert isinstance(doubt, DoubtScreen) and doubt.linger is None
-        async with asyncio.timeout(10):
-            while doubt.shown < 1:
-                await pilot.pause(0.02)
+        assert "Press space" in static_text(doubt.query_one("#doubt-verdict", Static))
+        await pilot.press("space")  # ours steps on a key press, never by itself (issue 14.9)
+        assert doubt.shown == 1
         assert pilot.app.screen is doubt

@@ -205,7 +205,8 @@ async def test_netui_join_a_table_found_in_the_lobby(tmp_path: Path) -> None:
             assert isinstance(guest, NetworkedTable)
             await guest.wait_for(lambda: guest.peer is not None, WAIT_S)
             await host.wait_for(lambda: host.peer is not None, WAIT_S)
-            assert guest.seat == 2 and [s.name for s in guest.seats] == ["Ben", "bot 1", "Tess"]
+            names = [s.name for s in guest.seats]
+            assert guest.seat == 2 and names == ["Ben", "Ada (bot)", "Tess"]  # one way (14.12)
             assert [s.is_bot for s in host.seats] == [False, True, False]
     finally:
         await host.close()

@@ -25,7 +25,9 @@ PROOF_MARKS = {
 
 
 class DoubtScreen(ModalScreen[None]):
-    """`interval` seconds between cards (0 shows them all at once, as tests and snapshots do)."""
+    """The pile turned over. A doubt of ours steps a card per space press (Enter: all); one
+    between other seats (`linger` given) plays by itself, `interval` seconds a card, and says so.
+    An interval of 0 shows every card at once, as tests and snapshots do."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "next", "Turn next"),
@@ -52,6 +54,7 @@ class DoubtScreen(ModalScreen[None]):
         self.deck = tuple(deck)
         self.interval = interval
         self.shown = len(verification.cards) if interval <= 0 else 0
+        self.auto_play = linger is not None  # other seats' doubt: nobody needs to press a key
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -68,10 +71,10 @@ class DoubtScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._redraw()
-        if self.shown < len(self.verification.cards):
-            self.set_interval(self.interval, self.action_next)
-        else:
+        if self.shown >= len(self.verification.cards):
             self._all_shown()
+        elif self.auto_play:
+            self.set_interval(self.interval, self.action_next)
 
     def action_next(self) -> None:
         if self.shown < len(self.verification.cards):
@@ -140,5 +143,10 @@ class DoubtScreen(ModalScreen[None]):
                 verdict.append(" — the doubt was right. ")
             verdict.append(f"{self.seats[check.loser].name} picks up 2 (L9).", style="bold")
         else:
-            verdict.append("Turning the pile over… (space: next, Enter: all)", style="dim")
+            how = (
+                "Turning the pile over by itself… (Enter: all now, Esc: close)"
+                if self.auto_play
+                else "Press space to turn the next card over (Enter: all)."
+            )
+            verdict.append(how, style="dim")
         self.query_one("#doubt-verdict", Static).update(verdict)

@@ -23,7 +23,8 @@ HELP_TEXT = """\
 | a | do not doubt a player who went out (L16) |
 | l | arm the **"Larry!"** call for your next play (L15) |
 | s | score table · ? this help · Esc lobby · q quit |
-| doubt view | space next card · Enter all, then close · Esc close now |
+| doubt view | yours: space next card · Enter all, then close · Esc close now |
+| | other seats': turns over by itself, closes on your turn (the log has it) |
 
 ## Rules (ids from RULINGS.md)
 - **L1** 54 cards: numbers 7…−2, 13 action cards, 3 gloat cards. **L2** Every card carries
@@ -56,10 +57,18 @@ nothing to prove (–).
 
 
 class HelpScreen(ModalScreen[None]):
+    """The rules and the table's keys; `first` (the lobby's keys, say) goes before them."""
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Close")]
+
+    def __init__(self, first: str = "") -> None:
+        super().__init__()
+        self.first = first
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide tall"):
+            if self.first:
+                yield Markdown(self.first)
             yield Markdown(HELP_TEXT)
         yield Footer(compact=True, show_command_palette=False)
 

@@ -21,6 +21,17 @@ from fairdeal.ui.messages import ConnectRequested, JoinRequested, NewTableReques
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import TableFinder
 
+LOBBY_KEYS = """\
+## Keys in the lobby
+| key | does |
+|---|---|
+| ↑ ↓ | choose a table found on your network |
+| j or Enter | join the chosen table |
+| c | connect to a table at HOST:PORT (where mDNS does not reach) |
+| n | open a new table: game, seats, bots, length, here or on the network |
+| ? or F1 | this help · q quit |
+"""
+
 
 class LobbyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -91,8 +102,10 @@ class LobbyScreen(Screen[None]):
         if chosen is not None:  # the address in full: a narrow terminal cuts the last column
             where = f"{chosen.ad.name} at {chosen.addresses[0]}:{chosen.port}"
             text = f"{found} table(s) found; {where}. ↑↓ choose, j join."
+        elif getattr(self.finder, "looking", False):
+            text = "No tables found yet (still looking). n opens one, c connects to HOST:PORT."
         else:
-            text = "No tables found yet (still looking). n opens one with bots."
+            text = "Not looking for tables on the network: c connects to HOST:PORT, n opens one."
         self.query_one("#lobby-hint", Static).update(text)
 
     def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
@@ -124,7 +137,7 @@ class LobbyScreen(Screen[None]):
     def action_help(self) -> None:
         from fairdeal.ui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(LOBBY_KEYS))
 
     async def on_unmount(self) -> None:
         if self.finder is not None:

@@ -27,13 +27,20 @@ class PickDialog(ModalScreen[int | None]):
         with Vertical(classes="dialog"):
             yield Label(self.question)
             yield OptionList(
-                *(Option(label, id=str(i)) for i, (label, _) in enumerate(self.choices)),
+                *(Option(f"  {label}", id=str(i)) for i, (label, _) in enumerate(self.choices)),
                 id="choices",
             )
             yield Label("↑↓ choose · Enter pick · Esc cancel", classes="dim")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The highlighted choice is marked in text (▶), not only by its colour."""
+        options = self.query_one(OptionList)
+        for index, (label, _) in enumerate(self.choices):
+            mark = "▶ " if index == event.option_index else "  "
+            options.replace_option_prompt_at_index(index, mark + label)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.choices[event.option_index][1])

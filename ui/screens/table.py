@@ -37,6 +37,8 @@ from fairdeal.p2p.table.api import (
     DoubtVerification,
     FaultDetected,
     Notice,
+    ReplayDone,
+    ReplayStarted,
     SeatStatus,
     SetupProgress,
     StateChanged,
@@ -97,7 +99,11 @@ class TableScreen(Screen[None]):
         self.hand_scores: list[tuple[int, ...]] = []
         self.winners: tuple[int, ...] | None = None
         self.message = ""
-        self._modals: deque[Callable[[], Screen[None]]] = deque()
+        # views waiting their turn, each with a test that says it has become old news
+        self._modals: deque[tuple[Callable[[], Screen[None]], Callable[[], bool] | None]] = deque()
+        self._open_modal: tuple[Screen[None], Callable[[], bool] | None] | None = None
+        self._actions_made = 0  # our actions the table took (views about the past go stale)
+        self._replaying = False  # a resumed table replays its transcript: no views for it
         self._modal_open = False
         self._busy = False  # a dialog of ours (announce, pick) is open
         self._pile_totals_shown: tuple[int, ...] = ()
@@ -175,6 +181,8 @@ class TableScreen(Screen[None]):
             self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
         elif isinstance(event, Notice):
+            if isinstance(event, ReplayStarted | ReplayDone):
+                self._replaying = isinstance(event, ReplayStarted)
             self.log_line(event.text)
             if not self._have_state:  # gathering: the latest news is the hint
                 self._gathering = event.text.rstrip(".…")
@@ -183,6 +191,8 @@ class TableScreen(Screen[None]):
     def _queue_doubt(self, event: DoubtVerification) -> None:
         """Queue the doubt view; one between other seats closes by itself once it is all shown
         (when cards are turned over slowly, i.e. in the app), one involving us waits for a key."""
+        if self._replaying:
+            return  # resuming: the doubts of the game so far are in the log
         deck = self.session.view().deck
         said = event.said or self._pile_totals_shown  # a session that does not say: our record
         ours = self.session.seat in (event.doubter, event.last_player)
@@ -190,7 +200,9 @@ class TableScreen(Screen[None]):
         self._queue_modal(
             lambda: DoubtScreen(
                 event, self.session.seats, deck, self.reveal_interval, said, linger=linger
-            )
+            ),
+            # other seats' doubt is in the log: it never covers our turn, nor outlives our move
+            stale=None if ours else self._stale_when_we_play(also_on_our_turn=True),
         )
 
     def log_line(self, line: str) -> None:
@@ -211,6 +223,8 @@ class TableScreen(Screen[None]):
             self._on_engine_event(engine_event, game_over)
         self._log_gifts()
         self._pile_totals_shown = event.state.pile_totals
+        self._close_stale_modal()  # a view about other seats never covers our turn
+        self._show_next_modal()  # and one that waited behind it may have gone stale too
         await self.refresh_table()
 
     def _gift_involves_us(self, gift: ev.CardGiven) -> bool:
@@ -272,23 +286,60 @@ class TableScreen(Screen[None]):
             self.winners = event.winners
             self._queue_scores(event.winners)
 
-    def _queue_scores(self, winners: tuple[int, ...] | None) -> None:
+    def _queue_scores(self, winners: tuple[int, ...] | None, *, asked: bool = False) -> None:
+        if self._replaying and not asked:
+            return  # resuming: the scores so far are in the log (and s shows them)
         scores = list(self.hand_scores)
         title = "Game over" if winners is not None else f"Scores after hand {len(scores)}"
-        self._queue_modal(lambda: ScoresScreen(self.session.seats, scores, winners, title))
+        self._queue_modal(
+            lambda: ScoresScreen(self.session.seats, scores, winners, title),
+            # a hand's scores not seen before our next move are old news in the next hand
+            stale=None if asked or winners is not None else self._stale_when_we_play(),
+        )
 
-    def _queue_modal(self, make: Callable[[], Screen[None]]) -> None:
-        self._modals.append(make)
+    def _stale_when_we_play(self, *, also_on_our_turn: bool = False) -> Callable[[], bool]:
+        """A test for a view about the past: stale once we have acted since it was queued (or,
+        `also_on_our_turn`, as soon as it is our turn: it must not cover "YOUR TURN")."""
+        acted = self._actions_made
+
+        def stale() -> bool:
+            if self._actions_made > acted:
+                return True
+            view = self.current_view() if also_on_our_turn else None
+            return view is not None and view.my_turn
+
+        return stale
+
+    def _queue_modal(
+        self, make: Callable[[], Screen[None]], stale: Callable[[], bool] | None = None
+    ) -> None:
+        self._modals.append((make, stale))
         self._show_next_modal()
 
     def _show_next_modal(self) -> None:
-        if self._modal_open or self._busy or not self._modals:
+        if self._modal_open or self._busy:
             return
-        self._modal_open = True
-        self.app.push_screen(self._modals.popleft()(), callback=self._modal_closed)
+        while self._modals:
+            make, stale = self._modals.popleft()
+            if stale is not None and stale():
+                continue  # the game moved on while it waited its turn
+            screen = make()
+            self._modal_open = True
+            self._open_modal = (screen, stale)
+            self.app.push_screen(screen, callback=self._modal_closed)
+            return
+
+    def _close_stale_modal(self) -> None:
+        """The open view about the past closes once it is stale (our turn came, we acted)."""
+        if self._open_modal is None:
+            return
+        screen, stale = self._open_modal
+        if stale is not None and stale() and self.app.screen is screen:
+            screen.dismiss(None)
 
     def _modal_closed(self, _result: object = None) -> None:
         self._modal_open = False
+        self._open_modal = None
         self._show_next_modal()
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -388,6 +439,8 @@ class TableScreen(Screen[None]):
             return False
         self.larry_armed = False
         self.message = ""
+        self._actions_made += 1
+        self._close_stale_modal()
         await self.refresh_table()
         return True
 
@@ -433,9 +486,13 @@ class TableScreen(Screen[None]):
         target = give = None
         if card.kind in TARGETED and not is_zero_play(view, card):
             others = [(n, s) for s, n in enumerate(self.names) if s != view.seat]
-            target = await self._ask(PickDialog(f"Play {card_name(card)} against whom?", others))
-            if target is None:
-                return
+            if len(others) == 1:
+                target = others[0][1]  # one opponent: nothing to ask
+            else:
+                question = f"Play {card_name(card)} against whom?"
+                target = await self._ask(PickDialog(question, others))
+                if target is None:
+                    return
         if card.kind is CardKind.GIVE_AWAY_1 and target is not None:
             deck = view.deck
             gifts = [
@@ -466,7 +523,7 @@ class TableScreen(Screen[None]):
         await self.refresh_table()
 
     def action_scores(self) -> None:
-        self._queue_scores(self.winners)
+        self._queue_scores(self.winners, asked=True)
 
     def action_help(self) -> None:
         self._queue_modal(HelpScreen)

@@ -17,7 +17,9 @@ class CardBox(Static):
         label = card_label(card) if card is not None else "??"
         super().__init__(label)
         self.index = index
-        self.border_title = str(index + 1) if index < 9 else ""  # keys 1-9; wider is cut
+        self.border_title = str(index + 1)  # keys 1-9 pick; 10 and on are numbered too
+        if index >= 9:
+            self.add_class("-two-digit")  # one column wider, so that "10" is not cut to "…"
         if selected:
             self.add_class("-selected")
             self.border_subtitle = "^"

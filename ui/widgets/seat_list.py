@@ -52,6 +52,8 @@ class SeatList(Static):
                 notes.append("UP!")
             if view.out_seat == seat:
                 notes.append("OUT")
-            link = Text(" ".join(notes) if notes else "on", style="bold red" if notes else "green")
+            # "on" tells a peer's connection; our own seat and the bots we run have none to tell
+            connection = "" if info.is_me or info.is_bot else "on"
+            link = Text(" ".join(notes) or connection, style="bold red" if notes else "green")
             table.add_row(marker, name, cards, f"{view.scores[seat]:+d}", link)
         self.update(table)
