@@ -101,7 +101,48 @@ class Notice:
     text: str
 
 
-TableEvent = StateChanged | SetupProgress | DoubtVerification | SeatStatus | FaultDetected | Notice
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """A seat left the table for good (its signed `left` message, protocol.md 10.8): the game
+    cannot go on past its turn; the remaining players may end the table (`end_table`)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableEnded:
+    """This seat has stopped playing at the table (it left, or ended the table after another
+    seat left): the result so far. `hands` is how many hands were scored, `scores` the running
+    totals after them (L17), `leaders` the seats with the highest total (none before a hand)."""
+
+    reason: str
+    hands: int
+    scores: tuple[int, ...]
+    leaders: tuple[int, ...]
+
+
+def result_so_far(state: LarryState | None, seats: int, reason: str) -> TableEnded:
+    """The TableEnded of a table whose game stops at `state` (None: before the first deal)."""
+    if state is None:
+        return TableEnded(reason, 0, (0,) * seats, ())
+    hands = state.hand_no if state.over else state.hand_no - 1
+    scores = state.scores
+    best = max(scores)
+    leaders = tuple(s for s, score in enumerate(scores) if score == best) if hands else ()
+    return TableEnded(reason, hands, scores, leaders)
+
+
+TableEvent = (
+    StateChanged
+    | SetupProgress
+    | DoubtVerification
+    | SeatStatus
+    | FaultDetected
+    | Notice
+    | SeatLeft
+    | TableEnded
+)
 
 
 class EventHistory:
@@ -171,6 +212,13 @@ class TableSession(Protocol):
 
     async def start(self) -> None:
         """Set the table up (keys, shuffle, deal) and begin play; events report progress."""
+        ...
+
+    async def end_table(self, reason: str) -> None:
+        """Stop playing at this table for good, with the result so far: tell the other seats
+        (a networked table signs a `left` message, protocol.md 10.8), take no more actions, emit
+        `TableEnded` and close. Used when the player leaves, and by the remaining players to end
+        a table that cannot go on (a seat left or withholds its part)."""
         ...
 
     async def close(self) -> None: ...

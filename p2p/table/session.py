@@ -25,11 +25,11 @@ from fairdeal.p2p.lobby.session import LobbyClosed
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.api import EventHistory, Notice, SeatInfo, TableEvent
+from fairdeal.p2p.table.api import EventHistory, Notice, SeatInfo, TableEvent, result_so_far
 from fairdeal.p2p.table.gather import Seated, join_lobby, open_lobby
 from fairdeal.p2p.table.headless import transcript_path
 from fairdeal.p2p.table.local_bots import bot_identity, local_bots
-from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT, TablePeer
+from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT, LEAVE_FLUSH_S, TablePeer
 from fairdeal.p2p.table.resume import resume_point
 
 log = logging.getLogger("fairdeal.table")
@@ -96,6 +96,7 @@ class NetworkedTable:
         self.bot_keys: set[bytes] = set()  # seats played by this process's bot peers
         self.address: tuple[str, int] | None = None  # where a hosted table listens
         self._tasks: list[asyncio.Task[Any]] = []
+        self._runner: asyncio.Task[None] | None = None  # gathers, then passes the peer's events on
         self.history = EventHistory()
         self._closed = False
 
@@ -131,7 +132,20 @@ class NetworkedTable:
 
     async def start(self) -> None:
         """Gather and play in the background; progress arrives as events."""
-        self._spawn(self._run())
+        self._runner = self._spawn(self._run())
+
+    async def end_table(self, reason: str) -> None:
+        """Leave for good: the peer signs `left` for the others (protocol.md 10.8) and reports
+        the result so far, which reaches our events before the table closes."""
+        if self._closed:
+            return
+        if self.peer is not None:
+            await self.peer.end_table(reason)  # its events end with TableEnded
+            if self._runner is not None:  # let the last events through to our readers
+                await asyncio.wait([self._runner], timeout=LEAVE_FLUSH_S)
+        else:  # still gathering: nobody is seated yet to tell
+            self._emit(result_so_far(None, len(self.seats), reason))
+        await self.close()
 
     async def close(self) -> None:
         self._closed = True
