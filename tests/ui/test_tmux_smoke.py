@@ -2,7 +2,8 @@
 
 It runs the final part of that command (`fairdeal play`, here `python -m fairdeal play` from this
 checkout) with a throw-away data directory, waits for the screen to show what a player needs
-(polling tmux's pane, never a fixed sleep as synchronisation), plays, and quits with q.
+(polling tmux's pane, never a fixed sleep as synchronisation), plays, and quits with q. A second
+test plays issue 14.1's case (a gloat face-up under the obligation) and sees it refused.
 """
 
 from __future__ import annotations
