@@ -49,7 +49,11 @@ class FairdealApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "fairdeal"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit", "Quit", priority=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", priority=False),
+        # Ctrl+C does what q does (Textual's default only tells you to press Ctrl+Q).
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+    ]
 
     def __init__(
         self,
@@ -94,6 +98,15 @@ class FairdealApp(App[None]):
             self.report_failure("A background task", error.error)
             return
         super()._handle_exception(error)
+
+    async def action_quit(self) -> None:
+        """q, Ctrl+C (and Ctrl+Q): quit, but at a networked game in progress ask first and tell
+        the other seats (issue 14.3)."""
+        tables = [s for s in self.screen_stack if isinstance(s, TableScreen)]
+        if tables and tables[-1].others_would_wait():
+            tables[-1].ask_to_leave(quit_app=True)
+            return
+        self.exit()
 
     def on_mount(self) -> None:
         self.push_screen(LobbyScreen(self.player, self.finder))

@@ -46,6 +46,7 @@ from fairdeal.p2p.table.api import (
     StateChanged,
     TableEvent,
     VerifiedCard,
+    result_so_far,
 )
 
 
@@ -143,6 +144,13 @@ class LocalTable:
         self._publish(self._driver.state, pre_state=None)
         self._bot_task = asyncio.create_task(self._run_bots(), name="local-table-bots")
         self._update_idle()
+
+    async def end_table(self, reason: str) -> None:
+        """Stop here with the result so far (nobody else to tell: the bots are ours)."""
+        if self._closed:
+            return
+        self._emit(result_so_far(self._driver.state, len(self._seats), reason))
+        await self.close()
 
     async def close(self) -> None:
         self._closed = True

@@ -157,6 +157,6 @@ def _check_claim(view: LarryView, action: PlayFaceUp) -> None:
         what = _describe(card)
         raise FalseClaim(
             seat,
-            f"under the face-up obligation {what} may be played only when nothing else in your "
-            "hand can be: play a number or an action card face-up, or doubt (L12)",
+            f"under the face-up obligation {what} goes face-up only when nothing else can: "
+            "play a number or an action card, or doubt (L12)",
         )

@@ -81,7 +81,7 @@ class DoubtVerification:
 class SeatStatus:
     """A seat's connection state; `waiting_seconds` is set while the table waits on that seat.
     `withholding` says what it holds up when only it can, and it may do so on purpose (its
-    reveal of a joint coin): then the others may end the table (`end_table`)."""
+    reveal of a joint coin): then the others may end the table (`end_over_withheld_reveal`)."""
 
     seat: int
     connected: bool
@@ -115,7 +115,48 @@ class ReplayDone(Notice):
     """The replay is over: what follows is the game as it goes on."""
 
 
-TableEvent = StateChanged | SetupProgress | DoubtVerification | SeatStatus | FaultDetected | Notice
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """A seat left the table for good (its signed `left` message, protocol.md 10.10): the game
+    cannot go on past its turn; the remaining players may end the table (`end_table`)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableEnded:
+    """This seat has stopped playing at the table (it left, or ended the table after another
+    seat left): the result so far. `hands` is how many hands were scored, `scores` the running
+    totals after them (L17), `leaders` the seats with the highest total (none before a hand)."""
+
+    reason: str
+    hands: int
+    scores: tuple[int, ...]
+    leaders: tuple[int, ...]
+
+
+def result_so_far(state: LarryState | None, seats: int, reason: str) -> TableEnded:
+    """The TableEnded of a table whose game stops at `state` (None: before the first deal)."""
+    if state is None:
+        return TableEnded(reason, 0, (0,) * seats, ())
+    hands = state.hand_no if state.over else state.hand_no - 1
+    scores = state.scores
+    best = max(scores)
+    leaders = tuple(s for s, score in enumerate(scores) if score == best) if hands else ()
+    return TableEnded(reason, hands, scores, leaders)
+
+
+TableEvent = (
+    StateChanged
+    | SetupProgress
+    | DoubtVerification
+    | SeatStatus
+    | FaultDetected
+    | Notice
+    | SeatLeft
+    | TableEnded
+)
 
 
 class EventHistory:
@@ -185,6 +226,13 @@ class TableSession(Protocol):
 
     async def start(self) -> None:
         """Set the table up (keys, shuffle, deal) and begin play; events report progress."""
+        ...
+
+    async def end_table(self, reason: str) -> None:
+        """Stop playing at this table for good, with the result so far: tell the other seats
+        (a networked table signs a `left` message, protocol.md 10.10), take no more actions, emit
+        `TableEnded` and close. Used when the player leaves, and by the remaining players to end
+        a table that cannot go on (a seat left or withholds its part)."""
         ...
 
     async def close(self) -> None: ...

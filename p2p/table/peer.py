@@ -37,7 +37,7 @@ from fairdeal.p2p.lobby.messages import signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.sync import TableSync
-from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog
+from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog, genesis_head
 from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
@@ -57,12 +57,15 @@ from fairdeal.p2p.table.api import (
     ReplayDone,
     ReplayStarted,
     SeatInfo,
+    SeatLeft,
     SeatStatus,
     StateChanged,
     TableEvent,
+    result_so_far,
 )
 from fairdeal.p2p.table.driver import ACT, LarryTable, Private, Publish
 from fairdeal.p2p.table.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.leaving import LEFT, parse_left, sign_left
 from fairdeal.p2p.table.randomness import (
     SeededRandom,
     check_new_table,
@@ -81,6 +84,14 @@ log = logging.getLogger("fairdeal.table")
 def evidence_path(transcript: Path) -> Path:
     """Where a peer keeps the signed evidence of faults that never enter the log."""
     return transcript.with_name(transcript.name + ".faults")
+
+
+def left_path(transcript: Path) -> Path:
+    """Where a peer keeps the signed `left` messages of seats that left (protocol.md 10.10)."""
+    return transcript.with_name(transcript.name + ".left")
+
+
+LEAVE_FLUSH_S = 2.0  # how long leaving waits for the `left` message to reach the others
 
 
 DEFAULT_SILENCE_LIMIT = 30.0
@@ -228,6 +239,8 @@ class TablePeer:
         self._privates: list[SignedForward] = []
         self._evidence_kept = False  # a fault's evidence is in the `.faults` file
         self.disk_failure: TranscriptWriteError | None = None  # the disk refused a write
+        self.left_seats: dict[int, str] = {}  # seats that left the table, with their reason
+        self._ended = False  # this seat left or ended the table: it signs nothing more
 
     # -- TableSession ---------------------------------------------------------------------
 
@@ -253,6 +266,8 @@ class TablePeer:
 
     async def act(self, action: Action) -> None:
         table = self._require_table()
+        if self._ended:
+            raise IllegalAction(self._seat, "you have left this table")
         if table.state is None or not table.my_turn():
             raise IllegalAction(self._seat, "it is not your turn")
         check_action(table.view(), action)  # raises IllegalAction; nothing is published
@@ -262,7 +277,7 @@ class TablePeer:
     def events(self) -> AsyncIterator[TableEvent]:
         return self.history.replay()
 
-    def end_table(self) -> FaultDetected:
+    def end_over_withheld_reveal(self) -> FaultDetected:
         """End the table because a seat withholds its coin reveal past the silence limit
         (issue 13 item 6): the table stops with a fault naming that seat, and its evidence (the
         seat's signed commitment) is kept beside the transcript. Raises IllegalAction when no
@@ -301,6 +316,7 @@ class TablePeer:
         self.table = table
         table.start()
         self.mesh.on("fwd", self._on_forward)
+        self.mesh.on(LEFT, self._on_left)
         self.mesh.on_peer_up(self._on_peer_up)
         self.timings.started = time.monotonic()
         for kept in self.secrets.get(self._secret_name("forwards"), []):
@@ -345,7 +361,27 @@ class TablePeer:
         self._watchdog = asyncio.get_running_loop().create_task(self._watch_silence())
         self._pump()
 
+    async def end_table(self, reason: str) -> None:
+        """Leave for good (protocol.md 10.10): sign `left` and send it to every connected seat,
+        wait a little for it to go out, emit the result so far (`TableEnded`) and close."""
+        if self._ended or self._closed:
+            return
+        self._ended = True
+        head = self.sync.log.head if self.sync is not None else genesis_head(self.roster.table)
+        message = sign_left(self.identity, self.roster, self._seat, head, reason)
+        sent = self.mesh.broadcast(message.to_wire())
+        log.info("seat %s left the table (%s); told %d seat(s)", self._seat, reason, sent)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(LEAVE_FLUSH_S):
+                await self.mesh.drain()
+        table = self.table
+        state = table.state if table is not None else None
+        self._emit(result_so_far(state, len(self.roster.keys), message.reason))
+        await self.close()
+
     async def close(self) -> None:
+        if self._closed:
+            return
         thinking, self._bot_thinking = self._bot_thinking, None
         if thinking is not None:  # a delayed bot move not made yet is dropped, never published
             thinking.cancel()
@@ -492,6 +528,22 @@ class TablePeer:
     def _send_private(self, forward: SignedForward) -> None:
         wire = {"t": "fwd", "table": self.roster.table, **forward.to_data()}
         self.mesh.send(self.roster.keys[forward.to], wire)
+
+    def _on_left(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        """A seat's signed `left` (from it, or relayed): keep it as evidence, show it once, pass
+        it on to the seats that may not have it. A bad one is refused, naming who sent it."""
+        try:
+            left = parse_left(message, self.roster, f"{peer.name} ({peer.fingerprint})")
+        except PeerError as error:
+            log.warning("refused a left message: %s", error)
+            return
+        if left.seat == self._seat or left.seat in self.left_seats or self._closed:
+            return
+        with open_private(left_path(self.transcript_path), append=True) as file:
+            file.write(encode_frame(pack_message(left.record()), MAX_FRAME_SIZE))
+        self.left_seats[left.seat] = left.reason
+        self._emit(SeatLeft(left.seat, left.reason))
+        self.mesh.broadcast(left.to_wire(), exclude={peer.key, self.roster.keys[left.seat]})
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
         """Give-away shares go again to a peer that (re)connects: it may have missed them (a

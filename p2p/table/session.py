@@ -24,11 +24,18 @@ from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_ide
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.api import EventHistory, FaultDetected, Notice, SeatInfo, TableEvent
+from fairdeal.p2p.table.api import (
+    EventHistory,
+    FaultDetected,
+    Notice,
+    SeatInfo,
+    TableEvent,
+    result_so_far,
+)
 from fairdeal.p2p.table.gather import Seated, join_found, join_lobby, open_lobby
 from fairdeal.p2p.table.headless import transcript_path
 from fairdeal.p2p.table.local_bots import bot_directory, bot_identity, local_bots, play_seated
-from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT, TablePeer
+from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT, LEAVE_FLUSH_S, TablePeer
 from fairdeal.p2p.table.rejoin import resume_seated, unfinished_table
 from fairdeal.p2p.table.resume import ResumePoint, resume_point
 
@@ -96,6 +103,7 @@ class NetworkedTable:
         self.bot_keys: set[bytes] = set()  # seats played by this process's bot peers
         self.address: tuple[str, int] | None = None  # where a hosted table listens
         self._tasks: list[asyncio.Task[Any]] = []
+        self._runner: asyncio.Task[None] | None = None  # gathers, then passes the peer's events on
         self.history = EventHistory()
         self._closed = False
 
@@ -129,15 +137,28 @@ class NetworkedTable:
     def events(self) -> AsyncIterator[TableEvent]:
         return self.history.replay()
 
-    def end_table(self) -> FaultDetected:
-        """End the table when a seat withholds its coin reveal (TablePeer.end_table)."""
+    def end_over_withheld_reveal(self) -> FaultDetected:
+        """End the table when a seat withholds its coin reveal (see TablePeer)."""
         if self.peer is None:
             raise IllegalAction(self._seat, "the table is still gathering its seats")
-        return self.peer.end_table()
+        return self.peer.end_over_withheld_reveal()
 
     async def start(self) -> None:
         """Gather and play in the background; progress arrives as events."""
-        self._spawn(self._run())
+        self._runner = self._spawn(self._run())
+
+    async def end_table(self, reason: str) -> None:
+        """Leave for good: the peer signs `left` for the others (protocol.md 10.10) and reports
+        the result so far, which reaches our events before the table closes."""
+        if self._closed:
+            return
+        if self.peer is not None:
+            await self.peer.end_table(reason)  # its events end with TableEnded
+            if self._runner is not None:  # let the last events through to our readers
+                await asyncio.wait([self._runner], timeout=LEAVE_FLUSH_S)
+        else:  # still gathering: nobody is seated yet to tell
+            self._emit(result_so_far(None, len(self.seats), reason))
+        await self.close()
 
     async def close(self) -> None:
         self._closed = True

@@ -170,3 +170,25 @@ def test_scenario_command_runs_lie_files(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["scenario", str(lie / "rulebook-trick-example.json"), "-v"]) == 0
     out = capsys.readouterr().out
     assert "PASS" in out and "'type': 'TrickWon', 'seat': 3, 'number': 214" in out
+
+
+def test_plain_prompts_refuse_an_absurd_announcement_and_go_on() -> None:
+    """Issue 14.2 in the plain prompts: the same check as the app (engine.legal.check_action)
+    refuses the number with its ruling; the game goes on and nothing is played."""
+    import random
+
+    from fairdeal.engine.oracle import OracleDriver
+    from fairdeal.engine.selfplay import make_bots
+    from fairdeal.ui.commands.play import TextGame
+
+    answers = iter(["2", "-99999999999999999999", "2", "-99"])
+    out: list[str] = []
+    driver = OracleDriver(3, seed=1)
+    bots = make_bots("random", 3, random.Random(1))
+    game = TextGame(driver, 0, bots, lambda _: next(answers, None), out.append)
+    assert game.play() == 1  # the answers run out later
+    text = "\n".join(out)
+    assert (
+        "Not allowed: announced -99999999999999999999: an announcement is at least -99 (L6)" in text
+    )
+    assert 'Seat 0 (you) plays a card face-down: "-99"' in text

@@ -70,7 +70,7 @@ async def test_the_last_revealer_withholding_the_coin_is_named_and_the_table_end
             assert status.waiting_seconds is not None and status.waiting_seconds >= LIMIT
             assert "first-player" in (status.withholding or "")
         ender = others[0]
-        fault = ender.end_table()
+        fault = ender.end_over_withheld_reveal()
         assert fault.seat == LAST and "withheld its reveal" in fault.what
         assert "committed" in fault.evidence and "seats that revealed: 0, 1, 2" in fault.evidence
         await ender.finished(5)
@@ -83,7 +83,7 @@ async def test_the_last_revealer_withholding_the_coin_is_named_and_the_table_end
         assert commitment.seat == LAST and commitment.verify(table.roster.keys[LAST])
         assert commitment.body["kind"] == "deck.coin.commit"
         with pytest.raises(IllegalAction):  # ended once; nothing more to end
-            ender.end_table()
+            ender.end_over_withheld_reveal()
         report = audit_transcript(ender.transcript_path)  # the auditor checks the evidence
         assert report.verified and not report.over
         assert report.withheld is not None and f"seat {LAST} withheld" in report.withheld
@@ -105,7 +105,7 @@ async def test_a_table_cannot_be_ended_before_the_limit_or_over_an_ordinary_wait
     try:
         peer = table.peers[0]
         with pytest.raises(IllegalAction, match="withholding a coin reveal"):
-            peer.end_table()  # nobody is late yet
+            peer.end_over_withheld_reveal()  # nobody is late yet
         waiting = table.peers[silent]
         assert waiting.sync is not None and waiting.table is not None
         await waiting.sync.wait_until(lambda: waiting.table.my_turn(), timeout=30)
@@ -118,7 +118,8 @@ async def test_a_table_cannot_be_ended_before_the_limit_or_over_an_ordinary_wait
                     assert event.seat == silent and event.withholding is None
                     break
         with pytest.raises(IllegalAction, match="withholding a coin reveal"):
-            peer.end_table()  # a slow move is waited out, never a reason to end the table
+            # a slow move is waited out, never a reason to end the table
+            peer.end_over_withheld_reveal()
         assert peer.table is not None and peer.table.fault is None
     finally:
         await table.close()

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 from fairdeal.engine.larry import Action, IllegalAction, LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.p2p.table.api import SeatInfo, StateChanged, TableEvent
+from fairdeal.p2p.table.api import SeatInfo, StateChanged, TableEvent, result_so_far
 
 
 class ScriptedSession:
@@ -74,6 +74,10 @@ class ScriptedSession:
 
     async def start(self) -> None:
         return None
+
+    async def end_table(self, reason: str) -> None:
+        self.push(result_so_far(self._driver.state, 3, reason))
+        await self.close()
 
     async def close(self) -> None:
         self._queue.put_nowait(None)

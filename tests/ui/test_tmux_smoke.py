@@ -2,7 +2,8 @@
 
 It runs the final part of that command (`fairdeal play`, here `python -m fairdeal play` from this
 checkout) with a throw-away data directory, waits for the screen to show what a player needs
-(polling tmux's pane, never a fixed sleep as synchronisation), plays, and quits with q.
+(polling tmux's pane, never a fixed sleep as synchronisation), plays, and quits with q. A second
+test plays issue 14.1's case (a gloat face-up under the obligation) and sees it refused.
 """
 
 from __future__ import annotations
@@ -33,54 +34,99 @@ def tmux(*args: str) -> str:
     return result.stdout
 
 
-def test_play_in_a_real_terminal(tmp_path: Path) -> None:
-    session = f"fairdeal-smoke-{os.getpid()}"
-    status_file = tmp_path / "exit-status"
-    env = f"XDG_DATA_HOME={tmp_path} HOME={tmp_path} TERM=xterm-256color"
-    command = f"cd {ROOT} && env {env} {sys.executable} -m fairdeal play; echo $? > {status_file}"
-    tmux("-L", session, "kill-server")
-    tmux_args = ("-L", session)
-    subprocess.run(
-        ["tmux", *tmux_args, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command],
-        check=True,
-        timeout=10,
-    )
+class Terminal:
+    """`python -m fairdeal ARGS` in a detached tmux session of 80×24, read and typed into."""
+
+    def __init__(self, tmp_path: Path, args: str) -> None:
+        self.session = f"fairdeal-smoke-{os.getpid()}-{abs(hash(args)) % 10000}"
+        self.status_file = tmp_path / "exit-status"
+        env = f"XDG_DATA_HOME={tmp_path} HOME={tmp_path} TERM=xterm-256color"
+        command = (
+            f"cd {ROOT} && env {env} {sys.executable} -m fairdeal {args}; "
+            f"echo $? > {self.status_file}"
+        )
+        self.args = ("-L", self.session)
+        tmux(*self.args, "kill-server")
+        size = ("-x", "80", "-y", "24")
+        subprocess.run(
+            ["tmux", *self.args, "new-session", "-d", "-s", self.session, *size, command],
+            check=True,
+            timeout=10,
+        )
+
+    def pane(self) -> str:
+        return tmux(*self.args, "capture-pane", "-p", "-t", self.session)
+
+    def wait(self, check: Callable[[str], bool], what: str) -> str:
+        deadline = time.monotonic() + DEADLINE_S
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.pane()
+            if check(screen):
+                return screen
+            time.sleep(0.1)  # poll interval; the condition is the real screen
+        raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
+
+    def keys(self, *names: str) -> None:
+        tmux(*self.args, "send-keys", "-t", self.session, *names)
+
+    def exit_status(self) -> str:
+        deadline = time.monotonic() + DEADLINE_S
+        while not self.status_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)  # poll for the exit status the shell writes after the app ends
+        assert self.status_file.exists(), f"the app did not quit; the screen was:\n{self.pane()}"
+        return self.status_file.read_text().strip()
+
+    def close(self) -> None:
+        tmux(*self.args, "kill-server")
+
+
+def flat(screen: str) -> str:
+    """The screen's text with line breaks and runs of spaces folded (hints wrap)."""
+    return " ".join(screen.split())
+
+
+def test_the_obligation_case_is_refused_not_a_cheat(tmp_path: Path) -> None:
+    """Issue 14.1 as the issue played it: `fairdeal play --players 2 --seed 2`, `1 Enter Enter`
+    twice, then `2 u` (a gloat under the face-up obligation while holding numbers): the app
+    refuses it with the reason and the ruling; no FAULT, nothing revealed, the game goes on."""
+    terminal = Terminal(tmp_path, "play --players 2 --seed 2 --bot-delay 0")
     try:
+        for _ in range(2):
+            terminal.wait(lambda s: "YOUR TURN" in s and "q Quit" in s, "our turn")
+            terminal.keys("1", "Enter")
+            terminal.wait(lambda s: "The honest total is" in s, "the announce dialog")
+            terminal.keys("Enter")
+            terminal.wait(lambda s: "The honest total is" not in s, "the dialog to close")
+        terminal.wait(lambda s: "must play face-up" in flat(s), "the face-up obligation (L12)")
+        terminal.keys("2", "u")
+        screen = terminal.wait(lambda s: "Not allowed" in s, "the refusal")
+        text = flat(screen)
+        assert "gloat" in text and "(L12)" in text, screen
+        assert "FAULT" not in screen and "claimed" not in screen  # no cheat, no hand revealed
+        terminal.keys("q")  # a local table: nobody waits, it quits at once
+        assert terminal.exit_status() == "0"
+    finally:
+        terminal.close()
 
-        def pane() -> str:
-            return tmux(*tmux_args, "capture-pane", "-p", "-t", session)
 
-        def wait(check: Callable[[str], bool], what: str) -> str:
-            deadline = time.monotonic() + DEADLINE_S
-            screen = ""
-            while time.monotonic() < deadline:
-                screen = pane()
-                if check(screen):
-                    return screen
-                time.sleep(0.1)  # poll interval; the condition is the real screen
-            raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
-
-        def keys(*names: str) -> None:
-            tmux(*tmux_args, "send-keys", "-t", session, *names)
-
-        screen = wait(lambda s: "YOUR TURN" in s and "q Quit" in s, "the first turn")
+def test_play_in_a_real_terminal(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "play")
+    try:
+        screen = terminal.wait(lambda s: "YOUR TURN" in s and "q Quit" in s, "the first turn")
         assert "Seats" in screen and "Limit" in screen and "q Quit" in screen
         assert all(len(line) <= 80 for line in screen.splitlines())
-        keys("Enter")  # play the selected card face-down …
-        wait(lambda s: "The honest total is" in s, "the announce dialog")
+        terminal.keys("Enter")  # play the selected card face-down …
+        terminal.wait(lambda s: "The honest total is" in s, "the announce dialog")
         # Seat 0 starts hand 1 (L5) on an empty pile, so the honest total is within the limit.
-        keys("Enter")
-        screen = wait(lambda s: "said" in s and "YOUR TURN" in s, "the bots to play round")
+        terminal.keys("Enter")
+        screen = terminal.wait(lambda s: "said" in s and "YOUR TURN" in s, "the bots to play round")
         assert "played a card face-down" in screen
-        keys("?")
-        wait(lambda s: "Larry: keys and rules" in s, "the help screen")
-        keys("Escape")
-        wait(lambda s: "YOUR TURN" in s, "the table again")
-        keys("q")
-        deadline = time.monotonic() + DEADLINE_S
-        while not status_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)  # poll for the exit status the shell writes after the app ends
-        assert status_file.exists(), f"the app did not quit; the screen was:\n{pane()}"
-        assert status_file.read_text().strip() == "0"
+        terminal.keys("?")
+        terminal.wait(lambda s: "Larry: keys and rules" in s, "the help screen")
+        terminal.keys("Escape")
+        terminal.wait(lambda s: "YOUR TURN" in s, "the table again")
+        terminal.keys("q")
+        assert terminal.exit_status() == "0"
     finally:
-        tmux(*tmux_args, "kill-server")
+        terminal.close()

@@ -21,8 +21,10 @@ HELP_TEXT = """\
 | u | play the selected card **face-up** (action cards; numbers under L12) |
 | d | **doubt** the announced total |
 | a | do not doubt a player who went out (L16) |
-| l | arm the **"Larry!"** call for your next play (L15) |
-| s | score table · ? this help · Esc lobby · q quit |
+| l | arm the **"Larry!"** call for your next play (L15; only when a play can leave 1 card) |
+| e | end the table with the result so far, once another seat has left |
+| s | score table · ? this help · Esc lobby · q or Ctrl+C quit |
+| leaving | at a networked game in progress, q, Ctrl+C and Esc ask first; the others are told |
 | doubt view | yours: space next card · Enter all, then close · Esc close now |
 | | other seats': turns over by itself, closes on your turn (the log has it) |
 
@@ -31,8 +33,8 @@ HELP_TEXT = """\
   one Larry symbol (a minus point left in hand). **L3** 2–8 players, 12 to 5 cards each.
 - **L4** Limit 7, clockwise; *change direction* flips it: direction reverses, limit 7↔5.
 - **L5** The first seat starts hand 1; later hands, the player with the most minus points.
-- **L6** On your turn doubt, or play one card: face-down announcing any total not above the
-  limit (lying is the game), or an action card face-up. Playing makes you the last player,
+- **L6** On your turn doubt, or play one card: face-down announcing any total from −99 up to
+  the limit (lying is the game), or an action card face-up. Playing makes you the last player,
   responsible for the whole pile.
 - **L7** A round starts with an empty pile at 0; an empty pile cannot be doubted.
 - **L8** An odd number of gloat cards in the pile makes any announced total right.

@@ -39,9 +39,11 @@ from fairdeal.p2p.table.api import (
     Notice,
     ReplayDone,
     ReplayStarted,
+    SeatLeft,
     SeatStatus,
     SetupProgress,
     StateChanged,
+    TableEnded,
     TableEvent,
     TableSession,
 )
@@ -56,6 +58,7 @@ from fairdeal.ui.key_checks import (
 )
 from fairdeal.ui.messages import CardChosen, NewGameRequested
 from fairdeal.ui.screens.announce import AnnounceDialog
+from fairdeal.ui.screens.confirm import ConfirmDialog
 from fairdeal.ui.screens.doubt import DoubtScreen
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
@@ -85,6 +88,7 @@ class TableScreen(Screen[None]):
         Binding("s", "scores", "Scores"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("escape", "leave", "Lobby", show=False),
+        Binding("e", "end_table", "End table", show=False),
         Binding("n", "new_game", "New game", show=False),
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)),
     ]
@@ -111,8 +115,12 @@ class TableScreen(Screen[None]):
         self._setup: SetupProgress | None = None
         self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
+        self._withholding: set[int] = set()  # of those, seats withholding a coin reveal (13.6)
         self._offline: set[int] = set()
         self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
+        self.left: dict[int, str] = {}  # seats that left the table for good (SeatLeft)
+        self.ended: TableEnded | None = None  # this seat stopped playing here (TableEnded)
+        self._asking_to_leave = False
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -180,6 +188,10 @@ class TableScreen(Screen[None]):
             name = self.names[event.seat]
             self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
+        elif isinstance(event, SeatLeft):
+            await self._on_seat_left(event)
+        elif isinstance(event, TableEnded):
+            await self._on_table_ended(event)
         elif isinstance(event, Notice):
             if isinstance(event, ReplayStarted | ReplayDone):
                 self._replaying = isinstance(event, ReplayStarted)
@@ -260,6 +272,7 @@ class TableScreen(Screen[None]):
             self._holding_up.add(event.seat)
             text = f"{name} is holding up the game ({event.waiting_seconds:.0f} s)."
             if event.withholding is not None:  # issue 13 item 6: it may be doing so on purpose
+                self._withholding.add(event.seat)
                 text = (
                     f"{name} {event.withholding} ({event.waiting_seconds:.0f} s): "
                     "the table may be ended with that evidence."
@@ -268,6 +281,7 @@ class TableScreen(Screen[None]):
             self.log_line(text)
         elif event.waiting_seconds is None and event.seat in self._holding_up:
             self._holding_up.discard(event.seat)
+            self._withholding.discard(event.seat)
             self.log_line(f"{name} is playing again.")
         if not event.connected and event.seat not in self._offline:
             self._offline.add(event.seat)
@@ -275,6 +289,29 @@ class TableScreen(Screen[None]):
         elif event.connected and event.seat in self._offline:
             self._offline.discard(event.seat)
             self.log_line(f"{name} is connected again.")
+        await self.refresh_table()
+
+    async def _on_seat_left(self, event: SeatLeft) -> None:
+        self.left[event.seat] = event.reason
+        name = self.names[event.seat]
+        text = f"{name} left the table ({event.reason})."
+        self.log_line(f"{text} Press e to end the table with the result so far.")
+        self.notify(text, title="A player left", severity="warning")
+        await self.refresh_table()
+
+    async def _on_table_ended(self, event: TableEnded) -> None:
+        self.ended = event
+        names = self.names
+        totals = ", ".join(f"{names[s]} {score:+d}" for s, score in enumerate(event.scores))
+        leading = ", ".join(names[s] for s in event.leaders) or "nobody (no hand was scored)"
+        self.log_line(
+            f"The table has ended ({event.reason}). After {event.hands} hand(s): {totals}; "
+            f"leading: {leading}."
+        )
+        scores = list(self.hand_scores)
+        title = f"Table ended after {event.hands} hand(s)"
+        winners = event.leaders or None
+        self._queue_modal(lambda: ScoresScreen(self.session.seats, scores, winners, title))
         await self.refresh_table()
 
     def _on_engine_event(self, event: ev.Event, game_over: bool) -> None:
@@ -374,6 +411,13 @@ class TableScreen(Screen[None]):
         parts: list[str] = []
         if self.message:
             parts.append(self.message)
+        elif self.ended is not None:
+            parts.append(
+                f"The table has ended ({self.ended.reason}). s: scores · Esc: lobby · q: quit"
+            )
+        elif self.left:
+            who = ", ".join(self.names[s] for s in self.left)
+            parts.append(f"{who} left the table: e ends it with the result so far.")
         elif view.state.over:
             parts.append("The game is over. s: scores · n: new game · Esc: lobby · q: quit")
         elif view.my_turn:
@@ -534,8 +578,76 @@ class TableScreen(Screen[None]):
             self.post_message(NewGameRequested())
 
     def action_leave(self) -> None:
-        if len(self.app.screen_stack) > 2:
+        """Escape: back to the lobby; at a networked game in progress, only once confirmed."""
+        if self.others_would_wait():
+            self.ask_to_leave(quit_app=False)
+        elif len(self.app.screen_stack) > 2:
             self.app.pop_screen()
+
+    # -- leaving (issue 14.3) ----------------------------------------------------------------------
+    def others_would_wait(self) -> bool:
+        """Leaving now would leave someone waiting: the game is on and another seat is a person
+        (or a bot of another process), not one of our own local bots."""
+        view = self.current_view()
+        if view is None or view.state.over or self.ended is not None:
+            return False
+        return any(not info.is_me and not info.is_bot for info in self.session.seats)
+
+    @work(group="leaving")
+    async def ask_to_leave(self, quit_app: bool) -> None:
+        """Ask first; on yes tell the others (a signed `left`) and leave with the result so far."""
+        if self._asking_to_leave:
+            return
+        self._asking_to_leave = True
+        try:
+            dialog = ConfirmDialog(
+                "Leave this table?",
+                "The game cannot go on without you: the other seats are told you left, and "
+                "they can end the table with the result so far.",
+                "leave" if not quit_app else "leave and quit",
+                "keep playing",
+            )
+            if not await self.app.push_screen_wait(dialog):
+                return
+        finally:
+            self._asking_to_leave = False
+        me = self.names[self.session.seat]
+        await self.session.end_table(f"{me} left the table")
+        if quit_app:
+            self.app.exit()
+        elif self.is_current:
+            self.app.pop_screen()
+
+    @work(group="leaving")
+    async def action_end_table(self) -> None:
+        """e: the remaining players end a table that cannot go on (a seat left, or withholds its
+        coin reveal past the silence limit: issue 13 item 6)."""
+        end_withheld = getattr(self.session, "end_over_withheld_reveal", None)
+        if not self.left and self._withholding and end_withheld is not None:
+            who = ", ".join(self.names[s] for s in sorted(self._withholding))
+            dialog = ConfirmDialog(
+                "End the table now?",
+                f"{who} withholds its coin reveal. The table stops naming it, with its signed "
+                "commitment as evidence.",
+                "end the table",
+                "wait",
+            )
+            if await self.app.push_screen_wait(dialog):
+                end_withheld()
+            return
+        if not self.left or self.ended is not None:
+            await self.say("✗ Nobody has left: the table goes on.")
+            return
+        who = ", ".join(self.names[s] for s in self.left)
+        dialog = ConfirmDialog(
+            "End the table now?",
+            f"{who} left. Everyone keeps the result so far (the hands already scored).",
+            "end the table",
+            "wait",
+        )
+        if await self.app.push_screen_wait(dialog):
+            me = self.names[self.session.seat]
+            await self.session.end_table(f"{me} ended the table after {who} left")
 
     async def _ask(self, dialog: Screen[int | None]) -> int | None:
         """Open one of our dialogs and wait for its answer (bots wait for us meanwhile)."""
