@@ -68,10 +68,13 @@ class LocalTable:
         bot_kind: str = "heuristic",  # a kind, or a comma list for the bot seats in order
         bot_delay: float = 0.0,
         claim_pace: float = 0.0,
+        hold_rounds: bool = False,
         bot_names: Sequence[str] = BOT_NAMES,
         bots: Mapping[int, Bot] | None = None,
     ) -> None:
-        """`bots` replaces the bots of the given seats (tests bring their own)."""
+        """`bots` replaces the bots of the given seats (tests bring their own). With
+        `hold_rounds`, bots start a round's simultaneous phase (The Lie's Phase 1) only once the
+        player said `ready(round)`: nobody grabs while the player still reads the scores."""
         self.game: Game = (
             get_game(game)
             if game is not None
@@ -90,6 +93,8 @@ class LocalTable:
         self._seat = seat
         self._bot_delay = bot_delay
         self._claim_pace = claim_pace
+        self._hold_rounds = hold_rounds
+        self._ready_round = 0
         rng = random.Random(seed)
         self._driver = OracleDriver(players, options, seed=rng.randrange(2**32), game=self.game)
         bot_seats = [other for other in range(players) if other != seat]
@@ -186,9 +191,23 @@ class LocalTable:
         the table is closed."""
         await self._idle.wait()
 
+    def ready(self, round_no: int) -> None:
+        """The player sees round `round_no`'s table: held bots may start grabbing."""
+        self._ready_round = max(self._ready_round, round_no)
+        self._wake.set()
+        self._update_idle()
+
     # -- internals -------------------------------------------------------------------------------
+    def _held(self) -> bool:
+        state = self._driver.state
+        simultaneous = state.to_act() is None
+        round_no = getattr(state, "round_no", 0)  # only games with simultaneous phases have rounds
+        return self._hold_rounds and simultaneous and round_no > self._ready_round
+
     def _bot_actors(self) -> list[int]:
         """The bot seats that may act now (several at once in The Lie's Phase 1)."""
+        if self._held():
+            return []
         return [seat for seat in self.game.actors(self._driver.state) if seat != self._seat]
 
     def _is_idle(self) -> bool:

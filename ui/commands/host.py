@@ -18,7 +18,7 @@ HEADLESS_TABLE_NAME = "fairdeal"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=["larry"])
+    parser.add_argument("game", choices=["larry", "lie"])
     parser.add_argument("--seats", type=int, required=True, help="seats at the table (2-8)")
     parser.add_argument("--bots", type=int, default=0, help="seats filled by local bot peers")
     parser.add_argument("--headless", action="store_true", help="no screen: a bot plays seat 0")
@@ -44,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fairdeal.ui.commands.bot import run_table
+    from fairdeal.ui.table_factory import LIE_UNAVAILABLE
 
+    if args.game != "larry":  # issue 10 brings networked Lie tables
+        raise SystemExit(f"fairdeal host: {LIE_UNAVAILABLE}; try: fairdeal play --game lie")
     if not 2 <= args.seats <= 8 or not 0 <= args.bots < args.seats:
         raise SystemExit("fairdeal host: 2-8 seats, and fewer bots than seats")
     if args.headless:

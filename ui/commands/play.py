@@ -1,9 +1,10 @@
-"""`fairdeal play`: a game of Larry in this terminal against local bots.
+"""`fairdeal play`: a game of Larry or The Lie (`--game lie`) in this terminal against local bots.
 
 In a terminal it opens the Textual app on a table against local bots, ready to play (`--lobby`
-opens the lobby instead). With `--plain`, or when stdin or stdout is not a terminal, it plays with
-plain text prompts (`TextGame`): it reads stdin line by line, so it also works with piped input
-(an empty line takes the suggested default).
+opens the lobby instead). With `--plain`, or when stdin or stdout is not a terminal, Larry plays
+with plain text prompts (`TextGame`): it reads stdin line by line, so it also works with piped
+input (an empty line takes the suggested default). The Lie's Phase 1 is a real-time race (T3),
+so it is played in the app only.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to follow the game
+DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in The Lie's Phase 1 (T3)
 
 if TYPE_CHECKING:
     from fairdeal.engine.bots import Bot
@@ -26,11 +28,26 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4, help="seats at the table (2-8)")
+    parser.add_argument(
+        "--game", choices=["larry", "lie"], default="larry", help="the game (default larry)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=4, help="seats at the table (Larry 2-8, The Lie 2-6)"
+    )
     parser.add_argument("--seat", type=int, default=0, help="your seat (0 starts hand 1)")
     parser.add_argument("--bots", default="heuristic", help="bot kind(s) for the other seats")
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
-    parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
+    parser.add_argument(
+        "--short", action="store_true", help="short game: one hand (L18) or one round (The Lie)"
+    )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=DEFAULT_CLAIM_PACE,
+        metavar="S",
+        help="The Lie: seconds between a bot's claims in Phase 1 "
+        f"(default {DEFAULT_CLAIM_PACE:g}; smaller is faster)",
+    )
     parser.add_argument(
         "--bot-delay",
         type=float,
@@ -57,6 +74,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if args.game != "larry":
+            raise SystemExit(
+                "fairdeal play: The Lie's Phase 1 is a race in real time; it is played in the "
+                "app only (run it in a terminal, without --plain)"
+            )
         return run_plain(args)
     return run_app(args)
 
@@ -67,6 +89,7 @@ def run_app(args: argparse.Namespace) -> int:
     from fairdeal.ui.table_factory import TableSpec
 
     spec = TableSpec(
+        game=args.game,
         seats=args.players,
         bots=args.players - 1,
         seat=args.seat,
@@ -74,6 +97,7 @@ def run_app(args: argparse.Namespace) -> int:
         seed=args.seed,
         bot_kind=args.bots,
         bot_delay=max(0.0, args.bot_delay),
+        claim_pace=max(0.0, args.pace),
     )
     try:
         spec.validate()
