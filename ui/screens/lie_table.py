@@ -214,8 +214,8 @@ class LieTableScreen(Screen[None]):
             layout = view.state.layout
             if self.cursor < len(layout) and layout[self.cursor] == event.slot:
                 name = self.names[event.seat]
-                self.message = f"✗ {name} got the {back_label(event.back, self.letters(view))}"
-                self.message += " under your cursor first."
+                back = back_label(event.back, self.letters(view))
+                self.message = f"✗ {name} got the {back} under your cursor first; it moved on."
         elif isinstance(event, ev.TrickStarted):
             self._new_trick = TrickShown(event.trick, (), None, None, 0)
             if self.trick is None or self.trick.winner is None:
@@ -385,14 +385,14 @@ class LieTableScreen(Screen[None]):
 
     # -- Phase 1 -----------------------------------------------------------------------------------
     def _nearest_card(self, view: LieView, position: int) -> int:
-        """`position` if it still holds a card or a card was just taken from under the cursor
-        (the player sees the gap and who took it), else the next position with a card."""
+        """`position` if it still holds a card, else the nearest position with one: a card
+        taken from under the cursor moves the cursor on (the hint says who took it)."""
         state = view.state
         layout = state.layout
         if not layout:
             return 0
         position = max(0, min(position, len(layout) - 1))
-        if layout[position] in state.table or self.message:
+        if layout[position] in state.table:
             return position
         on_table = set(state.table)
         for step in range(len(layout)):
