@@ -84,13 +84,21 @@ def _rounds(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [first, *later]
 
 
-def setup(data: Mapping[str, Any]) -> OracleDriver:
+class ScenarioDriver(OracleDriver):
+    """The oracle driver of one scenario, with the file's card names and round setups."""
+
+    names: _Names
+    round_setups: list[Mapping[str, Any]]
+    claimed_round: int  # the last round whose listed hands were claimed
+
+
+def setup(data: Mapping[str, Any]) -> ScenarioDriver:
     """The oracle driver for a Lie scenario, with each round's hands claimed as the file says."""
     players: int = data["players"]
     options = _options(data)
     names = _Names(options)
     rounds = _rounds(data)
-    driver_box: list[OracleDriver] = []
+    driver_box: list[ScenarioDriver] = []
 
     def arrange(slots: tuple[int, ...], reason: str) -> list[int]:
         if reason == "layout":
@@ -113,15 +121,15 @@ def setup(data: Mapping[str, Any]) -> OracleDriver:
             top.append(slot)
         return top + rest
 
-    driver = OracleDriver(
+    driver = ScenarioDriver(
         players, options, seed=0, game="lie", arrange=arrange, reshuffle=list, start=False
     )
     driver_box.append(driver)
     driver.start()
     _claim_hands(driver, rounds[0], names)
-    driver.round_setups = rounds  # type: ignore[attr-defined]
-    driver.names = names  # type: ignore[attr-defined]
-    driver.claimed_round = 1  # type: ignore[attr-defined]
+    driver.round_setups = rounds
+    driver.names = names
+    driver.claimed_round = 1
     return driver
 
 
@@ -150,7 +158,7 @@ def _table_slot(driver: OracleDriver, name: str, names: _Names, where: str) -> i
     return min(found, key=faces.__getitem__)
 
 
-def action(step: Mapping[str, Any], driver: OracleDriver, index: int) -> tuple[int, Action]:
+def action(step: Mapping[str, Any], driver: ScenarioDriver, index: int) -> tuple[int, Action]:
     where = f"step {index}"
     unknown = set(step) - STEP_KEYS
     if unknown:
@@ -159,7 +167,7 @@ def action(step: Mapping[str, Any], driver: OracleDriver, index: int) -> tuple[i
     seat = step.get("seat")
     if not isinstance(seat, int):
         raise ScenarioError(f"{where}: 'seat' must be an integer")
-    names: _Names = driver.names  # type: ignore[attr-defined]
+    names = driver.names
     state: LieState = driver.state
     kind = step.get("do")
     if kind == "claim":
@@ -199,23 +207,22 @@ def action(step: Mapping[str, Any], driver: OracleDriver, index: int) -> tuple[i
     return seat, Play(tuple(slots))
 
 
-def _next_round_hands(driver: OracleDriver) -> None:
+def _next_round_hands(driver: ScenarioDriver) -> None:
     """Claim the hands a later round's setup lists, once that round has been laid out."""
     state: LieState = driver.state
-    done: int = driver.claimed_round  # type: ignore[attr-defined]
-    rounds: list[Mapping[str, Any]] = driver.round_setups  # type: ignore[attr-defined]
-    if state.round_no > done and state.claims_open():
-        driver.claimed_round = state.round_no  # type: ignore[attr-defined]
+    rounds = driver.round_setups
+    if state.round_no > driver.claimed_round and state.claims_open():
+        driver.claimed_round = state.round_no
         if state.round_no <= len(rounds):
-            _claim_hands(driver, rounds[state.round_no - 1], driver.names)  # type: ignore[attr-defined]
+            _claim_hands(driver, rounds[state.round_no - 1], driver.names)
 
 
 def check(
-    expect: Mapping[str, Any], driver: OracleDriver, events: list[Any], where: str
+    expect: Mapping[str, Any], driver: ScenarioDriver, events: list[Any], where: str
 ) -> list[str]:
     _next_round_hands(driver)
     state: LieState = driver.state
-    names: _Names = driver.names  # type: ignore[attr-defined]
+    names = driver.names
     faces = driver.faces
     full = names.full
 

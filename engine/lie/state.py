@@ -129,8 +129,9 @@ class LieState:
     def actors(self) -> tuple[int, ...]:
         """The seats that may act now: every seat with room in Phase 1, else the one to go."""
         if self.phase is Phase.BUILD:
-            if not self.claims_open():
-                return ()
+            for request in self.pending:
+                if type(request) is not Deal:
+                    return ()
             size = self.options.hand_size
             return tuple([seat for seat, hand in enumerate(self.hands) if len(hand) < size])
         if self.pending or self.phase is not Phase.PLAY:
