@@ -7,6 +7,8 @@ look at the SVGs before committing them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.pilot import Pilot
 
 from fairdeal.engine.lie.events import GameOver
@@ -73,3 +75,18 @@ def test_lie_final_scores(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
     assert [sum(DECK[f].number for f in faces) for faces in final.prizes] == list(final.scores)
     assert snap_compare(make_app(table), terminal_size=SIZE, run_before=scores)
+
+
+def test_the_readme_lie_screenshots_are_the_current_snapshots() -> None:
+    """README's Lie SVGs are copies of the snapshots: after `--snapshot-update`, copy them again."""
+    root = Path(__file__).resolve().parents[2]
+    snapshots = Path(__file__).parent / "__snapshots__" / "test_lie_snapshots"
+    for readme_name, snapshot_name in (
+        ("lie-phase1", "test_lie_phase_1"),
+        ("lie-trick", "test_lie_trick"),
+    ):
+        shown = root / "docs" / "screenshots" / f"{readme_name}.svg"
+        assert f"docs/screenshots/{readme_name}.svg" in (root / "README.md").read_text()
+        assert shown.read_bytes() == (snapshots / f"{snapshot_name}.svg").read_bytes(), (
+            f"cp {snapshots / snapshot_name}.svg {shown}"
+        )
