@@ -1,0 +1,85 @@
+"""`fairdeal play --game lie`, `fairdeal host lie` and the open-table dialog's game choice."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from textual.widgets import Label, Select
+
+import fairdeal.ui.launch as launch
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.cli import main
+from fairdeal.ui.screens.lie_table import LieTableScreen
+from fairdeal.ui.screens.lobby import LobbyScreen
+from fairdeal.ui.screens.open_table import OpenTableDialog
+from fairdeal.ui.table_factory import TableSpec
+from fairdeal.ui.table_finder import FixedFinder
+
+from .support import PLAYER
+
+
+class FakeTty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside the test: pytest's capture resets sys.stdout between a fixture and the test."""
+    monkeypatch.setattr(sys, "stdin", FakeTty())
+    monkeypatch.setattr(sys, "stdout", FakeTty())
+
+
+def test_play_game_lie_opens_a_lie_table_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    in_a_terminal(monkeypatch)
+    opened: list[TableSpec] = []
+    monkeypatch.setattr(launch, "run_app", lambda spec, **_: opened.append(spec) or 0)
+    argv = ["play", "--game", "lie", "--players", "5", "--seed", "9", "--pace", "0.7"]
+    assert main([*argv, "--bot-delay", "0.2"]) == 0
+    (spec,) = opened
+    assert (spec.game, spec.seats, spec.bots, spec.seed) == ("lie", 5, 4, 9)
+    assert (spec.claim_pace, spec.bot_delay) == (0.7, 0.2)
+
+
+def test_absurd_lie_tables_are_refused_before_the_app_opens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    in_a_terminal(monkeypatch)
+    with pytest.raises(SystemExit, match="The Lie is played by 2 to 6 players"):
+        main(["play", "--game", "lie", "--players", "7"])
+    with pytest.raises(SystemExit, match="0 to 60 seconds"):
+        main(["play", "--game", "lie", "--pace", "1e9"])
+
+
+def test_the_lie_has_no_plain_mode_and_no_networked_host_yet() -> None:
+    with pytest.raises(SystemExit, match="app only"):
+        main(["play", "--game", "lie", "--plain"])
+    with pytest.raises(SystemExit, match="The Lie at a networked table is not available yet"):
+        main(["host", "lie", "--seats", "4"])
+
+
+async def test_the_open_table_dialog_offers_the_lie_against_bots() -> None:
+    app = FairdealApp(PLAYER, finder=FixedFinder(), reveal_interval=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, OpenTableDialog)
+        dialog.query_one("#game", Select).value = "lie"
+        dialog.query_one("#bots", Select).value = 2
+        dialog.query_one("#seats", Select).value = 3
+        dialog.query_one("#networked", Select).value = True
+        await pilot.click("#open")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, OpenTableDialog)  # refused, and said why
+        error = str(dialog.query_one("#open-error", Label).render())
+        assert "The Lie at a networked table is not available yet" in error
+        dialog.query_one("#networked", Select).value = False
+        await pilot.click("#open")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, LieTableScreen)
+        assert len(screen.session.seats) == 3
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, LobbyScreen)
