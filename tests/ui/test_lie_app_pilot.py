@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from fairdeal.engine.lie import LieOptions, Phase
+from fairdeal.engine.lie import DECK, LieOptions, Phase
 from fairdeal.engine.lie.events import Played, RoundEnded
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.ui.app import FairdealApp
@@ -162,7 +162,12 @@ async def test_the_mouse_claims_a_table_card_and_chooses_a_combination() -> None
         await settle(pilot, table)
         screen = lie_screen(app)
         view = table.view()
-        if view.phase is Phase.PLAY and view.my_turn:
-            await pilot.click("#lie-hand", offset=(2 + 5 * 4 + 1, 1))
-            await pilot.pause()
-            assert (screen.sel_start, screen.sel_len) == (5, 1)
+        assert view.phase is Phase.PLAY
+        await pilot.click("#lie-hand", offset=(2 + 5 * 4 + 1, 1))
+        await pilot.pause()
+        assert (screen.sel_start, screen.sel_len) == (5, 1)
+        colours = [DECK[face].colour for face in table.view().hand_faces]
+        await pilot.click("#lie-hand", offset=(2 + 6 * 4 + 1, 1))  # the right-hand neighbour
+        await pilot.pause()
+        same = colours[5] == colours[6]
+        assert (screen.sel_start, screen.sel_len) == ((5, 2) if same else (6, 1))

@@ -92,3 +92,14 @@ def test_lie_options_are_checked_for_the_game() -> None:
         LocalTable(4, game="lie", options=LarryOptions())
     assert LocalTable(2, options=LieOptions(rounds=1)).game.name == "lie"
     assert issubclass(SlotTaken, IllegalAction)
+
+
+async def test_held_bots_start_a_round_only_once_the_player_is_ready() -> None:
+    table = LocalTable(3, game="lie", seed=6, hold_rounds=True)
+    await table.start()
+    await table.wait_idle()
+    assert table.state.hand_sizes() == (0, 0, 0)  # nobody grabs before the player sees the table
+    table.ready(1)
+    await table.wait_idle()
+    assert table.state.hand_sizes() == (0, 12, 12)
+    await table.close()
