@@ -110,6 +110,7 @@ class LieTableScreen(Screen[None]):
         self.message = ""
         self.events_seen = 0  # table events handled so far (tests wait for the session's count)
         self.trick: TrickShown | None = None  # the trick on display: current, or the last won
+        self._new_trick: TrickShown | None = None  # the trick under way once one is won
         self.rounds: list[RoundResult] = []
         self.final: ev.GameOver | None = None
         self._have_state = False
@@ -239,7 +240,7 @@ class LieTableScreen(Screen[None]):
         """The trick being played: the new one once its first play comes (the won one stays
         on show until then)."""
         if self.trick is None or self.trick.winner is not None:
-            self.trick = getattr(self, "_new_trick", None) or TrickShown(1, (), None, None, 0)
+            self.trick = self._new_trick or TrickShown(1, (), None, None, 0)
         return self.trick
 
     def _queue_scores(self, title: str) -> None:
