@@ -171,3 +171,35 @@ async def test_the_mouse_claims_a_table_card_and_chooses_a_combination() -> None
         await pilot.pause()
         same = colours[5] == colours[6]
         assert (screen.sel_start, screen.sel_len) == ((5, 2) if same else (6, 1))
+
+
+async def test_tab_walks_the_legal_plays_and_up_never_mixes_colours() -> None:
+    table = lie_table(seed=5, players=3)
+    app = make_app(table)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        await grab_a_hand(pilot, table)
+        screen = lie_screen(app)
+        for _ in range(40):  # goes until one of ours offers a choice of plays
+            await settle(pilot, table)
+            view = table.view()
+            plays = screen._legal_plays(view) if view.my_turn else []
+            if len(plays) >= 2:
+                break
+            if view.my_turn:
+                await pilot.press("enter" if plays else "p")
+        else:
+            raise AssertionError("no go with two legal plays")
+        chosen = []
+        for _ in range(len(plays)):
+            await pilot.press("tab")
+            await pilot.pause()
+            chosen.append((screen.sel_start, screen.sel_len))
+            assert "✓ Enter plays it" in hint(app)
+        assert sorted(chosen) == plays  # Tab visits every legal play once
+        colours = [DECK[face].colour for face in view.hand_faces]
+        for _ in range(3):
+            await pilot.press("up")
+            await pilot.pause()
+            picked = colours[screen.sel_start : screen.sel_start + screen.sel_len]
+            assert len(set(picked)) == 1 and 1 <= len(picked) <= 3  # T5: one colour, 1-3
