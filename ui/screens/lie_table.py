@@ -172,7 +172,7 @@ class LieTableScreen(Screen[None]):
         elif isinstance(event, Notice):
             self.log_line(event.text)
         elif isinstance(event, SetupProgress) and event.done == event.total:
-            self.log_line(f"Setup: {event.phase} done.")
+            self.log_line(f"Setup: every seat's {event.phase} is done.")
 
     def log_line(self, line: str) -> None:
         self.query_one(GameLog).say(line)
