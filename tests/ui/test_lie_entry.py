@@ -83,3 +83,30 @@ async def test_the_open_table_dialog_offers_the_lie_against_bots() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(pilot.app.screen, LobbyScreen)
+
+
+async def test_help_covers_both_games_in_the_lobby_and_the_lie_at_its_table() -> None:
+    from textual.widgets import Markdown
+
+    from fairdeal.ui.local_table import LocalTable
+    from fairdeal.ui.screens.help import HelpScreen
+
+    from .support import make_app
+
+    app = make_app(LocalTable(2, game="lie", seed=1, human_name=PLAYER.name))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen)
+        text = pilot.app.screen.query_one(Markdown).source
+        assert "The Lie: keys and rules" in text and "Larry: keys" not in text
+        for ruling in (f"T{n}" for n in range(1, 11)):
+            assert f"**{ruling}**" in text, ruling
+        await pilot.press("escape", "escape")  # close the help, leave for the lobby
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, LobbyScreen)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = pilot.app.screen.query_one(Markdown).source
+        assert "Larry: keys and rules" in text and "The Lie: keys and rules" in text
