@@ -148,7 +148,10 @@ class LocalTable:
             raise IllegalAction(self._seat, "the table is closed")
         if self._stopped:
             raise IllegalAction(self._seat, "the table stopped after a fault")
-        self._apply(self._seat, action)  # raises IllegalAction; the state stays as it was
+        # What this seat's own cards forbid too (a Lie play its fronts contradict would otherwise
+        # be a Violation that stops the game); raises IllegalAction, the state stays as it was.
+        self.game.check_action(self.view(), action)
+        self._apply(self._seat, action)
         self._wake.set()
         self._update_idle()
 
@@ -260,7 +263,9 @@ class LocalTable:
             state = self._driver.state
             bot_view = self.game.view_for(state, self._driver.knowledge[seat], seat)
             try:
-                self._apply(seat, self._bots[seat].choose(bot_view))
+                choice = self._bots[seat].choose(bot_view)
+                self.game.check_action(bot_view, choice)  # what the bot's own cards forbid, too
+                self._apply(seat, choice)
             except IllegalAction as error:  # a broken bot stops the table; it never hangs it
                 self._stopped = True
                 self._emit(FaultDetected(seat, "a local bot tried an illegal move", error.reason))

@@ -103,3 +103,30 @@ async def test_held_bots_start_a_round_only_once_the_player_is_ready() -> None:
     await table.wait_idle()
     assert table.state.hand_sizes() == (0, 12, 12)
     await table.close()
+
+
+async def test_a_play_our_own_fronts_contradict_is_refused_before_it_is_sent() -> None:
+    """T5: a wrong-colour play is refused by the seat's own check; no Violation, no change."""
+    from fairdeal.engine.lie import Play, WrongColour
+
+    for seed in range(30):
+        table = LocalTable(2, game="lie", seed=seed, options=LieOptions(hand_size=6))
+        await table.start()
+        await table.wait_idle()  # the bot grabs its hand first, so it leads trick 1 (T3)
+        while table.view().can_claim:
+            await table.act(Claim(table.view().table[0], Side.RIGHT))
+        await table.wait_idle()
+        view = table.view()
+        lead = view.state.lead_colour
+        from fairdeal.engine.lie.cards import DECK
+
+        wrong = [s for s, f in view.hand if lead is not None and DECK[f].colour != lead]
+        if view.my_turn and wrong:
+            before = table.state
+            with pytest.raises(WrongColour):
+                await table.act(Play((wrong[0],)))
+            assert table.state is before
+            await table.close()
+            return
+        await table.close()
+    raise AssertionError("no seed gave a go with a wrong-colour card")
