@@ -6,7 +6,7 @@ import io
 import sys
 
 import pytest
-from textual.widgets import Label, Select
+from textual.widgets import Button, Label, Select
 
 import fairdeal.ui.launch as launch
 from fairdeal.ui.app import FairdealApp
@@ -69,14 +69,19 @@ async def test_the_open_table_dialog_offers_the_lie_against_bots() -> None:
         dialog.query_one("#bots", Select).value = 2
         dialog.query_one("#seats", Select).value = 3
         dialog.query_one("#networked", Select).value = True
-        await pilot.click("#open")
+        await pilot.pause()
+        dialog.query_one("#open", Button).press()
         await pilot.pause()
         assert isinstance(pilot.app.screen, OpenTableDialog)  # refused, and said why
         error = str(dialog.query_one("#open-error", Label).render())
         assert "The Lie at a networked table is not available yet" in error
         dialog.query_one("#networked", Select).value = False
-        await pilot.click("#open")
         await pilot.pause()
+        dialog.query_one("#open", Button).press()
+        for _ in range(100):  # the dialog closes, then the app opens the table: wait for it
+            if isinstance(pilot.app.screen, LieTableScreen):
+                break
+            await pilot.pause()
         screen = pilot.app.screen
         assert isinstance(screen, LieTableScreen)
         assert len(screen.session.seats) == 3
