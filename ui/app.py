@@ -28,6 +28,7 @@ from fairdeal.ui.messages import (
 )
 from fairdeal.ui.player import Player
 from fairdeal.ui.screens.connect import ConnectDialog
+from fairdeal.ui.screens.lie_table import LieTableScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.screens.open_table import OpenTableDialog
 from fairdeal.ui.screens.table import TableScreen
@@ -117,6 +118,10 @@ class FairdealApp(App[None]):
 
     # -- sitting down ----------------------------------------------------------------------------
     def sit_down(self, session: TableSession) -> None:
+        game = getattr(session, "game", None)  # a local table says its game; networked: Larry
+        if getattr(game, "name", "larry") == "lie":
+            self.push_screen(LieTableScreen(session))
+            return
         self.push_screen(TableScreen(session, reveal_interval=self.reveal_interval))
 
     def open(self, spec: TableSpec) -> bool:
@@ -143,7 +148,7 @@ class FairdealApp(App[None]):
     # -- requests from the screens ---------------------------------------------------------------
     def on_new_game_requested(self, _message: NewGameRequested) -> None:
         """Another game at a fresh table like the last one (from the table, once it is over)."""
-        if isinstance(self.screen, TableScreen):
+        if isinstance(self.screen, TableScreen | LieTableScreen):
             self.pop_screen()
         self.open(replace(self.table_defaults, seed=None))  # a new deal, not a replay
 

@@ -21,7 +21,10 @@ from fairdeal.p2p.errors import P2PError
 
 # name -> (module under fairdeal.ui.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("play", "play Larry in this terminal: against local bots, or with friends"),
+    "play": (
+        "play",
+        "play Larry or The Lie (--game lie) in this terminal",
+    ),
     "selfplay": ("selfplay", "play many bot games with the oracle driver and print statistics"),
     "scenario": ("scenario", "run a scenario file and report pass or fail"),
     "tables": ("tables", "list the fairdeal tables found on the network"),

@@ -1,13 +1,17 @@
 """A local table: the engine, the oracle driver and local bots in one process, under asyncio.
 
-It plays the `p2p.table.api.TableSession` contract exactly as a networked table would, so the UI
-cannot tell them apart: it pushes `StateChanged` after every step, `SetupProgress` while a hand is
-dealt, `DoubtVerification` after every doubt (L9/L16; proofs are NOT_APPLICABLE: the oracle knows
-the deck, there is nothing to prove) and `SeatStatus` for every seat (always connected).
+One class for every game of the registry (Larry, The Lie). It plays the
+`p2p.table.api.TableSession` contract exactly as a networked table would, so the UI cannot tell
+them apart: it pushes `StateChanged` after every step, `SetupProgress` while a hand or round is
+dealt, `DoubtVerification` after every doubt in Larry (L9/L16; proofs are NOT_APPLICABLE: the
+oracle knows the deck, there is nothing to prove) and `SeatStatus` for every seat (always
+connected).
 
-Bots think for `bot_delay` seconds before each move so that a human can follow the game; tests
-use 0 and synchronise on `wait_idle()`, which resolves when the human seat is to act or the game
-is over.
+Bots think for `bot_delay` seconds before each move so that a human can follow the game. Where
+several seats act at once (The Lie's Phase 1, T3) every bot claims on its own clock, one card
+every `claim_pace` seconds, while the human claims whenever they like. Tests use 0 for both and
+synchronise on `wait_idle()`, which resolves once no bot has anything to do (the human is to act,
+or the game is over).
 """
 
 from __future__ import annotations
@@ -16,23 +20,16 @@ import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
 
-from fairdeal.engine.bots import BOT_NAMES, Bot, make_bot
-from fairdeal.engine.larry import (
-    Action,
-    IllegalAction,
-    LarryOptions,
-    LarryState,
-    LarryView,
-    view_for,
-)
-from fairdeal.engine.larry.events import (
-    DoubtResolved,
-    HandStarted,
-    Reshuffled,
-    Violation,
-)
-from fairdeal.engine.larry.legal import check_action
+from fairdeal.engine.bots import BOT_NAMES, Bot
+from fairdeal.engine.errors import IllegalAction
+from fairdeal.engine.events import Violation
+from fairdeal.engine.game import Game
+from fairdeal.engine.games import game_of_options, get_game
+from fairdeal.engine.larry import LarryState
+from fairdeal.engine.larry.events import DoubtResolved, HandStarted, Reshuffled
+from fairdeal.engine.lie.events import RoundStarted
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.api import (
     DoubtVerification,
@@ -51,40 +48,61 @@ from fairdeal.p2p.table.api import (
 
 
 class LocalTable:
-    """One human seat (`seat`) against bots in every other seat; deterministic for a seed."""
+    """One human seat (`seat`) against bots in every other seat; deterministic for a seed.
+
+    `game` names the game ("larry", "lie"); without it the game is that of `options` (Larry when
+    neither is given).
+    """
 
     def __init__(
         self,
         players: int = 4,
         *,
+        game: str | None = None,
         seat: int = 0,
         human_name: str = "You",
         human_fingerprint: str = "",
-        options: LarryOptions | None = None,
+        options: Any = None,
         seed: int | None = 0,
         bot_kind: str = "heuristic",  # a kind, or a comma list for the bot seats in order
         bot_delay: float = 0.0,
+        claim_pace: float = 0.0,
+        hold_rounds: bool = False,
         bot_names: Sequence[str] = BOT_NAMES,
         bots: Mapping[int, Bot] | None = None,
     ) -> None:
-        """`bots` replaces the bots of the given seats (tests bring their own)."""
-        options = options or LarryOptions()
+        """`bots` replaces the bots of the given seats (tests bring their own). With
+        `hold_rounds`, bots start a round's simultaneous phase (The Lie's Phase 1) only once the
+        player said `ready(round)`: nobody grabs while the player still reads the scores."""
+        self.game: Game = (
+            get_game(game)
+            if game is not None
+            else game_of_options(options)
+            if options is not None
+            else get_game("larry")
+        )
+        options = options if options is not None else self.game.default_options()
+        if type(options) is not self.game.options_type:
+            raise ValueError(f"{type(options).__name__} are not options of {self.game.title}")
         options.validate(players)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not a seat of a {players}-seat table")
-        if bot_delay < 0:
-            raise ValueError("the bot delay cannot be negative")
+        if bot_delay < 0 or claim_pace < 0:
+            raise ValueError("the bot delay and the claim pace cannot be negative")
         self._seat = seat
         self._bot_delay = bot_delay
+        self._claim_pace = claim_pace
+        self._hold_rounds = hold_rounds
+        self._ready_round = 0
         rng = random.Random(seed)
-        self._driver = OracleDriver(players, options, seed=rng.randrange(2**32))
+        self._driver = OracleDriver(players, options, seed=rng.randrange(2**32), game=self.game)
         bot_seats = [other for other in range(players) if other != seat]
         kinds = [kind.strip() for kind in bot_kind.split(",") if kind.strip()] or ["heuristic"]
         if len(kinds) > len(bot_seats):
             raise ValueError(f"{len(kinds)} bot kinds for {len(bot_seats)} bot seats")
         kinds += [kinds[-1]] * (len(bot_seats) - len(kinds))  # the last kind fills the rest
         self._bots: dict[int, Bot] = {
-            other: make_bot(kind, random.Random(rng.randrange(2**32)))
+            other: self.game.make_bot(kind, random.Random(rng.randrange(2**32)))
             for other, kind in zip(bot_seats, kinds, strict=True)
         }
         for other, bot in (bots or {}).items():
@@ -104,7 +122,7 @@ class LocalTable:
         self._events_read = 0  # how many driver events have been turned into table events
         self._bot_task: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
-        self._wake = asyncio.Event()  # the human acted or the table closed: bots look again
+        self._wake = asyncio.Event()  # the state changed or the table closed: bots look again
 
     # -- TableSession ----------------------------------------------------------------------------
     @property
@@ -116,18 +134,22 @@ class LocalTable:
         return self._seats
 
     @property
-    def state(self) -> LarryState:
+    def state(self) -> Any:
         return self._driver.state
 
-    def view(self) -> LarryView:
-        return view_for(self._driver.state, self._driver.knowledge[self._seat], self._seat)
+    def view(self) -> Any:
+        return self.game.view_for(
+            self._driver.state, self._driver.knowledge[self._seat], self._seat
+        )
 
-    async def act(self, action: Action) -> None:
+    async def act(self, action: Any) -> None:
         if self._closed:
             raise IllegalAction(self._seat, "the table is closed")
         if self._stopped:
             raise IllegalAction(self._seat, "the table stopped after a fault")
-        check_action(self.view(), action)  # raises IllegalAction; the state stays as it was
+        # What this seat's own cards forbid too (a Lie play its fronts contradict would otherwise
+        # be a Violation that stops the game); raises IllegalAction, the state stays as it was.
+        self.game.check_action(self.view(), action)
         self._apply(self._seat, action)
         self._wake.set()
         self._update_idle()
@@ -174,13 +196,33 @@ class LocalTable:
         return len(self._history)
 
     async def wait_idle(self) -> None:
-        """Resolve once the human seat is to act, the game is over, or the table is closed."""
+        """Resolve once no bot has anything to do (the human is to act, or the game is over), or
+        the table is closed."""
         await self._idle.wait()
 
+    def ready(self, round_no: int) -> None:
+        """The player sees round `round_no`'s table: held bots may start grabbing."""
+        self._ready_round = max(self._ready_round, round_no)
+        self._wake.set()
+        self._update_idle()
+
     # -- internals -------------------------------------------------------------------------------
-    def _is_idle(self) -> bool:
+    def _held(self) -> bool:
         state = self._driver.state
-        return self._closed or self._stopped or state.over or state.to_act() == self._seat
+        simultaneous = state.to_act() is None
+        round_no = getattr(state, "round_no", 0)  # only games with simultaneous phases have rounds
+        return self._hold_rounds and simultaneous and round_no > self._ready_round
+
+    def _bot_actors(self) -> list[int]:
+        """The bot seats that may act now (several at once in The Lie's Phase 1)."""
+        if self._held():
+            return []
+        return [seat for seat in self.game.actors(self._driver.state) if seat != self._seat]
+
+    def _is_idle(self) -> bool:
+        if self._closed or self._stopped or self._driver.state.over:
+            return True
+        return not self._bot_actors()
 
     def _update_idle(self) -> None:
         if self._is_idle():
@@ -188,24 +230,47 @@ class LocalTable:
         else:
             self._idle.clear()
 
+    def _delay(self) -> float:
+        """How long a bot waits before its next move: the claim pace where seats act at once
+        (no single seat is awaited), the bot delay on a turn of its own."""
+        if self._driver.state.to_act() is not None:
+            return self._bot_delay
+        return self._claim_pace
+
     async def _run_bots(self) -> None:
-        while not self._driver.state.over:
-            seat = self._driver.state.to_act()
-            if seat is None or seat == self._seat:
-                self._update_idle()
-                self._wake.clear()
+        """Every bot that may act gets a due time when it may first act; the earliest due bot
+        moves, then waits again if it may still act. The human acting wakes the loop to look
+        again, but keeps every bot's clock: in Phase 1 the bots do not wait for the human."""
+        loop = asyncio.get_running_loop()
+        due: dict[int, float] = {}
+        while not self._driver.state.over and not self._closed:
+            actors = self._bot_actors()
+            now = loop.time()
+            for seat in list(due):
+                if seat not in actors:
+                    del due[seat]
+            for seat in actors:
+                due.setdefault(seat, now + self._delay())
+            self._update_idle()
+            self._wake.clear()
+            if not due:
                 await self._wake.wait()
-                if self._closed:
-                    return
                 continue
-            # Yield even with no delay, so the UI and the human get their turn to run.
-            await asyncio.sleep(self._bot_delay)
-            if self._driver.state.to_act() != seat:
+            seat = min(due, key=lambda s: (due[s], s))
+            wait = due[seat] - now
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), wait)
+                continue  # woken early or due now: look at the table again
+            await asyncio.sleep(0)  # even with no delay, the UI and the human get to run
+            if self._closed or seat not in self._bot_actors():
                 continue
-            bot_view = view_for(self._driver.state, self._driver.knowledge[seat], seat)
+            del due[seat]
+            state = self._driver.state
+            bot_view = self.game.view_for(state, self._driver.knowledge[seat], seat)
             try:
                 choice = self._bots[seat].choose(bot_view)
-                check_action(bot_view, choice)  # what the bot's own cards forbid, too (L12)
+                self.game.check_action(bot_view, choice)  # what the bot's own cards forbid, too
                 self._apply(seat, choice)
             except IllegalAction as error:  # a broken bot stops the table; it never hangs it
                 self._stopped = True
@@ -213,21 +278,22 @@ class LocalTable:
                 break
         self._update_idle()
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _apply(self, seat: int, action: Any) -> None:
         pre_state = self._driver.state
         self._driver.act(seat, action)
         self._publish(self._driver.state, pre_state)
 
-    def _publish(self, state: LarryState, pre_state: LarryState | None) -> None:
+    def _publish(self, state: Any, pre_state: Any) -> None:
         """Turn the driver's new events into table events (setup, doubts, faults, the state)."""
         new_events = tuple(self._driver.events[self._events_read :])
         self._events_read = len(self._driver.events)
         players = len(self._seats)
         for event in new_events:
-            if isinstance(event, HandStarted):
+            if isinstance(event, HandStarted | RoundStarted):  # a fresh deck was shuffled, dealt
                 for shuffler in range(players):
                     self._emit(SetupProgress("shuffle", shuffler, shuffler + 1, players, 0))
-                self._emit(SetupProgress("deal", None, players, players, 0))
+                if isinstance(event, HandStarted):
+                    self._emit(SetupProgress("deal", None, players, players, 0))
             elif isinstance(event, Reshuffled):
                 self._emit(SetupProgress("reshuffle", None, 1, 1, 0))
             elif isinstance(event, DoubtResolved) and pre_state is not None:

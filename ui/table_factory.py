@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import Any
 
+from fairdeal.engine.games import NAMES as GAME_NAMES
+from fairdeal.engine.games import get_game
 from fairdeal.engine.larry import LarryOptions
+from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
 from fairdeal.ui.local_table import LocalTable
@@ -31,6 +35,11 @@ NETWORKED_DRIVER_MODULE = (
 )
 BOT_KINDS = ("heuristic", "random")
 UNAVAILABLE = "networked play arrives with issue 5 (the networked table driver)"
+LIE_UNAVAILABLE = (
+    "The Lie at a networked table is not available yet: play it here against bots"
+    " (every other seat a bot, not on the network)"
+)
+DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in The Lie's Phase 1: a human pace
 
 
 class NetworkedPlayUnavailable(RuntimeError):
@@ -49,6 +58,7 @@ class TableSpec:
     seed: int | None = None
     bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
     bot_delay: float = 0.6
+    claim_pace: float = DEFAULT_CLAIM_PACE  # The Lie's Phase 1 (T3): seconds between bot claims
     name: str = "You"
     fingerprint: str = ""  # the player's key code, as SeatInfo.fingerprint shows it
     networked: bool = False  # open it on the network even when bots fill every other seat
@@ -57,11 +67,27 @@ class TableSpec:
     def humans(self) -> int:
         return self.seats - self.bots
 
+    @property
+    def local(self) -> bool:
+        """One human and bots, not opened on the network: a LocalTable."""
+        return self.humans == 1 and not self.networked
+
+    def options(self) -> Any:
+        """The game's options for this table (a short game is one hand (L18) or round)."""
+        if self.game == "lie":
+            return LieOptions(rounds=1) if self.short_game else LieOptions()
+        return LarryOptions(short_game=self.short_game)
+
     def validate(self) -> None:
-        if self.game != "larry":
-            raise ValueError(f"only Larry can be played so far, not {self.game!r}")
-        if not 2 <= self.seats <= 8:
-            raise ValueError("Larry is played by 2 to 8 players (L3)")
+        if self.game not in GAME_NAMES:
+            raise ValueError(f"unknown game {self.game!r} (choose {' or '.join(GAME_NAMES)})")
+        game = get_game(self.game)
+        if not game.min_players <= self.seats <= game.max_players:
+            ruling = "L3" if self.game == "larry" else "T2"
+            raise ValueError(
+                f"{game.title} is played by {game.min_players} to {game.max_players} players"
+                f" ({ruling}), not {self.seats}"
+            )
         if not 0 <= self.bots < self.seats:
             raise ValueError(f"0 to {self.seats - 1} bots fit at a table of {self.seats}")
         if not 0 <= self.seat < self.seats:
@@ -69,23 +95,30 @@ class TableSpec:
         unknown = set(self.bot_kind.replace(" ", "").split(",")) - set(BOT_KINDS)
         if unknown:
             raise ValueError(f"unknown bot kind(s) {sorted(unknown)}; choose from {BOT_KINDS}")
+        if not 0 <= self.bot_delay <= 60 or not 0 <= self.claim_pace <= 60:
+            raise ValueError("a bot's delay and claim pace are 0 to 60 seconds")
 
 
 def open_table(spec: TableSpec) -> TableSession:
     """A table as chosen: local when every other seat is a bot (unless asked to open it on the
     network), networked otherwise."""
     spec.validate()
-    if spec.humans == 1 and not spec.networked:
+    if spec.local:
         return LocalTable(
             spec.seats,
+            game=spec.game,
             seat=spec.seat,
             human_name=spec.name,
             human_fingerprint=spec.fingerprint,
-            options=LarryOptions(short_game=spec.short_game),
+            options=spec.options(),
             seed=spec.seed,
             bot_kind=spec.bot_kind,
             bot_delay=spec.bot_delay,
+            claim_pace=spec.claim_pace,
+            hold_rounds=True,  # the app says when the player can see a new round's table
         )
+    if spec.game != "larry":
+        raise NetworkedPlayUnavailable(LIE_UNAVAILABLE)
     return _networked(
         "host_table",
         seats=spec.seats,

@@ -42,7 +42,10 @@ def test_a_build_without_the_networked_driver_says_so(monkeypatch: pytest.Monkey
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        (TableSpec(game="lie"), "only Larry"),
+        (TableSpec(game="poker"), "unknown game 'poker'"),
+        (TableSpec(game="lie", seats=7, bots=6), "The Lie is played by 2 to 6 players"),
+        (TableSpec(game="lie", bot_delay=1e9), "0 to 60 seconds"),
+        (TableSpec(game="lie", claim_pace=-1), "0 to 60 seconds"),
         (TableSpec(seats=9, bots=3), "2 to 8"),
         (TableSpec(seats=3, bots=3), "bots"),
     ],
@@ -79,3 +82,20 @@ def test_the_networked_driver_is_called_through_its_hook(monkeypatch: pytest.Mon
     assert joined == {"host": "10.0.0.2", "port": 4000, "name": "Tess"}
     assert bots_only["seats"] == 3 and bots_only["bots"] == 2
     assert via_lobby == {"t": found, "name": "Tess"}
+
+
+def test_a_lie_table_of_one_human_and_bots_is_local_and_holds_its_bots() -> None:
+    from fairdeal.ui.local_table import LocalTable
+
+    table = open_table(TableSpec(game="lie", seats=3, bots=2, seed=1, claim_pace=0.5))
+    assert isinstance(table, LocalTable) and table.game.name == "lie"
+    assert table.state.options.rounds == 3
+    short = open_table(TableSpec(game="lie", seats=2, bots=1, short_game=True))
+    assert isinstance(short, LocalTable) and short.state.options.rounds == 1
+
+
+def test_a_networked_lie_table_is_refused_clearly() -> None:
+    with pytest.raises(NetworkedPlayUnavailable, match="The Lie at a networked table is not"):
+        open_table(TableSpec(game="lie", seats=4, bots=2))
+    with pytest.raises(NetworkedPlayUnavailable, match="not available yet"):
+        open_table(TableSpec(game="lie", seats=4, bots=3, networked=True))

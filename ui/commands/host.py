@@ -67,7 +67,10 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fairdeal.ui.commands.bot import run_table
+    from fairdeal.ui.table_factory import LIE_UNAVAILABLE
 
+    if args.game != "larry":  # issue 10 brings networked Lie tables
+        raise SystemExit(f"fairdeal host: {LIE_UNAVAILABLE}; try: fairdeal play --game lie")
     if args.headless:
         if args.name is None:
             args.name = HEADLESS_TABLE_NAME

@@ -13,7 +13,7 @@ import ipaddress
 from pathlib import Path
 
 BOT_KINDS = ("heuristic", "random")
-GAMES = ("larry",)  # `fairdeal play --game`; The Lie joins when its engine does
+GAMES = ("larry", "lie")  # the games of the engine registry (fairdeal.engine.games)
 SEATS = (2, 8)  # Larry is played by 2 to 8 players (L3)
 ANY_ADDRESS = ("0.0.0.0", "")
 

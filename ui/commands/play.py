@@ -1,9 +1,10 @@
-"""`fairdeal play`: a game of Larry in this terminal against local bots.
+"""`fairdeal play`: a game of Larry or The Lie (`--game lie`) in this terminal against local bots.
 
 In a terminal it opens the Textual app on a table against local bots, ready to play (`--lobby`
-opens the lobby instead). With `--plain`, or when stdin or stdout is not a terminal, it plays with
-plain text prompts (`TextGame`): it reads stdin line by line, so it also works with piped input
-(an empty line takes the suggested default).
+opens the lobby instead). With `--plain`, or when stdin or stdout is not a terminal, Larry plays
+with plain text prompts (`TextGame`): it reads stdin line by line, so it also works with piped
+input (an empty line takes the suggested default). The Lie's Phase 1 is a real-time race (T3),
+so it is played in the app only.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to follow the game
+DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in The Lie's Phase 1 (T3)
 
 if TYPE_CHECKING:
     from fairdeal.engine.bots import Bot
@@ -39,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=options.seats,
         default=4,
         metavar="N",
-        help="seats at the table, 2-8 (default 4)",
+        help="seats at the table: Larry 2-8, The Lie 2-6 (default 4)",
     )
     parser.add_argument(
         "--bots",
@@ -58,7 +60,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="your seat number, 0 to N-1 (0 starts hand 1)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
-    parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
+    parser.add_argument(
+        "--short", action="store_true", help="short game: one hand (L18) or one round (The Lie)"
+    )
+    parser.add_argument(
+        "--pace",
+        type=options.seconds,
+        default=DEFAULT_CLAIM_PACE,
+        metavar="S",
+        help="The Lie: seconds between a bot's claims in Phase 1 "
+        f"(default {DEFAULT_CLAIM_PACE:g}; smaller is faster)",
+    )
     parser.add_argument(
         "--bot-delay",
         type=options.seconds,
@@ -82,6 +94,13 @@ def check(args: argparse.Namespace) -> str | None:
     """The argument errors only the combination shows (None: the arguments make a table)."""
     others = args.players - 1
     bots = bot_seats(args)
+    if args.game == "lie":  # T2, and The Lie is played against local bots only for now
+        if not 2 <= args.players <= 6:
+            return f"--players {args.players}: The Lie is played by 2 to 6 players (T2)"
+        if bots < others:
+            return "The Lie at a networked table is not available yet: leave --bots out"
+        if args.plain:
+            return "The Lie's Phase 1 is a race in real time: it is played in the app only"
     if bots > others:
         return f"--bots {bots}: a table of {args.players} has {others} other seat(s)"
     if not 0 <= args.seat < args.players:
@@ -103,6 +122,11 @@ def bot_seats(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if args.game != "larry":
+            raise SystemExit(
+                "fairdeal play: The Lie's Phase 1 is a race in real time; it is played in the "
+                "app only (run it in a terminal, without --plain)"
+            )
         return run_plain(args)
     return run_app(args)
 
@@ -121,6 +145,7 @@ def run_app(args: argparse.Namespace) -> int:
         seed=args.seed,
         bot_kind=args.bot_kind,
         bot_delay=args.bot_delay,
+        claim_pace=max(0.0, args.pace),
     )
     try:
         spec.validate()

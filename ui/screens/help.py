@@ -1,4 +1,4 @@
-"""Keys and a summary of the rules of Larry, each rule with its RULINGS id."""
+"""Keys and a summary of the rules of each game, each rule with its RULINGS id (L…, T…)."""
 
 from __future__ import annotations
 
@@ -58,20 +58,70 @@ nothing to prove (–).
 """
 
 
+LIE_HELP_TEXT = """\
+# The Lie: keys and rules
+
+## Keys at the table
+| key | does |
+|---|---|
+| **Phase 1** | grab cards, all at once |
+| ← → ↑ ↓ | move over the cards on the table |
+| a | take the card at the cursor to the **left** end of your hand |
+| d or Enter | take it to the **right** end |
+| mouse | click a card: left end · right-click or shift-click: right end |
+| **Phase 2** | tricks, in turn |
+| ← → | choose where your combination starts (or click a card) |
+| ↑ ↓ or + − | one card more or fewer (1–3 adjacent, one colour; click a neighbour) |
+| Tab | jump to the next legal play (dots mark the cards of legal plays) |
+| Enter | play the chosen cards · p pass |
+| always | s scores · ? this help · Esc lobby · q quit |
+
+## Rules (ids from RULINGS.md)
+- **T1** 96 cards. A front: a number 1–4 on one of 4 colours. A back: a coloured number on
+  black, and exactly one of its colour and number is true of the front, so a back hides one of
+  6 fronts (the hint names them).
+- **T2** 2–6 players.
+- **T3** Phase 1: everyone grabs at once, in real time. Add each card at the far left or far
+  right of your hand; never re-order it. Others see your backs. A card two players reach for
+  goes to the earlier claim. The first with 12 cards calls "Done!" and leads trick 1.
+- **T4** The cards left over become the face-down prize pile.
+- **T5** Tricks, clockwise: the leader plays 1 card or 2–3 adjacent cards of one colour, read
+  left to right as a number (4 then 1 is 41). Everyone else gets one go: pass, or play 1–3
+  adjacent cards of the lead colour forming a greater number. The greatest number wins and
+  leads next.
+- **T6** A player with no cards left is out; going out earlier places higher. If the winner
+  is out, the player with the most cards leads (ties: the first clockwise after the last out).
+- **T7** With 4–6 players the round ends when 3 are out; with 2–3 when one is left.
+- **T8** Prizes from the pile: 1st 3 cards, 2nd 2 (1 with two players), 3rd 1, unseen even
+  by their owner until the game ends.
+- **T9** 3 rounds; each new round reshuffles every card but the prizes won.
+- **T10** Score: the sum of the fronts of your prize cards. Ties: the most prize cards; still
+  tied, the win is shared.
+
+## Fair play
+At a local table against bots the oracle knows the deck: there is nothing to prove. The Lie at
+a networked table is not available yet.
+"""
+
+HELP_TEXTS = {"larry": HELP_TEXT, "lie": LIE_HELP_TEXT}
+
+
 class HelpScreen(ModalScreen[None]):
     """The rules and the table's keys; `first` (the lobby's keys, say) goes before them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Close")]
 
-    def __init__(self, first: str = "") -> None:
+    def __init__(self, game: str | None = None, first: str = "") -> None:
+        """The help of `game` ("larry", "lie"), or of every game (the lobby's help); `first`
+        (the lobby's keys, say) goes before it."""
         super().__init__()
+        self.game = game
         self.first = first
 
     def compose(self) -> ComposeResult:
+        texts = [HELP_TEXTS[self.game]] if self.game else list(HELP_TEXTS.values())
         with VerticalScroll(classes="dialog wide tall"):
-            if self.first:
-                yield Markdown(self.first)
-            yield Markdown(HELP_TEXT)
+            yield Markdown("\n".join([self.first, *texts] if self.first else texts))
         yield Footer(compact=True, show_command_palette=False)
 
     def action_close(self) -> None:

@@ -137,7 +137,7 @@ class LobbyScreen(Screen[None]):
     def action_help(self) -> None:
         from fairdeal.ui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(LOBBY_KEYS))
+        self.app.push_screen(HelpScreen(first=LOBBY_KEYS))
 
     async def on_unmount(self) -> None:
         if self.finder is not None:

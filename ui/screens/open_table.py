@@ -12,7 +12,7 @@ from textual.widgets import Button, Label, Select
 
 from fairdeal.ui.table_factory import TableSpec
 
-GAMES = [("Larry", "larry")]
+GAMES = [("Larry", "larry"), ("The Lie", "lie")]  # The Lie: here against bots only (issue 10)
 
 
 class OpenTableDialog(ModalScreen[TableSpec | None]):
@@ -27,7 +27,9 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             yield Label("Open a table", classes="title")
             with Horizontal(classes="row"):
                 yield Label("Game ", classes="field")
-                yield Select(GAMES, value="larry", allow_blank=False, compact=True, id="game")
+                yield Select(
+                    GAMES, value=self.base.game, allow_blank=False, compact=True, id="game"
+                )
             with Horizontal(classes="row"):
                 yield Label("Seats", classes="field")
                 yield Select(
@@ -49,7 +51,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             with Horizontal(classes="row"):
                 yield Label("Length", classes="field")
                 yield Select(
-                    [("full: 3 hands (L18)", False), ("short: 1 hand (L18)", True)],
+                    [("full: 3 hands/rounds", False), ("short: 1 hand/round", True)],
                     value=self.base.short_game,
                     allow_blank=False,
                     compact=True,
@@ -65,7 +67,9 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                     id="networked",
                 )
             yield Label(
-                "Seats that are not bots are for friends, on the network.",
+                "Seats that are not bots are for friends, on the network. Larry: 2-8 seats"
+                " (L3, L18). The Lie: 2-6 (T2, T9), here against bots only: The Lie at a"
+                " networked table is not available yet.",
                 classes="dim",
             )
             yield Label("", id="open-error", classes="error", markup=False)
@@ -86,11 +90,16 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             seed=self.base.seed,
             bot_kind=self.base.bot_kind,
             bot_delay=self.base.bot_delay,
+            claim_pace=self.base.claim_pace,
             name=self.base.name,
             fingerprint=self.base.fingerprint,
         )
         try:
             spec.validate()
+            if spec.game == "lie" and not spec.local:
+                from fairdeal.ui.table_factory import LIE_UNAVAILABLE
+
+                raise ValueError(LIE_UNAVAILABLE)
         except ValueError as error:
             self.query_one("#open-error", Label).update(f"✗ {error}")
             return

@@ -570,7 +570,7 @@ class TableScreen(Screen[None]):
         self._queue_scores(self.winners, asked=True)
 
     def action_help(self) -> None:
-        self._queue_modal(HelpScreen)
+        self._queue_modal(lambda: HelpScreen("larry"))
 
     def action_new_game(self) -> None:
         view = self.current_view()

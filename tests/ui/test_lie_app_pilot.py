@@ -1,0 +1,205 @@
+"""The Lie through the app, keyboard and mouse, against local bots (issue 11, points 2, 3, 5).
+
+Bots claim and play with no delay, so every wait is on the table being idle (no bot has anything
+to do) and the screen having handled every event: no sleeps.
+"""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from fairdeal.engine.lie import DECK, LieOptions, Phase
+from fairdeal.engine.lie.events import Played, RoundEnded
+from fairdeal.p2p.table.api import StateChanged
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.local_table import LocalTable
+from fairdeal.ui.screens.lie_scores import LieScoresScreen
+from fairdeal.ui.screens.lie_table import LieTableScreen
+from fairdeal.ui.widgets.lie_table_grid import COLUMNS, LieTableGrid
+
+from .support import PLAYER, make_app, static_text
+
+SIZE = (80, 24)
+
+
+def lie_table(seed: int = 1, players: int = 4, **options: object) -> LocalTable:
+    return LocalTable(
+        players,
+        game="lie",
+        seed=seed,
+        human_name=PLAYER.name,
+        hold_rounds=True,
+        options=LieOptions(**options),  # type: ignore[arg-type]
+    )
+
+
+def lie_screen(app: FairdealApp) -> LieTableScreen:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, LieTableScreen):
+            return screen
+    raise AssertionError(f"no Lie table screen in {app.screen_stack}")
+
+
+async def settle(pilot: Pilot[None], table: LocalTable) -> None:
+    await table.wait_idle()
+    screen = lie_screen(pilot.app)  # type: ignore[arg-type]
+    while screen.events_seen < table.event_count:
+        await pilot.pause()
+    await pilot.pause()
+
+
+def engine_events(table: LocalTable) -> list[object]:
+    return [e for ev in table.history if isinstance(ev, StateChanged) for e in ev.events]
+
+
+def hint(app: FairdealApp) -> str:
+    return static_text(lie_screen(app).query_one("#lie-hint"))  # type: ignore[arg-type]
+
+
+async def grab_a_hand(pilot: Pilot[None], table: LocalTable) -> None:
+    """Phase 1 by keyboard: move and take cards, to the right and to the left by turns."""
+    keys = ["d", "right", "a", "down", "d", "left", "a"]
+    index = 0
+    while table.view().can_claim:
+        await pilot.press(keys[index % len(keys)])
+        index += 1
+        await settle(pilot, table)
+
+
+async def play_my_goes(pilot: Pilot[None], table: LocalTable, until: type) -> None:
+    """Phase 2 by keyboard: the first legal play (Tab cycles; the screen preselects one), else
+    pass; until an event of type `until` has happened."""
+    seen = len(engine_events(table))
+    while True:
+        await settle(pilot, table)
+        changes = engine_events(table)
+        if any(isinstance(e, until) for e in changes[seen:]) or table.state.over:
+            return
+        if isinstance(pilot.app.screen, LieScoresScreen):
+            return
+        view = table.view()
+        if view.phase is Phase.PLAY and view.my_turn:
+            before = table.event_count
+            await pilot.press("enter")
+            if table.event_count == before:  # no legal play selected: pass instead
+                await pilot.press("p")
+            await settle(pilot, table)
+
+
+async def test_a_whole_round_through_the_ui_phase_1_included() -> None:
+    table = lie_table(seed=3)
+    app = make_app(table)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        assert isinstance(app.screen, LieTableScreen)
+        assert "Phase 1" in static_text(app.screen.query_one("#lie-status"))  # type: ignore[arg-type]
+        await grab_a_hand(pilot, table)
+        hand = table.state.hands[0]
+        assert len(hand) == 12
+        human_claims = [a for s, a in table._driver.log if s == 0]
+        assert {a.side.value for a in human_claims[1:]} == {"left", "right"}  # type: ignore[union-attr]
+        await settle(pilot, table)
+        assert table.state.phase is Phase.PLAY
+        await play_my_goes(pilot, table, RoundEnded)
+        await settle(pilot, table)
+        assert isinstance(app.screen, LieScoresScreen)  # the round's score table
+        text = static_text(app.screen.query_one(".title"))  # type: ignore[arg-type]
+        assert "Round 1 of 3 is over" in text
+        # The next round waits behind the score table: no bot grabs while we read it.
+        assert table.state.round_no == 2 and table.state.hand_sizes() == (0, 0, 0, 0)
+        await pilot.press("enter")
+        await settle(pilot, table)
+        assert isinstance(app.screen, LieTableScreen)
+        assert table.state.hand_sizes()[1:] == (12, 12, 12)  # ready: the bots grabbed
+        plays = [e for ev in table.history if isinstance(ev, StateChanged) for e in ev.events]
+        assert any(isinstance(e, Played) and e.seat == 0 for e in plays)  # we played cards
+
+
+async def test_a_three_round_game_with_the_keyboard_alone() -> None:
+    table = lie_table(seed=8, players=3)
+    app = make_app(table)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3):
+            await settle(pilot, table)
+            await grab_a_hand(pilot, table)
+            await play_my_goes(pilot, table, RoundEnded)
+            await settle(pilot, table)
+            assert isinstance(app.screen, LieScoresScreen)
+            if not table.state.over:
+                await pilot.press("enter")
+        assert table.state.phase is Phase.GAME_OVER
+        assert "Game over" in static_text(app.screen.query_one(".title"))  # type: ignore[arg-type]
+
+
+async def test_a_lost_race_says_who_got_the_card_and_changes_nothing() -> None:
+    table = lie_table(seed=2)
+    app = make_app(table)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        screen = lie_screen(app)
+        state = table.state
+        taken = next(p for p, slot in enumerate(state.layout) if slot in state.hands[2])
+        screen.cursor = taken  # we were aiming at a card Ben has just taken
+        before = table.state
+        await pilot.press("d")
+        await settle(pilot, table)
+        assert table.state is before
+        assert "Ben (bot) got that" in hint(app) and "first" in hint(app)
+
+
+async def test_the_mouse_claims_a_table_card_and_chooses_a_combination() -> None:
+    table = lie_table(seed=4, players=2)
+    app = make_app(table)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        state = table.state
+        position = next(p for p, slot in enumerate(state.layout) if slot in state.table)
+        row, column = divmod(position, COLUMNS)
+        await pilot.click(LieTableGrid, offset=(2 + column * 4 + 1, 1 + row))
+        await settle(pilot, table)
+        assert table.state.hands[0] == (state.layout[position],)
+        await grab_a_hand(pilot, table)
+        await settle(pilot, table)
+        screen = lie_screen(app)
+        view = table.view()
+        assert view.phase is Phase.PLAY
+        await pilot.click("#lie-hand", offset=(2 + 5 * 4 + 1, 1))
+        await pilot.pause()
+        assert (screen.sel_start, screen.sel_len) == (5, 1)
+        colours = [DECK[face].colour for face in table.view().hand_faces]
+        await pilot.click("#lie-hand", offset=(2 + 6 * 4 + 1, 1))  # the right-hand neighbour
+        await pilot.pause()
+        same = colours[5] == colours[6]
+        assert (screen.sel_start, screen.sel_len) == ((5, 2) if same else (6, 1))
+
+
+async def test_tab_walks_the_legal_plays_and_up_never_mixes_colours() -> None:
+    table = lie_table(seed=5, players=3)
+    app = make_app(table)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        await grab_a_hand(pilot, table)
+        screen = lie_screen(app)
+        for _ in range(40):  # goes until one of ours offers a choice of plays
+            await settle(pilot, table)
+            view = table.view()
+            plays = screen._legal_plays(view) if view.my_turn else []
+            if len(plays) >= 2:
+                break
+            if view.my_turn:
+                await pilot.press("enter" if plays else "p")
+        else:
+            raise AssertionError("no go with two legal plays")
+        chosen = []
+        for _ in range(len(plays)):
+            await pilot.press("tab")
+            await pilot.pause()
+            chosen.append((screen.sel_start, screen.sel_len))
+            assert "✓ Enter plays it" in hint(app)
+        assert sorted(chosen) == plays  # Tab visits every legal play once
+        colours = [DECK[face].colour for face in view.hand_faces]
+        for _ in range(3):
+            await pilot.press("up")
+            await pilot.pause()
+            picked = colours[screen.sel_start : screen.sel_start + screen.sel_len]
+            assert len(set(picked)) == 1 and 1 <= len(picked) <= 3  # T5: one colour, 1-3

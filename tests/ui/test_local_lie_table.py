@@ -1,0 +1,132 @@
+"""The local table plays The Lie too: Phase 1 in real time (T3), tricks, prizes, three rounds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fairdeal.engine.lie import Claim, IllegalAction, LieOptions, Phase, Side, SlotTaken
+from fairdeal.engine.lie.bots.heuristic import HeuristicBot
+from fairdeal.engine.lie.events import Claimed, GameOver, RoundEnded
+from fairdeal.p2p.table.api import SetupProgress, StateChanged
+from fairdeal.ui.local_table import LocalTable
+
+
+def engine_events(table: LocalTable) -> list[object]:
+    return [e for ev in table.history if isinstance(ev, StateChanged) for e in ev.events]
+
+
+async def play_out(table: LocalTable) -> None:
+    bot = HeuristicBot(random.Random(3))
+    while True:
+        await table.wait_idle()
+        view = table.view()
+        if view.state.over:
+            return
+        await table.act(bot.choose(view))
+
+
+async def test_a_whole_game_of_the_lie_against_bots() -> None:
+    table = LocalTable(4, game="lie", seed=5)
+    await table.start()
+    await play_out(table)
+    events = engine_events(table)
+    assert sum(isinstance(e, RoundEnded) for e in events) == 3  # T9: three rounds
+    assert isinstance(events[-1], GameOver)
+    assert table.state.phase is Phase.GAME_OVER
+    shuffles = [e for e in table.history if isinstance(e, SetupProgress)]
+    assert shuffles and shuffles[0].phase == "shuffle"
+    await table.close()
+
+
+async def test_in_phase_1_the_bots_wait_for_nobody_and_idle_means_they_are_done() -> None:
+    """With no pace the bots fill their hands at once; the human then claims alone (T3)."""
+    table = LocalTable(3, game="lie", seed=2, claim_pace=0)
+    await table.start()
+    await table.wait_idle()
+    sizes = table.state.hand_sizes()
+    assert sizes[1:] == (12, 12) and sizes[0] == 0
+    assert table.state.first_done in (1, 2)  # a bot called "Done!" first and leads trick 1
+    await table.close()
+
+
+async def test_the_human_and_the_bots_claim_at_the_same_time() -> None:
+    """The human claims whenever a bot's claim arrives: the claims interleave (T3)."""
+    table = LocalTable(3, game="lie", seed=4, claim_pace=0.001)
+    await table.start()
+    async for event in table.events():
+        if not isinstance(event, StateChanged):
+            continue
+        view = table.view()
+        if view.phase is not Phase.BUILD:
+            break
+        bot_claimed = any(isinstance(e, Claimed) and e.seat != 0 for e in event.events)
+        if bot_claimed and view.can_claim:
+            await table.act(Claim(view.table[0], Side.LEFT))
+    claimers = [seat for seat, action in table._driver.log if isinstance(action, Claim)]
+    first_human = claimers.index(0)
+    assert any(seat != 0 for seat in claimers[first_human:])  # bots went on after the human
+    assert table.state.hand_sizes() == (12, 12, 12)
+    await table.close()
+
+
+async def test_a_claim_of_a_taken_card_is_refused_and_changes_nothing() -> None:
+    table = LocalTable(2, game="lie", seed=1, claim_pace=0)
+    await table.start()
+    await table.wait_idle()
+    taken = table.state.hands[1][0]
+    before = table.state
+    with pytest.raises(SlotTaken):
+        await table.act(Claim(taken, Side.RIGHT))
+    assert table.state is before
+    await table.close()
+
+
+def test_lie_options_are_checked_for_the_game() -> None:
+    with pytest.raises(ValueError, match="players"):
+        LocalTable(7, game="lie")  # T2: 2-6
+    with pytest.raises(ValueError, match="not options of The Lie"):
+        from fairdeal.engine.larry import LarryOptions
+
+        LocalTable(4, game="lie", options=LarryOptions())
+    assert LocalTable(2, options=LieOptions(rounds=1)).game.name == "lie"
+    assert issubclass(SlotTaken, IllegalAction)
+
+
+async def test_held_bots_start_a_round_only_once_the_player_is_ready() -> None:
+    table = LocalTable(3, game="lie", seed=6, hold_rounds=True)
+    await table.start()
+    await table.wait_idle()
+    assert table.state.hand_sizes() == (0, 0, 0)  # nobody grabs before the player sees the table
+    table.ready(1)
+    await table.wait_idle()
+    assert table.state.hand_sizes() == (0, 12, 12)
+    await table.close()
+
+
+async def test_a_play_our_own_fronts_contradict_is_refused_before_it_is_sent() -> None:
+    """T5: a wrong-colour play is refused by the seat's own check; no Violation, no change."""
+    from fairdeal.engine.lie import Play, WrongColour
+
+    for seed in range(30):
+        table = LocalTable(2, game="lie", seed=seed, options=LieOptions(hand_size=6))
+        await table.start()
+        await table.wait_idle()  # the bot grabs its hand first, so it leads trick 1 (T3)
+        while table.view().can_claim:
+            await table.act(Claim(table.view().table[0], Side.RIGHT))
+        await table.wait_idle()
+        view = table.view()
+        lead = view.state.lead_colour
+        from fairdeal.engine.lie.cards import DECK
+
+        wrong = [s for s, f in view.hand if lead is not None and DECK[f].colour != lead]
+        if view.my_turn and wrong:
+            before = table.state
+            with pytest.raises(WrongColour):
+                await table.act(Play((wrong[0],)))
+            assert table.state is before
+            await table.close()
+            return
+        await table.close()
+    raise AssertionError("no seed gave a go with a wrong-colour card")

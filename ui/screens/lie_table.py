@@ -1,0 +1,646 @@
+"""The Lie's table: Phase 1, a race for the cards on the table (T3); Phase 2, tricks (T5-T7).
+
+Like the Larry table, the screen keeps no game state of its own beyond what it shows (the trick
+on display, the round results): it redraws from `session.view()` on every `StateChanged`, and a
+worker follows `session.events()`. Modal views (round scores, the final scores, a fault) queue up
+and show one at a time. A session that can hold its bots until the player is ready (`ready`, the
+local table) is told so whenever a round's Phase 1 is on screen with nothing in front of it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, ClassVar, cast
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from fairdeal.engine.lie import (
+    Claim,
+    IllegalAction,
+    LieState,
+    LieView,
+    Pass,
+    Phase,
+    Play,
+    Side,
+    SlotTaken,
+    check_action,
+    fronts_behind,
+    legal_actions,
+)
+from fairdeal.engine.lie import events as ev
+from fairdeal.engine.lie.cards import DECK
+from fairdeal.p2p.table.api import (
+    FaultDetected,
+    Notice,
+    SetupProgress,
+    StateChanged,
+    TableEvent,
+    TableSession,
+)
+from fairdeal.ui.lie_describe import lie_event_text
+from fairdeal.ui.messages import NewGameRequested
+from fairdeal.ui.screens.fault import FaultScreen
+from fairdeal.ui.screens.help import HelpScreen
+from fairdeal.ui.screens.lie_scores import LieScoresScreen, RoundResult
+from fairdeal.ui.widgets.game_log import GameLog
+from fairdeal.ui.widgets.lie_cards import back_label, front_label, letters_for
+from fairdeal.ui.widgets.lie_hand import LieHandView
+from fairdeal.ui.widgets.lie_players import LiePlayersView
+from fairdeal.ui.widgets.lie_table_grid import COLUMNS, LieTableGrid
+from fairdeal.ui.widgets.lie_trick import LieTrickView, TrickLine, TrickShown
+
+PHASE_1_ACTIONS = frozenset({"cursor", "claim"})
+PHASE_2_ACTIONS = frozenset({"select", "grow", "next_play", "play", "pass_go"})
+LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1 has no room for the log
+
+
+class LieTableScreen(Screen[None]):
+    DEFAULT_CSS = """
+    LieTableScreen { layout: vertical; overflow: hidden; }
+    LieTableScreen #lie-status { height: 1; padding: 0 1; background: $primary 30%; }
+    LieTableScreen #lie-grid { height: 8; border: round $secondary; padding: 0 1; }
+    LieTableScreen #lie-middle { height: 1fr; min-height: 5; }
+    LieTableScreen #lie-trick { width: 1fr; height: 100%; border: round $secondary;
+                                padding: 0 1; }
+    LieTableScreen #lie-log { width: 1fr; height: 1fr; border: round $surface-lighten-2;
+                              padding: 0 1; }
+    LieTableScreen #lie-players { height: auto; border: round $primary; padding: 0 1; }
+    LieTableScreen #lie-hand { height: 5; border: round $primary; padding: 0 1; }
+    LieTableScreen #lie-hint { height: auto; max-height: 2; padding: 0 1; background: $panel; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Phase 1 (T3): move over the table, claim to either end of the hand.
+        Binding("left", "cursor(-1, 0)", "Move", key_display="←→↑↓"),
+        Binding("right", "cursor(1, 0)", show=False),
+        Binding("up", "cursor(0, -1)", show=False),
+        Binding("down", "cursor(0, 1)", show=False),
+        Binding("a", "claim('left')", "Take ◀left"),
+        Binding("d,enter", "claim('right')", "Take right▶", key_display="d"),
+        # Phase 2 (T5): choose 1-3 adjacent cards of one colour, play or pass.
+        Binding("left", "select(-1)", "Card", key_display="←→"),
+        Binding("right", "select(1)", show=False),
+        Binding("up,plus", "grow(1)", "More/fewer", key_display="↑↓"),
+        Binding("down,minus", "grow(-1)", show=False),
+        Binding("tab", "next_play", "Next legal"),
+        Binding("enter", "play", "Play"),
+        Binding("p", "pass_go", "Pass"),
+        # Always.
+        Binding("s", "scores", "Scores"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("escape", "leave", "Lobby", show=False),
+        Binding("n", "new_game", "New game"),
+    ]
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self.cursor = 0  # a table position (Phase 1)
+        self.sel_start = 0  # the selection in the hand (Phase 2): start and length
+        self.sel_len = 1
+        self.message = ""
+        self.events_seen = 0  # table events handled so far (tests wait for the session's count)
+        self.trick: TrickShown | None = None  # the trick on display: current, or the last won
+        self._new_trick: TrickShown | None = None  # the trick under way once one is won
+        self.rounds: list[RoundResult] = []
+        self.final: ev.GameOver | None = None
+        self._have_state = False
+        self._last_state: LieState | None = None  # of the last StateChanged handled
+        self._phase: Phase | None = None
+        self._was_my_turn = False
+        self._readied_round = 0
+        self._modals: deque[Callable[[], Screen[None]]] = deque()
+        self._modal_open = False
+
+    # -- layout ----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="lie-status", markup=False)
+        yield LieTableGrid(id="lie-grid")
+        yield LiePlayersView(id="lie-players")
+        yield LieHandView(id="lie-hand")
+        yield Static(id="lie-hint", markup=False)  # names come from peers
+        with Horizontal(id="lie-middle"):
+            yield LieTrickView(id="lie-trick")
+            yield GameLog(id="lie-log")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one(GameLog).min_width = 20  # wrap to the half-width panel, do not scroll
+        self.query_one("#lie-hint", Static).update("Setting up the table…")
+        self.follow_table()
+
+    @work(exclusive=True, group="table-events")
+    async def follow_table(self) -> None:
+        await self.session.start()
+        async for event in self.session.events():
+            try:
+                self.handle(event)
+            except NoMatches:
+                if self.is_attached and self.is_running:
+                    raise
+                return  # the screen is closing and took its widgets while an event was handled
+            self.events_seen += 1
+
+    # -- the view --------------------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.session.seats]
+
+    def current_view(self) -> LieView | None:
+        return cast(LieView, self.session.view()) if self._have_state else None
+
+    def letters(self, view: LieView) -> tuple[str, ...]:
+        return letters_for(view.options.colour_names)
+
+    # -- events ----------------------------------------------------------------------------------
+    def handle(self, event: TableEvent) -> None:
+        if isinstance(event, StateChanged):
+            self._on_state_changed(event)
+        elif isinstance(event, FaultDetected):
+            name = self.names[event.seat]
+            self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
+            self._queue_modal(lambda: FaultScreen(event, name))
+        elif isinstance(event, Notice):
+            self.log_line(event.text)
+        elif isinstance(event, SetupProgress) and event.done == event.total:
+            self.log_line(f"Setup: every seat's {event.phase} is done.")
+
+    def log_line(self, line: str) -> None:
+        self.query_one(GameLog).say(line)
+
+    def _on_state_changed(self, event: StateChanged) -> None:
+        self._have_state = True
+        self._last_state = cast(LieState, event.state)
+        view = cast(LieView, self.session.view())
+        letters = self.letters(view)
+        colours = view.options.colour_names
+        names = self.names
+        round_over = game_over = False
+        for engine_event in event.events:
+            line = lie_event_text(engine_event, names, letters, colours)
+            if line:
+                self.log_line(line)
+            if isinstance(engine_event, ev.RoundEnded):
+                round_over = True
+                self.rounds.append(RoundResult(engine_event.round, engine_event.placement))
+            elif isinstance(engine_event, ev.GameOver):
+                game_over = True
+                self.final = engine_event
+            self._follow(engine_event, view)
+        if game_over:
+            self._queue_scores("Game over")
+        elif round_over:
+            self._queue_scores(f"Round {self.rounds[-1].round} of {view.options.rounds} is over")
+        if view.phase is not self._phase:
+            self._phase = view.phase
+            self.message = ""
+            self.refresh_bindings()
+        self.refresh_table()
+
+    def _follow(self, event: object, view: LieView) -> None:
+        """Keep the trick on display and the round results up to date; say lost races."""
+        if isinstance(event, ev.RoundStarted):
+            self.trick = None
+            self.cursor = 0
+        elif isinstance(event, ev.Claimed) and event.seat != view.seat:
+            layout = view.state.layout
+            if self.cursor < len(layout) and layout[self.cursor] == event.slot:
+                name = self.names[event.seat]
+                back = back_label(event.back, self.letters(view))
+                self.message = f"✗ {name} got the {back} under your cursor first; it moved on."
+        elif isinstance(event, ev.TrickStarted):
+            self._new_trick = TrickShown(event.trick, (), None, None, 0)
+            if self.trick is None or self.trick.winner is None:
+                self.trick = self._new_trick
+        elif isinstance(event, ev.Played | ev.Passed):
+            trick = self._current_trick()
+            if isinstance(event, ev.Played):
+                line = TrickLine(event.seat, event.cards, event.number)
+                lead = trick.lead_colour if trick.lead_colour is not None else event.colour
+                self.trick = replace(
+                    trick, lines=(*trick.lines, line), lead_colour=lead, best=event.number
+                )
+            else:
+                self.trick = replace(trick, lines=(*trick.lines, TrickLine(event.seat, (), 0)))
+        elif isinstance(event, ev.TrickWon) and self.trick is not None:
+            self.trick = replace(self.trick, winner=event.seat)
+        elif isinstance(event, ev.PrizesTaken) and self.rounds:
+            self.rounds[-1].prizes[event.seat] = len(event.slots)
+
+    def _current_trick(self) -> TrickShown:
+        """The trick being played: the new one once its first play comes (the won one stays
+        on show until then)."""
+        if self.trick is None or self.trick.winner is not None:
+            self.trick = self._new_trick or TrickShown(1, (), None, None, 0)
+        return self.trick
+
+    def _queue_scores(self, title: str) -> None:
+        seats, rounds, final = self.session.seats, list(self.rounds), self.final
+        view = cast(LieView, self.session.view())
+        letters = self.letters(view)
+        self._queue_modal(lambda: LieScoresScreen(seats, rounds, final, letters, title))
+
+    def _queue_modal(self, make: Callable[[], Screen[None]]) -> None:
+        self._modals.append(make)
+        self._show_next_modal()
+
+    def _show_next_modal(self) -> None:
+        if self._modal_open or not self._modals:
+            return
+        self._modal_open = True
+        self.app.push_screen(self._modals.popleft()(), callback=self._modal_closed)
+
+    def _modal_closed(self, _result: object = None) -> None:
+        self._modal_open = False
+        self._show_next_modal()
+        self._maybe_ready()
+
+    def _maybe_ready(self) -> None:
+        """Let a table that holds its bots at the start of a round know the player can see it.
+
+        Judged on the last state whose events this screen has handled, not the session's newest:
+        our own last play of a round ends it before its score table is queued."""
+        state = self._last_state
+        ready = getattr(self.session, "ready", None)
+        if state is None or ready is None or self._modal_open or state.phase is not Phase.BUILD:
+            return
+        if state.round_no > self._readied_round:
+            self._readied_round = state.round_no
+            ready(state.round_no)
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def refresh_table(self) -> None:
+        view = self.current_view()
+        if view is None:
+            return
+        state = view.state
+        letters = self.letters(view)
+        building = state.phase is Phase.BUILD
+        self.query_one(LieTableGrid).display = building
+        self.query_one(LieTrickView).display = not building
+        log = self.query_one(GameLog)
+        log.display = not building or self.size.height >= LOG_ROOM_IN_PHASE_1
+        self.query_one("#lie-status", Static).update(self.status_text(view))
+        self.query_one(LiePlayersView).show(view, self.session.seats)
+        cards = tuple(
+            (face, state.backs[slot])
+            for slot, face in zip(state.hands[view.seat], view.hand_faces, strict=True)
+        )
+        if building:
+            self.cursor = self._nearest_card(view, self.cursor)
+            self.query_one(LieTableGrid).show(
+                state.layout, state.table, state.backs, letters, self.cursor
+            )
+            size = state.options.hand_size
+            title = f"Your hand {len(cards)}/{size}: fronts, backs below"
+            hand_view = self.query_one(LieHandView)
+            hand_view.styles.height = 4  # no choices to mark while grabbing
+            hand_view.show(cards, letters, title=title)
+        else:
+            my_turn = view.my_turn
+            if my_turn and not self._was_my_turn:
+                self._select_first_legal(view)
+            self._was_my_turn = my_turn
+            self._clamp_selection(view)
+            selected = range(self.sel_start, self.sel_start + self.sel_len) if cards else range(0)
+            playable = self._playable_indices(view) if my_turn else ()
+            self.query_one(LieHandView).styles.height = 5
+            self.query_one(LieHandView).show(
+                cards, letters, selected if my_turn else range(0), playable, "Your hand"
+            )
+            waiting = state.to_act()
+            self.query_one(LieTrickView).show(
+                self.trick, self.names, view.options.colour_names, letters, waiting
+            )
+        self.query_one("#lie-hint", Static).update(self.hint_text(view))
+        self._maybe_ready()
+
+    def status_text(self, view: LieView) -> str:
+        state = view.state
+        head = f"The Lie · round {state.round_no} of {state.options.rounds}"
+        if state.phase is Phase.BUILD:
+            done = state.first_done
+            done_text = f" · Done! {self.names[done]} was first" if done is not None else ""
+            return f"{head} · Phase 1: grab cards! · {len(state.table)} on the table{done_text}"
+        if state.over:
+            return f"{head} · the game is over"
+        return f"{head} · Phase 2: trick {state.trick_no} · prize pile {len(state.prize_pile)}"
+
+    def hint_text(self, view: LieView) -> str:
+        if self.message:
+            return self.message
+        state = view.state
+        if state.over:
+            return "The game is over. s: scores · n: new game · Esc: lobby · q: quit"
+        if state.phase is Phase.BUILD:
+            if not view.can_claim:
+                left = sum(len(hand) < state.options.hand_size for hand in state.hands)
+                return f"Your hand is full. Waiting for {left} player(s) still grabbing…"
+            return self._cursor_hint(view)
+        if not view.my_turn:
+            seat = state.to_act()
+            return f"Waiting for {self.names[seat]}…" if seat is not None else "…"
+        plays = self._legal_plays(view)
+        colours = view.options.colour_names
+        if view.leading:
+            head = "YOUR LEAD: 1-3 adjacent cards of one colour (T5)."
+        else:
+            lead = colours[state.lead_colour] if state.lead_colour is not None else "?"
+            head = f"YOUR GO: beat {state.best} in {lead}, or pass (p)."
+        if not plays:
+            return f"{head} You have no legal play: press p to pass."
+        return f"{head} {self._selection_hint(view)} Tab: next legal play."
+
+    def _cursor_hint(self, view: LieView) -> str:
+        state = view.state
+        letters = self.letters(view)
+        slot = state.layout[self.cursor] if self.cursor < len(state.layout) else None
+        if slot is None or slot not in state.table:
+            return "a: take to the left end, d: to the right end (or click a card)."
+        back = state.backs[slot]
+        behind = " ".join(f"{letters[colour]}{number}" for colour, number in fronts_behind(back))
+        return f"{back_label(back, letters)} hides one of {behind} (T1). a: to the left, d: right."
+
+    def _selection_hint(self, view: LieView) -> str:
+        slots = self._selected_slots(view)
+        if not slots:
+            return ""
+        letters = self.letters(view)
+        faces = dict(view.hand)
+        cards = " ".join(front_label(faces[slot] or 0, letters) for slot in slots)
+        number = int("".join(str(DECK[faces[slot] or 0].number) for slot in slots))
+        try:
+            check_action(view, Play(slots))
+        except IllegalAction as error:
+            return f"{cards} = {number}: ✗ {error.reason}."
+        return f"{cards} = {number} ✓ Enter plays it."
+
+    # -- Phase 1 -----------------------------------------------------------------------------------
+    def _nearest_card(self, view: LieView, position: int) -> int:
+        """`position` if it still holds a card, else the nearest position with one: a card
+        taken from under the cursor moves the cursor on (the hint says who took it)."""
+        state = view.state
+        layout = state.layout
+        if not layout:
+            return 0
+        position = max(0, min(position, len(layout) - 1))
+        if layout[position] in state.table:
+            return position
+        on_table = set(state.table)
+        for step in range(len(layout)):
+            for candidate in (position + step, position - step):
+                if 0 <= candidate < len(layout) and layout[candidate] in on_table:
+                    return candidate
+        return position
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        view = self.current_view()
+        if view is None:
+            return
+        state = view.state
+        on_table = set(state.table)
+        layout = state.layout
+        self.message = ""
+        if dx:
+            position = self.cursor + dx
+            while 0 <= position < len(layout) and layout[position] not in on_table:
+                position += dx
+            if 0 <= position < len(layout):
+                self.cursor = position
+        else:
+            row = self.cursor + dy * COLUMNS
+            while 0 <= row < len(layout):
+                start = row - row % COLUMNS
+                column = self.cursor % COLUMNS
+                candidates = [
+                    p
+                    for p in range(start, min(start + COLUMNS, len(layout)))
+                    if layout[p] in on_table
+                ]
+                if candidates:
+                    self.cursor = min(candidates, key=lambda p: abs(p % COLUMNS - column))
+                    break
+                row += dy * COLUMNS
+        self.refresh_table()
+
+    async def action_claim(self, side: str) -> None:
+        view = self.current_view()
+        if view is None or view.phase is not Phase.BUILD:
+            return
+        if not view.can_claim:
+            self.message = "Your hand is full (T3): wait for the others."
+            self.refresh_table()
+            return
+        state = view.state
+        if not state.layout:
+            return
+        slot = state.layout[self.cursor]
+        if slot not in state.table:
+            self._lost_race(view, slot)
+            return
+        try:
+            await self.session.act(Claim(slot, Side(side)))
+        except SlotTaken:
+            self._lost_race(cast(LieView, self.session.view()), slot)
+            return
+        except IllegalAction as error:
+            self.app.bell()
+            self.message = f"✗ Not allowed: {error.reason}"
+            self.refresh_table()
+            return
+        self.message = ""
+        self.refresh_table()
+
+    def _lost_race(self, view: LieView, slot: int) -> None:
+        """Someone else got the card first (T3): say who; nothing changed."""
+        self.app.bell()
+        holder = next((s for s, hand in enumerate(view.state.hands) if slot in hand), None)
+        back = back_label(view.state.backs[slot], self.letters(view)) if slot in view.backs else ""
+        who = self.names[holder] if holder is not None else "Someone"
+        self.message = f"✗ {who} got that {back} first. Pick another card."
+        self.refresh_table()
+
+    async def on_lie_table_grid_clicked(self, message: LieTableGrid.Clicked) -> None:
+        self.cursor = message.position
+        self.message = ""
+        await self.action_claim(message.side)
+
+    # -- Phase 2 -----------------------------------------------------------------------------------
+    def _colours(self, view: LieView) -> list[int]:
+        return [DECK[face].colour if face >= 0 else -1 for face in view.hand_faces]
+
+    def _run_ok(self, view: LieView, start: int, length: int) -> bool:
+        colours = self._colours(view)
+        if not 1 <= length <= 3 or start < 0 or start + length > len(colours):
+            return False
+        return len(set(colours[start : start + length])) == 1
+
+    def _clamp_selection(self, view: LieView) -> None:
+        count = len(view.state.hands[view.seat])
+        self.sel_start = max(0, min(self.sel_start, count - 1))
+        while self.sel_len > 1 and not self._run_ok(view, self.sel_start, self.sel_len):
+            self.sel_len -= 1
+        self.sel_len = max(1, self.sel_len)
+
+    def _selected_slots(self, view: LieView) -> tuple[int, ...]:
+        hand = view.state.hands[view.seat]
+        return tuple(hand[self.sel_start : self.sel_start + self.sel_len])
+
+    def _legal_plays(self, view: LieView) -> list[tuple[int, int]]:
+        """Every legal play as (start index, length), left to right, shorter first."""
+        index = {slot: i for i, slot in enumerate(view.state.hands[view.seat])}
+        plays = [
+            (index[action.slots[0]], len(action.slots))
+            for action in legal_actions(view)
+            if isinstance(action, Play)
+        ]
+        return sorted(plays)
+
+    def _playable_indices(self, view: LieView) -> set[int]:
+        return {start + k for start, length in self._legal_plays(view) for k in range(length)}
+
+    def _select_first_legal(self, view: LieView) -> None:
+        plays = self._legal_plays(view)
+        if plays and (self.sel_start, self.sel_len) not in plays:
+            self.sel_start, self.sel_len = plays[0]
+
+    def _phase_2_view(self) -> LieView | None:
+        view = self.current_view()
+        if view is None or view.phase is not Phase.PLAY or not view.state.hands[view.seat]:
+            return None
+        return view
+
+    def action_select(self, step: int) -> None:
+        view = self._phase_2_view()
+        if view is None:
+            return
+        count = len(view.state.hands[view.seat])
+        self.sel_start = (self.sel_start + step) % count
+        self.message = ""
+        self._clamp_selection(view)
+        self.refresh_table()
+
+    def action_grow(self, delta: int) -> None:
+        view = self._phase_2_view()
+        if view is None:
+            return
+        length = self.sel_len + delta
+        if self._run_ok(view, self.sel_start, length):
+            self.sel_len = length
+            self.message = ""
+        elif delta > 0:
+            self.message = "✗ A combination is 1-3 adjacent cards of one colour (T5)."
+        self.refresh_table()
+
+    def action_next_play(self) -> None:
+        view = self._phase_2_view()
+        if view is None:
+            return
+        plays = self._legal_plays(view)
+        if not plays:
+            self.message = "No legal play: press p to pass."
+        else:
+            later = [play for play in plays if play > (self.sel_start, self.sel_len)]
+            self.sel_start, self.sel_len = (later or plays)[0]
+            self.message = ""
+        self.refresh_table()
+
+    def on_lie_hand_view_clicked(self, message: LieHandView.Clicked) -> None:
+        """Click a card to choose it; click a neighbour of the same colour to add it, a chosen
+        card at either end to drop it."""
+        view = self._phase_2_view()
+        if view is None:
+            return
+        index, start, stop = message.index, self.sel_start, self.sel_start + self.sel_len
+        if start <= index < stop and self.sel_len > 1:
+            if index == start:
+                self.sel_start, self.sel_len = start + 1, self.sel_len - 1
+            elif index == stop - 1:
+                self.sel_len -= 1
+            else:
+                self.sel_start, self.sel_len = index, 1
+        elif index == start - 1 and self._run_ok(view, index, self.sel_len + 1):
+            self.sel_start, self.sel_len = index, self.sel_len + 1
+        elif index == stop and self._run_ok(view, start, self.sel_len + 1):
+            self.sel_len += 1
+        else:
+            self.sel_start, self.sel_len = index, 1
+        self.message = ""
+        self.refresh_table()
+
+    async def action_play(self) -> None:
+        view = self._phase_2_view()
+        if view is None:
+            return
+        action = Play(self._selected_slots(view))
+        try:
+            check_action(view, action)  # our own fronts first: never send a play they contradict
+            await self.session.act(action)
+        except IllegalAction as error:
+            self.app.bell()
+            self.message = f"✗ Not allowed: {error.reason}"
+            self.refresh_table()
+            return
+        self.message = ""
+        self.refresh_table()
+
+    async def action_pass_go(self) -> None:
+        view = self._phase_2_view()
+        if view is None:
+            return
+        try:
+            await self.session.act(Pass())
+        except IllegalAction as error:
+            self.app.bell()
+            self.message = f"✗ Not allowed: {error.reason}"
+            self.refresh_table()
+            return
+        self.message = ""
+        self.refresh_table()
+
+    # -- always ------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show each phase's keys only in that phase (the footer follows)."""
+        view = self.current_view()
+        phase = view.phase if view is not None else None
+        if action in PHASE_1_ACTIONS:
+            return phase is Phase.BUILD
+        if action in PHASE_2_ACTIONS:
+            return phase is Phase.PLAY
+        if action == "new_game":
+            return phase in (Phase.GAME_OVER, Phase.ABORTED)
+        return True
+
+    def action_scores(self) -> None:
+        view = self.current_view()
+        if view is None:
+            return
+        title = "Game over" if self.final is not None else "Scores so far"
+        self._queue_scores(title)
+
+    def action_help(self) -> None:
+        self._queue_modal(lambda: HelpScreen("lie"))
+
+    def action_new_game(self) -> None:
+        view = self.current_view()
+        if view is not None and view.state.over:
+            self.post_message(NewGameRequested())
+
+    def action_leave(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+
+    def on_resize(self, _event: Any) -> None:
+        self.refresh_table()
+
+    async def on_unmount(self) -> None:
+        await self.session.close()

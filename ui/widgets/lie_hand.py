@@ -1,0 +1,75 @@
+"""Your hand of The Lie: each card's front with its back under it, in the hand's fixed order (T3).
+
+In Phase 2 a selection of 1-3 adjacent cards is drawn in brackets with ^ under it, and a dot
+marks every card that is part of some legal play, so the choices are easy to see (T5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+
+from fairdeal.ui.widgets.lie_cards import back_text, front_text
+
+CELL = 4
+
+
+class LieHandView(Widget, can_focus=False):
+    class Clicked(Message):
+        """Card `index` of the hand was clicked."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Your hand"
+        self.cards: tuple[tuple[int, int], ...] = ()  # (face, back) left to right
+        self.letters: tuple[str, ...] = ("r", "y", "g", "b")
+        self.selected: range = range(0)
+        self.playable: Collection[int] = ()
+
+    def show(
+        self,
+        cards: tuple[tuple[int, int], ...],
+        letters: tuple[str, ...],
+        selected: range = range(0),
+        playable: Collection[int] = (),
+        title: str = "Your hand",
+    ) -> None:
+        self.cards = cards
+        self.letters = letters
+        self.selected = selected
+        self.playable = playable
+        self.border_title = title
+        self.refresh()
+
+    def render(self) -> Text:
+        if not self.cards:
+            return Text("(no cards)", style="dim")
+        fronts, backs, marks = Text(no_wrap=True), Text(no_wrap=True), Text(no_wrap=True)
+        for index, (face, back) in enumerate(self.cards):
+            chosen = index in self.selected
+            fronts.append("[" if chosen and index == self.selected.start else " ", style="bold")
+            fronts.append_text(front_text(face, self.letters))
+            fronts.append("]" if chosen and index == self.selected.stop - 1 else " ", style="bold")
+            backs.append(" ")
+            backs.append_text(back_text(back, self.letters))
+            backs.append(" ")
+            mark = " ^^ " if chosen else " •  " if index in self.playable else "    "
+            marks.append(mark, style="bold" if chosen else "dim")
+        return Text("\n").join([fronts, backs, marks])
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = offset.x // CELL
+        if 0 <= index < len(self.cards):
+            event.stop()
+            self.post_message(self.Clicked(index))

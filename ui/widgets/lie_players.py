@@ -1,0 +1,56 @@
+"""Every seat of The Lie: whose go (▶), name, hand as backs in order, count, place, prize cards.
+
+Other hands are only ever backs (T3); prize cards are backs too, unseen even by their owner until
+the game ends (T8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from fairdeal.engine.lie import LieView, Phase
+from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.ui.widgets.lie_cards import backs_text, letters_for, ordinal
+
+
+class LiePlayersView(Static):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Players"
+
+    def show(self, view: LieView, seats: Sequence[SeatInfo]) -> None:
+        state = view.state
+        letters = letters_for(state.options.colour_names)
+        size = state.options.hand_size
+        building = state.phase is Phase.BUILD
+        to_act = state.to_act()
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=1, no_wrap=True)
+        table.add_column(width=11, no_wrap=True, overflow="ellipsis")
+        table.add_column(no_wrap=True)
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(no_wrap=True)
+        for seat, info in enumerate(seats):
+            hand = state.hands[seat]
+            marker = Text("▶", style="bold reverse") if seat == to_act else Text(" ")
+            name = Text(info.name, style="bold" if info.is_me else "")
+            if seat == view.seat:
+                cards = Text("(your hand, below)", style="dim")
+            else:
+                cards = backs_text([state.backs[slot] for slot in hand], letters)
+            count = f"{len(hand)}/{size}" if building else f"{len(hand)} left"
+            notes = Text()
+            if seat in state.placement:
+                notes.append(f"{ordinal(state.placement.index(seat) + 1)} out ", style="bold")
+            elif building and state.first_done == seat:
+                notes.append("Done! ", style="bold")
+            won = state.prizes[seat]
+            if won:
+                notes.append("prizes ")
+                notes.append_text(backs_text([state.backs[s] for s in won], letters, gap=""))
+            table.add_row(marker, name, cards, count, notes)
+        self.update(table)

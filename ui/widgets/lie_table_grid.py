@@ -1,0 +1,80 @@
+"""The Lie's Phase 1 table: every card still lying there as its back, in the layout's positions.
+
+Cards stay where the layout put them (a taken card leaves a gap), so nothing moves under the
+player's cursor while the others grab cards. The cursor is a position, drawn in brackets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+
+from fairdeal.ui.widgets.lie_cards import back_text
+
+COLUMNS = 16
+CELL = 4  # characters per card: " r3 " or "[r3]"
+
+
+class LieTableGrid(Widget, can_focus=False):
+    class Clicked(Message):
+        """A card of the table was clicked: claim it to `side` ("left" or "right")."""
+
+        def __init__(self, position: int, side: str) -> None:
+            super().__init__()
+            self.position = position
+            self.side = side
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Table"
+        self.layout_slots: tuple[int, ...] = ()
+        self.on_table: frozenset[int] = frozenset()
+        self.backs: Mapping[int, int] = {}
+        self.letters: tuple[str, ...] = ("r", "y", "g", "b")
+        self.cursor = 0
+
+    def show(
+        self,
+        layout: tuple[int, ...],
+        table: tuple[int, ...],
+        backs: Mapping[int, int],
+        letters: tuple[str, ...],
+        cursor: int,
+    ) -> None:
+        self.layout_slots = layout
+        self.on_table = frozenset(table)
+        self.backs = backs
+        self.letters = letters
+        self.cursor = cursor
+        self.border_subtitle = f"{len(table)} cards left"
+        self.refresh()
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True)
+        for position, slot in enumerate(self.layout_slots):
+            if position and position % COLUMNS == 0:
+                text.append("\n")
+            here = position == self.cursor
+            if slot in self.on_table:
+                text.append("[" if here else " ", style="bold reverse" if here else "")
+                text.append_text(back_text(self.backs[slot], self.letters))
+                text.append("]" if here else " ", style="bold reverse" if here else "")
+            else:
+                text.append("[··]" if here else "    ", style="bold" if here else "dim")
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        position = offset.y * COLUMNS + offset.x // CELL
+        if offset.x // CELL >= COLUMNS or not 0 <= position < len(self.layout_slots):
+            return
+        event.stop()
+        # Left button: the left end of the hand; right button (or shift-click): the right end.
+        side = "right" if event.button == 3 or event.shift else "left"
+        self.post_message(self.Clicked(position, side))

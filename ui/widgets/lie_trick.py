@@ -1,0 +1,67 @@
+"""The current trick of The Lie: who played what, the number to beat, the lead colour (T5).
+
+Once a trick is won it stays on show, with its winner, until the next one has its first play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+from fairdeal.ui.widgets.lie_cards import fronts_text
+
+
+@dataclass(frozen=True, slots=True)
+class TrickLine:
+    seat: int
+    faces: tuple[int, ...]  # () for a pass
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickShown:
+    number: int  # the trick's number in the round
+    lines: tuple[TrickLine, ...]
+    winner: int | None  # set once the trick is won
+    lead_colour: int | None
+    best: int
+
+
+class LieTrickView(Static):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Trick"
+
+    def show(
+        self,
+        trick: TrickShown | None,
+        names: list[str],
+        colour_names: tuple[str, ...],
+        letters: tuple[str, ...],
+        waiting_for: int | None,
+    ) -> None:
+        if trick is None:
+            self.border_title = "Trick"
+            self.update(Text("No trick yet.", style="dim"))
+            return
+        self.border_title = f"Trick {trick.number}"
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if trick.lead_colour is not None:
+            text.append(f"Lead: {colour_names[trick.lead_colour]}", style="bold")
+            text.append(f" · to beat: {trick.best}\n")
+        for line in trick.lines:
+            text.append(f"{names[line.seat][:14]:<14} ")
+            if line.faces:
+                text.append_text(fronts_text(line.faces, letters))
+                text.append(f" = {line.number}")
+                if trick.winner == line.seat:
+                    text.append("  ★ wins the trick", style="bold")
+            else:
+                text.append("passes", style="dim")
+            text.append("\n")
+        if trick.winner is None and waiting_for is not None:
+            text.append(f"{names[waiting_for][:14]:<14} …", style="dim")
+        text.rstrip()
+        self.update(text)
