@@ -54,6 +54,8 @@ def test_importing_the_engine_loads_no_forbidden_module() -> None:
     code = (
         "import sys, fairdeal.engine, fairdeal.engine.larry.bots.heuristic,"
         " fairdeal.engine.larry.bots.random_bot, fairdeal.engine.larry.codec,"
+        " fairdeal.engine.lie, fairdeal.engine.lie.bots.heuristic, fairdeal.engine.lie.codec,"
+        " fairdeal.engine.lie.bots.random_bot, fairdeal.engine.lie.scenario,"
         " fairdeal.engine.games, fairdeal.engine.scenario, fairdeal.engine.selfplay\n"
         "root = lambda m: m.split('.')[1] if m.startswith('fairdeal.') else m.split('.')[0]\n"
         f"bad = [m for m in sys.modules if root(m) in {FORBIDDEN!r}]\n"

@@ -141,3 +141,32 @@ def test_play_asks_which_card_to_give_away() -> None:
     assert "[1] give 7" in text
     assert "Seat 0 (you) plays [Give away 1] face-up at Seat 2 (random)" in text
     assert "Seat 0 (you) give(s) a card to Seat 2 (random)" in text
+
+
+def test_selfplay_lie_json_heuristic_against_random(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["selfplay", "lie", "--players", "4", "--games", "20", "--seed", "3", "--json",
+         "--bots", "heuristic,random"]
+    )  # fmt: skip
+    assert code == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "lie" and figures["rounds"] == 60  # three rounds a game (T9)
+    assert figures["bots"] == ["heuristic", "random", "random", "random"]
+    assert sum(figures["wins"]) == pytest.approx(20)
+    assert figures["wins"][0] > 5  # the heuristic seat wins well above its 1/4 share
+    main(["selfplay", "lie", "--players", "2", "--games", "2", "--seed", "3"])
+    assert "The Lie, 2 players, 2 games (6 rounds)" in capsys.readouterr().out
+
+
+def test_selfplay_lie_rejects_bad_arguments() -> None:
+    with pytest.raises(SystemExit, match="2-6 players"):
+        main(["selfplay", "lie", "--players", "7"])
+    with pytest.raises(SystemExit, match="--short is a Larry option"):
+        main(["selfplay", "lie", "--short"])
+
+
+def test_scenario_command_runs_lie_files(capsys: pytest.CaptureFixture[str]) -> None:
+    lie = ROOT / "tests" / "scenarios" / "lie"
+    assert main(["scenario", str(lie / "rulebook-trick-example.json"), "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "PASS" in out and "'type': 'TrickWon', 'seat': 3, 'number': 214" in out

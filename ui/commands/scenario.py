@@ -1,4 +1,4 @@
-"""`fairdeal scenario FILE...`: run scenario files and report pass or fail with the differences.
+"""`fairdeal scenario FILE...`: run Larry or Lie scenarios; report pass or fail and differences.
 
 Exit status: 0 when every scenario passes, 1 when one fails, 2 when a file is malformed.
 """
@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from fairdeal.engine.larry.codec import to_data
+    from fairdeal.engine.codec import to_data
     from fairdeal.engine.scenario import ScenarioError, run_scenario
 
     status = 0

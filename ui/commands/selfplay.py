@@ -1,7 +1,7 @@
-"""`fairdeal selfplay larry --players N --games K --seed S [--bots SPEC] [--short] [--json]`.
+"""`fairdeal selfplay larry|lie --players N --games K --seed S [--bots SPEC] [--short] [--json]`.
 
 Plays complete games between local bots with the oracle driver and prints wins per seat, mean
-actions per hand and hands per second.
+actions per hand (Larry) or round (The Lie) and games per second.
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import argparse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=["larry"], help="the game to play (Larry)")
-    parser.add_argument("--players", type=int, default=4, help="seats at the table (2-8)")
+    parser.add_argument("game", choices=["larry", "lie"], help="the game to play")
+    parser.add_argument(
+        "--players", type=int, default=4, help="seats at the table (Larry 2-8, The Lie 2-6)"
+    )
     parser.add_argument("--games", type=int, default=100, help="games to play")
     parser.add_argument("--seed", type=int, default=0, help="seed for decks and bots")
     parser.add_argument(
@@ -19,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="random",
         help='comma list of bots by seat, the last fills the rest (e.g. "heuristic,random")',
     )
-    parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
+    parser.add_argument("--short", action="store_true", help="Larry's short game: one hand (L18)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
@@ -28,33 +30,41 @@ def run(args: argparse.Namespace) -> int:
     import random
     import time
 
-    from fairdeal.engine.larry.options import LarryOptions
+    from fairdeal.engine.games import get_game
     from fairdeal.engine.selfplay import make_bots, play_game
 
     if args.games < 1:
         raise SystemExit("fairdeal selfplay: --games must be at least 1")
+    game = get_game(args.game)
     try:
-        options = LarryOptions(short_game=args.short)
+        if args.game == "larry":
+            options = game.options_from_data({"short_game": args.short})
+        elif args.short:
+            raise ValueError("--short is a Larry option; The Lie always plays its rounds (T9)")
+        else:
+            options = game.default_options()
         options.validate(args.players)
         rng = random.Random(args.seed)
-        make_bots(args.bots, args.players, rng)  # fail early on a bad spec
+        make_bots(args.bots, args.players, rng, args.game)  # fail early on a bad spec
     except ValueError as error:
         raise SystemExit(f"fairdeal selfplay: {error}") from None
     wins = [0.0] * args.players
     hands = actions = 0
     names: list[str] = []
-    started = time.perf_counter()
+    cpu_started, started = time.process_time(), time.perf_counter()
     for _ in range(args.games):
-        bots = make_bots(args.bots, args.players, rng)
+        bots = make_bots(args.bots, args.players, rng, args.game)
         names = [bot.name for bot in bots]
-        result = play_game(bots, options, seed=rng.randrange(1 << 32))
+        result = play_game(bots, options, seed=rng.randrange(1 << 32), game=game)
         for seat in result.winners:
-            wins[seat] += 1 / len(result.winners)  # L18: equal totals share the win
+            wins[seat] += 1 / len(result.winners)  # L18, T10: equal totals share the win
         hands += result.hands
         actions += result.actions
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
+    unit = "hand" if args.game == "larry" else "round"
     figures = {
-        "game": "larry",
+        "game": args.game,
         "players": args.players,
         "games": args.games,
         "seed": args.seed,
@@ -62,16 +72,22 @@ def run(args: argparse.Namespace) -> int:
         "bots": names,
         "wins": wins,
         "win_share": [w / args.games for w in wins],
-        "hands": hands,
-        "mean_actions_per_hand": actions / hands,
-        "hands_per_second": hands / elapsed if elapsed else 0.0,
+        f"{unit}s": hands,
+        f"mean_actions_per_{unit}": actions / hands,
+        f"{unit}s_per_second": hands / elapsed if elapsed else 0.0,
+        "games_per_second": args.games / elapsed if elapsed else 0.0,
+        "games_per_cpu_second": args.games / cpu if cpu else 0.0,
     }
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"Larry, {args.players} players, {args.games} games ({hands} hands), seed {args.seed}")
+    print(
+        f"{game.title}, {args.players} players, {args.games} games ({hands} {unit}s), "
+        f"seed {args.seed}"
+    )
     for seat, (name, won) in enumerate(zip(names, wins, strict=True)):
         print(f"  seat {seat} {name:<10} wins {won:8.1f}  ({won / args.games:6.1%})")
-    print(f"mean actions per hand: {figures['mean_actions_per_hand']:.1f}")
-    print(f"hands per second:      {figures['hands_per_second']:.0f}")
+    print(f"mean actions per {unit}: {figures[f'mean_actions_per_{unit}']:.1f}")
+    print(f"{unit}s per second:      {figures[f'{unit}s_per_second']:.0f}")
+    print(f"games per second:      {figures['games_per_second']:.0f}")
     return 0

@@ -1,0 +1,139 @@
+"""The Lie, one game of the engine: pure, deterministic, sans-IO (no I/O, no crypto, no asyncio).
+
+API overview (RULES.md "The Lie" cites the rulings T1-T10):
+
+- Cards (T1): `DECK`, 96 `LieCard`s (front colour and number, lying back); `fronts_behind(back)`
+  lists the 6 fronts a back can hide. `LieOptions` (rounds, hand size, prizes, colour names).
+- State: `LieState`, immutable and public: every slot's back is public (`backs`), fronts enter
+  `revealed` only through a Reveal. `state.actors()` are the seats that may act (several in
+  Phase 1), `state.pending` the requests the driver must serve, in order.
+- Actions: `Claim(slot, side)` in Phase 1 (T3), `Play(slots)` and `Pass()` in Phase 2 (T5).
+  Illegal ones raise an `IllegalAction` subclass (`SlotTaken`, `HandFull`, `NotAdjacent`,
+  `MustLead`, …, exported here) naming the seat; a play its revealed faces contradict is a
+  `Violation` event naming the seat, and the game stops.
+- Requests: `NewGroupedDeck` and `GroupedReshuffle` (cards stay with their backs, T1, T9),
+  `Arrange` (the table's layout, the prize pile's order, T4), `Deal` (a claimed slot to its
+  claimer), `Reveal` (a play; the prizes at the end, T10).
+- `view_for`, `legal_actions`, `check_action`; bots in `fairdeal.engine.lie.bots`; plain data in
+  `fairdeal.engine.lie.codec`; `GAME` for the registry (`get_game("lie")`).
+"""
+
+from __future__ import annotations
+
+from fairdeal.engine.game import Game
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Play, Side
+from fairdeal.engine.lie.cards import BACK_OF, DECK, LieCard, card_names, fronts_behind
+from fairdeal.engine.lie.errors import (
+    DRIVER,
+    BadCombination,
+    BadResolution,
+    CardNotInHand,
+    GameIsOver,
+    HandFull,
+    IllegalAction,
+    MixedColours,
+    MustLead,
+    NoSuchSeat,
+    NotAdjacent,
+    NotBuilding,
+    NotGreater,
+    NotPlaying,
+    NotYourTurn,
+    SlotTaken,
+    UnknownAction,
+    WaitingForDriver,
+    WrongColour,
+)
+from fairdeal.engine.lie.events import Event, Violation
+from fairdeal.engine.lie.legal import check_action, legal_actions
+from fairdeal.engine.lie.options import MAX_PLAYERS, MIN_PLAYERS, LieOptions, options_from_data
+from fairdeal.engine.lie.rules import apply, new_game
+from fairdeal.engine.lie.state import LieState, Phase
+from fairdeal.engine.lie.view import LieView, view_for
+
+__all__ = [
+    "DECK",
+    "DRIVER",
+    "GAME",
+    "Action",
+    "BadCombination",
+    "BadResolution",
+    "CardNotInHand",
+    "Claim",
+    "Event",
+    "GameIsOver",
+    "HandFull",
+    "IllegalAction",
+    "LieCard",
+    "LieOptions",
+    "LieState",
+    "LieView",
+    "MixedColours",
+    "MustLead",
+    "NoSuchSeat",
+    "NotAdjacent",
+    "NotBuilding",
+    "NotGreater",
+    "NotPlaying",
+    "NotYourTurn",
+    "Pass",
+    "Phase",
+    "Play",
+    "Side",
+    "SlotTaken",
+    "UnknownAction",
+    "Violation",
+    "WaitingForDriver",
+    "WrongColour",
+    "apply",
+    "check_action",
+    "fronts_behind",
+    "legal_actions",
+    "new_game",
+    "view_for",
+]
+
+
+def _actors(state: LieState) -> tuple[int, ...]:
+    return state.actors()
+
+
+def _backs(options: LieOptions) -> tuple[int, ...]:
+    return BACK_OF
+
+
+def _card_names(options: LieOptions) -> tuple[str, ...]:
+    return card_names(options.colour_names)
+
+
+def _game() -> Game:
+    from fairdeal.engine.codec import from_data, to_data
+    from fairdeal.engine.lie import bots
+
+    return Game(
+        name="lie",
+        title="The Lie",
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        options_type=LieOptions,
+        default_options=LieOptions,
+        options_from_data=options_from_data,
+        new_game=new_game,
+        apply=apply,
+        view_for=view_for,
+        legal_actions=legal_actions,
+        check_action=check_action,
+        actors=_actors,
+        backs=_backs,
+        card_names=_card_names,
+        bot_kinds=bots.KINDS,
+        make_bot=bots.make_bot,
+        action_type=Action,
+        event_type=Event,
+        state_type=LieState,
+        to_data=to_data,
+        from_data=from_data,
+    )
+
+
+GAME: Game = _game()

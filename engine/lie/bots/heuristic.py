@@ -1,0 +1,102 @@
+"""A bot of The Lie that builds same-colour runs and spends them well, on its view only.
+
+- Phase 1: for each back on the table (16 at most, so a claim costs little) and each end of its
+  hand, the chance that the hidden front continues the colour at that end (T1: a back of that
+  colour hides it 3 times in 6, any other back once in 6), plus a little for high numbers; it
+  takes the best card to the best end.
+- Phase 2: leading, it plays its longest run (3 cards make the biggest numbers), highest first;
+  following, it plays when it can, preferring plays that do not break a longer run and, among
+  those, the most cards (going out early places first). It passes only when nothing is legal.
+"""
+
+from __future__ import annotations
+
+import random
+
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Play, Side
+from fairdeal.engine.lie.cards import BACKS, COLOUR_OF, fronts_behind
+from fairdeal.engine.lie.combination import combination_fault, number_of
+from fairdeal.engine.lie.legal import combinations
+from fairdeal.engine.lie.state import Phase
+from fairdeal.engine.lie.view import LieView
+
+# Per back and colour: the chance the front has that colour, and the mean number if it has.
+_MATCH: tuple[tuple[float, ...], ...] = tuple(
+    tuple(sum(c == colour for c, _ in fronts_behind(back)) / 6 for colour in range(4))
+    for back in range(BACKS)
+)
+_MEAN_NUMBER: tuple[float, ...] = tuple(
+    sum(n for _, n in fronts_behind(back)) / 6 for back in range(BACKS)
+)
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, rng: random.Random, pace: float = 1.0) -> None:
+        self.rng = rng
+        self.pace = pace
+
+    def choose(self, view: LieView) -> Action:
+        if view.phase is Phase.BUILD:
+            return self._claim(view)
+        return self._play(view)
+
+    # -- Phase 1 -----------------------------------------------------------------------------
+    def _claim(self, view: LieView) -> Claim:
+        faces = view.hand_faces
+        backs = view.backs
+        first_of: dict[int, int] = {}
+        for slot in view.table:
+            first_of.setdefault(backs[slot], slot)
+        if not faces:
+            back = max(first_of, key=lambda b: (_MEAN_NUMBER[b], -b))
+            return Claim(first_of[back], Side.RIGHT)
+        left, right = COLOUR_OF[faces[0]], COLOUR_OF[faces[-1]]
+        best: tuple[float, int, Side] | None = None
+        for back, slot in first_of.items():
+            match = _MATCH[back]
+            bonus = _MEAN_NUMBER[back] / 20
+            for side, colour in ((Side.LEFT, left), (Side.RIGHT, right)):
+                score = match[colour] + bonus
+                if best is None or score > best[0]:
+                    best = (score, slot, side)
+        assert best is not None
+        return Claim(best[1], best[2])
+
+    # -- Phase 2 -----------------------------------------------------------------------------
+    def _play(self, view: LieView) -> Action:
+        runs = combinations(view)
+        slots = view.state.hands[view.seat]
+        faces = view.hand_faces
+        lead, best = view.lead_colour, view.best
+        candidates = [
+            (run_slots, run_faces)
+            for run_slots, run_faces in runs
+            if combination_fault(run_faces, lead, best) is None
+        ]
+        if not candidates:
+            return Pass()
+        run_length = _run_lengths(faces)
+        index = {slot: i for i, slot in enumerate(slots)}
+
+        def score(entry: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, int, int]:
+            run_slots, run_faces = entry
+            start = index[run_slots[0]]
+            breaks = int(len(run_slots) < min(3, run_length[start]))
+            return (-breaks if not view.leading else 0, len(run_slots), number_of(run_faces))
+
+        chosen = max(candidates, key=score)
+        return Play(chosen[0])
+
+
+def _run_lengths(faces: tuple[int, ...]) -> list[int]:
+    """For each position, the length of the same-colour run it belongs to."""
+    lengths = [0] * len(faces)
+    start = 0
+    for i in range(1, len(faces) + 1):
+        if i == len(faces) or COLOUR_OF[faces[i]] != COLOUR_OF[faces[start]]:
+            for j in range(start, i):
+                lengths[j] = i - start
+            start = i
+    return lengths

@@ -1,0 +1,77 @@
+"""The Lie's typed errors; the shared ones (NotYourTurn, GameIsOver, …) are re-exported here."""
+
+from __future__ import annotations
+
+from fairdeal.engine.errors import (
+    DRIVER,
+    BadResolution,
+    CardNotInHand,
+    GameIsOver,
+    IllegalAction,
+    NoSuchSeat,
+    NotYourTurn,
+    UnknownAction,
+    WaitingForDriver,
+)
+
+__all__ = [
+    "DRIVER",
+    "BadCombination",
+    "BadResolution",
+    "CardNotInHand",
+    "GameIsOver",
+    "HandFull",
+    "IllegalAction",
+    "MixedColours",
+    "MustLead",
+    "NoSuchSeat",
+    "NotAdjacent",
+    "NotBuilding",
+    "NotGreater",
+    "NotPlaying",
+    "NotYourTurn",
+    "SlotTaken",
+    "UnknownAction",
+    "WaitingForDriver",
+    "WrongColour",
+]
+
+
+class NotBuilding(IllegalAction):
+    """T3: cards are claimed only in Phase 1."""
+
+
+class SlotTaken(IllegalAction):
+    """T3: the slot is not on the table (another seat took it first, or it never was there)."""
+
+
+class HandFull(IllegalAction):
+    """T3: a player stops at a full hand (12 cards)."""
+
+
+class NotPlaying(IllegalAction):
+    """T5: cards are played and passed only in Phase 2."""
+
+
+class BadCombination(IllegalAction):
+    """T5: a play is 1 to 3 cards."""
+
+
+class NotAdjacent(IllegalAction):
+    """T5: the cards must lie next to each other in the hand, named left to right."""
+
+
+class MustLead(IllegalAction):
+    """T5: the leader must play at least one card."""
+
+
+class MixedColours(IllegalAction):
+    """T5: the cards of a combination share one colour (checked on the seat's own faces)."""
+
+
+class WrongColour(IllegalAction):
+    """T5: after the lead, only the lead colour may be played (checked on own faces)."""
+
+
+class NotGreater(IllegalAction):
+    """T5: a play must form a greater number than the trick's best (checked on own faces)."""

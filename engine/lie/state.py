@@ -1,0 +1,163 @@
+"""The public state of a game of The Lie: what every seat knows. Immutable (frozen, tuples).
+
+Hidden cards are slots (ints, never reused); every slot's back is public (`backs`, T1, T3) and
+its front enters `revealed` only through a Reveal. Like LarryState, LieState keeps a __dict__
+(no __slots__) so that the rules can build the next state by copying it, the fast way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+from fairdeal.engine.lie.options import LieOptions
+from fairdeal.engine.requests import Deal, Request
+from fairdeal.engine.step import Step
+
+__all__ = [
+    "FINISHED_PHASES",
+    "AwaitArrange",
+    "AwaitPlay",
+    "AwaitScore",
+    "Awaiting",
+    "LieState",
+    "Phase",
+    "Step",
+    "TrickPlay",
+]
+
+
+class Phase(StrEnum):
+    BUILD = "build"  # Phase 1: every seat with room claims cards (T3)
+    PLAY = "play"  # Phase 2: tricks (T5)
+    SCORING = "scoring"  # the prize cards are being revealed (T10)
+    GAME_OVER = "game_over"
+    ABORTED = "aborted"  # a Violation stopped the game
+
+
+@dataclass(frozen=True, slots=True)
+class TrickPlay:
+    """One play of the current trick: who, which slots, the number they formed."""
+
+    seat: int
+    slots: tuple[int, ...]
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitPlay:
+    """A play waits for its cards' faces."""
+
+    seat: int
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitArrange:
+    """An Arrange waits for its order: "layout" (the table) or "prize_pile" (T4)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitScore:
+    """The game is over; the prize cards are being revealed (T10)."""
+
+
+Awaiting = AwaitPlay | AwaitArrange | AwaitScore
+
+NOTHING: Mapping[int, int] = MappingProxyType({})
+FINISHED_PHASES = frozenset({Phase.GAME_OVER, Phase.ABORTED})
+
+
+@dataclass(frozen=True)
+class LieState:
+    players: int
+    options: LieOptions
+    phase: Phase
+    round_no: int  # 1-based (T9)
+    backs: Mapping[int, int]  # slot -> back index, public, for every live slot (T1)
+    layout: tuple[int, ...]  # this round's slots in table position order (set by Arrange)
+    table: tuple[int, ...]  # the slots still on the table, in layout order (T3)
+    hands: tuple[tuple[int, ...], ...]  # per seat, left to right; never re-ordered (T3)
+    first_done: int | None  # the first seat with a full hand (T3); leads trick 1
+    prize_pile: tuple[int, ...]  # top first (T4)
+    prizes: tuple[tuple[int, ...], ...]  # prize cards won so far, per seat, unseen (T8)
+    discard: tuple[int, ...]
+    trick_no: int  # 1-based within the round; 0 in Phase 1
+    trick: tuple[TrickPlay, ...]  # the plays of the current trick, in order
+    order: tuple[int, ...]  # the seats that have a go in this trick, leader first (T5)
+    position: int  # index into `order` of the seat to act
+    lead_colour: int | None
+    best: int  # the number to beat (0 before the lead)
+    best_seat: int | None
+    placement: tuple[int, ...]  # seats out this round, in order (T6)
+    revealed: Mapping[int, int]  # slot -> face, public
+    scores: tuple[int, ...]  # points per seat, known once the game is over (T10)
+    winners: tuple[int, ...]
+    next_slot: int
+    next_request: int
+    pending: tuple[Request, ...]
+    awaiting: Awaiting | None
+
+    def __post_init__(self) -> None:
+        # Built from outside (decoded data, tests): make the mappings read-only too.
+        for name in ("backs", "revealed"):
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
+
+    @property
+    def over(self) -> bool:
+        return self.phase in FINISHED_PHASES
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose go it is in Phase 2 (None otherwise)."""
+        if self.phase is not Phase.PLAY or not self.order:
+            return None
+        return self.order[self.position]
+
+    def claims_open(self) -> bool:
+        """Phase 1 and nothing but deals outstanding: claims may come (T3)."""
+        if self.phase is not Phase.BUILD:
+            return False
+        return all(type(request) is Deal for request in self.pending)
+
+    def actors(self) -> tuple[int, ...]:
+        """The seats that may act now: every seat with room in Phase 1, else the one to go."""
+        if self.phase is Phase.BUILD:
+            for request in self.pending:
+                if type(request) is not Deal:
+                    return ()
+            size = self.options.hand_size
+            return tuple([seat for seat, hand in enumerate(self.hands) if len(hand) < size])
+        if self.pending or self.phase is not Phase.PLAY:
+            return ()
+        return (self.order[self.position],)
+
+    def to_act(self) -> int | None:
+        """The single seat awaited in Phase 2; None in Phase 1 (see actors), pending or over."""
+        if self.pending or self.phase is not Phase.PLAY:
+            return None
+        return self.order[self.position]
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(hand) for hand in self.hands)
+
+    def trick_slots(self) -> list[int]:
+        return [slot for play in self.trick for slot in play.slots]
+
+    def all_slots(self) -> list[int]:
+        """Every live slot: table, hands, trick, discard, prize pile, prizes won."""
+        slots = list(self.table)
+        for hand in self.hands:
+            slots.extend(hand)
+        slots.extend(self.trick_slots())
+        slots.extend(self.discard)
+        slots.extend(self.prize_pile)
+        for won in self.prizes:
+            slots.extend(won)
+        return slots

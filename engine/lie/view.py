@@ -1,0 +1,97 @@
+"""What one seat of The Lie may see: the public state (every back), its own fronts, nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from fairdeal.engine.game import Knowledge
+from fairdeal.engine.lie.options import LieOptions
+from fairdeal.engine.lie.state import LieState, Phase
+
+CardEntry = tuple[int, int | None]  # (slot, face); None where this seat cannot know the front
+
+
+@dataclass(frozen=True, slots=True)
+class LieView:
+    """The view of `seat`. Its hand lists (slot, face): it knows the fronts it claimed (T3)."""
+
+    seat: int
+    state: LieState
+    knowledge: Knowledge
+
+    def _cards(self, slots: tuple[int, ...]) -> tuple[CardEntry, ...]:
+        get_public = self.state.revealed.get
+        get_known = self.knowledge.get
+        return tuple([(slot, get_public(slot, get_known(slot))) for slot in slots])
+
+    @property
+    def hand(self) -> tuple[CardEntry, ...]:
+        """This seat's hand, left to right, with its fronts."""
+        return self._cards(self.state.hands[self.seat])
+
+    @property
+    def hand_faces(self) -> tuple[int, ...]:
+        """The fronts of this seat's hand, left to right (every one is known to its owner)."""
+        known = self.knowledge
+        revealed = self.state.revealed
+        return tuple([known.get(s, revealed.get(s, -1)) for s in self.state.hands[self.seat]])
+
+    @property
+    def backs(self) -> Mapping[int, int]:
+        """slot -> back, for every card in play: public (T1, T3)."""
+        return self.state.backs
+
+    @property
+    def table(self) -> tuple[int, ...]:
+        return self.state.table
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def options(self) -> LieOptions:
+        return self.state.options
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple([len(hand) for hand in self.state.hands])
+
+    @property
+    def can_claim(self) -> bool:
+        state = self.state
+        return state.claims_open() and len(state.hands[self.seat]) < state.options.hand_size
+
+    @property
+    def my_turn(self) -> bool:
+        """May this seat act now (claim in Phase 1, its go in Phase 2)?"""
+        if self.state.phase is Phase.BUILD:
+            return self.can_claim
+        return self.state.to_act() == self.seat
+
+    @property
+    def leading(self) -> bool:
+        return self.state.position == 0
+
+    @property
+    def lead_colour(self) -> int | None:
+        return self.state.lead_colour
+
+    @property
+    def best(self) -> int:
+        return self.state.best
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.state.winners
+
+
+def view_for(state: LieState, knowledge: Knowledge, seat: int) -> LieView:
+    """The view of `seat`, given its private `knowledge` (slot -> face); a snapshot."""
+    return LieView(seat, state, MappingProxyType(dict(knowledge)))
