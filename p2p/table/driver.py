@@ -176,6 +176,9 @@ class TableDriver:
     join_kind: ClassVar[str]  # body: {"game", "seats", "options"}: every seat signs the terms
     act_kind: ClassVar[str]  # body: an engine action (the game's codec, protocol.md section 7)
     setup_coins: ClassVar[tuple[str, ...]] = ()  # joint coins flipped before the first state
+    # Kinds a seat may send whenever its envelope is taken, with no effect on the game (The
+    # Lie's heartbeats: one signed late in Phase 1 is applied harmlessly where its seat is next).
+    heartbeat_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
         self,
@@ -399,7 +402,7 @@ class TableDriver:
         elif envelope.seat != expect.seat:
             self._stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
             return
-        elif envelope.kind != expect.kind:
+        elif envelope.kind != expect.kind and envelope.kind not in self.heartbeat_kinds:
             self._stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
             return
         try:
