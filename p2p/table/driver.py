@@ -6,7 +6,7 @@ feeds it every envelope of the table log, in log order, with `apply`. The table 
 envelope comes next (`expected`, the log's ordering: `expected_seat` is what a `TableLog` asks),
 checks each envelope against the rules and the fair-deck proofs, runs the same engine on every
 peer, and collects what this seat must publish (`outbox`) and what happened (`events`, table_api
-events). protocol.md section 10 has what every game shares, 10.x one section per game.
+events). protocol.md section 10 has what every game shares (10.1-10.8), 10.9 is The Lie.
 
 What all games share, written once here:
 
@@ -164,7 +164,7 @@ def roster_difference(signed: SignedRoster, body: Any) -> dict[str, Any]:
 
 def arrangement(seed: bytes, slots: Sequence[int]) -> tuple[int, ...]:
     """The public order an Arrange's coin gives its slots: position i holds slots[perm[i]], perm
-    the SeedStream(seed, "arrange") Fisher–Yates permutation (protocol.md 10.1)."""
+    the SeedStream(seed, "arrange") Fisher–Yates permutation (protocol.md 10.8)."""
     perm = SeedStream(seed, ARRANGE_LABEL).permutation(len(slots))
     return tuple(slots[k] for k in perm)
 

@@ -2,7 +2,7 @@
 
 Everything the games share (setup, the fair deck serving the engine's requests: the 16 lists of
 one back each, the joint coins of `Arrange`, reveals; faults) is `TableDriver` (p2p.table.driver).
-protocol.md 10.3 is the specification; in short:
+protocol.md 10.9 is the specification; in short:
 
 - Phase 2 is turn-based: one `lie.act` (Play or Pass) by the seat whose go it is, then the
   player's shares of the cards it played, then the engine checks them (T5).
@@ -57,7 +57,7 @@ RACE_DOMAIN = b"fairdeal/lie/race/v1\x00"
 
 def race_key(seed: bytes, slot: int, seat: int) -> bytes:
     """A race's order: SHA-256(RACE_DOMAIN ‖ seed ‖ u64be(slot) ‖ u64be(seat)); the smallest
-    key wins. `seed` is the 64-byte seed of the round's layout coin (protocol.md 10.3.4)."""
+    key wins. `seed` is the 64-byte seed of the round's layout coin (protocol.md 10.9.4)."""
     return hashlib.sha256(
         RACE_DOMAIN + seed + slot.to_bytes(8, "big") + seat.to_bytes(8, "big")
     ).digest()
@@ -138,7 +138,7 @@ class LieTable(TableDriver):
 
     def claimable(self) -> tuple[int, ...]:
         """The table's slots, in layout order, that nobody has claimed in the log and this seat
-        has not claimed either (claiming any other is a fault: T3, protocol.md 10.3.3)."""
+        has not claimed either (claiming any other is a fault: T3, protocol.md 10.9.3)."""
         if self.state is None:
             return ()
         taken = self._races.keys() | self._open_own
@@ -327,7 +327,7 @@ class LieTable(TableDriver):
                 self._start_deal(request)
 
     def _start_deal(self, request: Deal) -> None:
-        """Deal a claimed card at once: every other seat owes its share (protocol.md 10.3.5)."""
+        """Deal a claimed card at once: every other seat owes its share (protocol.md 10.9.5)."""
         owners = {self._slot[slot]: request.seat for slot in request.slots}
         for seat in range(self.seats):
             if seat != request.seat:
