@@ -31,8 +31,8 @@ from typing import Any
 
 import msgpack
 
-from fairdeal.engine.larry import LarryOptions
-from fairdeal.engine.larry.codec import DecodeError, from_data
+from fairdeal.engine.codec import DecodeError
+from fairdeal.engine.games import get_game
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.errors import EnvelopeError, MalformedFrame, PeerError
 from fairdeal.p2p.identity import fingerprint
@@ -41,7 +41,8 @@ from fairdeal.p2p.lobby.roster import ROSTER_KIND, RosterError, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
-from fairdeal.p2p.table.driver import JOIN, LarryTable, lobby_options, roster_difference
+from fairdeal.p2p.table.driver import Concurrent, TableDriver, roster_difference
+from fairdeal.p2p.table.games import table_class
 
 TRANSCRIPT_VERSION = 1
 
@@ -281,13 +282,21 @@ def _check_sequences(envelopes: list[Envelope]) -> None:
         next_seq[envelope.seat] = expected + 1
 
 
-def _options(envelopes: list[Envelope], at: int) -> LarryOptions:
-    """The game terms of seat 0's join, the envelope at `at` (after the roster, if any)."""
+def _options(envelopes: list[Envelope], at: int) -> tuple[type[TableDriver], Any]:
+    """The game (its table driver) and terms of seat 0's join, the envelope at `at` (after the
+    roster, if any)."""
     first = envelopes[at] if len(envelopes) > at else None
-    if first is None or first.kind != JOIN or not isinstance(first.body, dict):
-        raise _Stop(AuditFault(0, "the log does not open with seat 0's join", "no game terms", at))
+    body = first.body if first is not None else None
+    name = body.get("game") if isinstance(body, dict) else None
     try:
-        return from_data(first.body.get("options"), LarryOptions)
+        driver = table_class(name) if isinstance(name, str) else None
+    except ValueError:
+        driver = None
+    if first is None or driver is None or first.kind != driver.join_kind:
+        raise _Stop(AuditFault(0, "the log does not open with seat 0's join", "no game terms", at))
+    game = get_game(driver.game_name)
+    try:
+        return driver, game.from_data(body.get("options"), game.options_type)
     except DecodeError as exc:
         raise _Stop(AuditFault(0, "unreadable game terms", str(exc), at)) from None
 
@@ -315,7 +324,8 @@ def _replay(
     at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
     if signed is not None:
         _check_roster_envelope(envelopes, signed)
-    options = _options(envelopes, at)
+    driver, options = _options(envelopes, at)
+    lobby_options = driver.lobby_options
     if signed is not None and lobby_options(options) != signed.roster.options_dict:
         raise _Stop(
             AuditFault(
@@ -327,43 +337,58 @@ def _replay(
         )
     deck = DeckSession.observer(roster.table, seats)
     try:
-        table = LarryTable(roster.table, seats, options, deck, signed)
+        table = driver(roster.table, seats, options, deck, signed)
     except ValueError as exc:
         raise _Stop(AuditFault(0, "impossible game terms", str(exc), at)) from None
     table.terms = envelopes[at].body  # seat 0's join; every other join must equal it
     table.observe()
     log = TableLog(roster, lambda _log: table.expected_seat(), table.apply)
+    done = 0  # envelopes applied, in transcript order
     for index, envelope in enumerate(envelopes):
         expected = table.expected()
         applied = log.receive(envelope, "transcript")
         if log.faults:
             fault = log.faults[0]
             raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index))
-        if applied != [envelope]:
+        # In a simultaneous phase (The Lie's Phase 1) an envelope waits until it is stable,
+        # then applies with those after it; anywhere else each applies where it stands.
+        waits = not applied and isinstance(expected, Concurrent)
+        if applied != envelopes[done : done + len(applied)] or not (applied or waits):
+            # the first place where the log's order and the transcript's part
+            at = next(
+                (done + k for k, e in enumerate(applied) if envelopes[done + k] is not e), index
+            )
+            stands = envelopes[at]
             raise _Stop(
                 AuditFault(
-                    envelope.seat,
+                    stands.seat,
                     "envelope out of order",
-                    f"{envelope} stands where the rules expect {expected}",
-                    index,
+                    f"{stands} stands where the rules expect {expected}",
+                    at,
                 )
             )
-        report.entries = index + 1
-        report.ids.append(envelope.id)
+        done += len(applied)
+        report.entries = done
+        report.ids += [e.id for e in applied]
         if table.fault is not None:
             fault = table.fault
             raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index))
         _tally(table, report)
         table.outbox.clear()  # an observer publishes nothing
+    if done < len(envelopes):
+        stands = envelopes[done]
+        raise _Stop(
+            AuditFault(stands.seat, "envelope out of order", f"{stands} never became due", done)
+        )
     state = table.state
     if state is not None:
         report.over = state.over
         report.winners = state.winners
         report.scores = state.scores
-        report.hands = state.hand_no
+        report.hands = getattr(state, "hand_no", getattr(state, "round_no", 0))
 
 
-def _tally(table: LarryTable, report: AuditReport) -> None:
+def _tally(table: TableDriver, report: AuditReport) -> None:
     events, table.events = table.events, []
     report.doubts += sum(1 for e in events if type(e).__name__ == "DoubtVerification")
 

@@ -8,14 +8,20 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from fairdeal.engine.lie import Claim, Phase, Side
 from fairdeal.engine.lie.cards import BACK_OF, NUMBER_OF
 from fairdeal.p2p.deck import DeckSession
+from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import TableLog
+from fairdeal.p2p.log.transcript import Transcript, load_transcript
 from fairdeal.p2p.table.api import StateChanged
+from fairdeal.p2p.table.audit import audit_many, audit_transcript
 from fairdeal.p2p.table.driver import Publish
 from fairdeal.p2p.table.games import table_class, table_class_for
 from fairdeal.p2p.table.larry import LarryTable
@@ -53,12 +59,18 @@ def test_the_factory_picks_each_games_driver() -> None:
         table_class("poker")
 
 
-def test_a_whole_three_round_game_every_peer_agrees() -> None:
+@pytest.fixture(scope="module")
+def three_rounds() -> LieSansIO:
+    net = LieSansIO(3, quick_options(rounds=3, hand_size=3), seed=2)
+    net.run()
+    return net
+
+
+def test_a_whole_three_round_game_every_peer_agrees(three_rounds: LieSansIO) -> None:
     """T3-T10 end to end: 16 lists shuffled within backs, layouts by coin, racing claims, tricks
     opened by their owners' shares, prizes revealed at the end and counted; every peer and an
     auditor end in the same state."""
-    net = LieSansIO(3, quick_options(rounds=3, hand_size=3), seed=2)
-    net.run()
+    net = three_rounds
     states = [t.state for t in net.tables]
     assert all(t.fault is None for t in net.tables)
     assert len(net.heads()) == 1 and not net.rejected
@@ -205,3 +217,75 @@ def test_no_seat_wins_ties_more_than_its_share(seats: int) -> None:
         for n in range(2000)
     )
     assert abs(firsts - 1000) <= 5 * math.sqrt(2000 * 0.25)
+
+
+# -- audit ----------------------------------------------------------------------------------------
+
+
+def write_transcript(net: LieSansIO, seat: int, path: Path) -> Path:
+    transcript = Transcript.create(path, net.roster, seat)
+    for envelope in net.logs[seat].entries:
+        transcript.append_applied(envelope)
+    transcript.close()
+    return path
+
+
+def rewrite(path: Path, out: Path, change: Callable[[list[Envelope]], list[Envelope]]) -> Path:
+    contents = load_transcript(path)
+    transcript = Transcript.create(out, contents.roster, contents.seat)
+    for envelope in change(list(contents.applied)):
+        transcript.append_applied(envelope)
+    transcript.close()
+    return out
+
+
+def test_every_lie_transcript_audits(three_rounds: LieSansIO, tmp_path: Path) -> None:
+    reports, disagreement = audit_many(
+        [write_transcript(three_rounds, s, tmp_path / f"s{s}.transcript") for s in range(3)]
+    )
+    assert disagreement is None
+    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+    assert {tuple(r.scores) for r in reports} == {three_rounds.tables[0].state.scores}
+    assert reports[0].entries == len(three_rounds.logs[0].entries)
+
+
+def phase_1_index(net: LieSansIO) -> int:
+    """A position in the log among Phase 1's claims (the first claim of round 2)."""
+    claims = [i for i, e in enumerate(net.logs[0].entries) if e.kind == CLAIM]
+    return claims[len(claims) // 2]
+
+
+@pytest.mark.parametrize("where", ["phase 1", "phase 2"])
+def test_an_altered_dropped_or_moved_lie_envelope_names_its_seat(
+    three_rounds: LieSansIO, tmp_path: Path, where: str
+) -> None:
+    entries = three_rounds.logs[0].entries
+    if where == "phase 1":
+        at = phase_1_index(three_rounds)
+    else:
+        at = next(i for i, e in enumerate(entries) if e.kind == "lie.act")
+    honest = write_transcript(three_rounds, 0, tmp_path / "honest.transcript")
+
+    def alter(envelopes: list[Envelope]) -> list[Envelope]:
+        target = envelopes[at]
+        envelopes[at] = replace(target, signed=target.signed[:-1] + bytes([target.signed[-1] ^ 1]))
+        return envelopes
+
+    report = audit_transcript(rewrite(honest, tmp_path / "altered.transcript", alter))
+    assert not report.verified and report.fault.seat == entries[at].seat
+
+    report = audit_transcript(
+        rewrite(honest, tmp_path / "dropped.transcript", lambda es: es[:at] + es[at + 1 :])
+    )
+    assert not report.verified and report.fault.seat == entries[at].seat
+    assert "missing" in report.fault.what
+
+    swap = next(j for j in range(at, len(entries) - 1) if entries[j].seat != entries[j + 1].seat)
+
+    def move(envelopes: list[Envelope]) -> list[Envelope]:
+        envelopes[swap], envelopes[swap + 1] = envelopes[swap + 1], envelopes[swap]
+        return envelopes
+
+    report = audit_transcript(rewrite(honest, tmp_path / "moved.transcript", move))
+    assert not report.verified, where
+    assert report.fault.seat == entries[swap + 1].seat  # the envelope now out of its place
