@@ -81,6 +81,7 @@ def new_game(players: int, options: LarryOptions | None = None) -> Step:
         pending=(),
         awaiting=None,
         winners=(),
+        in_front=((),) * players,
     )
     tx = Transaction(state)
     tx.start_hand(options.first_seat)
@@ -155,11 +156,13 @@ def _finish_doubt(tx: Transaction, doubter: int) -> None:
     tx.events.append(
         DoubtResolved(doubter, last_player, announced, total, gloats, correct, loser, cards)
     )
-    tx.clear_pile()
     penalty = tx.options.penalty
+    # L19: the loser draws first, from the pick-up pile as it stands; only then is the pile
+    # discarded, so an L14 reshuffle that this draw needs cannot take the cards just doubted.
+    tx.draw(loser, penalty, "doubt")
+    tx.clear_pile()
     if tx.phase is Phase.GOING_OUT:
         out_seat: int = tx.out_seat
-        tx.draw(loser, penalty, "doubt")
         if correct:  # L16: the doubter picks up and the hand ends
             tx.end_hand(out_seat)
         else:  # L16: the player who went out picks up and starts the next round
@@ -167,7 +170,6 @@ def _finish_doubt(tx: Transaction, doubter: int) -> None:
             tx.out_seat = None
             tx.turn = out_seat
         return
-    tx.draw(loser, penalty, "doubt")
     tx.turn = loser  # L9: whoever picked up starts the next round
 
 
@@ -278,8 +280,11 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
         # L12: face-up numbers (and zero plays) join the pile.
         tx.pile = (*state.pile, action.slot)
         tx.pile_seats = (*state.pile_seats, seat)  # its total is added once it is revealed
+    elif claim is CardKind.FACE_UP:
+        assert action.target is not None
+        tx.lay_in_front(action.target, action.slot)  # L20: in front of its target, in no pile
     else:
-        # Action cards played for their effect go straight to the discard pile.
+        # Other action cards played for their effect go straight to the discard pile.
         tx.discard = (*state.discard, action.slot)
     to_reveal: tuple[int, ...] = (action.slot,)
     if zero_play:  # the claim "no other card is playable" is proved by the whole hand
@@ -309,17 +314,18 @@ def _finish_face_up(tx: Transaction, pending: AwaitFaceUp, reveal: Reveal) -> No
     tx.last_player = seat  # L6: playing any card accepts the total
     if pending.forced:  # L12: the obligation is fulfilled
         tx.set_obligation(seat, False)
+        tx.discard_in_front(seat)  # L20: the card in front of it goes to the discard pile
         total = tx.announced + card.value
         tx.announced = total
         tx.pile_totals = (*tx.pile_totals, total)
         tx.events.append(PlayedFaceUp(seat, action.slot, card.id, claim, None, total, action.larry))
         if total > tx.limit:
             tx.events.append(OverLimit(seat, total, tx.limit))
-            tx.clear_pile()
             tx.draw(seat, tx.options.penalty, "over_limit")
-            if left == 1 and not action.larry:
+            if left == 1 and not action.larry:  # L22: the forgotten call costs 2 more
                 tx.events.append(LarryPenalty(seat))
                 tx.draw(seat, tx.options.penalty, "larry")
+            tx.clear_pile()  # L19: after the pick-ups, as for a doubt
             tx.turn = seat  # L12: that player starts the next round
             return
         _after_play(tx, seat, action.larry, left)

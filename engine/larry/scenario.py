@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fairdeal.engine.codec import DecodeError, from_data
+from fairdeal.engine.codec import DecodeError, from_data, to_data
 from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
 from fairdeal.engine.larry.cards import Card, CardKind, build_deck
+from fairdeal.engine.larry.deal import deal_layout
 from fairdeal.engine.larry.events import Event
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.oracle import OracleDriver
@@ -44,24 +45,6 @@ STEP_KEYS = {
     "expect",
     "note",
 }
-EXPECT_KEYS = {  # documented in README.md; the actual figures have these keys
-    "events",
-    "hand_sizes",
-    "scores",
-    "phase",
-    "turn",
-    "limit",
-    "direction",
-    "announced",
-    "winners",
-    "pile_size",
-    "pickup_count",
-    "discard_count",
-    "obligated",
-    "hand_no",
-    "hands",
-    "deck_counts",
-}
 
 
 def _card_ids(deck: tuple[Card, ...], names: list[Any], used: set[int], where: str) -> list[int]:
@@ -94,14 +77,18 @@ def _deck_order(key_deck: Any, deck: tuple[Card, ...], players: int, per: int) -
         chosen = [_card_ids(deck, list(h), used, f"hand {i}") for i, h in enumerate(hands)]
         top = _card_ids(deck, list(pickup), used, "pickup")
         rest = [c.id for c in deck if c.id not in used]
-        order: list[int] = []
+        layout = deal_layout(players, per, len(deck))
+        order: list[int | None] = [None] * len(deck)
         for seat, hand in enumerate(chosen):
             if len(hand) > per:
                 raise ScenarioError(f"hand {seat} lists {len(hand)} cards, {per} are dealt")
             fill = per - len(hand)
-            order += hand + rest[:fill]
+            for position, card in zip(layout.hands[seat], hand + rest[:fill], strict=True):
+                order[position] = card
             rest = rest[fill:]
-        return order + top + rest
+        for position, card in zip(layout.pickup, top + rest, strict=True):
+            order[position] = card
+        return [card for card in order if card is not None]
     order = _card_ids(deck, list(key_deck), used, "deck")
     return order + [c.id for c in deck if c.id not in used]
 
@@ -181,6 +168,11 @@ def check(
         "pickup_count": len(state.pickup),
         "discard_count": len(state.discard),
         "obligated": list(state.obligated),
+        "in_front": [
+            [deck[driver.faces[s]].name for s in cards]
+            for cards in (state.in_front or ((),) * state.players)
+        ],
+        "shuffles": [to_data(shuffle) for shuffle in driver.shuffles],
         "hand_no": state.hand_no,
         "hands": [sorted(deck[driver.faces[s]].name for s in hand) for hand in state.hands],
     }

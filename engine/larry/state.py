@@ -98,6 +98,9 @@ class LarryState:
     pending: tuple[Request, ...]  # requests the driver must still answer, in order
     awaiting: Awaiting | None  # what the outstanding Reveal is for
     winners: tuple[int, ...]  # set when phase is GAME_OVER
+    # L20: per seat, the play-face-up cards lying in front of it while its obligation lasts (in
+    # no pile, never reshuffled). A default so that states encoded before L20 still decode.
+    in_front: tuple[tuple[int, ...], ...] = ()
 
     def __post_init__(self) -> None:
         # Built from outside (decoded data, tests): make sure `revealed` is read-only too.
@@ -123,11 +126,13 @@ class LarryState:
         return tuple(len(hand) for hand in self.hands)
 
     def all_slots(self) -> list[int]:
-        """Every live slot: hands, pick-up pile, table pile, discard pile."""
+        """Every live slot: hands, pick-up pile, table pile, discard pile, cards in front (L20)."""
         slots: list[int] = []
         for hand in self.hands:
             slots.extend(hand)
         slots.extend(self.pickup)
         slots.extend(self.pile)
         slots.extend(self.discard)
+        for cards in self.in_front:
+            slots.extend(cards)
         return slots

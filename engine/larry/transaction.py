@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairdeal.engine.larry.cards import Card, deck_of
+from fairdeal.engine.larry.deal import deal_layout
 from fairdeal.engine.larry.events import (
     Event,
     GameOver,
@@ -60,6 +61,7 @@ class Transaction:
     pending: tuple[Request, ...]
     awaiting: Awaiting | None
     winners: tuple[int, ...]
+    in_front: tuple[tuple[int, ...], ...]
 
     # The transaction's own data lives in slots, so that __dict__ holds exactly the state fields.
     __slots__ = ("__dict__", "_deck", "events", "new_requests")
@@ -114,6 +116,22 @@ class Transaction:
         obligated[seat] = value
         self.obligated = tuple(obligated)
 
+    def lay_in_front(self, target: int, slot: int) -> None:
+        """L20: a play-face-up card lies in front of its target while the obligation lasts."""
+        in_front = list(self.in_front or ((),) * self.players)
+        in_front[target] = (*in_front[target], slot)
+        self.in_front = tuple(in_front)
+
+    def discard_in_front(self, seat: int | None = None) -> None:
+        """L20: the obligation of `seat` (of everyone: None) ended; its cards go to the discard."""
+        if not self.in_front:
+            return
+        in_front = list(self.in_front)
+        for who in range(self.players) if seat is None else (seat,):
+            self.discard = self.discard + in_front[who]
+            in_front[who] = ()
+        self.in_front = tuple(in_front)
+
     # -- card movements ----------------------------------------------------------------------
     def draw(self, seat: int, count: int, reason: str) -> None:
         """Move `count` cards from the pick-up pile to `seat`, reshuffling the discard (L14)."""
@@ -144,20 +162,17 @@ class Transaction:
     def start_hand(self, first: int) -> None:
         """Fresh deck in new slots, deal by L3, limit 7 clockwise (L4), `first` starts (L5).
 
-        Seat s gets the slots s*k .. s*k+k-1 of the new deck; the rest is the pick-up pile,
-        drawn from its front.
+        Where each deck position goes is `deal_layout` (fairdeal.engine.larry.deal).
         """
         n = self.players
         per_player = self.options.cards_per_player(n)
         slots = self.alloc(len(self.deck))
         self.new_requests.append(NewDeck(self.request_id(), slots))
-        hands = []
-        for seat in range(n):
-            hand = slots[seat * per_player : (seat + 1) * per_player]
-            hands.append(hand)
+        hands, pickup = deal_layout(n, per_player, len(slots)).slots(slots[0])
+        for seat, hand in enumerate(hands):
             self.new_requests.append(Deal(self.request_id(), seat, hand))
-        self.hands = hands
-        self.pickup = slots[n * per_player :]
+        self.hands = list(hands)
+        self.pickup = pickup
         self.pile = self.discard = self.pile_seats = self.pile_totals = ()
         self.revealed = NOTHING_REVEALED
         self.limit = self.options.limits[0]
@@ -165,6 +180,7 @@ class Transaction:
         self.announced = 0
         self.last_player = None
         self.obligated = (False,) * n
+        self.in_front = ((),) * n
         self.out_seat = None
         self.last_acted = (-1,) * n
         self.actions_in_hand = 0
@@ -177,6 +193,7 @@ class Transaction:
         """L16: the hand is over; reveal what is left in the hands for L17 scoring."""
         self.phase = Phase.SCORING
         self.out_seat = out_seat
+        self.discard_in_front()  # L20: the end of the hand ends every obligation
         hidden = tuple(slot for hand in self.hands for slot in hand if slot not in self.revealed)
         if hidden:
             self.awaiting = AwaitScore(out_seat)

@@ -123,6 +123,11 @@ class LarryView:
         return self.state.obligated
 
     @property
+    def in_front(self) -> tuple[tuple[int, ...], ...]:
+        """L20: per seat, the play-face-up cards lying in front of it (face up: public)."""
+        return self.state.in_front or ((),) * self.state.players
+
+    @property
     def out_seat(self) -> int | None:
         return self.state.out_seat
 

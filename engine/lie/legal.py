@@ -41,8 +41,8 @@ def play_actions(view: LieView) -> tuple[Action, ...]:
     if state.phase is not Phase.PLAY or state.pending or state.order[state.position] != view.seat:
         return ()
     slots = state.hands[view.seat]
-    faces = view.hand_faces
     lead, best = state.lead_colour, state.best
+    faces = view.hand_faces
     actions: list[Action] = []
     count = len(slots)
     for start in range(count):

@@ -199,25 +199,38 @@ def _claim(state: LieState, seat: int, action: Claim) -> Step:
     except ValueError:
         raise E.SlotTaken(seat, f"slot {slot} is not on the table (T3)") from None
     side = action.side
-    if side != Side.LEFT and side != Side.RIGHT:
-        raise E.UnknownAction(seat, f"side must be left or right, not {side!r}")
-    tx = _Tx(dict(state.__dict__))
-    v = tx.v
-    v["table"] = table[:at] + table[at + 1 :]
-    new_hand = (slot, *hand) if side == Side.LEFT else (*hand, slot)
+    if side is not Side.RIGHT and side is not Side.LEFT:
+        if side not in _SIDES:
+            raise E.UnknownAction(seat, f"side must be left or right, not {side!r}")
+        side = Side(side)
+    values = state.__dict__.copy()
+    values["table"] = table[:at] + table[at + 1 :]
+    new_hand = (slot, *hand) if side is Side.LEFT else (*hand, slot)
     hands = list(state.hands)
     hands[seat] = new_hand
-    v["hands"] = tuple(hands)
-    tx.requests.append(Deal(tx.request_id(), seat, (slot,)))
-    tx.events.append(Claimed(seat, slot, Side(side), state.backs[slot], len(new_hand)))
-    if len(new_hand) == size:
-        first = state.first_done is None
-        if first:
-            v["first_done"] = seat
-        tx.events.append(HandComplete(seat, first))
-        if all(len(h) == size for h in hands):
-            _end_build(tx)
+    values["hands"] = tuple(hands)
+    rid = values["next_request"]
+    values["next_request"] = rid + 1
+    deal = Deal(rid, seat, (slot,))
+    claimed = Claimed(seat, slot, side, state.backs[slot], len(new_hand))
+    if len(new_hand) < size:  # the common case, built directly: one dict copy, one state
+        values["pending"] = (*state.pending, deal)
+        next_state = object.__new__(LieState)
+        object.__setattr__(next_state, "__dict__", values)
+        return Step(next_state, (claimed,), (deal,))
+    tx = _Tx(values)
+    tx.requests.append(deal)
+    tx.events.append(claimed)
+    first = state.first_done is None
+    if first:
+        values["first_done"] = seat
+    tx.events.append(HandComplete(seat, first))
+    if all(len(h) == size for h in hands):
+        _end_build(tx)
     return tx.freeze()
+
+
+_SIDES = frozenset({"left", "right"})
 
 
 def _end_build(tx: _Tx) -> None:

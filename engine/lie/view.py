@@ -35,8 +35,11 @@ class LieView:
     def hand_faces(self) -> tuple[int, ...]:
         """The fronts of this seat's hand, left to right (every one is known to its owner)."""
         known = self.knowledge
-        revealed = self.state.revealed
-        return tuple([known.get(s, revealed.get(s, -1)) for s in self.state.hands[self.seat]])
+        try:  # the owner knows every front of its hand (a slot in a hand is never revealed)
+            return tuple([known[s] for s in self.state.hands[self.seat]])
+        except KeyError:
+            revealed = self.state.revealed
+            return tuple([known.get(s, revealed.get(s, -1)) for s in self.state.hands[self.seat]])
 
     @property
     def backs(self) -> Mapping[int, int]:

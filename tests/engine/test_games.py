@@ -58,3 +58,25 @@ def test_base_errors_are_shared_by_class() -> None:
     assert issubclass(LE.NotYourTurn, IllegalAction)
     assert LE.NotYourTurn is __import__("fairdeal.engine", fromlist=["NotYourTurn"]).NotYourTurn
     assert DRIVER == -1
+
+
+def test_lie_surface_plays_a_game_through_the_registry_only() -> None:
+    game = get_game("lie")
+    assert game.name == "lie" and (game.min_players, game.max_players) == (2, 6)
+    options = game.options_from_data({"hand_size": 3, "rounds": 2})
+    with pytest.raises(ValueError):
+        game.options_from_data({"hand_size": "three"})
+    driver = OracleDriver(3, options, seed=2, game=game)
+    bots = [game.make_bot("heuristic", random.Random(seat)) for seat in range(3)]
+    rng = random.Random(0)
+    while not driver.state.over:
+        seat = rng.choice(game.actors(driver.state))
+        view = game.view_for(driver.state, driver.knowledge[seat], seat)
+        action = bots[seat].choose(view)
+        game.check_action(view, action)
+        assert action in game.legal_actions(view)
+        driver.act(seat, action)
+    assert driver.state.phase.value == "game_over"
+    assert game.from_data(game.to_data(driver.state), game.state_type) == driver.state
+    with pytest.raises(ValueError, match="pace"):
+        game.make_bot("random", random.Random(0), 0)  # type: ignore[call-arg]

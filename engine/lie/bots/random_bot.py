@@ -1,7 +1,7 @@
 """A bot of The Lie that takes random cards and plays a random legal action.
 
-Following a lead it plays (a random legal play) three times in four when it can, else passes:
-a uniform choice would pass far more often than anyone does, and drag every round out.
+Following a lead it passes one go in four, and otherwise makes a random legal play when it has
+one: a uniform choice among plays and Pass would pass far more often than anyone does.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from fairdeal.engine.lie.state import Phase
 from fairdeal.engine.lie.view import LieView
 
 SIDES = (Side.LEFT, Side.RIGHT)
+PASS = Pass()
 
 
 class RandomBot:
@@ -27,7 +28,9 @@ class RandomBot:
         rng = self.rng
         if view.phase is Phase.BUILD:  # drawn directly: listing 2 x 96 claims would be slow
             return Claim(rng.choice(view.table), SIDES[rng.getrandbits(1)])
+        if view.state.position and rng.random() < 0.25:
+            return PASS  # following, it passes one go in four without looking
         actions = play_actions(view)
-        if len(actions) > 1 and type(actions[-1]) is Pass and rng.random() < 0.75:
-            return rng.choice(actions[:-1])  # mostly play when it can, as people do
+        if len(actions) > 1 and type(actions[-1]) is Pass:
+            return rng.choice(actions[:-1])  # otherwise it plays when it can, as people do
         return rng.choice(actions)
