@@ -10,12 +10,14 @@ as a networked peer does.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.engine.lie import Claim, LieOptions, Side
 from fairdeal.engine.lie.bots import make_bot
+from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.identity import Identity
@@ -84,6 +86,7 @@ class LieSansIO:
         self.signed: list[list[Envelope]] = [[] for _ in range(seats)]
         self.rejected: list[tuple[int, EnvelopeError]] = []
         self.rng = random.Random(seed)
+        self.seed = seed
         self.bots = [make_bot("heuristic", random.Random(seed * 31 + s)) for s in range(seats)]
         for table in self.tables:
             table.start()
@@ -141,6 +144,30 @@ class LieSansIO:
             return
         if seat in log.waiting_for() or table.heartbeat_due(self.last_prev[seat]):
             table.outbox.append(Publish(TICK, {}))
+
+    def crash_and_rejoin(self, seat: int) -> None:
+        """`seat`'s process dies and restarts, as `fairdeal resume` does it: a fresh table and
+        log from the same seed, its own log's entries and its own signed envelopes fed back,
+        and what the replay makes it owe again dropped where it was signed before."""
+        old_table, old_log = self.tables[seat], self.logs[seat]
+        random_bytes = SeededRandom(bytes([self.seed % 256, seat]) * 16)
+        deck = DeckSession(old_table.table_id, seat, old_table.seats, random_bytes=random_bytes)
+        table = type(old_table)(old_table.table_id, old_table.seats, old_table.options, deck)
+        log = TableLog(self.roster, lambda _log, t=table: t.expected_seat(), table.apply)
+        log.on_fault(table.log_fault)
+        self.tables[seat], self.logs[seat] = table, log
+        table.start()
+        for envelope in old_log.entries + self.signed[seat]:
+            self.receive(seat, envelope)
+        signed = Counter(pack_canonical(e.body) for e in self.signed[seat])
+        kept = []
+        for item in table.outbox:
+            packed = pack_canonical(item.body)
+            if isinstance(item, Publish) and signed[packed]:
+                signed[packed] -= 1  # in the log already
+            else:
+                kept.append(item)
+        table.outbox = kept
 
     # -- the network -----------------------------------------------------------------------
 

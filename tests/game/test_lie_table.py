@@ -289,3 +289,31 @@ def test_an_altered_dropped_or_moved_lie_envelope_names_its_seat(
     report = audit_transcript(rewrite(honest, tmp_path / "moved.transcript", move))
     assert not report.verified, where
     assert report.fault.seat == entries[swap + 1].seat  # the envelope now out of its place
+
+
+# -- crash and rejoin ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("when", ["phase 1", "trick"])
+def test_a_seat_that_crashes_and_rejoins_finishes_the_game(when: str) -> None:
+    """SIGKILL and rejoin in memory: the seat's table is rebuilt from its seed, its log and
+    what it had signed; the game completes and every peer agrees."""
+    net = LieSansIO(3, quick_options(hand_size=3), seed=9)
+
+    def crash_point(n: LieSansIO) -> bool:
+        table = n.tables[1]
+        if table.state is None:
+            return False
+        if when == "phase 1":
+            return table.claiming() and sum(map(len, table.state.hands)) >= 3
+        return table.state.phase is Phase.PLAY and bool(table.state.trick)
+
+    net.run(until=crash_point)
+    assert crash_point(net) and not net.tables[1].over
+    before = net.logs[1].head
+    net.crash_and_rejoin(1)
+    assert net.logs[1].head == before  # the replay reached the same place
+    net.run()
+    assert all(t.fault is None and t.state.over for t in net.tables), [t.fault for t in net.tables]
+    assert len(net.heads()) == 1
+    assert len({t.state.scores for t in net.tables}) == 1
