@@ -117,7 +117,7 @@ class ReplayDone(Notice):
 
 @dataclass(frozen=True, slots=True)
 class SeatLeft:
-    """A seat left the table for good (its signed `left` message, protocol.md 10.10): the game
+    """A seat left the table for good (its signed `left` message, protocol.md 10.12): the game
     cannot go on past its turn; the remaining players may end the table (`end_table`)."""
 
     seat: int
@@ -230,7 +230,7 @@ class TableSession(Protocol):
 
     async def end_table(self, reason: str) -> None:
         """Stop playing at this table for good, with the result so far: tell the other seats
-        (a networked table signs a `left` message, protocol.md 10.10), take no more actions, emit
+        (a networked table signs a `left` message, protocol.md 10.12), take no more actions, emit
         `TableEnded` and close. Used when the player leaves, and by the remaining players to end
         a table that cannot go on (a seat left or withholds its part)."""
         ...

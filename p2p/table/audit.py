@@ -31,8 +31,8 @@ from typing import Any
 
 import msgpack
 
-from fairdeal.engine.larry import LarryOptions
-from fairdeal.engine.larry.codec import DecodeError, from_data
+from fairdeal.engine.codec import DecodeError
+from fairdeal.engine.games import get_game
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.errors import EnvelopeError, MalformedFrame, PeerError
 from fairdeal.p2p.identity import fingerprint
@@ -47,7 +47,8 @@ from fairdeal.p2p.log.transcript import (
     TranscriptVersionError,
     parse_header,
 )
-from fairdeal.p2p.table.driver import JOIN, LarryTable, lobby_options, roster_difference
+from fairdeal.p2p.table.driver import Concurrent, TableDriver, roster_difference
+from fairdeal.p2p.table.games import table_class
 from fairdeal.p2p.table.withheld import WITHHELD_KIND, withheld_reveal
 
 
@@ -391,7 +392,10 @@ class _Replay:
         self.signed = signed
         self.at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
         self.waiting: list[tuple[Envelope, int, int]] = []  # (envelope, index, offset)
-        self.table: LarryTable | None = None
+        # Received by the log but not applied yet (The Lie's Phase 1: an envelope waits until
+        # it is stable, then applies with those after it), in transcript order.
+        self.unapplied: list[tuple[Envelope, int, int]] = []
+        self.table: TableDriver | None = None
         self.log: TableLog | None = None
 
     def feed(self, envelope: Envelope, index: int, offset: int) -> None:
@@ -408,17 +412,28 @@ class _Replay:
                 self._apply(*item)
 
     def _begin(self, join: Envelope, index: int, offset: int) -> None:
-        if join.seat != 0 or join.kind != JOIN or not isinstance(join.body, dict):
+        """Seat 0's join names the game (its table driver) and carries the terms."""
+        body = join.body
+        name = body.get("game") if isinstance(body, dict) else None
+        try:
+            driver = table_class(name) if isinstance(name, str) else None
+        except ValueError:
+            driver = None
+        if join.seat != 0 or driver is None or join.kind != driver.join_kind:
             raise _Stop(
                 AuditFault(
                     join.seat, "the log does not open with seat 0's join", str(join), index, offset
                 )
             )
+        assert isinstance(body, dict)
+        game = get_game(driver.game_name)
         try:
-            options = from_data(join.body.get("options"), LarryOptions)
+            options = game.from_data(body.get("options"), game.options_type)
         except DecodeError as exc:
             raise _Stop(AuditFault(0, "unreadable game terms", str(exc), index, offset)) from None
-        if options.first_seat != 0:  # protocol.md 10.1: the coin picks the first seat
+        lobby_options = driver.lobby_options
+        # Larry, protocol.md 10.1: the coin picks the first seat
+        if getattr(options, "first_seat", 0) != 0:
             raise _Stop(
                 AuditFault(
                     0,
@@ -442,7 +457,7 @@ class _Replay:
         seats = len(self.roster.keys)
         deck = DeckSession.observer(self.roster.table, seats)
         try:
-            table = LarryTable(self.roster.table, seats, options, deck, signed)
+            table = driver(self.roster.table, seats, options, deck, signed)
         except ValueError as exc:
             raise _Stop(AuditFault(0, "impossible game terms", str(exc), index, offset)) from None
         table.terms = join.body  # seat 0's join; every other join must equal it
@@ -459,18 +474,31 @@ class _Replay:
         if log.faults:
             fault = log.faults[0]
             raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index, offset))
-        if applied != [envelope]:
+        unapplied = self.unapplied
+        unapplied.append((envelope, index, offset))
+        # In a simultaneous phase (The Lie's Phase 1) an envelope waits until it is stable,
+        # then applies with those after it; anywhere else each applies where it stands.
+        waits = not applied and isinstance(expected, Concurrent)
+        # the first place where the log's order and the transcript's part (None: they agree)
+        parted = next(
+            (k for k, e in enumerate(applied) if k >= len(unapplied) or unapplied[k][0] is not e),
+            None,
+        )
+        if parted is not None or not (applied or waits):
+            at = len(unapplied) - 1 if parted is None else min(parted, len(unapplied) - 1)
+            stands, at_index, at_offset = unapplied[at]
             raise _Stop(
                 AuditFault(
-                    envelope.seat,
+                    stands.seat,
                     "envelope out of order",
-                    f"{envelope} stands where the rules expect {expected}",
-                    index,
-                    offset,
+                    f"{stands} stands where the rules expect {expected}",
+                    at_index,
+                    at_offset,
                 )
             )
-        report.entries = index + 1
-        report.ids.append(envelope.id)
+        del unapplied[: len(applied)]
+        report.entries += len(applied)
+        report.ids += [e.id for e in applied]
         if table.fault is not None:
             fault = table.fault
             raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index, offset))
@@ -482,12 +510,23 @@ class _Replay:
         if self.table is None:
             report.entries = len(self.waiting)
             return
+        if self.unapplied:
+            stands, index, offset = self.unapplied[0]
+            raise _Stop(
+                AuditFault(
+                    stands.seat,
+                    "envelope out of order",
+                    f"{stands} never became due",
+                    index,
+                    offset,
+                )
+            )
         state = self.table.state
         if state is not None:
             report.over = state.over
             report.winners = state.winners
             report.scores = state.scores
-            report.hands = state.hand_no
+            report.hands = getattr(state, "hand_no", getattr(state, "round_no", 0))
 
 
 def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -> None:
@@ -534,7 +573,7 @@ def _withheld(replay: _Replay, path: Path) -> str | None:
     return None
 
 
-def _tally(table: LarryTable, report: AuditReport) -> None:
+def _tally(table: TableDriver, report: AuditReport) -> None:
     events, table.events = table.events, []
     report.doubts += sum(1 for e in events if type(e).__name__ == "DoubtVerification")
 

@@ -1,52 +1,57 @@
-"""The table driver for Larry, sans-IO: the engine served by the fair deck over the table log.
+"""The table driver, sans-IO, for every game: an engine served by the fair deck over the table log.
 
-Every peer (and the offline auditor) runs one `LarryTable` and feeds it every envelope of the
-table log, in log order, with `apply`. The table says which seat's envelope comes next
-(`expected`, the log's ordering), checks each envelope against the rules and the fair-deck
-proofs, runs the same engine on every peer, and collects what this seat must publish (`outbox`)
-and what happened (`events`, table_api events). protocol.md section 10 lists the envelopes.
+Every peer (and the offline auditor) runs one table (`TableDriver` subclass: `LarryTable` in
+p2p.table.larry, `LieTable` in p2p.table.lie; p2p.table.games picks one by the game's name) and
+feeds it every envelope of the table log, in log order, with `apply`. The table says which
+envelope comes next (`expected`, the log's ordering: `expected_seat` is what a `TableLog` asks),
+checks each envelope against the rules and the fair-deck proofs, runs the same engine on every
+peer, and collects what this seat must publish (`outbox`) and what happened (`events`, table_api
+events). protocol.md section 10 has what every game shares (10.1-10.7, 10.10), Larry's
+give-away forwards (10.8) and orders (10.9), and The Lie (10.11).
 
-The order of the log follows the rules: a table started in a lobby opens with seat 0's record of
-the signed roster (`roster`, checked by every peer against the roster it signed itself); then
-setup in seat order (join, key, coin commitment, coin reveal), then the engine's `pending[0]`
-request (shuffles in seat order; the shares of a deal or a reveal from each seat that owes some,
-in seat order; a give-away receipt from the receiver), and when nothing is pending, one action
-by the seat to act (L6).
+What all games share, written once here:
 
-A seat's envelope that breaks the rules or fails a proof is still the one in its place (it is
-signed, and every honest peer sees the same one): it is applied to the log as evidence and the
-table stops with a `FaultDetected` naming that seat. Nothing of the public state changes.
+- setup: seat 0's record of the lobby's signed roster (when there is one), then in seat order
+  every seat's join (the table's terms: game, seats, options), key, and the commitments and
+  reveals of the joint coins the game needs before its first state (`setup_coins`);
+- the engine's requests, each served by the fair deck when it is `pending[0]`: `NewDeck`,
+  `Reshuffle` (one list, shuffled by every seat in seat order), `NewGroupedDeck` and
+  `GroupedReshuffle` (one list per back, shuffled within backs, every seat in seat order, list by
+  list), `Deal` and `Reveal` (the shares owed, seat by seat in seat order), `Transfer` (a private
+  forward, then the receiver's receipt), `Arrange` (a joint coin: commitments then reveals in
+  seat order; the order is a Fisher–Yates permutation drawn from its seed);
+- faults: a seat's envelope that breaks the rules or fails a proof is still the one in its place
+  (it is signed, every honest peer sees the same one); it is applied to the log as evidence and
+  the table stops with a `FaultDetected` naming that seat. Nothing of the public state changes.
+
+What a game contributes (the subclass): its name and envelope kinds, what to do when nothing is
+pending (`next_action`: the ordering rule), its own envelopes (`_on_game_envelope`), how its
+first state is made (`_new_game`) and what its steps mean for the players (`_on_step_event`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from fairdeal.engine.larry import (
-    DRIVER,
-    Ack,
+from fairdeal.engine.errors import DRIVER, IllegalAction
+from fairdeal.engine.events import Violation
+from fairdeal.engine.game import Game
+from fairdeal.engine.games import get_game
+from fairdeal.engine.requests import (
+    Arrange,
     Deal,
-    Doubt,
-    Faces,
-    IllegalAction,
-    LarryOptions,
-    LarryState,
-    LarryView,
+    GroupedReshuffle,
     NewDeck,
+    NewGroupedDeck,
     Request,
     Reshuffle,
     Reveal,
-    Step,
     Transfer,
-    Violation,
-    apply,
-    new_game,
-    view_for,
 )
-from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
-from fairdeal.engine.larry.events import DoubtResolved
+from fairdeal.engine.resolutions import Ack, Arrangement, Faces
+from fairdeal.engine.step import Step
 from fairdeal.p2p.deck import (
     CardDealt,
     CardReceived,
@@ -59,6 +64,7 @@ from fairdeal.p2p.deck import (
     ShuffleVerified,
     Slot,
 )
+from fairdeal.p2p.deck.coin import SeedStream
 from fairdeal.p2p.deck.errors import DeckUsageError
 from fairdeal.p2p.deck.events import DeckEvent
 from fairdeal.p2p.deck.messages import (
@@ -72,25 +78,17 @@ from fairdeal.p2p.deck.messages import (
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, RosterError, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.log.tablelog import genesis_head, next_head
+from fairdeal.p2p.log.tablelog import Fault, Simultaneous, genesis_head, next_head
 from fairdeal.p2p.table.api import (
-    DoubtVerification,
     FaultDetected,
-    Notice,
-    ProofStatus,
     SetupProgress,
     StateChanged,
     TableEvent,
-    VerifiedCard,
 )
 from fairdeal.p2p.table.forwards import ForwardError, SignedForward
 
-GAME = "larry"
-JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
-DECK = "deck"  # body: a fair-deck message (protocol.md section 6)
-ACT = "larry.act"  # body: an engine action (fairdeal.engine.larry.codec, protocol.md section 7)
-RECEIVED = "larry.received"  # body: {"slot"} (+ "fault", "forward"): the receiver's receipt
-FIRST_PLAYER_COIN = "first-player"  # L5: the joint coin that picks who starts hand 1
+DECK = "deck"  # body: a fair-deck message (protocol.md section 6), in every game
+ARRANGE_LABEL = "arrange"  # the SeedStream label an Arrange permutation is drawn with
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +102,18 @@ class Expect:
     def __str__(self) -> str:
         what = self.deck_kind or self.kind
         return f"{what} from seat {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Concurrent:
+    """A phase where `seats` send at once (The Lie's Phase 1, T3): the log applies their
+    envelopes by (Lamport time, seat), each once stable; any of `kinds` may come."""
+
+    seats: frozenset[int]
+    kinds: frozenset[str]
+
+    def __str__(self) -> str:
+        return f"{' or '.join(sorted(self.kinds))} from seats {sorted(self.seats)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,13 +140,18 @@ class _Service:
     """The request(s) being served: which requests, and which envelopes they still need."""
 
     requests: list[Request]
-    kind: str  # "shuffle", "shares", "receipt"
+    kind: str  # "shuffle", "shares", "receipt", "coin", "dealing"
     publishers: list[int] = field(default_factory=list)  # seats that owe shares, in seat order
     published: int = 0
     slots: tuple[Slot, ...] = ()
-    list_id: str = ""
+    list_ids: tuple[str, ...] = ()
     done: bool = False
     faces: dict[Slot, int] = field(default_factory=dict)
+    coin_id: str = ""
+
+    @property
+    def list_id(self) -> str:
+        return self.list_ids[0] if self.list_ids else ""
 
 
 def roster_difference(signed: SignedRoster, body: Any) -> dict[str, Any]:
@@ -150,24 +165,29 @@ def roster_difference(signed: SignedRoster, body: Any) -> dict[str, Any]:
     return {"signatures of seats": seats}
 
 
-def lobby_options(options: LarryOptions) -> dict[str, OptionValue]:
-    """The options shown in the lobby and signed in the roster (the rest are the defaults)."""
-    return {"short_game": options.short_game, "hands": options.hands}
+def arrangement(seed: bytes, slots: Sequence[int]) -> tuple[int, ...]:
+    """The public order an Arrange's coin gives its slots: position i holds slots[perm[i]], perm
+    the SeedStream(seed, "arrange") Fisher–Yates permutation (protocol.md 10.10)."""
+    perm = SeedStream(seed, ARRANGE_LABEL).permutation(len(slots))
+    return tuple(slots[k] for k in perm)
 
 
-def options_for_join(options: LarryOptions) -> Any:
-    """The options every seat signs in its join envelope (the first seat comes from the coin)."""
-    return to_data(replace(options, first_seat=0))
+class TableDriver:
+    """One table of one game as one seat (or an auditor, `deck.seat is None`) follows it."""
 
-
-class LarryTable:
-    """One table of Larry as one seat (or an auditor, `deck.seat == seats`) follows it."""
+    game_name: ClassVar[str]
+    join_kind: ClassVar[str]  # body: {"game", "seats", "options"}: every seat signs the terms
+    act_kind: ClassVar[str]  # body: an engine action (the game's codec, protocol.md section 7)
+    setup_coins: ClassVar[tuple[str, ...]] = ()  # joint coins flipped before the first state
+    # Kinds a seat may send whenever its envelope is taken, with no effect on the game (The
+    # Lie's heartbeats: one signed late in Phase 1 is applied harmlessly where its seat is next).
+    heartbeat_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
         self,
         table_id: bytes,
         seats: int,
-        options: LarryOptions,
+        options: Any,
         deck: DeckSession,
         signed_roster: SignedRoster | None = None,
         keys: Sequence[bytes] | None = None,
@@ -176,12 +196,13 @@ class LarryTable:
         0's `roster` envelope recording it (None: no roster envelope, as in sans-IO tests).
         `keys`: every seat's identity key, which signs its give-away forwards (default: the
         signed roster's)."""
+        self.game: Game = get_game(self.game_name)
         options.validate(seats)
         if signed_roster is not None and (
             signed_roster.roster.table_id != table_id or len(signed_roster.roster.seats) != seats
         ):
             raise ValueError("the signed roster is of another table")
-        if signed_roster is not None and signed_roster.roster.options_dict != lobby_options(
+        if signed_roster is not None and signed_roster.roster.options_dict != self.lobby_options(
             options
         ):
             raise ValueError("the options are not the ones every seat signed in the roster")
@@ -198,25 +219,26 @@ class LarryTable:
         self.deck = deck
         self.head = genesis_head(table_id)
         self.applied = 0
-        self.state: LarryState | None = None
+        self.state: Any = None
         self.fault: FaultDetected | None = None
         self.outbox: list[Publish | Private] = []
         self.events: list[TableEvent] = []
-        self.first_seat: int | None = None
         # The terms every seat's join must carry (an auditor takes them from seat 0's join).
         self.terms: Any = {
-            "game": GAME,
+            "game": self.game_name,
             "seats": seats,
-            "options": options_for_join(options),
+            "options": self.options_for_join(options),
         }
         self._setup = [(0, ROSTER_KIND, None)] if signed_roster is not None else []
-        self._setup += [(s, JOIN, None) for s in range(seats)]
+        self._setup += [(s, self.join_kind, None) for s in range(seats)]
         self._setup += [(s, DECK, KEY) for s in range(seats)]
-        self._setup += [(s, DECK, COIN_COMMIT) for s in range(seats)]
-        self._setup += [(s, DECK, COIN_REVEAL) for s in range(seats)]
+        for _ in self.setup_coins:
+            self._setup += [(s, DECK, COIN_COMMIT) for s in range(seats)]
+            self._setup += [(s, DECK, COIN_REVEAL) for s in range(seats)]
         self._setup_done = 0
         self._slot: dict[int, Slot] = {}  # engine slot -> masked card
         self._engine_slot: dict[Slot, int] = {}
+        self._back: dict[int, int] = {}  # engine slot -> its public back (grouped decks)
         self._public: dict[Slot, set[int]] = {}  # whose shares of a slot are public
         self._service: _Service | None = None
         # Signed forwards received before their Transfer is served: at most one per sender, so
@@ -228,8 +250,38 @@ class LarryTable:
         # Forwards checked and used, to be kept on disk before the receipt is published.
         self.kept_forwards: list[SignedForward] = []
         self._proofs = 0
-        self._doubt_pile: tuple[tuple[int, int, bool], ...] = ()  # (slot, seat, face_up)
-        self._doubt_said: tuple[int, ...] = ()  # the totals announced with those cards
+
+    # -- what a game contributes -------------------------------------------------------------
+
+    @classmethod
+    def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
+        """The options shown in the lobby and signed in the roster (the rest are the defaults)."""
+        raise NotImplementedError
+
+    @classmethod
+    def options_for_join(cls, options: Any) -> Any:
+        """The options every seat signs in its join envelope."""
+        return get_game(cls.game_name).to_data(options)
+
+    def _new_game(self) -> Step:
+        """The engine's first step, once setup (and its coins) is done."""
+        return self.game.new_game(self.seats, self.options)
+
+    def next_action(self) -> Expect | Concurrent | None:
+        """What the log takes when no request is pending: the game's ordering rule."""
+        turn = self.state.to_act()
+        return Expect(turn, self.act_kind) if turn is not None else None
+
+    def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
+        """Apply one of the game's own envelopes (raise DeckFault naming the culprit)."""
+        raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of this game")
+
+    def _on_step_event(self, event: Any) -> None:
+        """React to one engine event (Violation already stops the table)."""
+
+    def _deck_id(self) -> str:
+        """The deck id (card points' domain) of a new deck: one per hand, round or game."""
+        return self.game_name
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -237,7 +289,7 @@ class LarryTable:
     def over(self) -> bool:
         return self.fault is not None or (self.state is not None and self.state.over)
 
-    def expected(self) -> Expect | None:
+    def expected(self) -> Expect | Concurrent | None:
         """The envelope the log takes next (None: the game is over or stopped)."""
         if self.fault is not None:
             return None
@@ -250,18 +302,29 @@ class LarryTable:
             return None
         service = self._service
         if service is None:
-            turn = state.to_act()
-            return Expect(turn, ACT) if turn is not None else None
+            return self.next_action()
+        return self._service_expects(service)
+
+    def _service_expects(self, service: _Service) -> Expect | Concurrent | None:
         if service.kind == "shuffle":
-            return Expect(service.published, DECK, SHUFFLE)  # seat order
+            lists = len(service.list_ids)
+            return Expect(service.published // lists, DECK, SHUFFLE)  # seat order, list order
         if service.kind == "shares":
             return Expect(service.publishers[service.published], DECK, SHARES)
+        if service.kind == "coin":
+            step = COIN_COMMIT if service.published < self.seats else COIN_REVEAL
+            return Expect(service.published % self.seats, DECK, step)
+        if service.kind == "dealing":
+            return self.next_action()
         request = service.requests[0]
         assert isinstance(request, Transfer)
-        return Expect(request.to_seat, RECEIVED)
+        return Expect(request.to_seat, self.received_kind)
 
-    def expected_seat(self) -> int | None:
+    def expected_seat(self) -> int | Simultaneous | None:
+        """The log's ordering: the seat whose envelope comes next, or the seats sending at once."""
         expect = self.expected()
+        if isinstance(expect, Concurrent):
+            return Simultaneous(expect.seats)
         return expect.seat if expect is not None else None
 
     def knowledge(self, seat: int | None = None) -> dict[int, int]:
@@ -283,28 +346,36 @@ class LarryTable:
                 known[slot] = face
         return known
 
-    def view(self) -> LarryView:
+    def view(self) -> Any:
         assert self.state is not None
-        return view_for(self.state, self.knowledge(), self.me)
+        return self.game.view_for(self.state, self.knowledge(), self.me)
 
     def my_turn(self) -> bool:
         expect = self.expected()
-        return expect is not None and expect.kind == ACT and expect.seat == self.me
+        return (
+            isinstance(expect, Expect) and expect.kind == self.act_kind and expect.seat == self.me
+        )
+
+    def masked_slot(self, slot: int) -> Slot:
+        """The fair deck's card behind engine slot `slot`."""
+        return self._slot[slot]
 
     # -- commands --------------------------------------------------------------------------
 
     def start(self) -> None:
-        """This seat's opening envelopes: (seat 0) the signed roster, then join, key, coin
-        commitment (applied in seat order)."""
+        """This seat's opening envelopes: (seat 0) the signed roster, then join, key, the setup
+        coins' commitments (applied in seat order)."""
         if self.signed_roster is not None and self.me == 0:
             self.outbox.append(Publish(ROSTER_KIND, self.signed_roster.to_body()))
-        self.outbox.append(Publish(JOIN, self.terms))
+        self.outbox.append(Publish(self.join_kind, self.terms))
         self._take_output(self.deck.start())
-        self._take_output(self.deck.coin(FIRST_PLAYER_COIN))
+        for coin_id in self.setup_coins:
+            self._take_output(self.deck.coin(coin_id))
 
     def observe(self) -> None:
-        """Follow the table without a seat (an auditor): join the coin, publish nothing."""
-        self.deck.coin(FIRST_PLAYER_COIN)
+        """Follow the table without a seat (an auditor): join the coins, publish nothing."""
+        for coin_id in self.setup_coins:
+            self.deck.coin(coin_id)
 
     def receive_private(self, sender: int, data: Any) -> None:
         """A give-away's signed forward, sent privately by seat `sender` (as the channel
@@ -355,6 +426,12 @@ class LarryTable:
         assert isinstance(request, Transfer)
         return request
 
+    def log_fault(self, fault: Fault) -> None:
+        """A fault the table log found (two envelopes signed for one place, a bad chain): the
+        table stops, blaming that seat with the log's evidence."""
+        ids = ", ".join(f"{e} [{e.id.hex()[:16]}]" for e in fault.evidence)
+        self._stop(fault.seat, fault.kind, f"{fault.detail}: {ids}")
+
     # -- the log ---------------------------------------------------------------------------
 
     def apply(self, envelope: Envelope) -> None:
@@ -363,28 +440,43 @@ class LarryTable:
         head = self.head
         self.head = next_head(self.head, envelope)
         self.applied += 1
-        if expect is None or envelope.seat != expect.seat:
+        self._on_applied(envelope, head)
+        if expect is None:
             self._stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
             return
-        if envelope.kind != expect.kind:
+        if isinstance(expect, Concurrent):
+            if envelope.seat not in expect.seats:
+                self._stop(
+                    envelope.seat, "out of turn", f"{envelope} arrived where {expect} was due"
+                )
+                return
+            if envelope.kind not in expect.kinds:
+                self._stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
+                return
+        elif envelope.seat != expect.seat:
+            self._stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
+            return
+        elif envelope.kind != expect.kind and envelope.kind not in self.heartbeat_kinds:
             self._stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
             return
         try:
             if envelope.kind == ROSTER_KIND:
                 self._on_roster(envelope)
-            elif envelope.kind == JOIN:
+            elif envelope.kind == self.join_kind:
                 self._on_join(envelope)
             elif envelope.kind == DECK:
                 self._on_deck(envelope, expect)
-            elif envelope.kind == ACT:
-                self._on_act(envelope, head)
             else:
-                self._on_received(envelope)
+                self._on_game_envelope(envelope, head)
         except DeckFault as fault:
             seat = fault.seat if fault.seat is not None else envelope.seat
             self._stop(seat, fault.what, f"{envelope}: {fault.evidence or fault.what}")
             return
         self._serve()
+
+    def _on_applied(self, envelope: Envelope, head: bytes) -> None:
+        """Every envelope, before it is checked: a game that tracks the log itself (The Lie's
+        "had seen") does it here."""
 
     def _on_roster(self, envelope: Envelope) -> None:
         """Seat 0 records the roster every seat signed in the lobby, exactly (protocol.md 5.5)."""
@@ -405,15 +497,24 @@ class LarryTable:
             SetupProgress("keys", envelope.seat, self._setup_done, len(self._setup), 0)
         )
 
-    def _on_deck(self, envelope: Envelope, expect: Expect) -> None:
+    def _on_deck(self, envelope: Envelope, expect: Expect | Concurrent) -> None:
         body = envelope.body
         kind = body.get("kind") if isinstance(body, Mapping) else None
-        if kind != expect.deck_kind:
+        if isinstance(expect, Concurrent):
+            if kind != SHARES:
+                raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
+        elif kind != expect.deck_kind:
             raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
+        service = self._service
+        if kind == SHUFFLE and service is not None and service.kind == "shuffle":
+            wanted = service.list_ids[service.published % len(service.list_ids)]
+            if body.get("list") != wanted:
+                raise DeckFault(envelope.seat, f"shuffled {body.get('list')!r}, not {wanted!r}")
         message = None
         if kind == SHARES:  # parsed once, here: the deck session reuses it
             message = self.deck.parse(envelope.seat, body)
-            self._check_shares(envelope.seat, message)
+            assert isinstance(message, SharesMessage)
+            self._check_shares(envelope.seat, message, expect)
         output = self.deck.handle(envelope.seat, body, message)
         if isinstance(message, SharesMessage):
             for item in message.shares:
@@ -422,36 +523,51 @@ class LarryTable:
         if self._setup_done < len(self._setup):
             self._setup_done += 1
             self._proofs += 1
+        elif service is not None and service.kind == "coin":
+            service.published += 1
         self._take_output(output)
-        if self._service is not None and kind == SHARES:
-            self._service.published += 1
+        if service is not None and service.kind == "shares" and kind == SHARES:
+            service.published += 1
 
-    def _on_act(self, envelope: Envelope, head: bytes) -> None:
-        if envelope.prev != head:
-            raise DeckFault(
-                envelope.seat, "acted on a stale state (out of turn)", {"prev": envelope.prev}
-            )
-        try:
-            action = action_from_data(envelope.body)
-        except DecodeError as exc:
-            raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
-        assert self.state is not None
-        try:
-            step = apply(self.state, envelope.seat, action)
-        except IllegalAction as exc:
-            raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
-        if isinstance(action, Doubt):
-            state = self.state
-            self._doubt_pile = tuple(
-                (slot, seat, slot in state.revealed)
-                for slot, seat in zip(state.pile, state.pile_seats, strict=True)
-            )
-            self._doubt_said = tuple(state.pile_totals)
-        self._take_step(step)
-
-    def _on_received(self, envelope: Envelope) -> None:
+    def _check_shares(self, seat: int, message: SharesMessage, expect: Expect | Concurrent) -> None:
+        """The shares a seat publishes must be exactly the ones it owes now (no more, no less)."""
         service = self._service
         assert service is not None
+        request = service.requests[0]
+        owed: set[tuple[Slot, int]] = set()
+        for slot in service.slots:
+            owner = self.deck.owner(slot)
+            public = self._public.get(slot, set())
+            if isinstance(request, Deal):
+                if owner != seat:
+                    owed.add((slot, seat))
+            elif owner == seat:  # the owner opens it: every share not public yet
+                owed |= {(slot, t) for t in range(self.seats) if t not in public}
+            elif owner is None and seat not in public:  # never dealt: every seat opens it
+                owed.add((slot, seat))
+        self._require_shares(seat, message, owed, isinstance(request, Reveal))
+
+    @staticmethod
+    def _require_shares(
+        seat: int, message: SharesMessage, owed: set[tuple[Slot, int]], revealing: bool
+    ) -> None:
+        given = [(item.slot, item.share.seat) for item in message.shares]
+        if len(set(given)) != len(given) or set(given) != owed:
+            missing = sorted(str(s) + f"/{t}" for s, t in owed - set(given))
+            extra = sorted(str(s) + f"/{t}" for s, t in set(given) - owed)
+            what = "revealed" if revealing else "dealt"
+            raise DeckFault(
+                seat,
+                f"published the wrong shares for the cards being {what}",
+                {"missing": missing, "unexpected": extra},
+            )
+
+    def _on_received(self, envelope: Envelope) -> None:
+        """The receiver of a give-away confirms it (or reports a bad one, with the giver's
+        signed forward as evidence): `received_kind`."""
+        service = self._service
+        if service is None or service.kind != "receipt":
+            raise DeckFault(envelope.seat, "a receipt where no card was given")
         request = service.requests[0]
         assert isinstance(request, Transfer)
         body = envelope.body
@@ -497,6 +613,8 @@ class LarryTable:
         what = f"falsely accused seat {giver} of a bad give-away (its signed forward verifies)"
         return DeckFault(accuser, what, evidence)
 
+    received_kind: ClassVar[str] = ""  # a game with Transfer requests names its receipt kind
+
     # -- serving engine requests ----------------------------------------------------------------
 
     def _serve(self) -> None:
@@ -504,12 +622,7 @@ class LarryTable:
         if self.fault is not None or self._setup_done < len(self._setup):
             return
         if self.state is None:
-            seed = self.deck.coin_seed(FIRST_PLAYER_COIN)
-            assert seed is not None
-            self.first_seat = int.from_bytes(seed[:8], "big") % self.seats  # L5 joint draw
-            options = replace(self.options, first_seat=self.first_seat)
-            self.events.append(Notice(f"joint coin: seat {self.first_seat} starts hand 1 (L5)"))
-            self._take_step(new_game(self.seats, options))
+            self._take_step(self._new_game())
         while self.fault is None:
             state = self.state
             assert state is not None
@@ -522,96 +635,134 @@ class LarryTable:
             if not self._complete(service):
                 return
             self._service = None
-            for request in service.requests:
-                if isinstance(request, Reveal):
-                    faces = tuple(service.faces[self._slot[s]] for s in request.slots)
-                    self._resolve(Faces(request.id, faces))
-                else:
-                    self._resolve(Ack(request.id))
+            self._finish(service)
 
-    def _begin(self, state: LarryState) -> None:
+    def _finish(self, service: _Service) -> None:
+        """Answer the engine for a served request (or batch)."""
+        for request in service.requests:
+            if isinstance(request, Reveal):
+                faces = tuple(service.faces[self._slot[s]] for s in request.slots)
+                self._resolve(Faces(request.id, faces))
+            elif isinstance(request, Arrange):
+                seed = self.deck.coin_seed(service.coin_id)
+                assert seed is not None
+                self._on_arranged(request, seed)
+                self._resolve(Arrangement(request.id, arrangement(seed, request.slots)))
+            else:
+                self._resolve(Ack(request.id))
+
+    def _on_arranged(self, request: Arrange, seed: bytes) -> None:
+        """A joint coin arranged `request.slots` (a game may keep the seed, e.g. for races)."""
+
+    def _begin(self, state: Any) -> None:
         request = state.pending[0]
         if isinstance(request, NewDeck | Reshuffle):
-            list_id = f"r{request.id}"
-            if isinstance(request, NewDeck):
-                size = len(request.slots)
-                output = self.deck.new_deck(list_id, f"hand{state.hand_no}", range(size))
-                new = request.slots
-            else:
-                sources = [self._slot[s] for s in request.old]
-                output = self.deck.reshuffle(list_id, sources)
-                new = request.new
-            for index, slot in enumerate(new):
-                self._map(slot, Slot(list_id, index))
-            self._service = _Service([request], "shuffle", list_id=list_id)
-            self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
-            self._take_output(output)
+            self._begin_shuffle(request)
+        elif isinstance(request, NewGroupedDeck | GroupedReshuffle):
+            self._begin_grouped_shuffle(request)
         elif isinstance(request, Deal):
-            batch: list[Request] = []
-            owners: dict[Slot, int] = {}
-            for pending in state.pending:
-                if not isinstance(pending, Deal):
-                    break
-                batch.append(pending)
-                owners.update({self._slot[s]: pending.seat for s in pending.slots})
-            publishers = [s for s in range(self.seats) if any(o != s for o in owners.values())]
-            self._service = _Service(batch, "shares", publishers, slots=tuple(owners))
-            self.events.append(SetupProgress("deal", None, 0, len(publishers), self._proofs))
-            if owners:
-                self._take_output(self.deck.deal(owners))
+            self._begin_deal(state)
         elif isinstance(request, Transfer):
             self._service = _Service([request], "receipt")
             self._take_output(self.deck.give(self._slot[request.slot], request.to_seat), request)
             self._try_forward()
+        elif isinstance(request, Arrange):
+            coin_id = f"{ARRANGE_LABEL}{request.id}"
+            self._service = _Service([request], "coin", coin_id=coin_id)
+            self.events.append(SetupProgress("arrange", 0, 0, self.seats, self._proofs))
+            self._take_output(self.deck.coin(coin_id))  # an observer only follows it
         else:
-            slots = tuple(self._slot[s] for s in request.slots)
-            owners_of = {self.deck.owner(s) for s in slots}
-            if None in owners_of:
-                publishers = list(range(self.seats))
+            self._begin_reveal(request)
+
+    def _begin_shuffle(self, request: NewDeck | Reshuffle) -> None:
+        list_id = f"r{request.id}"
+        if isinstance(request, NewDeck):
+            output = self.deck.new_deck(list_id, self._deck_id(), range(len(request.slots)))
+            new = request.slots
+        else:
+            output = self.deck.reshuffle(list_id, [self._slot[s] for s in request.old])
+            new = request.new
+        for index, slot in enumerate(new):
+            self._map(slot, Slot(list_id, index))
+        self._service = _Service([request], "shuffle", list_ids=(list_id,))
+        self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
+        self._take_output(output)
+
+    def _begin_grouped_shuffle(self, request: NewGroupedDeck | GroupedReshuffle) -> None:
+        """One masked list per back, `r{id}.b{back}` in increasing back: a new deck holds the
+        card ids of that back (in increasing id), a reshuffle the old slots of that back (in the
+        request's order); slot k of the back's new slots is index k of its list (T1, T9)."""
+        if isinstance(request, NewGroupedDeck):
+            backs = dict(zip(request.slots, request.backs, strict=True))
+            new_slots = request.slots
+        else:
+            backs = {
+                new: self._back[old] for old, new in zip(request.old, request.new, strict=True)
+            }
+            new_slots = request.new
+        by_back: dict[int, list[int]] = {}
+        for slot in new_slots:
+            by_back.setdefault(backs[slot], []).append(slot)
+        card_backs = self.game.backs(self.options)
+        output = Output()
+        list_ids = []
+        deck_id = self._deck_id()
+        for back in sorted(by_back):
+            list_id = f"r{request.id}.b{back}"
+            list_ids.append(list_id)
+            if isinstance(request, NewGroupedDeck):
+                cards = [c for c, b in enumerate(card_backs) if b == back]
+                if len(cards) != len(by_back[back]):
+                    raise ValueError(f"back {back}: {len(by_back[back])} slots, {len(cards)} cards")
+                output.extend(self.deck.new_deck(list_id, deck_id, cards))
             else:
-                publishers = sorted(o for o in owners_of if o is not None)
-            self._service = _Service([request], "shares", publishers, slots=slots)
-            self.events.append(SetupProgress("reveal", None, 0, len(publishers), self._proofs))
-            self._take_output(self.deck.reveal(slots))
+                sources = [self._slot[o] for o in request.old if self._back[o] == back]
+                output.extend(self.deck.reshuffle(list_id, sources))
+            for index, slot in enumerate(by_back[back]):
+                self._map(slot, Slot(list_id, index))
+                self._back[slot] = back
+        self._service = _Service([request], "shuffle", list_ids=tuple(list_ids))
+        self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
+        self._take_output(output)
+
+    def _begin_deal(self, state: Any) -> None:
+        batch: list[Request] = []
+        owners: dict[Slot, int] = {}
+        for pending in state.pending:
+            if not isinstance(pending, Deal):
+                break
+            batch.append(pending)
+            owners.update({self._slot[s]: pending.seat for s in pending.slots})
+        publishers = [s for s in range(self.seats) if any(o != s for o in owners.values())]
+        self._service = _Service(batch, "shares", publishers, slots=tuple(owners))
+        self.events.append(SetupProgress("deal", None, 0, len(publishers), self._proofs))
+        if owners:
+            self._take_output(self.deck.deal(owners))
+
+    def _begin_reveal(self, request: Reveal) -> None:
+        slots = tuple(self._slot[s] for s in request.slots)
+        owners_of = {self.deck.owner(s) for s in slots}
+        if None in owners_of:
+            publishers = list(range(self.seats))
+        else:
+            publishers = sorted(o for o in owners_of if o is not None)
+        self._service = _Service([request], "shares", publishers, slots=slots)
+        self.events.append(SetupProgress("reveal", None, 0, len(publishers), self._proofs))
+        self._take_output(self.deck.reveal(slots))
 
     def _complete(self, service: _Service) -> bool:
         if service.kind == "shuffle":
-            return self.deck.list_ready(service.list_id)
-        if service.kind == "receipt":
+            return all(self.deck.list_ready(list_id) for list_id in service.list_ids)
+        if service.kind in ("receipt", "dealing"):
             return service.done
+        if service.kind == "coin":
+            return self.deck.coin_seed(service.coin_id) is not None
         request = service.requests[0]
         if service.published < len(service.publishers) and service.slots:
             return False
         if isinstance(request, Reveal):
             return all(s in service.faces for s in service.slots)
         return True
-
-    def _check_shares(self, seat: int, message: Any) -> None:
-        """The shares a seat publishes must be exactly the ones it owes now (no more, no less)."""
-        service = self._service
-        assert service is not None and isinstance(message, SharesMessage)
-        request = service.requests[0]
-        owed: set[tuple[Slot, int]] = set()
-        for slot in service.slots:
-            owner = self.deck.owner(slot)
-            public = self._public.get(slot, set())
-            if isinstance(request, Deal):
-                if owner != seat:
-                    owed.add((slot, seat))
-            elif owner == seat:  # the owner opens it: every share not public yet
-                owed |= {(slot, t) for t in range(self.seats) if t not in public}
-            elif owner is None and seat not in public:  # never dealt: every seat opens it
-                owed.add((slot, seat))
-        given = [(item.slot, item.share.seat) for item in message.shares]
-        if len(set(given)) != len(given) or set(given) != owed:
-            missing = sorted(str(s) + f"/{t}" for s, t in owed - set(given))
-            extra = sorted(str(s) + f"/{t}" for s, t in set(given) - owed)
-            what = "revealed" if isinstance(request, Reveal) else "dealt"
-            raise DeckFault(
-                seat,
-                f"published the wrong shares for the cards being {what}",
-                {"missing": missing, "unexpected": extra},
-            )
 
     def _try_forward(self) -> None:
         """The receiver of a give-away opens the giver's forward once the Transfer is served,
@@ -625,7 +776,7 @@ class LarryTable:
         if not self.deck.awaiting_forward(masked):
             # the card came back to a seat that holds every share it needs: nothing is forwarded
             self._receipted.add(request.id)
-            self.outbox.append(Publish(RECEIVED, self._receipt(request, None, None)))
+            self.outbox.append(Publish(self.received_kind, self._receipt(request, None, None)))
             return
         forward = restored = self._restored.pop(request.id, None)
         live = self._forwards.get(request.from_seat)
@@ -645,7 +796,7 @@ class LarryTable:
             if restored is None:  # a restored one is on disk already
                 self.kept_forwards.append(forward)
             self._take_output(output)
-        self.outbox.append(Publish(RECEIVED, self._receipt(request, forward, fault)))
+        self.outbox.append(Publish(self.received_kind, self._receipt(request, forward, fault)))
 
     def _receipt(
         self, request: Transfer, forward: SignedForward | None, fault: str | None
@@ -657,10 +808,10 @@ class LarryTable:
 
     # -- engine ------------------------------------------------------------------------------
 
-    def _resolve(self, resolution: Ack | Faces) -> None:
+    def _resolve(self, resolution: Ack | Faces | Arrangement) -> None:
         assert self.state is not None
         try:
-            step = apply(self.state, DRIVER, resolution)
+            step = self.game.apply(self.state, DRIVER, resolution)
         except IllegalAction as exc:  # a card opened twice across requests: a deck fault
             self._stop(DRIVER, "the deck and the engine disagree", exc.reason)
             return
@@ -673,26 +824,8 @@ class LarryTable:
             if isinstance(event, Violation):
                 faces = ", ".join(str(f) for f in event.faces)
                 self._stop(event.seat, event.reason, f"slots {list(event.slots)} opened as {faces}")
-            elif isinstance(event, DoubtResolved):
-                self.events.append(self._verification(event))
-
-    def _verification(self, event: DoubtResolved) -> DoubtVerification:
-        """L9: every pile card, who played it, its face and proof; the true total; the verdict."""
-        cards = tuple(
-            VerifiedCard(slot, seat, face, face_up, ProofStatus.VERIFIED)
-            for (slot, seat, face_up), face in zip(self._doubt_pile, event.cards, strict=True)
-        )
-        return DoubtVerification(
-            event.doubter,
-            event.last_player,
-            cards,
-            event.announced,
-            event.total,
-            event.gloats,
-            event.correct,
-            event.loser,
-            self._doubt_said if len(self._doubt_said) == len(cards) else (),
-        )
+            else:
+                self._on_step_event(event)
 
     # -- fair deck --------------------------------------------------------------------------------
 
@@ -716,17 +849,46 @@ class LarryTable:
             self._proofs += 1
             if service is not None and service.kind == "shuffle":
                 service.published += 1
-            self.events.append(
-                SetupProgress("shuffle", event.seat, event.seat + 1, self.seats, self._proofs)
-            )
+            lists = len(service.list_ids) if service is not None and service.list_ids else 1
+            done = service.published // lists if service is not None else event.seat + 1
+            self.events.append(SetupProgress("shuffle", event.seat, done, self.seats, self._proofs))
         elif isinstance(event, CardRevealed):
             if service is not None:
                 service.faces[event.slot] = event.card
-        elif isinstance(event, KeysReady | ListReady | CardDealt | CoinFlipped | CardReceived):
+        elif isinstance(event, CardDealt):
+            self._on_card_dealt(event)
+        elif isinstance(event, KeysReady | ListReady | CoinFlipped | CardReceived):
             # a received card shows in the next state: the app logs who gave it and its face
             pass
+
+    def _on_card_dealt(self, event: CardDealt) -> None:
+        """A dealt card's shares are all in (a game dealing concurrently tracks it here)."""
 
     def _stop(self, seat: int, what: str, evidence: str) -> None:
         if self.fault is None:
             self.fault = FaultDetected(seat, what, evidence)
             self.events.append(self.fault)
+
+
+# Larry's names, where the table layer had them before it served more than one game
+# (fairdeal.p2p.table.larry holds them now).
+_LARRY_NAMES = frozenset(
+    {
+        "ACT",
+        "FIRST_PLAYER_COIN",
+        "GAME",
+        "JOIN",
+        "RECEIVED",
+        "LarryTable",
+        "lobby_options",
+        "options_for_join",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LARRY_NAMES:
+        from fairdeal.p2p.table import larry
+
+        return getattr(larry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The signed `left` message: a seat tells the table it has left for good (protocol.md 10.10).
+"""The signed `left` message: a seat tells the table it has left for good (protocol.md 10.12).
 
 Its signed bytes `d` are the canonical msgpack array
 

@@ -65,6 +65,7 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.p2p.table.driver import ACT, LarryTable, Private, Publish
 from fairdeal.p2p.table.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.games import table_class_for
 from fairdeal.p2p.table.leaving import LEFT, parse_left, sign_left
 from fairdeal.p2p.table.randomness import (
     SeededRandom,
@@ -87,7 +88,7 @@ def evidence_path(transcript: Path) -> Path:
 
 
 def left_path(transcript: Path) -> Path:
-    """Where a peer keeps the signed `left` messages of seats that left (protocol.md 10.10)."""
+    """Where a peer keeps the signed `left` messages of seats that left (protocol.md 10.12)."""
     return transcript.with_name(transcript.name + ".left")
 
 
@@ -147,7 +148,7 @@ class TablePeer:
         secrets: SecretStore,
         bot: Bot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
-        table_class: type[LarryTable] = LarryTable,
+        table_class: type[LarryTable] | None = None,
         bot_delay: float = 0.0,
     ) -> TablePeer:
         """The peer of a table gathered by the lobby: its roster, seat, options, mesh, names and
@@ -183,7 +184,7 @@ class TablePeer:
         names: Sequence[str] | None = None,
         bot: Bot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
-        table_class: type[LarryTable] = LarryTable,
+        table_class: type[LarryTable] | None = None,
         signed_roster: SignedRoster | None = None,
         bot_delay: float = 0.0,
         bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
@@ -214,7 +215,8 @@ class TablePeer:
         self._bot_sleep = bot_sleep
         self._bot_thinking: asyncio.Task[None] | None = None  # the delayed move, while it waits
         self.silence_limit = silence_limit
-        self._table_class = table_class  # tests plug cheating subclasses in here
+        # The game's driver, by the options' game; tests plug cheating subclasses in here.
+        self._table_class = table_class or table_class_for(options)
         self._new_contribution = new_contribution
         self.signed_roster = signed_roster
         self.timings = PeerTimings()
@@ -362,7 +364,7 @@ class TablePeer:
         self._pump()
 
     async def end_table(self, reason: str) -> None:
-        """Leave for good (protocol.md 10.10): sign `left` and send it to every connected seat,
+        """Leave for good (protocol.md 10.12): sign `left` and send it to every connected seat,
         wait a little for it to go out, emit the result so far (`TableEnded`) and close."""
         if self._ended or self._closed:
             return

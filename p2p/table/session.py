@@ -148,7 +148,7 @@ class NetworkedTable:
         self._runner = self._spawn(self._run())
 
     async def end_table(self, reason: str) -> None:
-        """Leave for good: the peer signs `left` for the others (protocol.md 10.10) and reports
+        """Leave for good: the peer signs `left` for the others (protocol.md 10.12) and reports
         the result so far, which reaches our events before the table closes."""
         if self._closed:
             return

@@ -17,7 +17,7 @@ from typing import Any
 from fairdeal.p2p.deck.messages import COIN_COMMIT, COIN_REVEAL
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import TableLog
-from fairdeal.p2p.table.driver import DECK, LarryTable
+from fairdeal.p2p.table.driver import DECK, Expect, TableDriver
 
 WITHHELD_KIND = "withheld-reveal"  # the kind of its record in `<transcript>.faults`
 
@@ -52,10 +52,10 @@ def _coin_message(envelope: Envelope, kind: str) -> Mapping[str, Any] | None:
     return None
 
 
-def withheld_reveal(table: LarryTable, log: TableLog, waited: float) -> WithheldReveal | None:
+def withheld_reveal(table: TableDriver, log: TableLog, waited: float) -> WithheldReveal | None:
     """The coin reveal the table is stuck on, if the envelope it waits for is one."""
     expect = table.expected()
-    if expect is None or expect.kind != DECK or expect.deck_kind != COIN_REVEAL:
+    if not isinstance(expect, Expect) or expect.kind != DECK or expect.deck_kind != COIN_REVEAL:
         return None
     commitments = [
         e for e in log.entries if e.seat == expect.seat and _coin_message(e, COIN_COMMIT)

@@ -1,0 +1,129 @@
+"""The Lie's table driver in memory (sans-IO, no sockets): what the protocol costs each peer.
+
+Usage (from the repository root):  .venv/bin/python bench/lie_table.py [--sizes 4 6]
+                                                                        [--game] [--json PATH]
+
+All peers run in this one process, one after another, with the full fair deck; each peer's
+work is timed on its own (CPU seconds spent in its table's `apply` and `start`). Per table size:
+
+* setup: keys, the 16-list shuffle chain (every shuffle proved by its seat and verified by every
+  other), the layout coin; CPU per peer (max over peers) and summed over all peers (the chain
+  is sequential: a LAN table's setup takes at least the max, at most about the sum);
+* Phase 1 with 12-card hands: driver CPU per claim at each peer (the claim, its race, the deal
+  shares, their proofs), mean over claims and peers;
+* with `--game`: a whole 3-round game, CPU per peer (max);
+* peak RSS of this process, which holds every peer at once (an upper bound for one peer).
+
+The networked figures of issue 10.7 (claim latency p50/p99 from a signed claim to the front
+known to the claimer, over loopback) need `fairdeal simulate lie`, which this bench does not
+cover. Note the load (`uptime`) with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from fairdeal.engine.lie import LieOptions, Phase
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.lie import LieTable
+from tests.game.lie_sansio import LieSansIO
+
+TARGETS = {"setup_s": 2.0, "rss_mb": 150.0}
+
+
+class TimedLieTable(LieTable):
+    """A LieTable that adds up the CPU time it spends, per kind of work."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cpu = 0.0
+
+    def apply(self, envelope: Envelope) -> None:
+        started = time.process_time()
+        super().apply(envelope)
+        self.cpu += time.process_time() - started
+
+    def start(self) -> None:
+        started = time.process_time()
+        super().start()
+        self.cpu += time.process_time() - started
+
+
+def claims_open(net: LieSansIO) -> bool:
+    return all(t.state is not None and t.claiming() for t in net.tables)
+
+
+def phase_2(net: LieSansIO) -> bool:
+    return all(t.state is not None and t.state.phase is not Phase.BUILD for t in net.tables)
+
+
+def run_size(peers: int, game: bool) -> dict[str, Any]:
+    options = LieOptions(rounds=3 if game else 1)
+    net = LieSansIO(peers, options, seed=peers, table_class=TimedLieTable)
+    tables: list[TimedLieTable] = net.tables  # type: ignore[assignment]
+    net.run(claims=lambda _s, _t: None, until=claims_open)
+    setup = [t.cpu for t in tables]
+    before = [t.cpu for t in tables]
+    net.run(until=phase_2)
+    claims = sum(len(h) for h in tables[0].state.hands) + tables[0].void_claims
+    per_claim = [(t.cpu - b) / claims for t, b in zip(tables, before, strict=True)]
+    result: dict[str, Any] = {
+        "peers": peers,
+        "load": os.getloadavg()[0],
+        "setup_cpu_s_max_peer": max(setup),
+        "setup_cpu_s_all_peers": sum(setup),
+        "claims": claims,
+        "races": tables[0].races_decided,
+        "claim_cpu_ms_mean_per_peer": 1000 * sum(per_claim) / len(per_claim),
+    }
+    if game:
+        net.run()
+        assert all(t.fault is None and t.state.over for t in tables)
+        result["game_cpu_s_max_peer"] = max(t.cpu for t in tables)
+    result["peak_rss_mb_process"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[4, 6])
+    parser.add_argument("--game", action="store_true", help="also play a whole 3-round game")
+    parser.add_argument("--json", type=Path, default=None, help="write the results here")
+    args = parser.parse_args()
+    results = []
+    for peers in args.sizes:
+        result = run_size(peers, args.game)
+        results.append(result)
+        # Every peer shares this machine's 2 cores: the CPU of all peers over 2 is a lower
+        # bound for a LAN table's setup wall time here (the 16 chains pipeline across seats).
+        bound = result["setup_cpu_s_all_peers"] / 2
+        print(
+            f"{peers} peers (load {result['load']:.2f}):"
+            f" setup CPU {result['setup_cpu_s_max_peer']:.2f} s per peer (max),"
+            f" {result['setup_cpu_s_all_peers']:.2f} s all peers, so ≥ {bound:.2f} s wall on 2"
+            f" cores (target ≤ {TARGETS['setup_s']} s with 6 peers);"
+            f" {result['claims']} claims, {result['races']} races,"
+            f" {result['claim_cpu_ms_mean_per_peer']:.1f} ms driver CPU per claim per peer"
+            + (
+                f"; 3-round game {result['game_cpu_s_max_peer']:.1f} s CPU per peer (max)"
+                if args.game
+                else ""
+            )
+            + f"; peak RSS {result['peak_rss_mb_process']:.0f} MB (whole process)"
+        )
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

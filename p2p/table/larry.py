@@ -1,0 +1,125 @@
+"""Larry's part of the table driver: its envelope kinds, its ordering rule, its first-player coin.
+
+Everything else (setup, the fair deck serving the engine's requests, faults) is the shared
+`TableDriver` (p2p.table.driver). The log of a Larry table (protocol.md 10.2): seat 0's roster
+record, then in seat order join, key, first-player coin commitment and reveal; then the engine's
+`pending[0]` request (shuffles in seat order; the shares of a deal or a reveal from each seat that
+owes some, in seat order; a give-away receipt from the receiver), and when nothing is pending,
+one action by the seat to act (L6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions, Step, apply, new_game
+from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
+from fairdeal.engine.larry.events import DoubtResolved
+from fairdeal.p2p.deck import DeckFault
+from fairdeal.p2p.lobby.roster import OptionValue
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus, VerifiedCard
+from fairdeal.p2p.table.driver import TableDriver
+
+GAME = "larry"
+JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
+ACT = "larry.act"  # body: an engine action (fairdeal.engine.larry.codec, protocol.md section 7)
+RECEIVED = "larry.received"  # body: {"slot"} (+ "fault", "forward"): the receiver's receipt
+FIRST_PLAYER_COIN = "first-player"  # L5: the joint coin that picks who starts hand 1
+
+
+def lobby_options(options: LarryOptions) -> dict[str, OptionValue]:
+    """The options shown in the lobby and signed in the roster (the rest are the defaults)."""
+    return {"short_game": options.short_game, "hands": options.hands}
+
+
+def options_for_join(options: LarryOptions) -> Any:
+    """The options every seat signs in its join envelope (the first seat comes from the coin)."""
+    return to_data(replace(options, first_seat=0))
+
+
+class LarryTable(TableDriver):
+    """One table of Larry as one seat (or an auditor, `deck.seat == seats`) follows it."""
+
+    game_name: ClassVar[str] = GAME
+    join_kind: ClassVar[str] = JOIN
+    act_kind: ClassVar[str] = ACT
+    received_kind: ClassVar[str] = RECEIVED
+    setup_coins: ClassVar[tuple[str, ...]] = (FIRST_PLAYER_COIN,)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.first_seat: int | None = None
+        self._doubt_pile: tuple[tuple[int, int, bool], ...] = ()  # (slot, seat, face_up)
+        self._doubt_said: tuple[int, ...] = ()  # the totals announced with those cards
+
+    @classmethod
+    def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
+        return lobby_options(options)
+
+    @classmethod
+    def options_for_join(cls, options: Any) -> Any:
+        return options_for_join(options)
+
+    def _deck_id(self) -> str:
+        return f"hand{self.state.hand_no}"
+
+    def _new_game(self) -> Step:
+        seed = self.deck.coin_seed(FIRST_PLAYER_COIN)
+        assert seed is not None
+        self.first_seat = int.from_bytes(seed[:8], "big") % self.seats  # L5 joint draw
+        options = replace(self.options, first_seat=self.first_seat)
+        self.events.append(Notice(f"joint coin: seat {self.first_seat} starts hand 1 (L5)"))
+        return new_game(self.seats, options)
+
+    def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
+        if envelope.kind == ACT:
+            self._on_act(envelope, head)
+        else:
+            self._on_received(envelope)
+
+    def _on_act(self, envelope: Envelope, head: bytes) -> None:
+        if envelope.prev != head:
+            raise DeckFault(
+                envelope.seat, "acted on a stale state (out of turn)", {"prev": envelope.prev}
+            )
+        try:
+            action = action_from_data(envelope.body)
+        except DecodeError as exc:
+            raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
+        assert self.state is not None
+        try:
+            step = apply(self.state, envelope.seat, action)
+        except IllegalAction as exc:
+            raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
+        if isinstance(action, Doubt):
+            state = self.state
+            self._doubt_pile = tuple(
+                (slot, seat, slot in state.revealed)
+                for slot, seat in zip(state.pile, state.pile_seats, strict=True)
+            )
+            self._doubt_said = tuple(state.pile_totals)
+        self._take_step(step)
+
+    def _on_step_event(self, event: Any) -> None:
+        if isinstance(event, DoubtResolved):
+            self.events.append(self._verification(event))
+
+    def _verification(self, event: DoubtResolved) -> DoubtVerification:
+        """L9: every pile card, who played it, its face and proof; the true total; the verdict."""
+        cards = tuple(
+            VerifiedCard(slot, seat, face, face_up, ProofStatus.VERIFIED)
+            for (slot, seat, face_up), face in zip(self._doubt_pile, event.cards, strict=True)
+        )
+        return DoubtVerification(
+            event.doubter,
+            event.last_player,
+            cards,
+            event.announced,
+            event.total,
+            event.gloats,
+            event.correct,
+            event.loser,
+            self._doubt_said if len(self._doubt_said) == len(cards) else (),
+        )

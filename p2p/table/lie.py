@@ -1,0 +1,369 @@
+"""The Lie's part of the table driver: its envelope kinds, its ordering, real-time claims (T3).
+
+Everything the games share (setup, the fair deck serving the engine's requests: the 16 lists of
+one back each, the joint coins of `Arrange`, reveals; faults) is `TableDriver` (p2p.table.driver).
+protocol.md 10.11 is the specification; in short:
+
+- Phase 2 is turn-based: one `lie.act` (Play or Pass) by the seat whose go it is, then the
+  player's shares of the cards it played, then the engine checks them (T5).
+- Phase 1 is simultaneous (`Concurrent`): every seat may send `lie.claim`, `lie.tick` or the
+  `deck.shares` it owes for a card dealt to a claimer; the log applies them by (Lamport time,
+  seat) once stable. What an author "had seen" is the log up to the head its envelope names
+  (`prev`). A claim's author must have room (won + undecided claims < hand size) and must not
+  have seen a claim of that slot; else it is a fault. Claims of one slot whose authors had not
+  seen each other form a race; the race closes once every seat but the first claimer has an
+  envelope that saw the first claim (heartbeats make that come within a round trip), and its
+  winner is the claimer with the smallest `race_key(seed, slot, seat)`, where the seed is the
+  round's layout coin: no seat can bias it before the layout, and nobody can choose its seat's
+  key. The losers' claims are void (no card, no fault). Claims take effect in log order, each
+  once its race is closed, so every peer deals the same slots to the same seats in the same
+  order and ends Phase 1 with the same hands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from fairdeal.engine.errors import IllegalAction
+from fairdeal.engine.lie import Claim, HandFull, LieOptions, Pass, Phase, Play, Side, SlotTaken
+from fairdeal.engine.lie.codec import DecodeError, action_from_data, to_data
+from fairdeal.engine.requests import Arrange, Deal
+from fairdeal.p2p.deck import CardDealt, DeckFault, Slot
+from fairdeal.p2p.deck.messages import SharesMessage
+from fairdeal.p2p.lobby.roster import OptionValue
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.driver import (
+    DECK,
+    Concurrent,
+    Expect,
+    Publish,
+    TableDriver,
+    _Service,
+)
+
+GAME = "lie"
+JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
+CLAIM = "lie.claim"  # body: {"slot": engine slot, "side": "left" | "right"} (T3)
+TICK = "lie.tick"  # body: {} — a heartbeat: "I have seen the log up to my prev" (Phase 1)
+ACT = "lie.act"  # body: Play or Pass (fairdeal.engine.lie.codec, protocol.md 7.8)
+PHASE1_KINDS = frozenset({CLAIM, TICK, DECK})
+RACE_DOMAIN = b"fairdeal/lie/race/v1\x00"
+
+
+def race_key(seed: bytes, slot: int, seat: int) -> bytes:
+    """A race's order: SHA-256(RACE_DOMAIN ‖ seed ‖ u64be(slot) ‖ u64be(seat)); the smallest
+    key wins. `seed` is the 64-byte seed of the round's layout coin (protocol.md 10.11.4)."""
+    return hashlib.sha256(
+        RACE_DOMAIN + seed + slot.to_bytes(8, "big") + seat.to_bytes(8, "big")
+    ).digest()
+
+
+def race_winner(seed: bytes, slot: int, seats: list[int] | tuple[int, ...]) -> int:
+    """The seat that wins a race for `slot` among claimers `seats` (who had not seen each other)."""
+    return min(seats, key=lambda seat: race_key(seed, slot, seat))
+
+
+def lobby_options(options: LieOptions) -> dict[str, OptionValue]:
+    """The options shown in the lobby and signed in the roster (the rest are the defaults)."""
+    return {"rounds": options.rounds, "hand_size": options.hand_size}
+
+
+@dataclass(frozen=True, slots=True)
+class _Claim:
+    index: int  # position of its envelope in the log (0-based)
+    seat: int
+    slot: int
+    side: Side
+    envelope: Envelope = field(repr=False)
+
+
+@dataclass
+class _Race:
+    """The claims of one slot whose authors had not seen each other (the first one first)."""
+
+    claims: list[_Claim]
+    winner: int | None = None  # decided once closed
+
+    @property
+    def first(self) -> _Claim:
+        return self.claims[0]
+
+
+class LieTable(TableDriver):
+    """One table of The Lie as one seat (or an auditor) follows it."""
+
+    game_name: ClassVar[str] = GAME
+    join_kind: ClassVar[str] = JOIN
+    act_kind: ClassVar[str] = ACT
+    heartbeat_kinds: ClassVar[frozenset[str]] = frozenset({TICK})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._heads: dict[bytes, int] = {self.head: 0}  # log head -> entries before it
+        self._seen = [0] * self.seats  # per seat: entries its newest applied envelope had seen
+        self._round_seed: bytes | None = None
+        self._races: dict[int, _Race] = {}  # this round's claimed slots
+        self._queue: deque[_Claim] = deque()  # undecided claims, in log order
+        self._owed: list[deque[frozenset[tuple[Slot, int]]]] = [deque() for _ in range(self.seats)]
+        self._dealt: set[Slot] = set()
+        self._open_own: set[int] = set()  # slots this seat claimed, not yet in the log
+        self.races_decided = 0  # races with more than one claimer
+        self.void_claims = 0
+
+    @classmethod
+    def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
+        return lobby_options(options)
+
+    # -- the ordering ------------------------------------------------------------------------
+
+    def next_action(self) -> Expect | Concurrent | None:
+        state = self.state
+        if state.phase is Phase.BUILD and (
+            state.claims_open() or isinstance(state.pending[0], Deal)
+        ):  # the last claims' shares still come at once, after every hand is full
+            return Concurrent(frozenset(range(self.seats)), PHASE1_KINDS)
+        turn = state.to_act()
+        return Expect(turn, ACT) if turn is not None else None
+
+    def claiming(self) -> bool:
+        """Phase 1 with claims open: every seat sends at once."""
+        return isinstance(self.expected(), Concurrent)
+
+    # -- what this seat may do ------------------------------------------------------------------
+
+    def claimable(self) -> tuple[int, ...]:
+        """The table's slots, in layout order, that nobody has claimed in the log and this seat
+        has not claimed either (claiming any other is a fault: T3, protocol.md 10.11.3)."""
+        if self.state is None:
+            return ()
+        taken = self._races.keys() | self._open_own
+        return tuple(slot for slot in self.state.table if slot not in taken)
+
+    def room(self) -> int:
+        """How many more cards this seat may claim now (its undecided claims count, T3)."""
+        if self.state is None or self.me >= self.seats:
+            return 0
+        undecided = sum(1 for claim in self._queue if claim.seat == self.me)
+        held = len(self.state.hands[self.me])
+        return self.options.hand_size - held - undecided - len(self._open_own)
+
+    def can_claim(self) -> bool:
+        return self.claiming() and self.room() > 0 and bool(self.claimable())
+
+    def my_turn(self) -> bool:
+        if self.claiming():
+            return self.can_claim()
+        return super().my_turn()
+
+    def view(self) -> Any:
+        """This seat's view; in Phase 1 its table shows only what this seat may still claim."""
+        state = self.state
+        assert state is not None
+        if self.claiming():
+            state = replace(state, table=self.claimable())
+        return self.game.view_for(state, self.knowledge(), self.me)
+
+    def publish_action(self, action: Claim | Play | Pass) -> None:
+        """Queue this seat's action for signing, after checking it as every peer will (raises
+        IllegalAction, publishing nothing)."""
+        state = self.state
+        if state is None or self.over:
+            raise IllegalAction(self.me, "the game is not in play")
+        if isinstance(action, Claim):
+            if not self.claiming():
+                raise IllegalAction(self.me, "cards are claimed only in Phase 1 (T3)")
+            if self.room() <= 0:
+                raise HandFull(self.me, f"your hand is full: {self.options.hand_size} (T3)")
+            if action.slot not in self.claimable():
+                raise SlotTaken(self.me, f"slot {action.slot} is taken (T3)")
+            self._open_own.add(action.slot)
+            self.outbox.append(Publish(CLAIM, {"slot": action.slot, "side": str(action.side)}))
+            return
+        if not super().my_turn():
+            raise IllegalAction(self.me, "it is not your go")
+        self.game.apply(state, self.me, action)  # raises IllegalAction; nothing is published
+        self.outbox.append(Publish(ACT, to_data(action)))
+
+    def heartbeat_due(self, last_prev: bytes | None) -> bool:
+        """Whether this seat must sign a `lie.tick`: a race waits for it to see a claim that its
+        newest signed envelope (whose prev is `last_prev`) had not seen. A peer also ticks when
+        its log's `waiting_for()` names its seat (the log's stability)."""
+        if self.me >= self.seats or not self.claiming():
+            return False
+        seen = self._heads.get(last_prev, 0) if last_prev is not None else 0
+        return any(
+            race.winner is None and race.first.seat != self.me and race.first.index >= seen
+            for race in self._races.values()
+        )
+
+    # -- the log -----------------------------------------------------------------------------
+
+    def _on_applied(self, envelope: Envelope, head: bytes) -> None:
+        self._heads[self.head] = self.applied
+        seen = self._heads.get(envelope.prev, 0)
+        if 0 <= envelope.seat < self.seats:
+            self._seen[envelope.seat] = max(self._seen[envelope.seat], seen)
+
+    def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
+        if envelope.kind == TICK:
+            if envelope.body != {}:
+                raise DeckFault(
+                    envelope.seat, "a heartbeat carries nothing", {"body": envelope.body}
+                )
+        elif envelope.kind == CLAIM:
+            self._on_claim(envelope)
+        elif envelope.kind == ACT:
+            self._on_act(envelope, head)
+        else:
+            super()._on_game_envelope(envelope, head)
+
+    def _on_claim(self, envelope: Envelope) -> None:
+        seat, body = envelope.seat, envelope.body
+        if (
+            not isinstance(body, Mapping)
+            or set(body) != {"slot", "side"}
+            or type(body["slot"]) is not int
+            or body["side"] not in ("left", "right")
+        ):
+            raise DeckFault(seat, "unreadable claim", {"claim": body})
+        slot, side = body["slot"], Side(body["side"])
+        state = self.state
+        if slot not in state.layout:
+            raise DeckFault(seat, f"claimed slot {slot}, which is not on the table (T3)")
+        seen = self._heads.get(envelope.prev, 0)
+        race = self._races.get(slot)
+        if race is not None:
+            for earlier in race.claims:
+                if earlier.seat == seat or earlier.index < seen:
+                    whose = "its own" if earlier.seat == seat else f"seat {earlier.seat}'s"
+                    raise DeckFault(
+                        seat,
+                        f"claimed slot {slot} after seeing {whose} claim of it (T3)",
+                        {"earlier": f"{earlier.envelope} [{earlier.envelope.id.hex()[:16]}]"},
+                    )
+            if race.winner is not None:  # closed: every seat had seen it; a broken chain
+                raise DeckFault(seat, f"claimed slot {slot}, already taken (T3)")
+        size = self.options.hand_size
+        undecided = sum(1 for claim in self._queue if claim.seat == seat)
+        if len(state.hands[seat]) + undecided >= size:
+            raise DeckFault(seat, f"claimed a card past {size} (T3)", {"slot": slot})
+        claim = _Claim(self.applied - 1, seat, slot, side, envelope)
+        if race is None:
+            self._races[slot] = _Race([claim])
+        else:
+            race.claims.append(claim)
+        self._queue.append(claim)
+        if seat == self.me:
+            self._open_own.discard(slot)
+
+    def _on_act(self, envelope: Envelope, head: bytes) -> None:
+        if envelope.prev != head:
+            raise DeckFault(
+                envelope.seat, "acted on a stale state (out of turn)", {"prev": envelope.prev}
+            )
+        try:
+            action = action_from_data(envelope.body)
+        except DecodeError as exc:
+            raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
+        if not isinstance(action, Play | Pass):
+            raise DeckFault(envelope.seat, "lie.act carries a Play or a Pass (claims: lie.claim)")
+        try:
+            step = self.game.apply(self.state, envelope.seat, action)
+        except IllegalAction as exc:
+            raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
+        self._take_step(step)
+
+    # -- claims take effect --------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        if self.fault is None and self._queue and self.claiming():
+            self._settle()
+        super()._serve()
+
+    def _settle(self) -> None:
+        """Decide the claims at the head of the queue whose races are closed, in log order."""
+        while self._queue and self.fault is None:
+            claim = self._queue[0]
+            race = self._races[claim.slot]
+            if race.winner is None:
+                if not self._closed(race):
+                    return
+                seats = [c.seat for c in race.claims]
+                assert self._round_seed is not None
+                race.winner = race_winner(self._round_seed, claim.slot, seats)
+                if len(seats) > 1:
+                    self.races_decided += 1
+            self._queue.popleft()
+            if claim.seat != race.winner:
+                self.void_claims += 1
+                self.events.append(
+                    Notice(
+                        f"seat {claim.seat}'s claim of slot {claim.slot} is void: "
+                        f"seat {race.winner} won the race (T3)"
+                    )
+                )
+                continue
+            self._take_effect(claim)
+
+    def _closed(self, race: _Race) -> bool:
+        """Every seat but the first claimer has an envelope in the log that saw the first claim."""
+        first = race.first
+        return all(self._seen[s] > first.index for s in range(self.seats) if s != first.seat)
+
+    def _take_effect(self, claim: _Claim) -> None:
+        try:
+            step = self.game.apply(self.state, claim.seat, Claim(claim.slot, claim.side))
+        except IllegalAction as exc:
+            self._stop(claim.seat, f"illegal claim: {exc.reason}", str(claim.envelope))
+            return
+        self._take_step(step)
+        for request in step.requests:
+            if isinstance(request, Deal):
+                self._start_deal(request)
+
+    def _start_deal(self, request: Deal) -> None:
+        """Deal a claimed card at once: every other seat owes its share (protocol.md 10.11.5)."""
+        owners = {self._slot[slot]: request.seat for slot in request.slots}
+        for seat in range(self.seats):
+            if seat != request.seat:
+                self._owed[seat].append(frozenset((masked, seat) for masked in owners))
+        self._take_output(self.deck.deal(owners))
+
+    # -- serving: deals of claims are concurrent ------------------------------------------------
+
+    def _begin(self, state: Any) -> None:
+        request = state.pending[0]
+        if isinstance(request, Deal) and state.phase is Phase.BUILD:
+            slots = tuple(self._slot[s] for s in request.slots)
+            self._service = _Service([request], "dealing", slots=slots)
+            self._service.done = all(s in self._dealt for s in slots)
+        else:
+            super()._begin(state)
+
+    def _check_shares(self, seat: int, message: SharesMessage, expect: Expect | Concurrent) -> None:
+        if not isinstance(expect, Concurrent):
+            super()._check_shares(seat, message, expect)
+            return
+        owed = self._owed[seat]
+        if not owed:
+            raise DeckFault(seat, "published shares nobody asked for")
+        self._require_shares(seat, message, set(owed[0]), False)
+        owed.popleft()
+
+    def _on_card_dealt(self, event: CardDealt) -> None:
+        self._dealt.add(event.slot)
+        service = self._service
+        if service is not None and service.kind == "dealing":
+            service.done = all(s in self._dealt for s in service.slots)
+
+    def _on_arranged(self, request: Arrange, seed: bytes) -> None:
+        if request.reason == "layout":  # a new round: its races are decided by this coin's seed
+            self._round_seed = seed
+            self._races = {}
+            self._queue.clear()
+            self._dealt.clear()
