@@ -102,7 +102,7 @@ def test_every_number_says_its_unit_and_the_game_is_documented() -> None:
         (["play", "--seat", "4", "--players", "3"], "--seat 4"),
         (["play", "--bot-delay", "-1"], "--bot-delay"),
         (["play", "--bot-delay", "nan"], "--bot-delay"),
-        (["play", "--game", "lie"], "--game"),
+        (["play", "--game", "poker"], "--game"),
         (["play", "--bind", "not-an-address"], "--bind"),
         (["play", "--bind", "192.0.2.250"], "not an address of this machine"),
         (["play", "--plain", "--players", "3", "--bots", "1"], "--plain"),
