@@ -6,17 +6,13 @@ seat holds anyway) and the seat's private knowledge, so building one per turn co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from fairdeal.engine.game import CardEntry, Knowledge, card_entries
 from fairdeal.engine.larry.cards import Card, deck_of
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.larry.state import LarryState, Phase
-
-Knowledge = Mapping[int, int]  # slot -> face, the cards a seat was dealt, given or shown
-
-CardEntry = tuple[int, int | None]  # (slot, face); face is None where this seat cannot know it
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +24,7 @@ class LarryView:
     knowledge: Knowledge
 
     def _cards(self, slots: tuple[int, ...]) -> tuple[CardEntry, ...]:
-        get_public = self.state.revealed.get
-        get_known = self.knowledge.get
-        return tuple([(slot, get_public(slot, get_known(slot))) for slot in slots])
+        return card_entries(self.state.revealed, self.knowledge, slots)
 
     # -- this seat's cards -----------------------------------------------------------------------
     @property

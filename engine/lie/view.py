@@ -6,11 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from fairdeal.engine.game import Knowledge
+from fairdeal.engine.game import CardEntry, Knowledge, card_entries
 from fairdeal.engine.lie.options import LieOptions
 from fairdeal.engine.lie.state import LieState, Phase
-
-CardEntry = tuple[int, int | None]  # (slot, face); None where this seat cannot know the front
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +20,7 @@ class LieView:
     knowledge: Knowledge
 
     def _cards(self, slots: tuple[int, ...]) -> tuple[CardEntry, ...]:
-        get_public = self.state.revealed.get
-        get_known = self.knowledge.get
-        return tuple([(slot, get_public(slot, get_known(slot))) for slot in slots])
+        return card_entries(self.state.revealed, self.knowledge, slots)
 
     @property
     def hand(self) -> tuple[CardEntry, ...]:
