@@ -174,6 +174,10 @@ class LocalTable:
         self._emit(result_so_far(self._driver.state, len(self._seats), reason))
         await self.close()
 
+    def end_over_withheld_reveal(self) -> FaultDetected:
+        """Nobody withholds anything at a local table: the bots are ours."""
+        raise IllegalAction(self._seat, "no seat is withholding a coin reveal")
+
     async def close(self) -> None:
         self._closed = True
         self._history.close()

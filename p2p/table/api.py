@@ -78,6 +78,22 @@ class DoubtVerification:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsVerified:
+    """The Lie: fronts the fair deck just revealed, each card with its proof.
+
+    `reason` is "claim" (a card dealt to this seat in Phase 1, its front known to it alone, T3),
+    "play" (a combination played in Phase 2, revealed to all by its owner's shares, T5) or
+    "prizes" (the prize cards turned over and counted at the end of the game, T10). `seat` is the
+    claimer, the player, or the seat whose prizes these are. A local table reports
+    `ProofStatus.NOT_APPLICABLE`: its oracle knows the deck.
+    """
+
+    reason: str
+    seat: int
+    cards: tuple[VerifiedCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SeatStatus:
     """A seat's connection state; `waiting_seconds` is set while the table waits on that seat.
     `withholding` says what it holds up when only it can, and it may do so on purpose (its
@@ -151,6 +167,7 @@ TableEvent = (
     StateChanged
     | SetupProgress
     | DoubtVerification
+    | CardsVerified
     | SeatStatus
     | FaultDetected
     | Notice
@@ -233,6 +250,12 @@ class TableSession(Protocol):
         (a networked table signs a `left` message, protocol.md 10.12), take no more actions, emit
         `TableEnded` and close. Used when the player leaves, and by the remaining players to end
         a table that cannot go on (a seat left or withholds its part)."""
+        ...
+
+    def end_over_withheld_reveal(self) -> FaultDetected:
+        """End the table because a seat withholds its joint-coin reveal past the silence limit
+        (`SeatStatus.withholding`): a fault naming that seat. Raises engine.IllegalAction when no
+        seat withholds one (a local table never does)."""
         ...
 
     async def close(self) -> None: ...

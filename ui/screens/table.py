@@ -622,8 +622,7 @@ class TableScreen(Screen[None]):
     async def action_end_table(self) -> None:
         """e: the remaining players end a table that cannot go on (a seat left, or withholds its
         coin reveal past the silence limit: issue 13 item 6)."""
-        end_withheld = getattr(self.session, "end_over_withheld_reveal", None)
-        if not self.left and self._withholding and end_withheld is not None:
+        if not self.left and self._withholding:
             who = ", ".join(self.names[s] for s in sorted(self._withholding))
             dialog = ConfirmDialog(
                 "End the table now?",
@@ -633,7 +632,7 @@ class TableScreen(Screen[None]):
                 "wait",
             )
             if await self.app.push_screen_wait(dialog):
-                end_withheld()
+                self.session.end_over_withheld_reveal()
             return
         if not self.left or self.ended is not None:
             await self.say("✗ Nobody has left: the table goes on.")
