@@ -48,7 +48,11 @@ class SeatList(Static):
                 notes.append("OFFLINE")
             if seat in self._waiting:
                 notes.append(f"WAIT {self._waiting[seat]:.0f}s")
-            if view.obligated[seat]:
+            # L20: the 'play face-up' cards lie in front of their target, in no pile
+            in_front = len(view.in_front[seat])
+            if in_front > 1:
+                notes.append(f"UP!×{in_front}")
+            elif in_front or view.obligated[seat]:
                 notes.append("UP!")
             if view.out_seat == seat:
                 notes.append("OUT")

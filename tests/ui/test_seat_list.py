@@ -1,0 +1,29 @@
+"""The seat list shows what lies in front of each seat (L20)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from fairdeal.engine.larry import LarryView
+from fairdeal.engine.oracle import OracleDriver
+from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.ui.widgets.seat_list import SeatList
+
+from .support import static_text
+
+SEATS = [SeatInfo(name, "", is_bot=True, is_me=False) for name in ("Ann", "Bo", "Cy")]
+
+
+def seat_rows(in_front: tuple[tuple[int, ...], ...]) -> list[str]:
+    state = OracleDriver(3, seed=1, game="larry").state
+    state = replace(state, in_front=in_front)
+    seat_list = SeatList()
+    seat_list.show(LarryView(0, state, {}), SEATS)
+    return static_text(seat_list, width=40).splitlines()
+
+
+def test_play_face_up_cards_in_front_of_their_target_are_shown_l20() -> None:
+    rows = seat_rows(((), (90,), (91, 92)))
+    assert "UP!" not in rows[0]
+    assert "UP!" in rows[1] and "×" not in rows[1]
+    assert "UP!×2" in rows[2]  # two 'play face-up' cards lie in front of Cy (L20)
