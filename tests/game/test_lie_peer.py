@@ -15,7 +15,7 @@ from fairdeal.engine.lie import Claim, LieOptions, Phase, Side
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.api import CardsVerified, ProofStatus, SeatStatus
+from fairdeal.p2p.table.api import CardsVerified, ProofStatus, SeatStatus, TableEnded
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 from fairdeal.p2p.table.lie import LieTable
 from fairdeal.p2p.table.peer import TablePeer, evidence_path
@@ -298,3 +298,17 @@ async def test_a_peer_claiming_past_its_hand_is_named_by_the_others(tmp_path: Pa
     for seat in (0, 1):
         report = audit_transcript(table.transcript(seat))
         assert not report.verified and report.fault.seat == 2
+
+
+async def test_leaving_a_lie_table_mid_phase_1_gives_the_result_so_far(tmp_path: Path) -> None:
+    """A seat that ends the table in Phase 1 (protocol.md 10.12) gets its result so far: no round
+    played, no leaders (The Lie's scores exist only once the prizes are turned over, T10)."""
+    gate = Gate()
+    table = await open_table(3, tmp_path, quick(), seed=14, claim_pace=1.0, bot_sleep=gate)
+    try:
+        await until_claiming(table.peers)
+        await table.peers[0].end_table("Ada left the table")
+        (ended,) = [e for e in table.peers[0].history.events if isinstance(e, TableEnded)]
+        assert (ended.hands, ended.scores, ended.leaders) == (0, (0, 0, 0), ())
+    finally:
+        await table.close()
