@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="The Lie: cards per hand (default 12, T3; fewer make a quick game)",
+        help="The Lie: how many cards make a hand (default 12, T3; fewer: a quick game)",
     )
     parser.add_argument(
         "--pace",
