@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
 from fairdeal.engine.larry import Action, Event, LarryState, LarryView
 
@@ -152,14 +152,18 @@ class TableEnded:
     leaders: tuple[int, ...]
 
 
-def result_so_far(state: LarryState | None, seats: int, reason: str) -> TableEnded:
-    """The TableEnded of a table whose game stops at `state` (None: before the first deal)."""
+def result_so_far(state: Any, seats: int, reason: str) -> TableEnded:
+    """The TableEnded of a table whose game stops at `state` (None: before the first deal):
+    Larry's hands scored and running totals (L17); The Lie's rounds played, whose scores are
+    known only once the game is over (T10: the prizes are turned over at the end)."""
     if state is None:
         return TableEnded(reason, 0, (0,) * seats, ())
-    hands = state.hand_no if state.over else state.hand_no - 1
+    number = getattr(state, "hand_no", None) or state.round_no
+    hands = number if state.over else number - 1
     scores = state.scores
+    known = state.over or hasattr(state, "hand_no")
     best = max(scores)
-    leaders = tuple(s for s, score in enumerate(scores) if score == best) if hands else ()
+    leaders = tuple(s for s, score in enumerate(scores) if score == best) if hands and known else ()
     return TableEnded(reason, hands, scores, leaders)
 
 

@@ -79,8 +79,10 @@ class AuditReport:
     over: bool = False
     winners: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
-    hands: int = 0
+    hands: int = 0  # Larry's hands, The Lie's rounds (`round_name`)
     doubts: int = 0
+    round_name: str = "hand"
+    counters: dict[str, int] = field(default_factory=dict)  # the game's own (The Lie: races)
     roster: list[str] = field(default_factory=list)  # seat -> key fingerprint, all joined
     signed_roster: bool = False  # the header holds the lobby's roster, signed by every seat
     started: bool = False  # seat 0's join is in the log: the game's terms are known
@@ -111,9 +113,14 @@ class AuditReport:
             return f"incomplete: the log stops {where} after {self.entries} entries{torn}"
         winners = ", ".join(f"seat {w}" for w in self.winners)
         seats = ", ".join(f"{seat}={key}" for seat, key in enumerate(self.roster))
+        tally = (
+            ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in self.counters.items())
+            if self.counters
+            else f"{self.doubts} doubt(s)"
+        )
         return (
-            f"{self.hands} hand(s); winner(s): {winners}; scores {list(self.scores)}; "
-            f"{self.doubts} doubt(s); roster {seats}"
+            f"{self.hands} {self.round_name}(s); winner(s): {winners}; scores "
+            f"{list(self.scores)}; {tally}; roster {seats}"
             + ("" if self.signed_roster else " (no signed roster: not started in a lobby)")
         )
 
@@ -129,6 +136,7 @@ class AuditReport:
             "scores": list(self.scores),
             "hands": self.hands,
             "doubts": self.doubts,
+            "counters": dict(self.counters),
             "roster": self.roster,
             "signed_roster": self.signed_roster,
             "incomplete": self.incomplete,
@@ -510,6 +518,7 @@ class _Replay:
         if self.table is None:
             report.entries = len(self.waiting)
             return
+        self._apply_cut_tail()
         if self.unapplied:
             stands, index, offset = self.unapplied[0]
             raise _Stop(
@@ -527,6 +536,43 @@ class _Replay:
             report.winners = state.winners
             report.scores = state.scores
             report.hands = getattr(state, "hand_no", getattr(state, "round_no", 0))
+            report.round_name = self.table.round_name
+            report.counters = self.table.counters()
+
+    def _apply_cut_tail(self) -> None:
+        """A log that stops in a simultaneous phase (a seat gone mid-Phase 1): its last
+        envelopes were applied once stable, on envelopes held back that a transcript does not
+        keep. Each applies here in the order it stands if it is the smallest held by (lamport,
+        seat) (protocol.md 10.7), and what then becomes due follows as usual; an envelope that
+        is neither stays, and is reported."""
+        table, log, report = self.table, self.log, self.report
+        assert table is not None and log is not None
+        while self.unapplied:
+            stands, index, offset = self.unapplied[0]
+            applied = log.advance()
+            if not applied:
+                if not isinstance(table.expected(), Concurrent) or not log.apply_held(stands):
+                    return
+                applied = [stands]
+            if log.faults:
+                fault = log.faults[0]
+                raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index, offset))
+            for k, envelope in enumerate(applied):
+                if k >= len(self.unapplied) or self.unapplied[k][0] is not envelope:
+                    at = min(k, len(self.unapplied) - 1)
+                    out, at_index, at_offset = self.unapplied[at]
+                    what = f"{out} stands where the rules expect {envelope}"
+                    raise _Stop(
+                        AuditFault(out.seat, "envelope out of order", what, at_index, at_offset)
+                    )
+            del self.unapplied[: len(applied)]
+            report.entries += len(applied)
+            report.ids += [e.id for e in applied]
+            if table.fault is not None:
+                fault = table.fault
+                raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index, offset))
+            _tally(table, report)
+            table.outbox.clear()
 
 
 def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -> None:

@@ -32,7 +32,7 @@ first state is made (`_new_game`) and what its steps mean for the players (`_on_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import DRIVER, IllegalAction
@@ -118,10 +118,13 @@ class Concurrent:
 
 @dataclass(frozen=True, slots=True)
 class Publish:
-    """An envelope this seat must sign and publish."""
+    """An envelope this seat must sign and publish. `claims`: the engine slot it asks to be
+    dealt to this seat (The Lie's claim, T3), so that a peer can time how long the card's front
+    takes to reach it (`CardsVerified("claim")`)."""
 
     kind: str
     body: Any
+    claims: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +185,7 @@ class TableDriver:
     # Kinds a seat may send whenever its envelope is taken, with no effect on the game (The
     # Lie's heartbeats: one signed late in Phase 1 is applied harmlessly where its seat is next).
     heartbeat_kinds: ClassVar[frozenset[str]] = frozenset()
+    round_name: ClassVar[str] = "hand"  # what a game's `hand_no` or `round_no` counts
 
     def __init__(
         self,
@@ -257,6 +261,17 @@ class TableDriver:
     def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
         """The options shown in the lobby and signed in the roster (the rest are the defaults)."""
         raise NotImplementedError
+
+    @classmethod
+    def options_from_lobby(cls, values: Mapping[str, Any]) -> Any:
+        """The options a roster signed (`lobby_options`' fields, the rest at the rulebook's
+        defaults); ValueError for a field the game's lobby does not show or of the wrong type."""
+        default = get_game(cls.game_name).default_options()
+        shown = cls.lobby_options(default)
+        for name, value in values.items():
+            if name not in shown or type(value) is not type(shown[name]):
+                raise ValueError(f"{name}={value!r} is not an option of {cls.game_name}'s lobby")
+        return replace(default, **values)
 
     @classmethod
     def options_for_join(cls, options: Any) -> Any:
@@ -355,6 +370,54 @@ class TableDriver:
         return (
             isinstance(expect, Expect) and expect.kind == self.act_kind and expect.seat == self.me
         )
+
+    # -- what a seat decides (a player or its bot), the same for every game -------------------
+
+    @property
+    def choice_kinds(self) -> frozenset[str]:
+        """The kinds this seat signs by its own choice (its actions, heartbeats): a replay after
+        a restart never regenerates them, unlike the fair-deck messages it owes."""
+        return frozenset({self.act_kind}) | self.heartbeat_kinds
+
+    def publish_action(self, action: Any, *, check: bool = True) -> None:
+        """Queue this seat's action for signing. With `check` (always, but for a test's
+        deliberate cheat) it is first checked as every peer will check it, against this seat's
+        own view too (raises IllegalAction, publishing nothing)."""
+        raise NotImplementedError
+
+    def simultaneous(self) -> bool:
+        """Whether the seats act at once now (The Lie's Phase 1), rather than in turn."""
+        return False
+
+    def may_choose(self) -> bool:
+        """Whether this seat's player (or bot) may choose an action now."""
+        return self.my_turn()
+
+    def heartbeat(self, waiting_for: frozenset[int], last_prev: bytes | None) -> Publish | None:
+        """The heartbeat this seat must sign now, if any: `waiting_for` is its log's
+        `waiting_for(self.needs_stability)` (the seats whose envelope the log needs to apply the
+        held envelopes that matter), `last_prev` the prev of the newest envelope this seat
+        signed. A game without simultaneous phases never needs one."""
+        return None
+
+    def needs_stability(self, envelope: Envelope) -> bool:
+        """Whether a held envelope must become stable soon (others answer it with heartbeats):
+        all do but a heartbeat that acknowledges nothing (The Lie, protocol.md 10.11.6)."""
+        return True
+
+    def holding_up(self) -> frozenset[int]:
+        """The seats whose envelope the table itself waits for in a simultaneous phase, beyond
+        what the log holds back (shares owed, acknowledgements a race needs)."""
+        return frozenset()
+
+    def counters(self) -> dict[str, int]:
+        """What the game counts for `simulate` and the benchmark (The Lie: races decided, void
+        claims)."""
+        return {}
+
+    def restore_signed(self, envelope: Envelope) -> None:
+        """An envelope this seat signed before a restart that its log has not applied yet: a
+        game that counts what is in flight (The Lie's claims, T3) counts it again."""
 
     def masked_slot(self, slot: int) -> Slot:
         """The fair deck's card behind engine slot `slot`."""
