@@ -1,6 +1,7 @@
-"""`fairdeal bot [--table NAME | --peer HOST:PORT]`: join a Larry table on the LAN as a bot,
-found by name over mDNS or dialled directly; logs every doubt's verification; prints the result
-as one JSON line."""
+"""`fairdeal bot [--table NAME | --peer HOST:PORT]`: join a table of Larry or The Lie on the LAN
+as a bot, found by name over mDNS or dialled directly; the game and its options are the lobby's
+(the bot agrees only to a game it has, with options that make one); logs every proof; prints
+the result as one JSON line."""
 
 from __future__ import annotations
 
@@ -50,7 +51,6 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     import logging
     import sys
 
-    from fairdeal.engine.larry import LarryOptions
     from fairdeal.p2p.identity import default_data_dir, load_or_create_identity
     from fairdeal.p2p.log.transcript import SecretStore
     from fairdeal.p2p.table.gather import find_table, join_lobby, open_lobby
@@ -100,7 +100,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     if point is not None:  # the host ran again after a crash: its seat and its bots' seats
         return await _resume_hosted(point, args, data, play)
 
-    options = LarryOptions(short_game=args.short)
+    options = _table_options(args)
     address: asyncio.Future = asyncio.get_running_loop().create_future()
     host_flow = play(
         open_lobby(
@@ -129,6 +129,18 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     bots = [report(flow) for flow in flows]
     results = await asyncio.gather(host_task, *bots)
     return 0 if all(r["over"] and r["fault"] is None for r in results) else 1
+
+
+def _table_options(args: argparse.Namespace) -> Any:
+    """The options of the table `host --headless` opens (already checked by `host.check`)."""
+    from fairdeal.engine.larry import LarryOptions
+    from fairdeal.ui.game_options import lie_options
+
+    if args.game == "lie":
+        return lie_options(
+            seats=args.seats, short_game=args.short, rounds=args.rounds, hand_size=args.hand_size
+        )
+    return LarryOptions(short_game=args.short)
 
 
 async def _resume_hosted(

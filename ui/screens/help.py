@@ -98,9 +98,14 @@ LIE_HELP_TEXT = """\
 - **T10** Score: the sum of the fronts of your prize cards. Ties: the most prize cards; still
   tied, the win is shared.
 
+## Options
+- **T9** rounds, 1–3 (3 by the rules); **T3** hand size, 1–12 (12 by the rules). A short game
+  is one round. Every seat agrees to them in the lobby before the first card.
+
 ## Fair play
-At a local table against bots the oracle knows the deck: there is nothing to prove. The Lie at
-a networked table is not available yet.
+At a local table against bots the oracle knows the deck: there is nothing to prove. With
+friends (the lobby's `n`, *Where: on the network*, or `fairdeal host lie`) every card is
+shuffled, dealt and revealed by the fair-deck protocol.
 """
 
 HELP_TEXTS = {"larry": HELP_TEXT, "lie": LIE_HELP_TEXT}
