@@ -118,10 +118,13 @@ class Concurrent:
 
 @dataclass(frozen=True, slots=True)
 class Publish:
-    """An envelope this seat must sign and publish."""
+    """An envelope this seat must sign and publish. `claims`: the engine slot it asks to be
+    dealt to this seat (The Lie's claim, T3), so that a peer can time how long the card's front
+    takes to reach it (`CardsVerified("claim")`)."""
 
     kind: str
     body: Any
+    claims: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +358,48 @@ class TableDriver:
         return (
             isinstance(expect, Expect) and expect.kind == self.act_kind and expect.seat == self.me
         )
+
+    # -- what a seat decides (a player or its bot), the same for every game -------------------
+
+    @property
+    def choice_kinds(self) -> frozenset[str]:
+        """The kinds this seat signs by its own choice (its actions, heartbeats): a replay after
+        a restart never regenerates them, unlike the fair-deck messages it owes."""
+        return frozenset({self.act_kind}) | self.heartbeat_kinds
+
+    def publish_action(self, action: Any, *, check: bool = True) -> None:
+        """Queue this seat's action for signing. With `check` (always, but for a test's
+        deliberate cheat) it is first checked as every peer will check it, against this seat's
+        own view too (raises IllegalAction, publishing nothing)."""
+        raise NotImplementedError
+
+    def simultaneous(self) -> bool:
+        """Whether the seats act at once now (The Lie's Phase 1), rather than in turn."""
+        return False
+
+    def may_choose(self) -> bool:
+        """Whether this seat's player (or bot) may choose an action now."""
+        return self.my_turn()
+
+    def heartbeat(self, waiting_for: frozenset[int], last_prev: bytes | None) -> Publish | None:
+        """The heartbeat this seat must sign now, if any: `waiting_for` is its log's (the seats
+        whose envelope the log needs to apply what it holds), `last_prev` the prev of the newest
+        envelope this seat signed. A game without simultaneous phases never needs one."""
+        return None
+
+    def holding_up(self) -> frozenset[int]:
+        """The seats whose envelope the table itself waits for in a simultaneous phase, beyond
+        what the log holds back (shares owed, acknowledgements a race needs)."""
+        return frozenset()
+
+    def counters(self) -> dict[str, int]:
+        """What the game counts for `simulate` and the benchmark (The Lie: races decided, void
+        claims)."""
+        return {}
+
+    def restore_signed(self, envelope: Envelope) -> None:
+        """An envelope this seat signed before a restart that its log has not applied yet: a
+        game that counts what is in flight (The Lie's claims, T3) counts it again."""
 
     def masked_slot(self, slot: int) -> Slot:
         """The fair deck's card behind engine slot `slot`."""

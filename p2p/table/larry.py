@@ -16,11 +16,12 @@ from typing import Any, ClassVar
 from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions, Step, apply, new_game
 from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
 from fairdeal.engine.larry.events import DoubtResolved
+from fairdeal.engine.larry.legal import check_action
 from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus, VerifiedCard
-from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.driver import Publish, TableDriver
 
 GAME = "larry"
 JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
@@ -64,6 +65,16 @@ class LarryTable(TableDriver):
 
     def _deck_id(self) -> str:
         return f"hand{self.state.hand_no}"
+
+    def publish_action(self, action: Any, *, check: bool = True) -> None:
+        """Queue this seat's move (L6) for signing; it must be its turn, and with `check` the
+        move must pass `check_action` on its own view (raises IllegalAction, publishing
+        nothing)."""
+        if self.state is None or self.over or not self.my_turn():
+            raise IllegalAction(self.me, "it is not your turn")
+        if check:
+            check_action(self.view(), action)
+        self.outbox.append(Publish(ACT, to_data(action)))
 
     def _new_game(self) -> Step:
         seed = self.deck.coin_seed(FIRST_PLAYER_COIN)

@@ -31,12 +31,13 @@ from typing import Any, ClassVar
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.lie import Claim, HandFull, LieOptions, Pass, Phase, Play, Side, SlotTaken
 from fairdeal.engine.lie.codec import DecodeError, action_from_data, to_data
+from fairdeal.engine.lie.events import GameOver, Played
 from fairdeal.engine.requests import Arrange, Deal
 from fairdeal.p2p.deck import CardDealt, DeckFault, Slot
 from fairdeal.p2p.deck.messages import SharesMessage
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.api import CardsVerified, Notice, ProofStatus, VerifiedCard
 from fairdeal.p2p.table.driver import (
     DECK,
     Concurrent,
@@ -168,31 +169,94 @@ class LieTable(TableDriver):
             state = replace(state, table=self.claimable())
         return self.game.view_for(state, self.knowledge(), self.me)
 
-    def publish_action(self, action: Claim | Play | Pass) -> None:
-        """Queue this seat's action for signing, after checking it as every peer will (raises
-        IllegalAction, publishing nothing)."""
+    def publish_action(self, action: Claim | Play | Pass, *, check: bool = True) -> None:
+        """Queue this seat's action for signing, after checking it as every peer will and
+        against this seat's own view (raises IllegalAction, publishing nothing). Without `check`
+        (a test's deliberate cheat) only the phase decides its kind."""
         state = self.state
         if state is None or self.over:
             raise IllegalAction(self.me, "the game is not in play")
         if isinstance(action, Claim):
-            if not self.claiming():
-                raise IllegalAction(self.me, "cards are claimed only in Phase 1 (T3)")
-            if self.room() <= 0:
-                raise HandFull(self.me, f"your hand is full: {self.options.hand_size} (T3)")
-            if action.slot not in self.claimable():
-                raise SlotTaken(self.me, f"slot {action.slot} is taken (T3)")
+            if check:
+                if not self.claiming():
+                    raise IllegalAction(self.me, "cards are claimed only in Phase 1 (T3)")
+                if self.room() <= 0:
+                    raise HandFull(self.me, f"your hand is full: {self.options.hand_size} (T3)")
+                if action.slot not in self.claimable():
+                    raise SlotTaken(self.me, f"slot {action.slot} is taken (T3)")
             self._open_own.add(action.slot)
-            self.outbox.append(Publish(CLAIM, {"slot": action.slot, "side": str(action.side)}))
+            body = {"slot": action.slot, "side": str(action.side)}
+            self.outbox.append(Publish(CLAIM, body, claims=action.slot))
             return
-        if not super().my_turn():
-            raise IllegalAction(self.me, "it is not your go")
-        self.game.apply(state, self.me, action)  # raises IllegalAction; nothing is published
+        if check:
+            if not super().my_turn():
+                raise IllegalAction(self.me, "it is not your go")
+            # the engine's rules, then what this seat's own fronts forbid (T5)
+            self.game.check_action(self.view(), action)
         self.outbox.append(Publish(ACT, to_data(action)))
 
+    @property
+    def choice_kinds(self) -> frozenset[str]:
+        return frozenset({ACT, CLAIM, TICK})
+
+    def simultaneous(self) -> bool:
+        return self.claiming()
+
+    def may_choose(self) -> bool:
+        """In Phase 1, one card at a time (T3: a player takes a card, turns it over, adds it to
+        an end of the hand, then takes the next): this seat may claim again once its previous
+        claim is settled, its card's front known or the claim void."""
+        if self.claiming():
+            return self.can_claim() and not self.claim_in_flight()
+        return super().my_turn()
+
+    def claim_in_flight(self) -> bool:
+        """A claim of this seat not settled yet: signed but not in the log, undecided, or taken
+        with its card's front still unknown to this seat (its shares are on their way)."""
+        if self._open_own or any(claim.seat == self.me for claim in self._queue):
+            return True
+        state = self.state
+        if state is None or self.me >= self.seats:
+            return False
+        return any(self.deck.known_card(self._slot[slot]) is None for slot in state.hands[self.me])
+
+    def heartbeat(self, waiting_for: frozenset[int], last_prev: bytes | None) -> Publish | None:
+        """A `lie.tick` when the log holds an envelope back for this seat or a race waits for
+        this seat to see its first claim (protocol.md 10.11.6); none otherwise, so a quiet table
+        goes quiet."""
+        if self.over or not self.claiming():
+            return None
+        if self.me in waiting_for or self.heartbeat_due(last_prev):
+            return Publish(TICK, {})
+        return None
+
+    def holding_up(self) -> frozenset[int]:
+        """Seats that owe shares of a claimed card, or whose acknowledgement an undecided race
+        needs before it closes (protocol.md 10.11.3, 10.11.5)."""
+        if not self.claiming():
+            return frozenset()
+        owing = {seat for seat in range(self.seats) if self._owed[seat]}
+        for race in self._races.values():
+            if race.winner is None:
+                first = race.first
+                owing |= {
+                    s for s in range(self.seats) if s != first.seat and self._seen[s] <= first.index
+                }
+        return frozenset(owing)
+
+    def counters(self) -> dict[str, int]:
+        return {"races_decided": self.races_decided, "void_claims": self.void_claims}
+
+    def restore_signed(self, envelope: Envelope) -> None:
+        """A claim this seat signed before a restart, not in the log yet, still counts against
+        its hand and keeps it from claiming that slot again (T3)."""
+        body = envelope.body
+        if envelope.kind == CLAIM and isinstance(body, Mapping) and type(body.get("slot")) is int:
+            self._open_own.add(body["slot"])
+
     def heartbeat_due(self, last_prev: bytes | None) -> bool:
-        """Whether this seat must sign a `lie.tick`: a race waits for it to see a claim that its
-        newest signed envelope (whose prev is `last_prev`) had not seen. A peer also ticks when
-        its log's `waiting_for()` names its seat (the log's stability)."""
+        """Whether a race waits for this seat to see a claim that its newest signed envelope
+        (whose prev is `last_prev`) had not seen (protocol.md 10.11.6)."""
         if self.me >= self.seats or not self.claiming():
             return False
         seen = self._heads.get(last_prev, 0) if last_prev is not None else 0
@@ -357,9 +421,32 @@ class LieTable(TableDriver):
 
     def _on_card_dealt(self, event: CardDealt) -> None:
         self._dealt.add(event.slot)
+        if event.owner == self.me and event.card is not None:  # every other share was proved
+            slot = self._engine_slot[event.slot]
+            card = VerifiedCard(slot, self.me, event.card, False, ProofStatus.VERIFIED)
+            self.events.append(CardsVerified("claim", self.me, (card,)))
         service = self._service
         if service is not None and service.kind == "dealing":
             service.done = all(s in self._dealt for s in service.slots)
+
+    def _on_step_event(self, event: Any) -> None:
+        """The fronts the fair deck opened for everyone, with their proofs: a combination
+        played (T5), every seat's prizes at the end of the game (T10)."""
+        if isinstance(event, Played):
+            cards = tuple(
+                VerifiedCard(slot, event.seat, face, True, ProofStatus.VERIFIED)
+                for slot, face in zip(event.slots, event.cards, strict=True)
+            )
+            self.events.append(CardsVerified("play", event.seat, cards))
+        elif isinstance(event, GameOver):
+            for seat, (slots, faces) in enumerate(
+                zip(self.state.prizes, event.prizes, strict=True)
+            ):
+                cards = tuple(
+                    VerifiedCard(slot, seat, face, True, ProofStatus.VERIFIED)
+                    for slot, face in zip(slots, faces, strict=True)
+                )
+                self.events.append(CardsVerified("prizes", seat, cards))
 
     def _on_arranged(self, request: Arrange, seed: bytes) -> None:
         if request.reason == "layout":  # a new round: its races are decided by this coin's seed

@@ -1,9 +1,12 @@
-"""A networked seat of a Larry table: the `TableSession` the UI, a bot or the CLI plays through.
+"""A networked seat of a table of any game: the `TableSession` the UI, a bot or the CLI plays.
 
-`TablePeer` wires a `LarryTable` (p2p.table.driver) to the table log (`TableLog` + `TableSync`
-over a connected `Mesh`) and to disk (the transcript, and the secrets file holding the seed of
-this seat's randomness and the give-away shares it received). It publishes what the table says
-this seat owes, lets a bot play for the seat if it has one, and reports `TableEvent`s.
+`TablePeer` wires a game's table driver (`LarryTable`, `LieTable`: p2p.table.games picks it by
+the options) to the table log (`TableLog` + `TableSync` over a connected `Mesh`) and to disk (the
+transcript, and the secrets file holding the seed of this seat's randomness and the give-away
+shares it received). It publishes what the table says this seat owes, lets a bot play for the
+seat if it has one, signs the heartbeats a simultaneous phase needs (The Lie's Phase 1), and
+reports `TableEvent`s. Everything game-specific is asked of the driver (`publish_action`,
+`may_choose`, `heartbeat`, `holding_up`, `choice_kinds`), so this file has no game branch.
 
 Restart: a peer started again with the same identity and data directory finds its transcript,
 replays it through a table rebuilt from the same seed (so it regains its own secrets), skips what
@@ -26,9 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView
-from fairdeal.engine.larry.codec import to_data
-from fairdeal.engine.larry.legal import check_action, legal_actions
+from fairdeal.engine.errors import IllegalAction
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckFault, DeckSession
 from fairdeal.p2p.errors import PeerError
@@ -37,7 +38,7 @@ from fairdeal.p2p.lobby.messages import signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.sync import TableSync
-from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog, genesis_head
+from fairdeal.p2p.log.tablelog import Fault, Roster, Simultaneous, TableLog, genesis_head
 from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
@@ -50,6 +51,7 @@ from fairdeal.p2p.log.transcript import (
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.api import (
+    CardsVerified,
     DoubtVerification,
     EventHistory,
     FaultDetected,
@@ -63,7 +65,7 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     result_so_far,
 )
-from fairdeal.p2p.table.driver import ACT, LarryTable, Private, Publish
+from fairdeal.p2p.table.driver import Private, TableDriver
 from fairdeal.p2p.table.forwards import SignedForward, sign_forward
 from fairdeal.p2p.table.games import table_class_for
 from fairdeal.p2p.table.leaving import LEFT, parse_left, sign_left
@@ -108,6 +110,14 @@ class PeerTimings:
     move_latencies: list[float] = field(default_factory=list)
     doubt_latencies: list[float] = field(default_factory=list)
     hand_setups: list[float] = field(default_factory=list)  # the shuffle and deal of hands 2, 3
+    # The Lie (T3): from signing a claim to knowing the front of the card it dealt this seat.
+    claim_latencies: list[float] = field(default_factory=list)
+    claims_signed: dict[int, float] = field(default_factory=dict)  # slot -> when, until dealt
+    heartbeats: int = 0  # heartbeats this seat signed
+
+
+# Engine events that start a new deal after a move: the next hand (Larry) or round (The Lie).
+NEW_DEAL_EVENTS = frozenset({"HandStarted", "RoundStarted"})
 
 
 def describe_verification(verification: DoubtVerification) -> str:
@@ -130,11 +140,11 @@ def describe_verification(verification: DoubtVerification) -> str:
 
 
 class TablePeer:
-    """One seat at a networked Larry table (implements table_api.TableSession)."""
+    """One seat at a networked table of any game (implements table_api.TableSession)."""
 
     # Where each seat listens, recorded in a new transcript's header (None: not known).
     seat_addresses: list[tuple[str, int] | None] | None = None
-    # Every action of this seat, the player's or its bot's, passes `check_action` before it is
+    # Every action of this seat, the player's or its bot's, is checked by the driver before it is
     # signed. Only a test's deliberate cheat turns this off, to reach the others' fault path.
     check_own_actions: bool = True
 
@@ -148,8 +158,9 @@ class TablePeer:
         secrets: SecretStore,
         bot: Bot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
-        table_class: type[LarryTable] | None = None,
+        table_class: type[TableDriver] | None = None,
         bot_delay: float = 0.0,
+        claim_pace: float = 0.0,
     ) -> TablePeer:
         """The peer of a table gathered by the lobby: its roster, seat, options, mesh, names and
         the signed roster that opens the log, all taken from `seated`."""
@@ -167,6 +178,7 @@ class TablePeer:
             table_class=table_class,
             signed_roster=seated.signed,
             bot_delay=bot_delay,
+            claim_pace=claim_pace,
         )
         peer.seat_addresses = list(seated.addresses)  # kept in the header: `fairdeal resume`
         return peer
@@ -176,7 +188,7 @@ class TablePeer:
         identity: Identity,
         roster: Roster,
         seat: int,
-        options: LarryOptions,
+        options: Any,
         mesh: Mesh,
         *,
         transcript: Path,
@@ -184,20 +196,23 @@ class TablePeer:
         names: Sequence[str] | None = None,
         bot: Bot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
-        table_class: type[LarryTable] | None = None,
+        table_class: type[TableDriver] | None = None,
         signed_roster: SignedRoster | None = None,
         bot_delay: float = 0.0,
+        claim_pace: float = 0.0,
         bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         new_contribution: Callable[[], bytes] = new_seed,
     ) -> None:
         """`signed_roster`: the lobby's roster every seat signed (protocol.md 5.5); it opens the
         log and is kept in the transcript's header for auditors. `bot_delay`: seconds the bot
         "thinks" before each move so that people at the table can follow (0: at once, as headless
-        peers, simulate and the benchmarks play); `bot_sleep` waits it (tests inject their own).
+        peers, simulate and the benchmarks play); `claim_pace`: where seats act at once (The
+        Lie's Phase 1, T3), seconds the bot waits before each claim (0: as fast as allowed, one
+        card at a time); `bot_sleep` waits either (tests inject their own).
         `new_contribution`: draws this seat's own secret contribution to a new table's seed
         (tests pin it; p2p.table.randomness)."""
-        if bot_delay < 0:
-            raise ValueError("the bot delay cannot be negative")
+        if bot_delay < 0 or claim_pace < 0:
+            raise ValueError("the bot delay and the claim pace cannot be negative")
         if roster.keys[seat] != identity.key:
             raise ValueError(f"seat {seat} of the roster is not {identity}")
         if signed_roster is not None and roster.keys != signed_roster.roster.keys:
@@ -212,27 +227,30 @@ class TablePeer:
         self.names = list(names or [f"seat {s}" for s in roster.seats])
         self.bot = bot
         self.bot_delay = bot_delay
+        self.claim_pace = claim_pace
         self._bot_sleep = bot_sleep
         self._bot_thinking: asyncio.Task[None] | None = None  # the delayed move, while it waits
+        self._thinking_at_once = False  # whether that delay is a claim pace (seats act at once)
         self.silence_limit = silence_limit
         # The game's driver, by the options' game; tests plug cheating subclasses in here.
         self._table_class = table_class or table_class_for(options)
         self._new_contribution = new_contribution
         self.signed_roster = signed_roster
         self.timings = PeerTimings()
-        self.table: LarryTable | None = None
+        self.table: TableDriver | None = None
         self.sync: TableSync | None = None
         self.history = EventHistory()
         self._closed = False
         self._pump_scheduled = False
         self._already_signed: Counter[bytes] = Counter()
+        self._last_prev: bytes | None = None  # the prev of the newest envelope this seat signed
         self._signed_before: Counter[bytes] = Counter()
         self._recovering: set[int] = set()  # after a restart: seats yet to send back our own
         self._done = asyncio.get_event_loop().create_future()
         self._watchdog: asyncio.Task[None] | None = None
         self._verifier: ThreadPoolExecutor | None = None
         self._waiting_since = time.monotonic()
-        self._reported_wait: int | None = None
+        self._reported_wait: set[int] = set()  # seats last reported as holding up the game
         self._withheld: WithheldReveal | None = None  # a coin reveal held up past the limit
         self._act_applied_at: float | None = None
         self._doubt_at: float | None = None
@@ -262,18 +280,19 @@ class TablePeer:
             for s, key in enumerate(self.roster.keys)
         )
 
-    def view(self) -> LarryView:
+    def view(self) -> Any:
         assert self.table is not None and self.table.state is not None, "the game has not begun"
         return self.table.view()
 
-    async def act(self, action: Action) -> None:
+    async def act(self, action: Any) -> None:
+        """Play `action` for this seat: the driver checks it as every peer will (raises
+        IllegalAction, publishing nothing)."""
         table = self._require_table()
         if self._ended:
             raise IllegalAction(self._seat, "you have left this table")
-        if table.state is None or not table.my_turn():
+        if table.state is None:
             raise IllegalAction(self._seat, "it is not your turn")
-        check_action(table.view(), action)  # raises IllegalAction; nothing is published
-        table.outbox.append(Publish(ACT, to_data(action)))
+        table.publish_action(action)
         self._pump()
 
     def events(self) -> AsyncIterator[TableEvent]:
@@ -328,8 +347,9 @@ class TablePeer:
             # What the replay makes this seat owe again was published before the crash; one
             # regenerated item is dropped per envelope signed (actions come from the bot, not
             # from the replay, and are never dropped).
+            choices = table.choice_kinds
             self._already_signed = Counter(
-                pack_canonical(e.body) for e in contents.signed if e.kind != ACT
+                pack_canonical(e.body) for e in contents.signed if e.kind not in choices
             )
             name = self.transcript_path.name
             self._emit(ReplayStarted(f"replaying {name}…"))
@@ -342,6 +362,7 @@ class TablePeer:
             # place already used would be equivocation).
             self._recovering = set(self.roster.seats) - {self._seat}
             sync.on_answered(self._on_answered)
+            self._restore_own(sync.log)
             self._drain_table_events()  # the game so far, before the notice that it is over
             self._emit(ReplayDone(f"resumed from {name}: {table.applied} entries"))
         else:
@@ -356,6 +377,8 @@ class TablePeer:
         self.sync = sync
         sync.on_failure(self._on_disk_failure)
         sync.log.on_applied(self._on_applied)
+        # An envelope held back (a simultaneous phase) may need this seat's heartbeat.
+        sync.on_update(self._schedule)
         sync.log.on_fault(self._on_log_fault)
         for key in self.roster.keys:
             if key in self.mesh.peers:
@@ -402,7 +425,7 @@ class TablePeer:
 
     # -- waiting ---------------------------------------------------------------------------
 
-    async def finished(self, timeout: float | None = None) -> LarryTable:
+    async def finished(self, timeout: float | None = None) -> TableDriver:
         """Wait until the game is over or stopped by a fault; returns the table."""
         async with asyncio.timeout(timeout):
             await asyncio.shield(self._done)
@@ -410,7 +433,7 @@ class TablePeer:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _require_table(self) -> LarryTable:
+    def _require_table(self) -> TableDriver:
         if self.table is None:
             raise RuntimeError("the table has not been started")
         return self.table
@@ -453,7 +476,7 @@ class TablePeer:
     def _on_applied(self, envelope: Envelope) -> None:
         now = time.monotonic()
         self._waiting_since = now
-        if envelope.kind == ACT:
+        if envelope.kind == self._require_table().act_kind:
             self._act_applied_at = now
         self._schedule()
 
@@ -513,7 +536,7 @@ class TablePeer:
             raise PeerError(f"seat {sender}", fault.what) from None
         self._schedule()
 
-    def _keep_forwards(self, table: LarryTable) -> None:
+    def _keep_forwards(self, table: TableDriver) -> None:
         """Write the forwards the table used to the secrets file before their receipts go out:
         a crash must not lose a card this seat was given."""
         if not table.kept_forwards:
@@ -561,8 +584,9 @@ class TablePeer:
             asyncio.get_running_loop().call_soon(self._pump)
 
     def _pump(self, bot_due: bool = False) -> None:
-        """Publish what this seat owes, report events, and let the bot play its turn (after its
-        delay, if it has one: `bot_due` says the delay has passed)."""
+        """Publish what this seat owes, report events, let the bot play (after its delay or
+        claim pace, if it has one: `bot_due` says that wait has passed), and sign a heartbeat
+        when a simultaneous phase waits for this seat and it has nothing else to send."""
         self._pump_scheduled = False
         table, sync = self.table, self.sync
         if table is None or sync is None or self._closed:
@@ -574,39 +598,73 @@ class TablePeer:
             self._keep_forwards(table)
             if self._closed:  # the disk refused the forwards: publish nothing after it
                 return
-            while table.outbox:
-                item = table.outbox.pop(0)
-                if isinstance(item, Private):
-                    forward = sign_forward(
-                        self.identity.sign, self.roster.table, item.transfer, item.slot, item.body
-                    )
-                    self._privates.append(forward)
-                    self._send_private(forward)
-                elif item.kind != ACT and self._already_signed[packed := pack_canonical(item.body)]:
-                    self._already_signed[packed] -= 1  # signed before a restart: in the log
-                else:
-                    try:
-                        sync.publish(item.kind, item.body)
-                    except TranscriptWriteError:
-                        return  # the seat stopped (_on_disk_failure): nothing is sent
+            if not self._flush(table, sync):
+                return  # the seat stopped (_on_disk_failure): nothing is sent
             self._drain_table_events()
-            if (
-                self.bot is not None
-                and table.my_turn()
-                and not sync.log.holds(self._seat, sync.log.next_seq(self._seat))
-            ):
-                if self.bot_delay > 0 and not bot_due:
-                    self._think()
+            if self.bot is not None and self._bot_may_choose(table, sync):
+                at_once = table.simultaneous()
+                delay = self.claim_pace if at_once else self.bot_delay
+                if delay > 0 and not (bot_due and self._thinking_at_once == at_once):
+                    self._think(delay, at_once)
                     break
                 bot_due = False  # the next move of this seat waits its own delay
-                action = self._bot_action(table.view())
-                table.outbox.append(Publish(ACT, to_data(action)))
+                self._bot_publish(table)
+                continue
+            heartbeat = table.heartbeat(sync.log.waiting_for(), self._last_prev)
+            if heartbeat is not None and not table.over:
+                self.timings.heartbeats += 1
+                table.outbox.append(heartbeat)
                 continue
             break
         if table.over and not self._done.done():
             self.timings.finished = time.monotonic()
             mark_done(self.transcript_path)  # rerunning the command starts a new table
             self._done.set_result(None)
+
+    def _flush(self, table: TableDriver, sync: TableSync) -> bool:
+        """Sign and send the table's outbox; False once the disk refused a write."""
+        choices = table.choice_kinds
+        while table.outbox:
+            item = table.outbox.pop(0)
+            if isinstance(item, Private):
+                forward = sign_forward(
+                    self.identity.sign, self.roster.table, item.transfer, item.slot, item.body
+                )
+                self._privates.append(forward)
+                self._send_private(forward)
+            elif (
+                item.kind not in choices
+                and self._already_signed[packed := pack_canonical(item.body)]
+            ):
+                self._already_signed[packed] -= 1  # signed before a restart: in the log
+            else:
+                try:
+                    envelope = sync.publish(item.kind, item.body)
+                except TranscriptWriteError:
+                    return False
+                self._last_prev = envelope.prev
+                if item.claims is not None:
+                    self.timings.claims_signed[item.claims] = time.monotonic()
+        return True
+
+    def _bot_may_choose(self, table: TableDriver, sync: TableSync) -> bool:
+        """The bot chooses when the driver lets this seat choose; in turn, only once (its move
+        not yet in the log), so a move signed and waiting is not made twice."""
+        if table.over or not table.may_choose():
+            return False
+        return table.simultaneous() or not sync.log.holds(self._seat, sync.log.next_seq(self._seat))
+
+    def _restore_own(self, log_: TableLog) -> None:
+        """After a restart: the envelopes this seat signed that its log holds but has not
+        applied still count (The Lie's claims in flight), and the newest one's prev is what a
+        heartbeat is measured against."""
+        table = self._require_table()
+        own = [e for e in (*log_.entries, *log_.buffered) if e.seat == self._seat]
+        if own:
+            self._last_prev = max(own, key=lambda e: e.seq).prev
+        for envelope in log_.buffered:
+            if envelope.seat == self._seat:
+                table.restore_signed(envelope)
 
     def _on_answered(self, seat: int) -> None:
         """A seat answered our `need` in full; when all have, this seat may sign again. What
@@ -619,9 +677,11 @@ class TablePeer:
             return
         log_ = self.sync.log
         own = [e for e in (*log_.entries, *log_.buffered) if e.seat == self._seat]
-        regenerated = Counter(pack_canonical(e.body) for e in own if e.kind != ACT)
+        choices = self._require_table().choice_kinds
+        regenerated = Counter(pack_canonical(e.body) for e in own if e.kind not in choices)
         published = self._signed_before - self._already_signed  # matched since the restart
         self._already_signed = regenerated - published
+        self._restore_own(log_)
         log.info("seat %s took back its own envelopes from the others", self._seat)
         self._schedule()
 
@@ -638,35 +698,38 @@ class TablePeer:
             self._done.set_exception(error)
             self._done.exception()  # retrieved here: finished() raises it to whoever waits
 
-    def _bot_action(self, view: LarryView) -> Action:
-        """The bot's choice, checked like a player's; a refused one is reported and replaced by
-        a listed legal action, so a faulty bot never stops the table for its own seat."""
+    def _bot_publish(self, table: TableDriver) -> None:
+        """The bot's choice, checked like a player's by the driver; a refused one is reported
+        and replaced by a listed legal action, so a faulty bot never stops the table for its own
+        seat."""
         assert self.bot is not None
+        view = table.view()
         action = self.bot.choose(view)
-        if not self.check_own_actions:
-            return action
         try:
-            check_action(view, action)
+            table.publish_action(action, check=self.check_own_actions)
+            return
         except IllegalAction as error:
             log.warning("the bot of seat %s chose an illegal move: %s", self._seat, error.reason)
             self._emit(Notice(f"✗ The bot's move was refused ({error.reason}); it plays another"))
-            for fallback in legal_actions(view):
-                with contextlib.suppress(IllegalAction):
-                    check_action(view, fallback)
-                    return fallback
-            raise
-        return action
+            refused = error
+        for fallback in table.game.legal_actions(view):
+            with contextlib.suppress(IllegalAction):
+                table.publish_action(fallback)
+                return
+        raise refused
 
-    def _think(self) -> None:
-        """Let the bot move once its delay has passed; meanwhile the loop keeps receiving and
-        checking the others' messages."""
+    def _think(self, delay: float, at_once: bool) -> None:
+        """Let the bot move once `delay` has passed (`at_once`: a claim pace, where seats act
+        at once); meanwhile the loop keeps receiving and checking the others' messages."""
         if self._bot_thinking is None:
-            self._bot_thinking = asyncio.get_running_loop().create_task(self._move_after_delay())
+            self._thinking_at_once = at_once
+            task = self._move_after_delay(delay)
+            self._bot_thinking = asyncio.get_running_loop().create_task(task)
 
-    async def _move_after_delay(self) -> None:
-        await self._bot_sleep(self.bot_delay)
+    async def _move_after_delay(self, delay: float) -> None:
+        await self._bot_sleep(delay)
         self._bot_thinking = None
-        # The bot chooses now, from the table as it is now: if it is no longer this seat's turn
+        # The bot chooses now, from the table as it is now: if this seat may no longer choose
         # (or the move is already in the log) nothing is published.
         self._pump(bot_due=True)
 
@@ -678,9 +741,9 @@ class TablePeer:
             if isinstance(event, StateChanged):
                 state = event.state
                 awaiting_act = state.to_act() is not None and not state.over
-                if awaiting_act and self.timings.setup_done is None:
-                    self.timings.setup_done = now
-                if any(type(e).__name__ == "HandStarted" for e in event.events):
+                if self.timings.setup_done is None and (awaiting_act or table.simultaneous()):
+                    self.timings.setup_done = now  # the first move or claim may be made
+                if any(type(e).__name__ in NEW_DEAL_EVENTS for e in event.events):
                     self._hand_starting = True
                 if (awaiting_act or state.over) and self._act_applied_at is not None:
                     elapsed = now - self._act_applied_at
@@ -692,6 +755,11 @@ class TablePeer:
                     self._hand_starting = False
                 if any(type(e).__name__ == "Doubted" for e in event.events):
                     self._doubt_at = self._act_applied_at or now
+            elif isinstance(event, CardsVerified) and event.reason == "claim":
+                for card in event.cards:
+                    signed = self.timings.claims_signed.pop(card.slot, None)
+                    if signed is not None:
+                        self.timings.claim_latencies.append(now - signed)
             elif isinstance(event, DoubtVerification):
                 if self._doubt_at is not None:
                     self.timings.doubt_latencies.append(now - self._doubt_at)
@@ -707,25 +775,40 @@ class TablePeer:
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)
 
+    def _held_up_by(self, table: TableDriver) -> frozenset[int]:
+        """The other seats the table waits for: the one whose envelope is due, or, where seats
+        send at once, those the log needs before it can apply what it holds and those the table
+        itself waits on (shares owed, a race's acknowledgements)."""
+        expect = table.expected_seat()
+        if expect is None:
+            return frozenset()
+        if isinstance(expect, Simultaneous):
+            assert self.sync is not None
+            seats = self.sync.log.waiting_for() | table.holding_up()
+        else:
+            seats = frozenset({expect})
+        return seats - {self._seat}
+
     async def _watch_silence(self) -> None:
-        """L-none: a seat silent past the limit is shown as holding up the game; we wait."""
+        """A seat silent past the limit is shown as holding up the game; we wait."""
         interval = max(0.05, min(1.0, self.silence_limit / 4))
         while True:
             await asyncio.sleep(interval)
             table = self.table
             if table is None or table.over:
                 continue
-            seat = table.expected_seat()
             waited = time.monotonic() - self._waiting_since
-            if seat is None or seat == self._seat or waited < self.silence_limit:
-                if self._reported_wait is not None:
-                    self._emit(SeatStatus(self._reported_wait, True, None))
-                    self._reported_wait = None
-                    self._withheld = None
+            seats = self._held_up_by(table) if waited >= self.silence_limit else frozenset()
+            for seat in sorted(self._reported_wait - seats):
+                self._emit(SeatStatus(seat, True, None))
+            self._reported_wait = set(seats)
+            if not seats:
+                self._withheld = None
                 continue
-            connected = self.roster.keys[seat] in self.mesh.peers
-            self._reported_wait = seat
             assert self.sync is not None
             self._withheld = withheld_reveal(table, self.sync.log, waited)
-            what = self._withheld.what if self._withheld is not None else None
-            self._emit(SeatStatus(seat, connected, waited, what))
+            for seat in sorted(seats):
+                connected = self.roster.keys[seat] in self.mesh.peers
+                withheld = self._withheld
+                what = withheld.what if withheld is not None and withheld.seat == seat else None
+                self._emit(SeatStatus(seat, connected, waited, what))

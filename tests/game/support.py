@@ -1,4 +1,6 @@
-"""N networked Larry peers in one asyncio loop over loopback (full crypto, real channels)."""
+"""N networked peers of any game in one asyncio loop over loopback (full crypto, real channels).
+
+The game is that of the options (Larry's short game when none are given)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,10 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fairdeal.engine.bots import Bot, make_bot
+from fairdeal.engine.games import game_of_options
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
@@ -16,10 +20,11 @@ from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.driver import LarryTable, lobby_options
+from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.games import table_class_for
 from fairdeal.p2p.table.peer import TablePeer
 
-MakeTable = type[LarryTable]
+MakeTable = type[TableDriver]
 
 
 def identity(index: int) -> Identity:
@@ -48,7 +53,7 @@ def make_peer(
     roster: Roster,
     mesh: Mesh,
     directory: Path,
-    options: LarryOptions,
+    options: Any,
     *,
     seed: int = 0,
     make_table: MakeTable | None = None,
@@ -57,8 +62,10 @@ def make_peer(
     signed_roster: SignedRoster | None = None,
     bot_delay: float = 0.0,
     bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    claim_pace: float = 0.0,
 ) -> TablePeer:
     data = directory / f"seat{seat}"
+    game = game_of_options(options).name
     data.mkdir(parents=True, exist_ok=True)
     return TablePeer(
         identity(seat),
@@ -68,21 +75,23 @@ def make_peer(
         mesh,
         transcript=data / "table.transcript",
         secrets=SecretStore(data / "secrets"),
-        bot=make_bot("heuristic", random.Random(seed * 100 + seat)) if bot else None,
-        table_class=make_table or LarryTable,
+        bot=make_bot("heuristic", random.Random(seed * 100 + seat), game) if bot else None,
+        table_class=make_table or table_class_for(options),
         silence_limit=silence_limit,
         signed_roster=signed_roster,
         bot_delay=bot_delay,
         bot_sleep=bot_sleep,
+        claim_pace=claim_pace,
         # pinned seat contributions: the shuffles, and so the whole game, are reproducible
         new_contribution=lambda: bytes([seed, seat + 1]) * 16,
     )
 
 
-def sign_roster(ids: list[Identity], table_id: bytes, options: LarryOptions) -> SignedRoster:
+def sign_roster(ids: list[Identity], table_id: bytes, options: Any) -> SignedRoster:
     """The roster a lobby would have had every seat sign (protocol.md 5.3)."""
+    driver = table_class_for(options)
     roster = LobbyRoster.build(
-        table_id, "larry", lobby_options(options), tuple(i.public for i in ids)
+        table_id, driver.game_name, driver.lobby_options(options), tuple(i.public for i in ids)
     )
     signatures = tuple(i.sign(roster.canonical_bytes()) for i in ids)
     return SignedRoster.verified(roster, signatures)
@@ -91,7 +100,7 @@ def sign_roster(ids: list[Identity], table_id: bytes, options: LarryOptions) -> 
 async def open_table(
     seats: int,
     directory: Path,
-    options: LarryOptions | None = None,
+    options: Any = None,
     *,
     seed: int = 0,
     tables: dict[int, MakeTable] | None = None,
@@ -101,6 +110,7 @@ async def open_table(
     signed_roster: bool = True,
     bot_delay: float = 0.0,
     bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    claim_pace: float = 0.0,
 ) -> LocalTable:
     """Start `seats` bot peers, connect them in a full mesh and start the table (which opens
     with the roster they all signed, as after a lobby, unless `signed_roster` is False)."""
@@ -124,6 +134,7 @@ async def open_table(
             signed_roster=signed,
             bot_delay=bot_delay,
             bot_sleep=bot_sleep,
+            claim_pace=claim_pace,
         )
         for s in range(seats)
     ]
