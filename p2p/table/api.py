@@ -15,9 +15,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
 from fairdeal.engine.larry import Action, Event, LarryState, LarryView
+from fairdeal.engine.lie.state import LieState
 
 
 class ProofStatus(Enum):
@@ -144,7 +145,9 @@ class SeatLeft:
 class TableEnded:
     """This seat has stopped playing at the table (it left, or ended the table after another
     seat left): the result so far. `hands` is how many hands were scored, `scores` the running
-    totals after them (L17), `leaders` the seats with the highest total (none before a hand)."""
+    totals after them (L17), `leaders` the seats with the highest total (none before a hand).
+    The Lie: `hands` counts rounds, `scores` the prize cards won (their points are unseen until
+    the game ends, T8) and `leaders` is empty, unless the game is over (points, winners)."""
 
     reason: str
     hands: int
@@ -152,10 +155,19 @@ class TableEnded:
     leaders: tuple[int, ...]
 
 
-def result_so_far(state: LarryState | None, seats: int, reason: str) -> TableEnded:
-    """The TableEnded of a table whose game stops at `state` (None: before the first deal)."""
+def result_so_far(state: Any, seats: int, reason: str) -> TableEnded:
+    """The TableEnded of a table whose game stops at `state` (None: before the first deal).
+
+    Larry: the hands scored and the running totals (L17). The Lie: the rounds played and, per
+    seat, the prize cards won so far; their points stay unseen until the game ends (T8), so
+    only a finished game has leaders (T10)."""
     if state is None:
         return TableEnded(reason, 0, (0,) * seats, ())
+    if isinstance(state, LieState):
+        rounds = state.round_no if state.over else state.round_no - 1
+        if state.over and state.winners:
+            return TableEnded(reason, rounds, state.scores, state.winners)
+        return TableEnded(reason, rounds, tuple(len(won) for won in state.prizes), ())
     hands = state.hand_no if state.over else state.hand_no - 1
     scores = state.scores
     best = max(scores)

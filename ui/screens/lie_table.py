@@ -143,6 +143,7 @@ class LieTableScreen(Screen[None], TablePresence):
         self._setup: SetupProgress | None = None  # the latest, until it is done
         self._gathering = "waiting for the seats"  # a networked table's news before its state
         self.proofs: dict[int, ProofStatus] = {}  # slot -> the proof of its revealed front
+        self.fault: FaultDetected | None = None  # a seat broke the rules: the game stopped
         self.prize_proofs: dict[int, ProofStatus] = {}  # seat -> its prizes' proof, at the end
         self.init_presence()
 
@@ -202,8 +203,10 @@ class LieTableScreen(Screen[None], TablePresence):
             self._on_setup_progress(event)
         elif isinstance(event, FaultDetected):
             name = self.names[event.seat]
-            self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
+            self.fault = event
+            self.log_line(f"✗ FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
+            self.refresh_table()
         elif isinstance(event, SeatStatus):
             await self.follow_seat_status(event)
         elif isinstance(event, SeatLeft):
@@ -233,7 +236,7 @@ class LieTableScreen(Screen[None], TablePresence):
             self.proofs[card.slot] = card.proof
         status = combined(card.proof for card in event.cards)
         view = self.current_view()
-        if view is None:
+        if view is None or not event.cards:  # a seat that won no prizes has none to turn over
             return
         letters = self.letters(view)
         fronts = " ".join(front_label(card.face, letters) for card in event.cards)
@@ -252,11 +255,14 @@ class LieTableScreen(Screen[None], TablePresence):
         so far, the rounds already scored."""
         self.ended = event
         names = self.names
-        totals = ", ".join(f"{names[s]} {score}" for s, score in enumerate(event.scores))
-        leading = ", ".join(names[s] for s in event.leaders) or "nobody (no round was scored)"
+        if event.leaders:  # the game was over: points (T10)
+            totals = ", ".join(f"{names[s]} {score}" for s, score in enumerate(event.scores))
+            result = f"points {totals}; winner(s): {', '.join(names[s] for s in event.leaders)}"
+        else:
+            won = ", ".join(f"{names[s]} {count}" for s, count in enumerate(event.scores))
+            result = f"prize cards won {won} (unseen, so nobody leads: T8)"
         self.log_line(
-            f"The table has ended ({event.reason}). After {event.hands} round(s): {totals}; "
-            f"leading: {leading}."
+            f"The table has ended ({event.reason}). After {event.hands} round(s): {result}."
         )
         self._queue_scores(f"Table ended after {event.hands} round(s)")
         self.refresh_table()
@@ -433,6 +439,8 @@ class LieTableScreen(Screen[None], TablePresence):
     def status_text(self, view: LieView) -> str:
         state = view.state
         head = f"The Lie · round {state.round_no} of {state.options.rounds}"
+        if self.fault is not None:
+            return f"{head} · ✗ stopped: FAULT by {self.names[self.fault.seat]}"
         if self._setup is not None:  # between rounds: the seats reshuffle and lay out (T9)
             return f"{head} · setting up: {setup_text(self._setup, self.session.seats)}"
         if state.phase is Phase.BUILD:
@@ -446,6 +454,9 @@ class LieTableScreen(Screen[None], TablePresence):
     def hint_text(self, view: LieView) -> str:
         if self.message:
             return self.message
+        if self.fault is not None:
+            name = self.names[self.fault.seat]
+            return f"✗ The game stopped: {name} broke the rules ({self.fault.what}). Esc: lobby"
         presence = self.presence_hint()
         if presence is not None:
             return presence
