@@ -79,8 +79,10 @@ class AuditReport:
     over: bool = False
     winners: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
-    hands: int = 0
+    hands: int = 0  # Larry's hands, The Lie's rounds (`round_name`)
     doubts: int = 0
+    round_name: str = "hand"
+    counters: dict[str, int] = field(default_factory=dict)  # the game's own (The Lie: races)
     roster: list[str] = field(default_factory=list)  # seat -> key fingerprint, all joined
     signed_roster: bool = False  # the header holds the lobby's roster, signed by every seat
     started: bool = False  # seat 0's join is in the log: the game's terms are known
@@ -111,9 +113,14 @@ class AuditReport:
             return f"incomplete: the log stops {where} after {self.entries} entries{torn}"
         winners = ", ".join(f"seat {w}" for w in self.winners)
         seats = ", ".join(f"{seat}={key}" for seat, key in enumerate(self.roster))
+        tally = (
+            ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in self.counters.items())
+            if self.counters
+            else f"{self.doubts} doubt(s)"
+        )
         return (
-            f"{self.hands} hand(s); winner(s): {winners}; scores {list(self.scores)}; "
-            f"{self.doubts} doubt(s); roster {seats}"
+            f"{self.hands} {self.round_name}(s); winner(s): {winners}; scores "
+            f"{list(self.scores)}; {tally}; roster {seats}"
             + ("" if self.signed_roster else " (no signed roster: not started in a lobby)")
         )
 
@@ -129,6 +136,7 @@ class AuditReport:
             "scores": list(self.scores),
             "hands": self.hands,
             "doubts": self.doubts,
+            "counters": dict(self.counters),
             "roster": self.roster,
             "signed_roster": self.signed_roster,
             "incomplete": self.incomplete,
@@ -527,6 +535,8 @@ class _Replay:
             report.winners = state.winners
             report.scores = state.scores
             report.hands = getattr(state, "hand_no", getattr(state, "round_no", 0))
+            report.round_name = self.table.round_name
+            report.counters = self.table.counters()
 
 
 def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -> None:

@@ -185,6 +185,7 @@ class TableDriver:
     # Kinds a seat may send whenever its envelope is taken, with no effect on the game (The
     # Lie's heartbeats: one signed late in Phase 1 is applied harmlessly where its seat is next).
     heartbeat_kinds: ClassVar[frozenset[str]] = frozenset()
+    round_name: ClassVar[str] = "hand"  # what a game's `hand_no` or `round_no` counts
 
     def __init__(
         self,

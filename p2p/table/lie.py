@@ -102,6 +102,7 @@ class LieTable(TableDriver):
     join_kind: ClassVar[str] = JOIN
     act_kind: ClassVar[str] = ACT
     heartbeat_kinds: ClassVar[frozenset[str]] = frozenset({TICK})
+    round_name: ClassVar[str] = "round"  # T9
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

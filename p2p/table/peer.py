@@ -605,11 +605,11 @@ class TablePeer:
                 at_once = table.simultaneous()
                 delay = self.claim_pace if at_once else self.bot_delay
                 if delay > 0 and not (bot_due and self._thinking_at_once == at_once):
-                    self._think(delay, at_once)
-                    break
-                bot_due = False  # the next move of this seat waits its own delay
-                self._bot_publish(table)
-                continue
+                    self._think(delay, at_once)  # and meanwhile it still owes its heartbeats
+                else:
+                    bot_due = False  # the next move of this seat waits its own delay
+                    self._bot_publish(table)
+                    continue
             heartbeat = table.heartbeat(sync.log.waiting_for(), self._last_prev)
             if heartbeat is not None and not table.over:
                 self.timings.heartbeats += 1
@@ -784,31 +784,43 @@ class TablePeer:
             return frozenset()
         if isinstance(expect, Simultaneous):
             assert self.sync is not None
-            seats = self.sync.log.waiting_for() | table.holding_up()
+            log_ = self.sync.log
+            # a seat whose next envelope is here is not silent: the log holds it for others
+            sent = {envelope.seat for envelope in log_.buffered}
+            seats = log_.waiting_for() | (table.holding_up() - sent)
         else:
             seats = frozenset({expect})
         return seats - {self._seat}
 
     async def _watch_silence(self) -> None:
-        """A seat silent past the limit is shown as holding up the game; we wait."""
+        """A seat silent past the limit is shown as holding up the game; we wait. A seat's
+        silence counts from the later of the last envelope applied and the moment the table
+        began to wait for it (in Phase 1 a quiet table waits for nobody until someone claims)."""
         interval = max(0.05, min(1.0, self.silence_limit / 4))
+        held_since: dict[int, float] = {}
         while True:
             await asyncio.sleep(interval)
             table = self.table
             if table is None or table.over:
                 continue
-            waited = time.monotonic() - self._waiting_since
-            seats = self._held_up_by(table) if waited >= self.silence_limit else frozenset()
+            now = time.monotonic()
+            held = self._held_up_by(table)
+            held_since = {seat: held_since.get(seat, now) for seat in held}
+            waited = {
+                seat: now - max(self._waiting_since, since) for seat, since in held_since.items()
+            }
+            seats = {seat for seat, wait in waited.items() if wait >= self.silence_limit}
             for seat in sorted(self._reported_wait - seats):
                 self._emit(SeatStatus(seat, True, None))
-            self._reported_wait = set(seats)
+            self._reported_wait = seats
             if not seats:
                 self._withheld = None
                 continue
             assert self.sync is not None
-            self._withheld = withheld_reveal(table, self.sync.log, waited)
+            longest = max(waited[seat] for seat in seats)
+            self._withheld = withheld_reveal(table, self.sync.log, longest)
             for seat in sorted(seats):
                 connected = self.roster.keys[seat] in self.mesh.peers
                 withheld = self._withheld
                 what = withheld.what if withheld is not None and withheld.seat == seat else None
-                self._emit(SeatStatus(seat, connected, waited, what))
+                self._emit(SeatStatus(seat, connected, waited[seat], what))

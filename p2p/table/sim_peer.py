@@ -2,9 +2,11 @@
 
 Talks to the parent (p2p.table.simulate) by JSON lines: it prints {"port": P} once it listens, reads
 {"addresses": [[host, port], ...], "dial": "higher" | "all"} from stdin, connects, plays with the
-full protocol, prints {"progress": moves} after each action applied and finally {"result": ...}
-with its scores, timings, CPU seconds and peak RSS. Started again with the same data directory
-after a crash, it resumes from its transcript and catches up.
+full protocol, prints {"progress": moves} after each action applied (in turn), {"claimed": n}
+each time the front of a card it claimed reaches it (The Lie's Phase 1), and finally
+{"result": ...} with its scores, timings, CPU seconds and peak RSS. Started again with the same
+data directory after a crash, it resumes from its transcript and catches up. The game is the
+plan's (`"game"`, Larry when it names none).
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.larry import LarryOptions
-from fairdeal.engine.larry.codec import from_data
+from fairdeal.engine.games import get_game
 from fairdeal.p2p.identity import PublicIdentity, load_identity
 from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
 from fairdeal.p2p.lobby.roster import SignedRoster
@@ -30,8 +31,8 @@ from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.api import DoubtVerification, FaultDetected, SeatStatus
-from fairdeal.p2p.table.driver import ACT, lobby_options
+from fairdeal.p2p.table.api import CardsVerified, DoubtVerification, FaultDetected, SeatStatus
+from fairdeal.p2p.table.games import table_class_for
 from fairdeal.p2p.table.peer import TablePeer
 
 TRANSCRIPT = "table.transcript"
@@ -42,19 +43,18 @@ def emit(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def plan_roster(
-    table: bytes, keys: list[bytes], names: list[str], options: LarryOptions
-) -> LobbyRoster:
+def plan_roster(table: bytes, keys: list[bytes], names: list[str], options: Any) -> LobbyRoster:
     """The roster a lobby would have fixed for the simulated table (protocol.md 5.3)."""
     seats = tuple(PublicIdentity(key, name) for key, name in zip(keys, names, strict=True))
-    return LobbyRoster.build(table, "larry", lobby_options(options), seats)
+    driver = table_class_for(options)
+    return LobbyRoster.build(table, driver.game_name, driver.lobby_options(options), seats)
 
 
-def load_plan(path: Path) -> tuple[Roster, LarryOptions, dict[str, Any], SignedRoster]:
+def load_plan(path: Path) -> tuple[Roster, Any, dict[str, Any], SignedRoster]:
     """The table's roster, options, plan and the roster every seat signed (as in a lobby)."""
     plan = json.loads(path.read_text())
     table, keys = bytes.fromhex(plan["table"]), [bytes.fromhex(k) for k in plan["keys"]]
-    options = from_data(plan["options"], LarryOptions)
+    options = get_game(plan.get("game", "larry")).options_from_data(plan["options"])
     lobby_roster = plan_roster(table, keys, plan["names"], options)
     signatures = tuple(bytes.fromhex(s) for s in plan["roster_signatures"])
     signed = SignedRoster.verified(lobby_roster, signatures)
@@ -70,7 +70,8 @@ async def serve(args: argparse.Namespace) -> int:
     emit({"port": port, "seat": seat})
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     wiring = json.loads(line)
-    bot = make_bot(plan.get("bot", "heuristic"), random.Random(args.seed * 1000 + seat))
+    game = plan.get("game", "larry")
+    bot = make_bot(plan.get("bot", "heuristic"), random.Random(args.seed * 1000 + seat), game)
     peer = TablePeer(
         identity,
         roster,
@@ -83,13 +84,16 @@ async def serve(args: argparse.Namespace) -> int:
         bot=bot,
         silence_limit=float(plan.get("silence_limit", 30.0)),
         signed_roster=signed,
+        claim_pace=float(plan.get("claim_pace", 0.0)),
     )
     await peer.start()
     moves = 0
 
+    act_kind = table_class_for(options).act_kind
+
     def on_applied(envelope: Any) -> None:
         nonlocal moves
-        if envelope.kind == ACT:
+        if envelope.kind == act_kind:
             moves += 1
             emit({"progress": moves, "seat": seat})
 
@@ -124,6 +128,7 @@ async def serve(args: argparse.Namespace) -> int:
     assert table is not None and table.state is not None
     usage = resource.getrusage(resource.RUSAGE_SELF)
     timings = peer.timings
+    state = table.state
     emit(
         {
             "result": {
@@ -132,7 +137,8 @@ async def serve(args: argparse.Namespace) -> int:
                 "phase": str(table.state.phase),
                 "winners": list(table.state.winners),
                 "scores": list(table.state.scores),
-                "hands": table.state.hand_no,
+                # Larry's hands, The Lie's rounds
+                "hands": getattr(state, "hand_no", getattr(state, "round_no", 0)),
                 "fault": None
                 if table.fault is None
                 else {"seat": table.fault.seat, "what": table.fault.what},
@@ -141,6 +147,9 @@ async def serve(args: argparse.Namespace) -> int:
                 "move_latencies": timings.move_latencies,
                 "doubt_latencies": timings.doubt_latencies,
                 "hand_setups": timings.hand_setups,
+                "claim_latencies": timings.claim_latencies,
+                "heartbeats": timings.heartbeats,
+                "counters": table.counters(),
                 "cpu_seconds": usage.ru_utime + usage.ru_stime,
                 "peak_rss_mb": usage.ru_maxrss / 1024,
                 "head": table.head.hex(),
@@ -157,8 +166,12 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 async def report_events(peer: TablePeer, seat: int) -> None:
+    claimed = 0
     async for event in peer.events():
-        if isinstance(event, DoubtVerification):
+        if isinstance(event, CardsVerified) and event.reason == "claim":
+            claimed += len(event.cards)
+            emit({"claimed": claimed, "seat": seat})
+        elif isinstance(event, DoubtVerification):
             emit({"doubt": seat, "correct": event.correct, "loser": event.loser})
         elif isinstance(event, FaultDetected):
             emit({"fault": {"seat": event.seat, "what": event.what, "evidence": event.evidence}})

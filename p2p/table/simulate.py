@@ -1,10 +1,12 @@
-"""Simulate a Larry table: N bot peers as separate OS processes over loopback, full protocol.
+"""Simulate a table of any game: N bot peers as separate OS processes over loopback, full protocol.
 
-`Simulation` prepares DIR (one data directory per seat with its identity, a plan with the
-roster and options), starts one `python -m p2p.table.sim_peer` per seat, tells each where the others
-listen, and collects their JSON lines. Each peer's transcript ends up in DIR/seatK/. The summary
-gives the result, the scores, and the time spent in setup, moves and doubts, per peer CPU seconds
-and peak RSS. Tests use the same class to kill and restart a peer mid-hand.
+`Simulation` prepares DIR (one data directory per seat with its identity, a plan with the game,
+roster and options), starts one `python -m p2p.table.sim_peer` per seat, tells each where the
+others listen, and collects their JSON lines. Each peer's transcript ends up in DIR/seatK/. The
+summary gives the result, the scores, and the time spent in setup, moves and doubts, per peer CPU
+seconds and peak RSS; for The Lie also the claim latency (a claim signed to its card's front known
+to the claimer), the races decided and the void claims. Tests use the same class to kill and
+restart a peer mid-hand or mid-Phase 1.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from fairdeal.engine.codec import to_data
+from fairdeal.engine.games import game_of_options
 from fairdeal.engine.larry import LarryOptions
-from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.table.sim_peer import TRANSCRIPT, plan_roster
@@ -39,12 +42,15 @@ class PeerProcess:
     lines: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     moves: int = 0
+    claimed: int = 0  # cards whose front reached this seat (The Lie's Phase 1)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     reader: asyncio.Task[None] | None = None
 
 
 class Simulation:
-    """One simulated table in `directory`; `await run()` plays it and returns the summary."""
+    """One simulated table in `directory`; `await run()` plays it and returns the summary.
+
+    The game is that of `options` (Larry's, with `short`, when none are given)."""
 
     def __init__(
         self,
@@ -57,12 +63,15 @@ class Simulation:
         silence_limit: float = 30.0,
         timeout: float = 300.0,
         python: str = sys.executable,
+        options: Any = None,
+        claim_pace: float = 0.0,
     ) -> None:
         self.directory = directory
         self.seed = seed
         self.timeout = timeout
         self.python = python
-        self.options = replace(LarryOptions(), short_game=short)
+        self.options = options if options is not None else replace(LarryOptions(), short_game=short)
+        self.game = game_of_options(self.options).name
         self.options.validate(peers)
         _check_fresh(directory)
         directory.mkdir(parents=True, exist_ok=True)
@@ -82,10 +91,12 @@ class Simulation:
                     "table": table.hex(),
                     "keys": [key.hex() for key in keys],
                     "names": names,
+                    "game": self.game,
                     "roster_signatures": [i.sign(roster).hex() for i in identities],
                     "options": to_data(self.options),
                     "bot": bot,
                     "silence_limit": silence_limit,
+                    "claim_pace": claim_pace,
                     "timeout": timeout,
                 }
             )
@@ -128,6 +139,8 @@ class Simulation:
                 peer.port = message["port"]
             elif "progress" in message:
                 peer.moves = message["progress"]
+            elif "claimed" in message:
+                peer.claimed = message["claimed"]
             elif "result" in message:
                 peer.result = message["result"]
             self._wake(peer)
@@ -211,7 +224,7 @@ class Simulation:
         doubts = [x for r in results if r for x in r["doubt_latencies"]]
         hand_setups = [x for r in results if r for x in r["hand_setups"]]
         fault = next((r["fault"] for r in results if r and r["fault"]), None)
-        return {
+        summary = {
             "result": "aborted" if fault else ("finished" if first["over"] else "unfinished"),
             "fault": fault,
             "agree": agree,
@@ -240,6 +253,9 @@ class Simulation:
             ],
             "transcripts": [str(p) for p in self.transcripts()],
         }
+        if self.game == "lie":
+            summary.update(lie_figures(first, [r for r in results if r]))
+        return summary
 
 
 class SimulationError(P2PError):
@@ -261,6 +277,20 @@ def _check_fresh(directory: Path) -> None:
             f"{directory} holds an earlier simulation ({found[0].name}); its identities and "
             "transcripts are kept: give --out a new directory, or remove that one"
         )
+
+
+def lie_figures(first: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Lie's own figures: claim latency (median is the p50), races and void claims (every
+    peer counts the same ones: they follow one log), heartbeats signed by all peers."""
+    counters = first.get("counters", {})
+    claims = [x for r in results for x in r.get("claim_latencies", [])]
+    return {
+        "rounds": first["hands"],
+        "claim_latency_ms": _latency(claims),
+        "races_decided": counters.get("races_decided", 0),
+        "void_claims": counters.get("void_claims", 0),
+        "heartbeats": sum(r.get("heartbeats", 0) for r in results),
+    }
 
 
 def _latency(samples: list[float]) -> dict[str, float | int]:

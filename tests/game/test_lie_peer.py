@@ -3,15 +3,18 @@ round with the full fair deck, real channels and transcripts (T3-T10)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
-from fairdeal.engine.lie import LieOptions, Phase
-from fairdeal.p2p.table.api import CardsVerified, ProofStatus
+from fairdeal.engine.lie import Claim, LieOptions, Phase, Side
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.api import CardsVerified, ProofStatus, SeatStatus
 from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.peer import TablePeer
 
-from .support import open_table, play_to_end
+from .support import identity, make_peer, open_table, play_to_end
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -53,3 +56,155 @@ async def test_three_peers_play_a_whole_round_of_the_lie(tmp_path: Path) -> None
     reports, disagreement = audit_many([table.transcript(s) for s in range(3)])
     assert disagreement is None
     assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+
+
+class Gate:
+    """A claim pace that ends only when the test opens the gate (no wall clock)."""
+
+    def __init__(self) -> None:
+        self.open = asyncio.Event()
+
+    async def __call__(self, _delay: float) -> None:
+        await self.open.wait()
+
+
+async def until_claiming(peers: list[TablePeer]) -> None:
+    for peer in peers:
+        assert peer.sync is not None and peer.table is not None
+        table = peer.table
+        await peer.sync.wait_until(lambda t=table: t.state is not None and t.claiming(), 60)
+
+
+def quiet(peers: list[TablePeer]) -> bool:
+    """Every log at one head with nothing held back, and no seat owing a heartbeat: nothing
+    more will be signed until someone claims."""
+    for peer in peers:
+        assert peer.sync is not None and peer.table is not None
+    logs = [p.sync.log for p in peers]
+    return (
+        len({log.head for log in logs}) == 1
+        and not any(log.buffered or p.table.outbox for log, p in zip(logs, peers, strict=True))
+        and all(p.table.heartbeat(p.sync.log.waiting_for(), p._last_prev) is None for p in peers)
+    )
+
+
+async def until_quiet(peers: list[TablePeer]) -> None:
+    """Wait until `quiet` holds: re-checked by every peer after each envelope it takes in."""
+    waits = [asyncio.ensure_future(p.sync.wait_until(lambda: quiet(peers))) for p in peers]
+    done, pending = await asyncio.wait(waits, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    assert done, "the table did not go quiet"
+
+
+async def let_the_loop_run(rounds: int = 200) -> None:
+    """Give every task, pump and socket its chance to run (a tick would be signed now)."""
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+
+
+async def test_a_quiet_table_goes_quiet_and_a_claim_costs_few_heartbeats(tmp_path: Path) -> None:
+    """No tick storm (protocol.md 10.11.6): with nobody claiming, Phase 1 goes silent; one claim
+    is acknowledged by a bounded number of heartbeats, then the table is silent again."""
+    gate = Gate()
+    table = await open_table(3, tmp_path, quick(), seed=5, claim_pace=1.0, bot_sleep=gate)
+    try:
+        await until_claiming(table.peers)
+        await until_quiet(table.peers)
+        before = [p.timings.heartbeats for p in table.peers]
+        await let_the_loop_run()
+        assert [p.timings.heartbeats for p in table.peers] == before and quiet(table.peers)
+
+        claimer = table.peers[2]
+        slot = claimer.table.claimable()[0]
+        await claimer.act(Claim(slot, Side.LEFT))
+        await until_quiet(table.peers)
+        await let_the_loop_run()
+        assert quiet(table.peers)
+        assert claimer.table.state.hands[2] == (slot,)  # T3: the claim took effect
+        ticks = sum(p.timings.heartbeats for p in table.peers) - sum(before)
+        # the others acknowledge the claim and the shares that deal it: a few each, not a storm
+        assert 2 <= ticks <= 3 * len(table.peers), ticks
+        assert len(claimer.timings.claim_latencies) == 1
+    finally:
+        await table.close()
+
+
+async def test_silence_in_phase_1_names_the_seat_the_claims_wait_for(tmp_path: Path) -> None:
+    """A seat that goes silent in Phase 1 holds up the others' claims: their silence watch names
+    it (the log waits for its envelope), where no single seat's turn is due."""
+    gate = Gate()
+    table = await open_table(
+        3, tmp_path, quick(), seed=6, claim_pace=1.0, bot_sleep=gate, silence_limit=0.2
+    )
+    try:
+        await until_claiming(table.peers)
+        await until_quiet(table.peers)
+        silent = table.peers[1]
+        await table.meshes[1].close()  # seat 1 goes away; its peer signs nothing more
+        await silent.close()
+        claimer = table.peers[0]
+        since = {peer.seat: len(peer.history) for peer in table.peers}  # setup had its waits
+        await claimer.act(Claim(claimer.table.claimable()[0], Side.RIGHT))
+
+        def reported(peer: TablePeer) -> set[int]:
+            return {
+                e.seat
+                for e in peer.history.events[since[peer.seat] :]
+                if isinstance(e, SeatStatus) and e.waiting_seconds is not None
+            }
+
+        for peer in (table.peers[0], table.peers[2]):
+            async with asyncio.timeout(20):
+                while 1 not in reported(peer):
+                    await peer.history.changed()
+            assert reported(peer) == {1}
+    finally:
+        await table.close()
+
+
+async def test_a_claim_signed_before_a_crash_still_counts_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    """Restart in Phase 1 (T3): a claim the seat signed but the others never saw is not in the
+    replayed log, yet it still counts against the hand and its slot is not claimed again; the
+    others get it from the restarted seat, and the game completes with no fault (nothing is
+    signed twice)."""
+    gate = Gate()
+    options = quick(hand_size=2)
+    table = await open_table(3, tmp_path, options, seed=8, claim_pace=1.0, bot_sleep=gate)
+    try:
+        await until_claiming(table.peers)
+        await until_quiet(table.peers)
+        victim = table.peers[1]
+        await table.meshes[1].close()  # cut off: its claim reaches nobody
+        slot = victim.table.claimable()[0]
+        await victim.act(Claim(slot, Side.RIGHT))
+        assert victim.sync.log.buffered  # signed, on disk, never applied
+        await victim.close()  # the crash: what is on disk is all that is left
+
+        mesh = Mesh(identity(1))
+        address = await mesh.start("127.0.0.1", 0)
+        table.meshes[1] = mesh
+        again = make_peer(
+            1,
+            table.roster,
+            mesh,
+            tmp_path,
+            options,
+            seed=8,
+            signed_roster=table.peers[0].signed_roster,
+        )
+        table.peers[1] = again
+        await again.start()
+        assert slot not in again.table.claimable()
+        assert again.table.room() == options.hand_size - 1
+        for other in (0, 2):
+            await table.meshes[other].connect(*address, expected_peer=identity(1).key)
+        gate.open.set()
+        await play_to_end(table, timeout=60)
+        assert all(p.table.fault is None for p in table.peers)
+        assert len({p.table.head for p in table.peers}) == 1
+        assert slot in again.table.state.hands[1] or again.table.void_claims
+    finally:
+        await table.close()

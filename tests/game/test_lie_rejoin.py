@@ -1,0 +1,57 @@
+"""Issue 10 point 6: a peer of The Lie SIGKILLed during Phase 1 (claims in flight, T3) or during a
+trick (T5) restarts from its transcript and secrets; the game completes and every transcript
+audits and agrees. Real processes over loopback (p2p.table.simulate), small hands, one round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fairdeal.engine.lie import LieOptions
+from fairdeal.p2p.log.transcript import load_transcript
+from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.simulate import Simulation
+
+pytestmark = [pytest.mark.timeout(150), pytest.mark.slow]
+
+VICTIM = 1
+HAND = 4
+
+
+def acts_in(path: Path) -> int:
+    return sum(1 for e in load_transcript(path).applied if e.kind == "lie.act")
+
+
+@pytest.mark.parametrize("when", ["phase 1", "trick"])
+async def test_a_peer_killed_and_restarted_finishes_the_game(tmp_path: Path, when: str) -> None:
+    # A claim pace keeps Phase 1 going long enough to kill the victim in the middle of it.
+    simulation = Simulation(
+        3,
+        tmp_path / "sim",
+        options=LieOptions(rounds=1, hand_size=HAND),
+        seed=11,
+        timeout=100,
+        claim_pace=0.1 if when == "phase 1" else 0.0,
+    )
+    victim = simulation.transcripts()[VICTIM]
+    try:
+        await simulation.start()
+        if when == "phase 1":
+            await simulation.wait_for(VICTIM, lambda p: p.claimed >= 1)
+        else:
+            await simulation.wait_for(VICTIM, lambda p: p.moves >= 2)
+        simulation.kill(VICTIM)
+        await simulation.restart(VICTIM)  # waits for the killed process first
+        # where the victim was when it died, by its own transcript
+        assert (acts_in(victim) == 0) if when == "phase 1" else (acts_in(victim) >= 2)
+        summary = await simulation.finish()
+    finally:
+        for peer in simulation.peers:
+            if peer.process is not None and peer.process.returncode is None:
+                peer.process.kill()
+    assert summary["result"] == "finished" and summary["agree"], summary
+    assert summary["claim_latency_ms"]["count"] >= 3 * HAND - HAND  # the victim's may be cut
+    reports, disagreement = audit_many(simulation.transcripts())
+    assert disagreement is None
+    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
