@@ -38,17 +38,20 @@ async def play_headless(
     silence_limit: float = 30.0,
     timeout: float | None = None,
     bot_delay: float = 0.0,
+    claim_pace: float = 0.0,
 ) -> dict[str, Any]:
-    """Play `seated` with a bot until the game ends (or stops on a fault); return the result.
-    `bot_delay`: seconds the bot thinks before each move (see TablePeer)."""
+    """Play `seated` with a bot of the table's game until the game ends (or stops on a fault);
+    return the result. `bot_delay`: seconds the bot thinks before each move, `claim_pace`
+    between its claims in The Lie's Phase 1 (see TablePeer)."""
     peer = TablePeer.for_seated(
         identity,
         seated,
         transcript=transcript_path(data, seated),
         secrets=SecretStore(data / "secrets"),
-        bot=make_bot(bot, random.Random(seed)),
+        bot=make_bot(bot, random.Random(seed), seated.game),
         silence_limit=silence_limit,
         bot_delay=bot_delay,
+        claim_pace=claim_pace,
     )
     await peer.start()
     redial = asyncio.get_running_loop().create_task(
@@ -96,7 +99,13 @@ async def play_headless(
         "over": table.state.over,
         "winners": list(table.state.winners),
         "scores": list(table.state.scores),
-        "hands": table.state.hand_no,
+        "game": seated.game,
+        # Larry counts hands (L18), The Lie rounds (T9)
+        **(
+            {"hands": table.state.hand_no}
+            if seated.game == "larry"
+            else {"rounds": table.state.round_no}
+        ),
         "fault": None if table.fault is None else str(table.fault.what),
         "transcript": str(transcript_path(data, seated)),
         "peer": peer,

@@ -344,6 +344,7 @@ def host_table(
             bind=bind,
             silence_limit=settings.silence_limit,
             bot_delay=bot_delay,
+            claim_pace=claim_pace,
         ):
             table._spawn(flow)
         return await lobby

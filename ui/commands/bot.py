@@ -28,6 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--peer", metavar="HOST:PORT", help="the host's address and TCP port")
     options.add_data_dir(parser, "the bot's identity and transcripts (default: the per-user one)")
     options.add_bot_kind(parser, per_seat=False, default="heuristic")
+    options.add_claim_pace(parser, 0.0, "default 0: as fast as it can")
     options.add_bind(parser)
     options.add_silence_limit(parser, 30.0)
     options.add_timeout(parser, None, "finding, gathering or playing the table")
@@ -61,6 +62,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     data: Path = args.data_dir or default_data_dir()
     identity = load_or_create_identity(data)
     timeout = args.timeout
+    pace = args.pace or 0.0  # `host --headless` without --pace: its bots grab as fast as they can
 
     async def report(flow: Awaitable[dict]) -> dict:
         result = await flow
@@ -76,6 +78,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
                 bot=args.bot_kind.split(",")[0],
                 silence_limit=args.silence_limit,
                 timeout=timeout,
+                claim_pace=pace,
             )
         )
 
@@ -125,7 +128,16 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     # The bots dial the host where it listens, and listen there too: `--bind 127.0.0.2` is
     # not reachable at 127.0.0.1.
     near = BOT_HOST if bound_host in ("0.0.0.0", "") else bound_host
-    flows = local_bots(data, near, port, kinds, bind=near, silence_limit=limit, timeout=timeout)
+    flows = local_bots(
+        data,
+        near,
+        port,
+        kinds,
+        bind=near,
+        silence_limit=limit,
+        timeout=timeout,
+        claim_pace=pace,
+    )
     bots = [report(flow) for flow in flows]
     results = await asyncio.gather(host_task, *bots)
     return 0 if all(r["over"] and r["fault"] is None for r in results) else 1

@@ -49,14 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--short", action="store_true", help="short game: one hand (L18) or one round (T9)"
     )
     options.add_lie_options(parser)
-    parser.add_argument(
-        "--pace",
-        type=options.seconds,
-        default=None,
-        metavar="S",
-        help="The Lie: seconds between a bot's claims in Phase 1 "
-        f"(default {DEFAULT_CLAIM_PACE:g} in the app, 0 headless)",
-    )
+    options.add_claim_pace(parser, None, f"default {DEFAULT_CLAIM_PACE:g} in the app, 0 headless")
     options.add_data_dir(parser)
     options.add_bind(parser)
     parser.add_argument(

@@ -154,6 +154,18 @@ def _ranged(option: NumberOption) -> Callable[[str], int]:
     return parse
 
 
+def add_claim_pace(parser: argparse.ArgumentParser, default: float | None, note: str) -> None:
+    """`--pace S`: seconds between a bot's claims in The Lie's Phase 1 (T3), where every seat
+    grabs at once: 0 grabs as fast as it can, a second or two lets people keep up."""
+    parser.add_argument(
+        "--pace",
+        type=seconds,
+        default=default,
+        metavar="S",
+        help=f"The Lie: seconds between a bot's claims in Phase 1 ({note}; smaller is faster)",
+    )
+
+
 def add_game_argument(parser: argparse.ArgumentParser, what: str = "play") -> None:
     """The positional GAME of `host`, `selfplay` and `simulate`."""
     parser.add_argument(

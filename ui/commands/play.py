@@ -65,14 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--short", action="store_true", help="short game: one hand (L18) or one round (T9)"
     )
     options.add_lie_options(parser)
-    parser.add_argument(
-        "--pace",
-        type=options.seconds,
-        default=DEFAULT_CLAIM_PACE,
-        metavar="S",
-        help="The Lie: seconds between a bot's claims in Phase 1 "
-        f"(default {DEFAULT_CLAIM_PACE:g}; smaller is faster)",
-    )
+    options.add_claim_pace(parser, DEFAULT_CLAIM_PACE, f"default {DEFAULT_CLAIM_PACE:g}")
     parser.add_argument(
         "--bot-delay",
         type=options.seconds,
