@@ -192,3 +192,65 @@ async def test_netui_lie_a_friend_whose_share_fails_its_proof_is_the_culprit(
             assert "✗ stopped: FAULT by Ben" in str(screen.status_text(screen.current_view()))
         finally:
             await friend.close()
+
+
+@pytest.mark.usefixtures("on_loopback")
+async def test_netui_joining_a_lie_table_by_address_opens_the_lie_screen(tmp_path: Path) -> None:
+    """`c` HOST:PORT: the game is unknown until the lobby answers; the joining screen then hands
+    over to The Lie's table screen, where the player plays the game to its end."""
+    import asyncio
+
+    from fairdeal.engine.lie import LieOptions
+    from fairdeal.p2p.table.gather import open_lobby
+    from fairdeal.p2p.table.headless import play_headless
+    from fairdeal.ui.screens.joining import JoiningScreen
+
+    host_id = load_or_create_identity(tmp_path / "host", "Hal")
+    address: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+    lobby = asyncio.ensure_future(
+        open_lobby(
+            host_id,
+            2,
+            LieOptions(rounds=1, hand_size=2),
+            name="Hal's table",
+            bind="127.0.0.1",
+            advertise=False,
+            on_address=address.set_result,
+            timeout=WAIT_S,
+        )
+    )
+
+    async def host_plays() -> dict[str, Any]:
+        seated = await lobby
+        try:
+            return await play_headless(host_id, seated, tmp_path / "host", timeout=WAIT_S)
+        finally:
+            await seated.mesh.close()
+
+    hosting = asyncio.ensure_future(host_plays())
+    app = FairdealApp(PLAYER, finder=FixedFinder(), reveal_interval=0)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            host, port = await asyncio.wait_for(address, WAIT_S)
+            await pilot.press("c", *f"{host}:{port}", "enter")
+            await pilot.pause()
+            for _ in range(1000):  # the lobby answers over the socket: wait for the hand-over
+                if isinstance(pilot.app.screen, LieTableScreen):
+                    break
+                if isinstance(pilot.app.screen, JoiningScreen):
+                    joining = pilot.app.screen
+                    await asyncio.wait_for(joining.session.history.changed(), WAIT_S)
+                await pilot.pause()
+            screen = pilot.app.screen
+            assert isinstance(screen, LieTableScreen)
+            session = screen.session
+            assert isinstance(session, NetworkedTable)
+            await play_with_keys(pilot, screen, session)
+            assert session.peer is not None and session.peer.table is not None
+            assert session.peer.table.over and session.peer.table.fault is None
+            result = await asyncio.wait_for(hosting, WAIT_S)
+            assert result["over"] and result["fault"] is None and result["game"] == "lie"
+    finally:
+        hosting.cancel()
+        lobby.cancel()
+        await asyncio.gather(hosting, lobby, return_exceptions=True)
