@@ -236,6 +236,19 @@ class TableLog:
                 applied.append(envelope)
         return applied
 
+    def apply_held(self, envelope: Envelope) -> bool:
+        """Apply a held envelope of a simultaneous phase now, without waiting for it to be
+        stable, if it is the smallest of the phase's held envelopes by (lamport, seat); returns
+        whether it was applied. For an auditor at the end of a log cut mid-phase: the seat that
+        wrote it applied it on envelopes (held, never applied) its transcript does not keep."""
+        turn = self.ordering(self)
+        if not isinstance(turn, Simultaneous):
+            return False
+        first, _blockers = self._phase_state(turn.seats)
+        if first is not envelope:
+            return False
+        return self._apply_one(envelope)
+
     # -- output ----------------------------------------------------------------------------
 
     def author(self, identity: Identity, seat: int, kind: str, body: Any) -> Envelope:

@@ -518,6 +518,7 @@ class _Replay:
         if self.table is None:
             report.entries = len(self.waiting)
             return
+        self._apply_cut_tail()
         if self.unapplied:
             stands, index, offset = self.unapplied[0]
             raise _Stop(
@@ -537,6 +538,41 @@ class _Replay:
             report.hands = getattr(state, "hand_no", getattr(state, "round_no", 0))
             report.round_name = self.table.round_name
             report.counters = self.table.counters()
+
+    def _apply_cut_tail(self) -> None:
+        """A log that stops in a simultaneous phase (a seat gone mid-Phase 1): its last
+        envelopes were applied once stable, on envelopes held back that a transcript does not
+        keep. Each applies here in the order it stands if it is the smallest held by (lamport,
+        seat) (protocol.md 10.7), and what then becomes due follows as usual; an envelope that
+        is neither stays, and is reported."""
+        table, log, report = self.table, self.log, self.report
+        assert table is not None and log is not None
+        while self.unapplied:
+            stands, index, offset = self.unapplied[0]
+            applied = log.advance()
+            if not applied:
+                if not isinstance(table.expected(), Concurrent) or not log.apply_held(stands):
+                    return
+                applied = [stands]
+            if log.faults:
+                fault = log.faults[0]
+                raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index, offset))
+            for k, envelope in enumerate(applied):
+                if k >= len(self.unapplied) or self.unapplied[k][0] is not envelope:
+                    at = min(k, len(self.unapplied) - 1)
+                    out, at_index, at_offset = self.unapplied[at]
+                    what = f"{out} stands where the rules expect {envelope}"
+                    raise _Stop(
+                        AuditFault(out.seat, "envelope out of order", what, at_index, at_offset)
+                    )
+            del self.unapplied[: len(applied)]
+            report.entries += len(applied)
+            report.ids += [e.id for e in applied]
+            if table.fault is not None:
+                fault = table.fault
+                raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index, offset))
+            _tally(table, report)
+            table.outbox.clear()
 
 
 def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -> None:

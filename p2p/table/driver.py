@@ -32,7 +32,7 @@ first state is made (`_new_game`) and what its steps mean for the players (`_on_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import DRIVER, IllegalAction
@@ -261,6 +261,17 @@ class TableDriver:
     def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
         """The options shown in the lobby and signed in the roster (the rest are the defaults)."""
         raise NotImplementedError
+
+    @classmethod
+    def options_from_lobby(cls, values: Mapping[str, Any]) -> Any:
+        """The options a roster signed (`lobby_options`' fields, the rest at the rulebook's
+        defaults); ValueError for a field the game's lobby does not show or of the wrong type."""
+        default = get_game(cls.game_name).default_options()
+        shown = cls.lobby_options(default)
+        for name, value in values.items():
+            if name not in shown or type(value) is not type(shown[name]):
+                raise ValueError(f"{name}={value!r} is not an option of {cls.game_name}'s lobby")
+        return replace(default, **values)
 
     @classmethod
     def options_for_join(cls, options: Any) -> Any:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, IdentityFileError, load_identity
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
@@ -26,7 +25,7 @@ from fairdeal.p2p.log.transcript import (
     load_transcript,
 )
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.gather import options_from_lobby
+from fairdeal.p2p.table.games import table_class
 from fairdeal.p2p.table.randomness import table_secret_name
 
 Address = tuple[str, int] | None
@@ -42,7 +41,7 @@ class ResumePoint:
     identity: Identity
     signed: SignedRoster
     seat: int
-    options: LarryOptions
+    options: Any  # the game's (LarryOptions, LieOptions), as the roster signed them
     addresses: list[Address]  # where each seat listened when the table started (None: unknown)
 
 
@@ -82,6 +81,10 @@ def resume_point(transcript: Path, data: Path) -> ResumePoint:
                 f"{path} is not writable (a read-only data directory?): the seat cannot go on "
                 "recording the game; make it writable or copy the data directory elsewhere"
             )
+    try:
+        options = table_class(signed.roster.game).options_from_lobby(dict(signed.roster.options))
+    except ValueError as error:
+        raise CannotResume(f"{transcript}: the signed roster's game: {error}") from None
     report = audit_transcript(transcript)
     if not report.verified:
         raise CannotResume(f"{transcript} does not verify: {report.fault}")
@@ -92,7 +95,7 @@ def resume_point(transcript: Path, data: Path) -> ResumePoint:
         identity,
         signed,
         seat,
-        options_from_lobby(dict(signed.roster.options)),
+        options,
         _addresses(contents.extra.get("addresses"), len(keys)),
     )
 

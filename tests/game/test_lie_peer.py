@@ -4,15 +4,22 @@ round with the full fair deck, real channels and transcripts (T3-T10)."""
 from __future__ import annotations
 
 import asyncio
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from fairdeal.engine.bots import make_bot
 from fairdeal.engine.lie import Claim, LieOptions, Phase, Side
+from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.net.redial import keep_connected
 from fairdeal.p2p.table.api import CardsVerified, ProofStatus, SeatStatus
 from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.peer import TablePeer
+from fairdeal.p2p.table.rejoin import resume_seated
+from fairdeal.p2p.table.resume import resume_point
 
 from .support import identity, make_peer, open_table, play_to_end
 
@@ -208,3 +215,55 @@ async def test_a_claim_signed_before_a_crash_still_counts_after_the_restart(
         assert slot in again.table.state.hands[1] or again.table.void_claims
     finally:
         await table.close()
+
+
+async def test_a_lie_seat_resumes_from_its_transcript_mid_phase_1(tmp_path: Path) -> None:
+    """`fairdeal resume` at the p2p level (p2p.table.resume, p2p.table.rejoin): a Lie seat gone
+    in Phase 1 (a card in hand, T3) is read back from its transcript header with The Lie's
+    options from the signed roster, sits down again on a fresh mesh, catches up and finishes
+    the game; every transcript audits."""
+    gate = Gate()
+    options = quick()
+    table = await open_table(3, tmp_path, options, seed=12, claim_pace=1.0, bot_sleep=gate)
+    redial: asyncio.Task[None] | None = None
+    try:
+        await until_claiming(table.peers)
+        victim = table.peers[1]
+        await victim.act(Claim(victim.table.claimable()[0], Side.LEFT))
+        hand = victim.table.state.hands
+        await victim.sync.wait_until(lambda: len(victim.table.state.hands[1]) == 1, 30)
+        assert hand != victim.table.state.hands
+        await table.meshes[1].close()
+        await victim.close()  # gone mid-Phase 1, its transcript and secrets on disk
+
+        data = tmp_path / "seat1"
+        identity(1).save(data)
+        point = resume_point(table.transcript(1), data)
+        assert point.options == options and point.seat == 1
+        addresses = [m.address for m in table.meshes]
+        addresses[1] = None
+        point = replace(point, addresses=addresses)  # these test peers record none
+        seated = await resume_seated(point, "127.0.0.1")
+        again = TablePeer.for_seated(
+            point.identity,
+            seated,
+            transcript=point.transcript,
+            secrets=SecretStore(data / "secrets"),
+            bot=make_bot("heuristic", random.Random(1), "lie"),
+        )
+        table.peers[1], table.meshes[1] = again, seated.mesh
+        await again.start()
+        assert len(again.table.state.hands[1]) == 1  # the replay gave its card back
+        redial = asyncio.ensure_future(
+            keep_connected(seated.mesh, table.roster.keys, addresses, interval=0.05)
+        )
+        gate.open.set()
+        await play_to_end(table, timeout=60)
+        assert all(p.table.fault is None for p in table.peers)
+    finally:
+        if redial is not None:
+            redial.cancel()
+        await table.close()
+    reports, disagreement = audit_many([table.transcript(s) for s in range(3)])
+    assert disagreement is None
+    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]

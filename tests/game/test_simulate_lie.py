@@ -146,3 +146,20 @@ def test_a_moved_envelope_names_its_seat(
     report = audit_transcript(path)
     assert not report.verified
     assert report.fault.seat == seat_of(records[first])  # the envelope now out of its place
+
+
+@pytest.mark.parametrize("where", ["claim", "tick", "claim shares"])
+def test_a_transcript_cut_in_phase_1_verifies_so_far(
+    simulated: dict[str, Any], tmp_path: Path, where: str
+) -> None:
+    """A seat gone mid-Phase 1 leaves a log whose last envelopes were applied on envelopes it
+    held back and never recorded: they apply in the order they stand (protocol.md 10.7), and the
+    transcript is verified so far, incomplete, not out of order."""
+    records = read_records(Path(simulated["transcripts"][3]))
+    position = position_of(records, where)
+    cut = applied_indices(records)[position] + 1
+    path = tmp_path / "cut.transcript"
+    write_records(path, records[:cut])
+    report = audit_transcript(path)
+    assert report.verified, str(report.fault)
+    assert report.incomplete and report.entries == position + 1
