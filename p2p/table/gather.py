@@ -20,7 +20,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.engine.games import game_of_options, get_game
+from fairdeal.engine.games import game_of_options
 from fairdeal.p2p.errors import P2PError, PeerError
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.discovery import (
@@ -42,7 +42,7 @@ from fairdeal.p2p.lobby.session import (
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.games import table_class_for
+from fairdeal.p2p.table.games import table_class, table_class_for
 from fairdeal.p2p.table.randomness import check_new_table
 
 log = logging.getLogger("fairdeal.lobby")
@@ -82,8 +82,7 @@ def options_from_lobby(
     not that game's, or (with `seats`) options that make no game for that many players are the
     host's error (PeerError): nothing a host sends crashes a guest or seats it at a broken table."""
     try:
-        rules = get_game(game)
-        options = rules.options_from_data(values)
+        options = table_class(game).options_from_lobby(values)  # the one reading of the terms
         if seats is not None:
             options.validate(seats)
     except ValueError as error:
