@@ -191,3 +191,28 @@ async def test_help_covers_both_games_in_the_lobby_and_the_lie_at_its_table() ->
         await pilot.pause()
         text = pilot.app.screen.query_one(Markdown).source
         assert "Larry: keys and rules" in text and "The Lie: keys and rules" in text
+
+
+async def test_the_lobby_shows_each_tables_game_and_refuses_one_it_lacks() -> None:
+    from textual.widgets import DataTable
+
+    from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
+
+    def found(name: str, game: str) -> DiscoveredTable:
+        ad = TableAd("ab" * 16, name, game, 1, 4, "fedcba9876543210")
+        return DiscoveredTable(f"{name}._fairdeal._tcp.local.", ad, ("127.0.0.1",), 9)
+
+    tables = [found("Friday", "larry"), found("Lies", "lie"), found("Later", "poker")]
+    app = FairdealApp(PLAYER, finder=FixedFinder(tables), reveal_interval=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = pilot.app.screen
+        assert isinstance(lobby, LobbyScreen)
+        grid = lobby.query_one(DataTable)
+        games = {str(grid.get_row(key)[0]): str(grid.get_row(key)[1]) for key in grid.rows}
+        assert games == {"Friday": "Larry", "Lies": "The Lie", "Later": "poker (not here)"}
+        grid.move_cursor(row=[str(grid.get_row(k)[0]) for k in grid.rows].index("Later"))
+        await pilot.press("j")  # a game this fairdeal lacks: refused with the reason, no table
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, LobbyScreen)
+        assert any("a game this fairdeal lacks" in str(n.message) for n in pilot.app._notifications)

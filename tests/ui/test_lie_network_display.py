@@ -52,6 +52,19 @@ def played(table: LocalTable) -> list[Played]:
     ]
 
 
+def assert_usable_at_80x24(screen: LieTableScreen, *, building: bool) -> None:
+    """Issue 11.5: at 80×24 the status, the players (every seat), the hand, the hint and, in
+    Phase 2, the trick are all on screen, each at least one line tall."""
+    parts: list[object] = ["#lie-status", LiePlayersView, LieHandView, "#lie-hint"]
+    if not building:
+        parts.append(LieTrickView)
+    for part in parts:
+        region = screen.query_one(part).region  # type: ignore[call-overload]
+        assert region.height >= 1 and region.bottom <= SIZE[1] and region.right <= SIZE[0], part
+    players = screen.query_one(LiePlayersView).region
+    assert players.height >= len(screen.session.seats)
+
+
 async def until_played(pilot: Pilot[None], table: LocalTable, count: int = 1) -> None:
     """Phase 2: play (else pass) at our goes until `count` combinations are on the table, the
     game is over or it stopped."""
@@ -81,6 +94,7 @@ async def test_the_seats_keying_and_shuffling_show_before_the_first_state() -> N
         await settle(pilot, table)
         assert any("Setup: shuffle" in line for line in logged(pilot.app))
         assert "Phase 1" in text_of(screen.query_one("#lie-status"))
+        assert_usable_at_80x24(screen, building=True)
 
 
 async def test_a_claimed_front_shows_as_dots_until_its_shares_arrive_then_proved() -> None:
@@ -106,8 +120,10 @@ async def test_every_played_combination_carries_its_proof_and_the_prizes_theirs(
         await settle(pilot, table)
         await grab_a_hand(pilot, table)
         await until_played(pilot, table, 2)
-        trick = text_of(lie_screen(pilot.app).query_one(LieTrickView))  # type: ignore[arg-type]
+        screen = lie_screen(pilot.app)  # type: ignore[arg-type]
+        trick = text_of(screen.query_one(LieTrickView))
         assert trick.count("✓") >= 1 and "✗" not in trick  # T5: each proved play is marked
+        assert_usable_at_80x24(screen, building=False)
         await until_played(pilot, table, 99)  # to the end of the game
         await settle(pilot, table)
         assert table.state.over
@@ -169,6 +185,7 @@ async def test_waiting_offline_and_departed_seats_and_leaving_ask_first() -> Non
         await settle(pilot, table)
         players = text_of(screen.query_one(LiePlayersView))
         assert "OFFLINE" in players and "WAIT" in players
+        assert_usable_at_80x24(screen, building=True)
         assert any("Ben is holding up the game (31 s)" in line for line in logged(pilot.app))
         table._emit(SeatStatus(1, connected=True))
         await settle(pilot, table)
