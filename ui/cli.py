@@ -31,7 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("host", "open a Larry or Lie table on the LAN and fill seats with bot peers"),
     "bot": ("bot", "join a table (Larry or The Lie) on the LAN as a bot"),
     "simulate": ("simulate", "play a game between bot peers in separate processes over loopback"),
-    "audit": ("audit", "verify Larry transcripts offline and print the result"),
+    "audit": ("audit", "verify transcripts (Larry or The Lie) offline and print the result"),
     "resume": ("resume", "reopen the app at your seat of a networked table after a crash"),
 }
 
