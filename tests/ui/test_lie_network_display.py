@@ -92,7 +92,7 @@ async def test_the_seats_keying_and_shuffling_show_before_the_first_state() -> N
         assert "Setup: keys done" not in " ".join(logged(pilot.app))  # a seat still at work
         table.go.set()
         await settle(pilot, table)
-        assert any("Setup: shuffle" in line for line in logged(pilot.app))
+        assert any("Setup: every seat's shuffle is done" in line for line in logged(pilot.app))
         assert "Phase 1" in text_of(screen.query_one("#lie-status"))
         assert_usable_at_80x24(screen, building=True)
 

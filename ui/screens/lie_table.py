@@ -224,7 +224,8 @@ class LieTableScreen(Screen[None], TablePresence):
         state) until every seat is done, then a line in the log."""
         if event.done >= event.total:
             self._setup = None
-            self.log_line(f"Setup: {setup_text(event, self.session.seats)}.")
+            proofs = f" ({event.proofs_verified} proofs ok)" if event.proofs_verified else ""
+            self.log_line(f"Setup: every seat's {event.phase} is done{proofs}.")
         else:
             self._setup = event
         self.refresh_table()

@@ -114,7 +114,7 @@ class LobbyScreen(Screen[None]):
                 f"{chosen.ad.name} ({game_title(chosen.ad.game)}) at "
                 f"{chosen.addresses[0]}:{chosen.port}"
             )
-            text = f"{found} table(s) found; {where}. ↑↓ choose, j join."
+            text = f"{found} table(s); {where}. ↑↓ choose, j join."
         elif getattr(self.finder, "looking", False):
             text = "No tables found yet (still looking). n opens one, c connects to HOST:PORT."
         else:
