@@ -112,7 +112,7 @@ def add_lie_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             option.flag,
             dest=option.name,
-            type=_ranged(option),
+            type=ranged(option),
             default=None,
             metavar="N",
             help=f"The Lie: {option.label}, {option.low}-{option.high} (default "
@@ -141,7 +141,7 @@ def lie_options_problem(args: argparse.Namespace, seats: int) -> str | None:
     return None
 
 
-def _ranged(option: NumberOption) -> Callable[[str], int]:
+def ranged(option: NumberOption) -> Callable[[str], int]:
     """An argparse type for a whole number in `option`'s range (the message names it)."""
 
     def parse(text: str) -> int:
