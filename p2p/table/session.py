@@ -294,9 +294,14 @@ def host_table(
     before each move and, in The Lie's Phase 1, claim a card every `claim_pace` seconds (the
     app's pace, as at a local table)."""
     game = game_of_options(options)
-    options.validate(seats)  # ValueError naming the problem (L3, T2, a hand the deck lacks)
+    if not game.min_players <= seats <= game.max_players:
+        raise ValueError(
+            f"{game.title} is played by {game.min_players} to {game.max_players} players, "
+            f"not {seats}"
+        )
+    options.validate(seats)  # ValueError naming the problem (a hand the deck lacks, …)
     if not 0 <= bots < seats:
-        raise ValueError(f"0 to {seats - 1} bots fit at a table of {seats}")
+        raise ValueError(f"a table of {seats} takes fewer bots than seats: 0 to {seats - 1}")
     if bot_delay < 0 or claim_pace < 0:
         raise ValueError("the bot delay and the claim pace cannot be negative")
     settings = settings or _settings
