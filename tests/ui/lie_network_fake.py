@@ -13,7 +13,7 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from fairdeal.engine.lie import LieOptions, LieView
+from fairdeal.engine.lie import Claim, LieOptions, LieView
 from fairdeal.p2p.table.api import (
     CardsVerified,
     FaultDetected,
@@ -36,10 +36,17 @@ class NetworkLikeLieTable(LocalTable):
         cheat_seat: int | None = None,
         hold_setup: bool = False,
         hold_fronts: bool = False,
+        defer_claims: bool = False,
+        claim_pace: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__(
-            players, game="lie", seed=seed, human_name="Tess", options=LieOptions(**options)
+            players,
+            game="lie",
+            seed=seed,
+            human_name="Tess",
+            options=LieOptions(**options),
+            claim_pace=claim_pace,
         )
         self._seats = tuple(
             info if info.is_me else SeatInfo(FRIENDS[seat - 1], f"code {seat}", False, False)
@@ -51,6 +58,8 @@ class NetworkLikeLieTable(LocalTable):
             self.go.set()
         self.hold_fronts = hold_fronts
         self.held: list[CardsVerified] = []  # our claims' fronts, on their way
+        self.defer_claims = defer_claims
+        self.pending: list[Claim] = []  # our claims not yet settled (defer_claims)
         self._setup_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -78,10 +87,31 @@ class NetworkLikeLieTable(LocalTable):
             self._setup_task.cancel()
         await super().close()
 
+    async def act(self, action: Any) -> None:
+        """With `defer_claims`, our claim waits to be settled, as a networked one does."""
+        if self.defer_claims and isinstance(action, Claim):
+            self.game.check_action(self.view(), action)
+            self.pending.append(action)
+            return
+        await super().act(action)
+
+    def lose_race(self, seat: int) -> None:
+        """Another seat's claim of our pending card wins its race: ours is void (no card)."""
+        for claim in self.pending:
+            self._apply(seat, claim)
+        self.pending = []
+        self._wake.set()
+
     def view(self) -> Any:
-        """Our view without the fronts still on their way (their shares have not all come)."""
+        """Our view without the fronts still on their way (their shares have not all come) and,
+        in Phase 1, without the cards we claimed that are not settled yet (as TablePeer's)."""
         view: LieView = super().view()
         waiting = {card.slot for event in self.held for card in event.cards}
+        claimed = {claim.slot for claim in self.pending}
+        if claimed:
+            left = tuple(slot for slot in view.state.table if slot not in claimed)
+            state = replace(view.state, table=left)
+            view = replace(view, state=state)
         if not waiting:
             return view
         known = {s: f for s, f in view.knowledge.items() if s not in waiting}

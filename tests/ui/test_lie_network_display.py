@@ -65,6 +65,14 @@ def assert_usable_at_80x24(screen: LieTableScreen, *, building: bool) -> None:
     assert players.height >= len(screen.session.seats)
 
 
+async def caught_up(pilot: Pilot[None], table: LocalTable) -> None:
+    """The screen has handled every event so far (the bots, on a slow pace, are never idle)."""
+    screen = lie_screen(pilot.app)  # type: ignore[arg-type]
+    while screen.events_seen < table.event_count or screen.current_view() is None:
+        await pilot.pause()
+    await pilot.pause()
+
+
 async def until_played(pilot: Pilot[None], table: LocalTable, count: int = 1) -> None:
     """Phase 2: play (else pass) at our goes until `count` combinations are on the table, the
     game is over or it stopped."""
@@ -112,6 +120,24 @@ async def test_a_claimed_front_shows_as_dots_until_its_shares_arrive_then_proved
         face = table._driver.knowledge[0][slot]
         assert [f for f, _ in hand.cards] == [face] and "on the way" not in str(hand.border_title)
         assert any(line.startswith("Your ") and "✓ proved" in line for line in logged(pilot.app))
+
+
+async def test_a_claim_that_loses_its_race_is_said_void_with_the_winner() -> None:
+    """T3 at a networked table: a claim takes effect once settled; when another seat's claim of
+    the same card wins the race, the player is told who won and that theirs is void."""
+    table = NetworkLikeLieTable(3, defer_claims=True, claim_pace=60.0, rounds=1, hand_size=3)
+    async with make_app(table).run_test(size=SIZE) as pilot:
+        await table.go.wait()
+        await caught_up(pilot, table)
+        await pilot.press("d")
+        await caught_up(pilot, table)
+        (claim,) = table.pending
+        assert claim.slot not in table.view().table and table.state.hands[0] == ()
+        table.lose_race(1)
+        await caught_up(pilot, table)
+        assert claim.slot in table.state.hands[1] and table.state.hands[0] == ()
+        hint = " ".join(text_of(lie_screen(pilot.app).query_one("#lie-hint")).split())
+        assert "✗ Ben won the race for the" in hint and "your claim is void" in hint
 
 
 async def test_every_played_combination_carries_its_proof_and_the_prizes_theirs() -> None:

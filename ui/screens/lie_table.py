@@ -144,6 +144,7 @@ class LieTableScreen(Screen[None], TablePresence):
         self._gathering = "waiting for the seats"  # a networked table's news before its state
         self.proofs: dict[int, ProofStatus] = {}  # slot -> the proof of its revealed front
         self.fault: FaultDetected | None = None  # a seat broke the rules: the game stopped
+        self._claimed: set[int] = set()  # our claims not yet settled (a networked table)
         self.prize_proofs: dict[int, ProofStatus] = {}  # seat -> its prizes' proof, at the end
         self.init_presence()
 
@@ -315,9 +316,19 @@ class LieTableScreen(Screen[None], TablePresence):
         if isinstance(event, ev.RoundStarted):
             self.trick = None
             self.cursor = 0
+            self._claimed.clear()
+        elif isinstance(event, ev.Claimed) and event.seat == view.seat:
+            self._claimed.discard(event.slot)  # ours: it took effect
         elif isinstance(event, ev.Claimed) and event.seat != view.seat:
             layout = view.state.layout
-            if self.cursor < len(layout) and layout[self.cursor] == event.slot:
+            if event.slot in self._claimed:  # a networked race for our claim, and we lost it
+                self._claimed.discard(event.slot)
+                name = self.names[event.seat]
+                back = back_label(event.back, self.letters(view))
+                self.message = (
+                    f"✗ {name} won the race for the {back} you claimed (T3): your claim is void."
+                )
+            elif self.cursor < len(layout) and layout[self.cursor] == event.slot:
                 name = self.names[event.seat]
                 back = back_label(event.back, self.letters(view))
                 self.message = f"✗ {name} got the {back} under your cursor first; it moved on."
@@ -572,6 +583,10 @@ class LieTableScreen(Screen[None], TablePresence):
             return
         try:
             await self.session.act(Claim(slot, Side(side)))
+            # A networked claim takes effect once settled (T3, protocol.md 10.11.3); until then
+            # another seat's claim of the same card may win the race.
+            if slot not in self.session.view().state.hands[view.seat]:
+                self._claimed.add(slot)
         except SlotTaken:
             self._lost_race(cast(LieView, self.session.view()), slot)
             return
