@@ -1,7 +1,8 @@
-"""Whole games of Larry over the network: `simulate` with 4 and 8 bot peers (one OS process each,
-loopback, full protocol) and what it costs.
+"""Whole games over the network: `simulate` with bot peers (one OS process each, loopback, full
+protocol) and what it costs: Larry with 4 and 8 peers, The Lie (`--game lie`) with 4 and 6.
 
-Usage (from the repository root):  .venv/bin/python bench/game.py [--quick] [--runs R]
+Usage (from the repository root):  .venv/bin/python bench/game.py [--game larry|lie] [--quick]
+                                                                   [--runs R] [--sizes N …]
                                                                    [--json PATH]
 
 Per table size it reports (medians over the runs):
@@ -17,6 +18,20 @@ Per table size it reports (medians over the runs):
 Targets (this 2-core machine, quiet): setup ≤ 0.6 s with 4 peers and ≤ 2.0 s with 8, move
 latency p99 with 8 peers ≤ 400 ms, L14 reshuffles included (issue 12); doubt resolution ≤ 50 ms
 and peak RSS ≤ 150 MB per peer (issue 5). `--quick` plays short games (one hand).
+
+The Lie (issue 10.7), every bot claiming as fast as it is allowed (claim pace 0: one card at a
+time, the next once the previous card's front is known or its claim void):
+
+* setup: from a peer starting its table to claims opening in round 1 (joins, keys with proofs,
+  the 16-list shuffle chain with every proof verified by every peer, the layout coin), slowest
+  peer;
+* claim latency: from this seat signing a claim to the front of the card it dealt this seat
+  known to it (every other seat's share proved), median (p50) and p99 over all peers' claims;
+  void claims (races lost) have none; the races decided and void claims are counted;
+* move latency in tricks, whole game (3 rounds), CPU seconds and peak RSS per peer, as for Larry.
+
+Targets (this 2-core machine): 6-peer setup ≤ 2 s; claim p50 ≤ 20 ms, p99 ≤ 100 ms with 6 peers;
+peak RSS ≤ 150 MB per peer. `--quick` plays one round.
 
 Wall-clock figures depend on what else runs: the libsodium calibration and the load average
 (bench/calibration.py) are printed before and after, with a warning when the machine was
@@ -35,19 +50,29 @@ from typing import Any
 
 from calibration import calibrate, calibration_line, load_warning
 
+from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.table.simulate import simulate
 
 TARGETS = {
     4: {"setup_s": 0.6, "doubt_ms": 50.0, "rss_mb": 150.0},
     8: {"setup_s": 2.0, "move_p99_ms": 400.0, "doubt_ms": 50.0, "rss_mb": 150.0},
 }
+LIE_TARGETS = {
+    4: {"rss_mb": 150.0},
+    6: {"setup_s": 2.0, "claim_p50_ms": 20.0, "claim_p99_ms": 100.0, "rss_mb": 150.0},
+}
+SIZES = {"larry": [4, 8], "lie": [4, 6]}
 
 
-def run_size(peers: int, runs: int, short: bool) -> dict[str, Any]:
+def run_size(peers: int, runs: int, short: bool, game: str = "larry") -> dict[str, Any]:
     summaries = []
     for run in range(runs):
         with tempfile.TemporaryDirectory() as directory:
-            summary = simulate(peers, Path(directory), short=short, seed=run, timeout=600)
+            if game == "lie":
+                options = LieOptions(rounds=1) if short else LieOptions()
+                summary = simulate(peers, Path(directory), options=options, seed=run, timeout=600)
+            else:
+                summary = simulate(peers, Path(directory), short=short, seed=run, timeout=600)
         if summary["result"] != "finished" or not summary["agree"]:
             raise SystemExit(f"{peers} peers, run {run}: {summary['result']} {summary['fault']}")
         summaries.append(summary)
@@ -61,7 +86,8 @@ def run_size(peers: int, runs: int, short: bool) -> dict[str, Any]:
             values.append(value)
         return round(statistics.median(values), 3)
 
-    return {
+    result = {
+        "game": game,
         "peers": peers,
         "runs": runs,
         "short": short,
@@ -69,8 +95,6 @@ def run_size(peers: int, runs: int, short: bool) -> dict[str, Any]:
         "setup_s": median(("time", "setup_seconds")),
         "move_median_ms": median(("move_latency_ms", "median")),
         "move_p99_ms": median(("move_latency_ms", "p99")),
-        "doubt_median_ms": median(("doubt_resolution_ms", "median")),
-        "doubt_p99_ms": median(("doubt_resolution_ms", "p99")),
         "game_s": median(("time", "game_seconds")),
         "cpu_s_per_peer_max": round(
             statistics.median(max(p["cpu_seconds"] for p in s["per_peer"]) for s in summaries), 3
@@ -79,6 +103,52 @@ def run_size(peers: int, runs: int, short: bool) -> dict[str, Any]:
             max(max(p["peak_rss_mb"] for p in s["per_peer"]) for s in summaries), 1
         ),
     }
+    if game == "larry":  # The Lie has no doubts
+        result |= {
+            "doubt_median_ms": median(("doubt_resolution_ms", "median")),
+            "doubt_p99_ms": median(("doubt_resolution_ms", "p99")),
+        }
+    else:
+        result |= {
+            "claim_p50_ms": median(("claim_latency_ms", "median")),
+            "claim_p99_ms": median(("claim_latency_ms", "p99")),
+            "claims": [s["claim_latency_ms"]["count"] for s in summaries],
+            "races_decided": [s["races_decided"] for s in summaries],
+            "void_claims": [s["void_claims"] for s in summaries],
+            "heartbeats": [s["heartbeats"] for s in summaries],
+            "later_rounds_setup_s": median(("time", "later_hands_setup_seconds")),
+        }
+    return result
+
+
+def lie_verdict(result: dict[str, Any]) -> str:
+    target = LIE_TARGETS.get(result["peers"], {"rss_mb": 150.0})
+    figures = {
+        "setup": ("setup_s", "s"),
+        "claim p50": ("claim_p50_ms", "ms"),
+        "claim p99": ("claim_p99_ms", "ms"),
+        "rss": ("peak_rss_mb_max", "MB"),
+    }
+    checks = []
+    for name, (key, unit) in figures.items():
+        limit = target.get(key if key != "peak_rss_mb_max" else "rss_mb")
+        if limit is not None:
+            ok = result[key] <= limit
+            checks.append(f"{name} {'ok' if ok else 'MISSED'} (≤ {limit} {unit})")
+    return ", ".join(checks)
+
+
+def lie_line(result: dict[str, Any], runs: int) -> str:
+    return (
+        f"{result['peers']} peers ({runs} runs, rounds {result['hands']}): "
+        f"setup {result['setup_s']:.2f} s | claim p50 {result['claim_p50_ms']:.1f} ms, "
+        f"p99 {result['claim_p99_ms']:.1f} ms ({result['claims']} claims, races "
+        f"{result['races_decided']}, void {result['void_claims']}, heartbeats "
+        f"{result['heartbeats']}) | trick move median {result['move_median_ms']:.1f} ms, p99 "
+        f"{result['move_p99_ms']:.1f} ms | later rounds' setup {result['later_rounds_setup_s']:.2f}"
+        f" s | game {result['game_s']:.1f} s | CPU/peer {result['cpu_s_per_peer_max']:.2f} s | "
+        f"peak RSS {result['peak_rss_mb_max']:.0f} MB"
+    )
 
 
 def verdict(result: dict[str, Any]) -> str:
@@ -98,17 +168,22 @@ def verdict(result: dict[str, Any]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="short games (one hand)")
+    parser.add_argument("--game", choices=sorted(SIZES), default="larry")
+    parser.add_argument("--quick", action="store_true", help="short games (one hand or round)")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[4, 8])
+    parser.add_argument("--sizes", type=int, nargs="+", default=None)
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     args = parser.parse_args()
     before = calibrate()
     print(calibration_line(before, "before"))
     results = []
-    for peers in args.sizes:
-        result = run_size(peers, args.runs, args.quick)
+    for peers in args.sizes or SIZES[args.game]:
+        result = run_size(peers, args.runs, args.quick, args.game)
         results.append(result)
+        if args.game == "lie":
+            print(lie_line(result, args.runs))
+            print(f"  targets: {lie_verdict(result)}")
+            continue
         print(
             f"{peers} peers ({args.runs} runs, hands {result['hands']}): "
             f"setup {result['setup_s']:.2f} s | move median {result['move_median_ms']:.1f} ms, "

@@ -6,7 +6,10 @@
   restart can never sign that place again), applies it locally when its turn comes and
   broadcasts it;
 * every "env" message from any peer is parsed, verified and fed to the log; what gets applied is
-  appended to the transcript and synced once per batch;
+  appended to the transcript and synced once per batch: once per turn of the event loop, however
+  many envelopes that turn applied (an fsync costs milliseconds, and The Lie's Phase 1 applies an
+  envelope from every seat for every claim); an own envelope's record syncs at once, and with it
+  everything written before it;
 * on every new channel each side sends "need" with its per-seat next sequence numbers and the
   other answers with every envelope the asker lacks (applied and buffered; relaying is safe
   because envelopes are signed). An envelope that arrives past a gap triggers a "need" too.
@@ -57,6 +60,7 @@ class TableSync:
         self.failure: TranscriptWriteError | None = None  # the disk refused a write: stopped
         self._failure_callbacks: list[Callable[[TranscriptWriteError], None]] = []
         self._unsynced = False
+        self._sync_scheduled = False
         self._update_callbacks: list[Callable[[], None]] = []
         self._tick = asyncio.Event()
         table_log.on_applied(self._applied)
@@ -99,10 +103,11 @@ class TableSync:
         envelope = self.log.author(self.identity, self.seat, kind, body)
         if self.transcript is not None:
             try:
-                self.transcript.append_signed(envelope)
+                self.transcript.append_signed(envelope)  # syncs the applied records before it
             except TranscriptWriteError as error:  # never send what is not on disk
                 self._fail(error)
                 raise
+            self._unsynced = False
         self._take(envelope, "self")
         unseated = [key for key in self.mesh.peers if self.log.roster.seat_of(key) is None]
         self.mesh.broadcast(envelope.to_wire(), exclude=unseated)  # e.g. lobby watchers
@@ -201,14 +206,36 @@ class TableSync:
             return action()
         finally:
             if self._unsynced and self.transcript is not None and self.failure is None:
-                try:
-                    self.transcript.sync()  # one fsync per batch of applied envelopes
+                try:  # the process may die now: the operating system has the records
+                    self.transcript.hand_over()
                 except TranscriptWriteError as error:
                     self._fail(error)
-                self._unsynced = False
+            if self._unsynced and not self._sync_scheduled:
+                self._sync_scheduled = True
+                try:
+                    asyncio.get_running_loop().call_soon(self._sync_applied)
+                except RuntimeError:  # no loop (a replay at start-up): sync now
+                    self._sync_applied()
             for callback in self._update_callbacks:
                 callback()
             self._wake()
+
+    def _sync_applied(self) -> None:
+        """One fsync for the applied envelopes of this turn of the loop (none if an own
+        envelope's record synced them already)."""
+        self._sync_scheduled = False
+        transcript = self.transcript
+        if (
+            self._unsynced
+            and transcript is not None
+            and self.failure is None
+            and not transcript.closed
+        ):
+            try:
+                transcript.sync()
+            except TranscriptWriteError as error:
+                self._fail(error)
+        self._unsynced = False
 
     def _applied(self, envelope: Envelope) -> None:
         if self.transcript is not None and self.failure is None:

@@ -155,6 +155,15 @@ class Transcript:
     def sync(self) -> None:
         self._guarded(self._flush)
 
+    def hand_over(self) -> None:
+        """Hand what is written to the operating system, without waiting for the disk: a
+        crash of this process then loses nothing, readers see it; `sync()` makes it durable."""
+        self._guarded(self._file.flush)
+
+    @property
+    def closed(self) -> bool:
+        return self._file.closed
+
     def close(self) -> None:
         if self._file.closed:
             return

@@ -1,8 +1,10 @@
 """Play one seat of a started table without a screen: a bot plays, the log says what happened.
 
-Used by `fairdeal host --headless`, `fairdeal bot` and the LAN test. Every doubt's verification
-(each pile card, who played it, its face, its proof, true against announced total, verdict), every
-fault and every seat holding up the game is logged; the result is returned as plain data.
+Used by `fairdeal host --headless`, `fairdeal bot` and the LAN test, for every game. Every doubt's
+verification (Larry: each pile card, who played it, its face, its proof, true against announced
+total, verdict), every front the fair deck opened with its proof (The Lie: a claimed card to its
+claimer, a trick's plays, the prizes at the end), every fault and every seat holding up the game
+is logged; the result is returned as plain data.
 """
 
 from __future__ import annotations
@@ -14,10 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.bots import make_bot
+from fairdeal.engine.games import game_of_options
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.api import DoubtVerification, FaultDetected, Notice, SeatStatus
+from fairdeal.p2p.table.api import (
+    CardsVerified,
+    DoubtVerification,
+    FaultDetected,
+    Notice,
+    SeatStatus,
+)
 from fairdeal.p2p.table.gather import Seated
 from fairdeal.p2p.table.peer import TablePeer, describe_verification
 
@@ -40,15 +49,15 @@ async def play_headless(
     bot_delay: float = 0.0,
     claim_pace: float = 0.0,
 ) -> dict[str, Any]:
-    """Play `seated` with a bot of the table's game until the game ends (or stops on a fault);
-    return the result. `bot_delay`: seconds the bot thinks before each move, `claim_pace`
-    between its claims in The Lie's Phase 1 (see TablePeer)."""
+    """Play `seated` with a bot of its game until the game ends (or stops on a fault); return
+    the result. `bot_delay`: seconds the bot thinks before each move; `claim_pace`: before each
+    claim in The Lie's Phase 1 (see TablePeer)."""
     peer = TablePeer.for_seated(
         identity,
         seated,
         transcript=transcript_path(data, seated),
         secrets=SecretStore(data / "secrets"),
-        bot=make_bot(bot, random.Random(seed), seated.game),
+        bot=make_bot(bot, random.Random(seed), game_of_options(seated.options).name),
         silence_limit=silence_limit,
         bot_delay=bot_delay,
         claim_pace=claim_pace,
@@ -64,6 +73,11 @@ async def play_headless(
         for event in peer.history.events[logged:]:
             if isinstance(event, DoubtVerification):
                 log.info("seat %s: %s", seated.seat, describe_verification(event))
+            elif isinstance(event, CardsVerified):
+                cards = ", ".join(
+                    f"slot {c.slot}: card {c.face} ({c.proof.value})" for c in event.cards
+                )
+                log.info("seat %s: %s of seat %s: %s", seated.seat, event.reason, event.seat, cards)
             elif isinstance(event, FaultDetected):
                 log.error(
                     "seat %s broke the rules: %s (%s)", event.seat, event.what, event.evidence
@@ -94,18 +108,15 @@ async def play_headless(
         await seated.mesh.drain()
     table = peer.table
     assert table is not None and table.state is not None
+    state = table.state
     return {
         "seat": seated.seat,
         "over": table.state.over,
         "winners": list(table.state.winners),
         "scores": list(table.state.scores),
         "game": seated.game,
-        # Larry counts hands (L18), The Lie rounds (T9)
-        **(
-            {"hands": table.state.hand_no}
-            if seated.game == "larry"
-            else {"rounds": table.state.round_no}
-        ),
+        "hands": getattr(state, "hand_no", getattr(state, "round_no", 0)),  # or rounds
+        "rounds": getattr(state, "round_no", None),  # The Lie (T9); None at Larry's table
         "fault": None if table.fault is None else str(table.fault.what),
         "transcript": str(transcript_path(data, seated)),
         "peer": peer,

@@ -15,9 +15,10 @@ from fairdeal.engine.lie import Claim, LieOptions, Phase, Side
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.api import CardsVerified, ProofStatus, SeatStatus
-from fairdeal.p2p.table.audit import audit_many
-from fairdeal.p2p.table.peer import TablePeer
+from fairdeal.p2p.table.api import CardsVerified, ProofStatus, SeatStatus, TableEnded
+from fairdeal.p2p.table.audit import audit_many, audit_transcript
+from fairdeal.p2p.table.lie import LieTable
+from fairdeal.p2p.table.peer import TablePeer, evidence_path
 from fairdeal.p2p.table.rejoin import resume_seated
 from fairdeal.p2p.table.resume import resume_point
 
@@ -267,3 +268,47 @@ async def test_a_lie_seat_resumes_from_its_transcript_mid_phase_1(tmp_path: Path
     reports, disagreement = audit_many([table.transcript(s) for s in range(3)])
     assert disagreement is None
     assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+
+
+class GreedyTable(LieTable):
+    """A cheat's driver: its bot claims card after card at once, past a full hand (T3)."""
+
+    def may_choose(self) -> bool:
+        if self.claiming():
+            return len(self._open_own) <= self.options.hand_size
+        return super().may_choose()
+
+
+async def test_a_peer_claiming_past_its_hand_is_named_by_the_others(tmp_path: Path) -> None:
+    """Bad input from a peer over real channels: a claim past `hand_size` (protocol.md 10.11.3)
+    stops every honest peer's table with a fault naming that seat, keeps its signed envelope as
+    evidence beside the transcript, and the audit names the same seat."""
+    options = quick(hand_size=2)
+    table = await open_table(3, tmp_path, options, seed=13, tables={2: GreedyTable})
+    table.peers[2].check_own_actions = False  # its claims go out unchecked
+    try:
+        await play_to_end(table, timeout=60)
+        for peer in table.peers[:2]:
+            fault = peer.table.fault
+            assert fault is not None and fault.seat == 2, fault
+            assert "past 2" in fault.what
+            assert evidence_path(peer.transcript_path).exists()
+    finally:
+        await table.close()
+    for seat in (0, 1):
+        report = audit_transcript(table.transcript(seat))
+        assert not report.verified and report.fault.seat == 2
+
+
+async def test_leaving_a_lie_table_mid_phase_1_gives_the_result_so_far(tmp_path: Path) -> None:
+    """A seat that ends the table in Phase 1 (protocol.md 10.12) gets its result so far: no round
+    played, no leaders (The Lie's scores exist only once the prizes are turned over, T10)."""
+    gate = Gate()
+    table = await open_table(3, tmp_path, quick(), seed=14, claim_pace=1.0, bot_sleep=gate)
+    try:
+        await until_claiming(table.peers)
+        await table.peers[0].end_table("Ada left the table")
+        (ended,) = [e for e in table.peers[0].history.events if isinstance(e, TableEnded)]
+        assert (ended.hands, ended.scores, ended.leaders) == (0, (0, 0, 0), ())
+    finally:
+        await table.close()
