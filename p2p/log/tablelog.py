@@ -236,6 +236,17 @@ class TableLog:
                 applied.append(envelope)
         return applied
 
+    def replay(self, entries: Sequence[Envelope]) -> None:
+        """Receive a log's applied entries in order (a restart, an audit). A log cut in a
+        simultaneous phase applied its last entries on envelopes held back and never recorded:
+        they apply here in the order they stand, each the smallest held (`apply_held`)."""
+        for envelope in entries:
+            self.receive(envelope, "transcript")
+        while len(self.entries) < len(entries):
+            done = len(self.entries)
+            if not self.advance() and not self.apply_held(entries[done]):
+                return
+
     def apply_held(self, envelope: Envelope) -> bool:
         """Apply a held envelope of a simultaneous phase now, without waiting for it to be
         stable, if it is the smallest of the phase's held envelopes by (lamport, seat); returns
@@ -319,21 +330,46 @@ class TableLog:
                 blockers.add(seat)
         return first, frozenset(blockers)
 
-    def waiting_for(self) -> frozenset[int]:
+    def waiting_for(self, matters: Callable[[Envelope], bool] | None = None) -> frozenset[int]:
         """Seats whose next envelope the log needs before it can apply anything held.
 
         In a turn, the seat whose turn it is (if its envelope is not here yet). In a simultaneous
         phase, the seats that could still send something sorting before the smallest held
         envelope: a peer whose own seat is listed and has nothing to say should sign a tick
-        (a kind the game ignores) so that the others' envelopes become stable."""
+        (a kind the game ignores) so that the others' envelopes become stable.
+
+        With `matters`, only held envelopes that matter count (a game's heartbeat that carries
+        nothing need not become stable soon: it applies with whatever comes after it), and a
+        seat is listed when it could still send something sorting before one of them: its
+        newest envelope here, applied or held, leaves room before it. Ticks answering only
+        envelopes that matter cannot call for ticks in turn, so a quiet table goes quiet."""
         turn = self.ordering(self)
         if isinstance(turn, Simultaneous):
+            if matters is not None:
+                return self._blockers_of(turn.seats, matters)
             return self._phase_state(turn.seats)[1]
         if turn is None or turn not in self._next_seq:
             return frozenset()
         if (turn, self._next_seq[turn]) in self._buffer:
             return frozenset()
         return frozenset({turn})
+
+    def _blockers_of(
+        self, seats: Iterable[int], matters: Callable[[Envelope], bool]
+    ) -> frozenset[int]:
+        phase = [seat for seat in seats if seat in self._next_seq]
+        held = [e for e in self._buffer.values() if e.seat in phase and matters(e)]
+        if not held:
+            return frozenset()
+        newest = {seat: last.lamport for seat, last in self._last_applied.items()}
+        for envelope in self._buffer.values():
+            newest[envelope.seat] = max(newest.get(envelope.seat, 0), envelope.lamport)
+        blockers = set()
+        for seat in phase:
+            earliest = (newest.get(seat, 0) + 1, seat)
+            if any(e.seat != seat and earliest < (e.lamport, e.seat) for e in held):
+                blockers.add(seat)
+        return frozenset(blockers)
 
     def _apply_one(self, envelope: Envelope) -> bool:
         del self._buffer[(envelope.seat, envelope.seq)]

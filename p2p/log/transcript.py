@@ -242,14 +242,7 @@ def replay(
     """Rebuild the log from a transcript through the game's rules (an audit, or a restart).
     Raises TranscriptError if the rules do not apply every recorded envelope in order."""
     log = TableLog(contents.roster, ordering, apply)
-    for envelope in contents.applied:
-        log.receive(envelope, "transcript")
-    # A log cut in a simultaneous phase: its last envelopes were applied once stable, on
-    # envelopes held back that were never recorded; they apply in the order they stand.
-    while len(log.entries) < len(contents.applied):
-        done = len(log.entries)
-        if not log.advance() and not log.apply_held(contents.applied[done]):
-            break
+    log.replay(contents.applied)  # a cut simultaneous phase included
     if [e.signed for e in log.entries] != [e.signed for e in contents.applied]:
         raise TranscriptError(
             f"replay applied {len(log.entries)} of the {len(contents.applied)} recorded "

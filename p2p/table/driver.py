@@ -394,10 +394,16 @@ class TableDriver:
         return self.my_turn()
 
     def heartbeat(self, waiting_for: frozenset[int], last_prev: bytes | None) -> Publish | None:
-        """The heartbeat this seat must sign now, if any: `waiting_for` is its log's (the seats
-        whose envelope the log needs to apply what it holds), `last_prev` the prev of the newest
-        envelope this seat signed. A game without simultaneous phases never needs one."""
+        """The heartbeat this seat must sign now, if any: `waiting_for` is its log's
+        `waiting_for(self.needs_stability)` (the seats whose envelope the log needs to apply the
+        held envelopes that matter), `last_prev` the prev of the newest envelope this seat
+        signed. A game without simultaneous phases never needs one."""
         return None
+
+    def needs_stability(self, envelope: Envelope) -> bool:
+        """Whether a held envelope must become stable soon (others answer it with heartbeats):
+        all do but a heartbeat that acknowledges nothing (The Lie, protocol.md 10.11.6)."""
+        return True
 
     def holding_up(self) -> frozenset[int]:
         """The seats whose envelope the table itself waits for in a simultaneous phase, beyond

@@ -222,14 +222,30 @@ class LieTable(TableDriver):
         return any(self.deck.known_card(self._slot[slot]) is None for slot in state.hands[self.me])
 
     def heartbeat(self, waiting_for: frozenset[int], last_prev: bytes | None) -> Publish | None:
-        """A `lie.tick` when the log holds an envelope back for this seat or a race waits for
-        this seat to see its first claim (protocol.md 10.11.6); none otherwise, so a quiet table
-        goes quiet."""
+        """A `lie.tick` when the log holds back an envelope that matters (`needs_stability`)
+        for this seat, or a race waits for this seat to see its first claim (protocol.md
+        10.11.6); none otherwise, so a quiet table goes quiet."""
         if self.over or not self.claiming():
             return None
         if self.me in waiting_for or self.heartbeat_due(last_prev):
             return Publish(TICK, {})
         return None
+
+    def needs_stability(self, envelope: Envelope) -> bool:
+        """Claims and shares must apply soon, and so must a tick that acknowledges an undecided
+        race (its race closes only once it applies); any other tick waits harmlessly for what
+        comes after it, so answering it is never due (protocol.md 10.11.6)."""
+        if envelope.kind != TICK:
+            return True
+        seen = self._heads.get(envelope.prev)
+        if seen is None or not 0 <= envelope.seat < self.seats:
+            return True  # its author had seen more than this seat: it may acknowledge a claim
+        return any(
+            race.winner is None
+            and race.first.seat != envelope.seat
+            and self._seen[envelope.seat] <= race.first.index < seen
+            for race in self._races.values()
+        )
 
     def holding_up(self) -> frozenset[int]:
         """Seats that owe shares of a claimed card, or whose acknowledgement an undecided race

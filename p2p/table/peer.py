@@ -610,7 +610,8 @@ class TablePeer:
                     bot_due = False  # the next move of this seat waits its own delay
                     self._bot_publish(table)
                     continue
-            heartbeat = table.heartbeat(sync.log.waiting_for(), self._last_prev)
+            waiting = sync.log.waiting_for(table.needs_stability)
+            heartbeat = table.heartbeat(waiting, self._last_prev)
             if heartbeat is not None and not table.over:
                 self.timings.heartbeats += 1
                 table.outbox.append(heartbeat)
@@ -787,7 +788,7 @@ class TablePeer:
             log_ = self.sync.log
             # a seat whose next envelope is here is not silent: the log holds it for others
             sent = {envelope.seat for envelope in log_.buffered}
-            seats = log_.waiting_for() | (table.holding_up() - sent)
+            seats = log_.waiting_for(table.needs_stability) | (table.holding_up() - sent)
         else:
             seats = frozenset({expect})
         return seats - {self._seat}

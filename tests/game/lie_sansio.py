@@ -24,7 +24,7 @@ from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
 from fairdeal.p2p.table.driver import Private, Publish
-from fairdeal.p2p.table.lie import TICK, LieTable
+from fairdeal.p2p.table.lie import LieTable
 from fairdeal.p2p.table.randomness import SeededRandom
 
 Tamper = Callable[[int, Publish | Private], Publish | Private | None]
@@ -142,13 +142,15 @@ class LieSansIO:
         table, log = self.tables[seat], self.logs[seat]
         if table.over or table.outbox or not table.claiming():
             return
-        if seat in log.waiting_for() or table.heartbeat_due(self.last_prev[seat]):
-            table.outbox.append(Publish(TICK, {}))
+        heartbeat = table.heartbeat(log.waiting_for(table.needs_stability), self.last_prev[seat])
+        if heartbeat is not None:
+            table.outbox.append(heartbeat)
 
     def crash_and_rejoin(self, seat: int) -> None:
         """`seat`'s process dies and restarts, as `fairdeal resume` does it: a fresh table and
         log from the same seed, its own log's entries and its own signed envelopes fed back,
-        and what the replay makes it owe again dropped where it was signed before."""
+        what the others hold sent to it (their answer to its "need"), and what the replay makes
+        it owe again dropped where it was signed before."""
         old_table, old_log = self.tables[seat], self.logs[seat]
         random_bytes = SeededRandom(bytes([self.seed % 256, seat]) * 16)
         deck = DeckSession(old_table.table_id, seat, old_table.seats, random_bytes=random_bytes)
@@ -157,8 +159,14 @@ class LieSansIO:
         log.on_fault(table.log_fault)
         self.tables[seat], self.logs[seat] = table, log
         table.start()
-        for envelope in old_log.entries + self.signed[seat]:
+        log.replay(old_log.entries)  # as from its transcript (p2p.log.transcript.replay)
+        for envelope in self.signed[seat]:
             self.receive(seat, envelope)
+        # and the others answer its "need" with all they hold (p2p.log.sync), held ones included
+        for other, other_log in enumerate(self.logs):
+            if other != seat:
+                for envelope in other_log.envelopes_after(log.have):
+                    self.receive(seat, envelope)
         signed = Counter(pack_canonical(e.body) for e in self.signed[seat])
         kept = []
         for item in table.outbox:

@@ -84,15 +84,23 @@ async def until_claiming(peers: list[TablePeer]) -> None:
 
 
 def quiet(peers: list[TablePeer]) -> bool:
-    """Every log at one head with nothing held back, and no seat owing a heartbeat: nothing
-    more will be signed until someone claims."""
+    """Every log at one head, holding back nothing but heartbeats that acknowledge nothing,
+    and no seat owing a heartbeat: nothing more will be signed until someone claims."""
     for peer in peers:
         assert peer.sync is not None and peer.table is not None
     logs = [p.sync.log for p in peers]
     return (
         len({log.head for log in logs}) == 1
-        and not any(log.buffered or p.table.outbox for log, p in zip(logs, peers, strict=True))
-        and all(p.table.heartbeat(p.sync.log.waiting_for(), p._last_prev) is None for p in peers)
+        and not any(p.table.outbox for p in peers)
+        and not any(
+            p.table.needs_stability(e)
+            for log, p in zip(logs, peers, strict=True)
+            for e in log.buffered
+        )
+        and all(
+            p.table.heartbeat(p.sync.log.waiting_for(p.table.needs_stability), p._last_prev) is None
+            for p in peers
+        )
     )
 
 
