@@ -115,7 +115,8 @@ async def caught_up(pilot: Pilot[None], screen: LieTableScreen, session: Network
 async def play_with_keys(
     pilot: Pilot[None], screen: LieTableScreen, session: NetworkedTable
 ) -> None:
-    """Grab with d, then play (else pass) at every go, until the game is over or stopped."""
+    """Grab with d, then play (else pass) at every go, until the game is over or stopped (a
+    round's score table can come up before the prizes are turned over: play waits behind it)."""
 
     def table() -> LieTable:
         assert session.peer is not None and isinstance(session.peer.table, LieTable)
@@ -124,16 +125,21 @@ async def play_with_keys(
     await session.wait_for(lambda: session.peer is not None and table().state is not None, WAIT_S)
     while not table().over and table().fault is None:
         await caught_up(pilot, screen, session)
-        if isinstance(pilot.app.screen, LieScoresScreen | FaultScreen):
-            return
         seen = session.event_count
-        if table().claiming() and table().can_claim():
+        if isinstance(pilot.app.screen, LieScoresScreen | FaultScreen):
+            pass  # a round's scores (the prizes are still being turned over) or the fault: wait
+        elif table().claiming() and table().can_claim():
             await pilot.press("d")
         elif table().state.phase is Phase.PLAY and table().my_turn():
             await pilot.press("enter")
             if session.event_count == seen and table().my_turn():
                 await pilot.press("p")
-        await session.wait_for(lambda seen=seen: session.event_count > seen or table().over, WAIT_S)
+        await session.wait_for(
+            lambda seen=seen: (
+                session.event_count > seen or table().over or table().fault is not None
+            ),
+            WAIT_S,
+        )
     await caught_up(pilot, screen, session)
 
 

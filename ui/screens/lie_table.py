@@ -303,8 +303,10 @@ class LieTableScreen(Screen[None], TablePresence):
             self._follow(engine_event, view)
         if game_over:
             self._queue_scores("Game over")
-        elif round_over:
+        elif round_over and self.rounds[-1].round < view.options.rounds:
             self._queue_scores(f"Round {self.rounds[-1].round} of {view.options.rounds} is over")
+        elif round_over:  # the last round: the game-over table follows once the prizes are open
+            self.log_line("The prizes are being turned over (T10)…")
         if view.phase is not self._phase:
             self._phase = view.phase
             self.message = ""
