@@ -15,8 +15,8 @@ work is timed on its own (CPU seconds spent in its table's `apply` and `start`).
 * peak RSS of this process, which holds every peer at once (an upper bound for one peer).
 
 The networked figures of issue 10.7 (claim latency p50/p99 from a signed claim to the front
-known to the claimer, over loopback) need `fairdeal simulate lie`, which this bench does not
-cover. Note the load (`uptime`) with every figure.
+known to the claimer, over loopback) are `bench/game.py --game lie`'s. Note the load (`uptime`)
+with every figure.
 """
 
 from __future__ import annotations

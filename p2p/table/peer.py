@@ -741,9 +741,12 @@ class TablePeer:
         for event in events:
             if isinstance(event, StateChanged):
                 state = event.state
-                awaiting_act = state.to_act() is not None and not state.over
-                if self.timings.setup_done is None and (awaiting_act or table.simultaneous()):
-                    self.timings.setup_done = now  # the first move or claim may be made
+                # the first move or claim may be made (The Lie: claims open, T3)
+                awaiting_act = not state.over and (
+                    state.to_act() is not None or table.simultaneous()
+                )
+                if self.timings.setup_done is None and awaiting_act:
+                    self.timings.setup_done = now
                 if any(type(e).__name__ in NEW_DEAL_EVENTS for e in event.events):
                     self._hand_starting = True
                 if (awaiting_act or state.over) and self._act_applied_at is not None:
