@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.worker import WorkerFailed
 
 from fairdeal.p2p.errors import P2PError
@@ -28,6 +29,7 @@ from fairdeal.ui.messages import (
 )
 from fairdeal.ui.player import Player
 from fairdeal.ui.screens.connect import ConnectDialog
+from fairdeal.ui.screens.joining import JoiningScreen
 from fairdeal.ui.screens.lie_table import LieTableScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.screens.open_table import OpenTableDialog
@@ -103,7 +105,7 @@ class FairdealApp(App[None]):
     async def action_quit(self) -> None:
         """q, Ctrl+C (and Ctrl+Q): quit, but at a networked game in progress ask first and tell
         the other seats (issue 14.3)."""
-        tables = [s for s in self.screen_stack if isinstance(s, TableScreen)]
+        tables = [s for s in self.screen_stack if isinstance(s, TableScreen | LieTableScreen)]
         if tables and tables[-1].others_would_wait():
             tables[-1].ask_to_leave(quit_app=True)
             return
@@ -118,11 +120,24 @@ class FairdealApp(App[None]):
 
     # -- sitting down ----------------------------------------------------------------------------
     def sit_down(self, session: TableSession) -> None:
-        game = getattr(session, "game", None)  # a local table says its game; networked: Larry
-        if getattr(game, "name", "larry") == "lie":
-            self.push_screen(LieTableScreen(session))
+        """The table screen of the session's game; a table joined by address says its game only
+        once its lobby answers, so a joining screen waits for it and then hands over."""
+        game = getattr(session, "game", None)  # a session that does not say plays Larry
+        known = game is not None or not hasattr(session, "game")
+        if not known:
+            self.push_screen(JoiningScreen(session, self._replace_joining))
             return
-        self.push_screen(TableScreen(session, reveal_interval=self.reveal_interval))
+        self.push_screen(self._table_screen(session))
+
+    def _table_screen(self, session: TableSession) -> Screen[None]:
+        game = getattr(session, "game", None)
+        if getattr(game, "name", "larry") == "lie":
+            return LieTableScreen(session)
+        return TableScreen(session, reveal_interval=self.reveal_interval)
+
+    def _replace_joining(self, session: TableSession) -> None:
+        if isinstance(self.screen, JoiningScreen):
+            self.switch_screen(self._table_screen(session))
 
     def open(self, spec: TableSpec) -> bool:
         try:

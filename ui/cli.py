@@ -28,10 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selfplay": ("selfplay", "play many bot games with the oracle driver and print statistics"),
     "scenario": ("scenario", "run a scenario file and report pass or fail"),
     "tables": ("tables", "list the fairdeal tables found on the network"),
-    "host": ("host", "open a Larry table on the LAN and fill seats with bot peers"),
-    "bot": ("bot", "join a Larry table on the LAN as a bot"),
+    "host": ("host", "open a Larry or Lie table on the LAN and fill seats with bot peers"),
+    "bot": ("bot", "join a table (Larry or The Lie) on the LAN as a bot"),
     "simulate": ("simulate", "play a game between bot peers in separate processes over loopback"),
-    "audit": ("audit", "verify Larry transcripts offline and print the result"),
+    "audit": ("audit", "verify transcripts (Larry or The Lie) offline and print the result"),
     "resume": ("resume", "reopen the app at your seat of a networked table after a crash"),
 }
 

@@ -3,9 +3,10 @@
 One class for every game of the registry (Larry, The Lie). It plays the
 `p2p.table.api.TableSession` contract exactly as a networked table would, so the UI cannot tell
 them apart: it pushes `StateChanged` after every step, `SetupProgress` while a hand or round is
-dealt, `DoubtVerification` after every doubt in Larry (L9/L16; proofs are NOT_APPLICABLE: the
-oracle knows the deck, there is nothing to prove) and `SeatStatus` for every seat (always
-connected).
+dealt, `DoubtVerification` after every doubt in Larry (L9/L16), `CardsVerified` in The Lie for
+the human's claims, every play and the prizes at the end (T3, T5, T10), as a networked table
+reports them (proofs are NOT_APPLICABLE: the oracle knows the deck, there is nothing to prove),
+and `SeatStatus` for every seat (always connected).
 
 Bots think for `bot_delay` seconds before each move so that a human can follow the game. Where
 several seats act at once (The Lie's Phase 1, T3) every bot claims on its own clock, one card
@@ -29,9 +30,11 @@ from fairdeal.engine.game import Game
 from fairdeal.engine.games import game_of_options, get_game
 from fairdeal.engine.larry import LarryState
 from fairdeal.engine.larry.events import DoubtResolved, HandStarted, Reshuffled
+from fairdeal.engine.lie import events as lie_events
 from fairdeal.engine.lie.events import RoundStarted
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.api import (
+    CardsVerified,
     DoubtVerification,
     EventHistory,
     FaultDetected,
@@ -302,6 +305,8 @@ class LocalTable:
                 self._emit(SetupProgress("reshuffle", None, 1, 1, 0))
             elif isinstance(event, DoubtResolved) and pre_state is not None:
                 self._emit(_verification(event, pre_state))
+            elif isinstance(event, lie_events.Claimed | lie_events.Played | lie_events.GameOver):
+                self._emit_fronts(event, state)
             elif isinstance(event, Violation):
                 evidence = ", ".join(
                     f"slot {s} = card {f}" for s, f in zip(event.slots, event.faces, strict=True)
@@ -311,6 +316,32 @@ class LocalTable:
 
     def _emit(self, event: TableEvent) -> None:
         self._history.append(event)
+
+    def _emit_fronts(
+        self, event: lie_events.Claimed | lie_events.Played | lie_events.GameOver, state: Any
+    ) -> None:
+        """The Lie's fronts as a networked table reveals them (`CardsVerified`): a claim's front
+        to its claimer only (T3), a play's to all (T5), every seat's prizes at the end (T10)."""
+        if isinstance(event, lie_events.Claimed):
+            if event.seat == self._seat:
+                face = self._driver.knowledge[self._seat][event.slot]
+                card = _unproved(event.seat, event.slot, face)
+                self._emit(CardsVerified("claim", event.seat, (card,)))
+        elif isinstance(event, lie_events.Played):
+            pairs = zip(event.slots, event.cards, strict=True)
+            cards = tuple(_unproved(event.seat, slot, face) for slot, face in pairs)
+            self._emit(CardsVerified("play", event.seat, cards))
+        else:
+            for seat, (slots, faces) in enumerate(zip(state.prizes, event.prizes, strict=True)):
+                if slots:
+                    pairs = zip(slots, faces, strict=True)
+                    cards = tuple(_unproved(seat, slot, face) for slot, face in pairs)
+                    self._emit(CardsVerified("prizes", seat, cards))
+
+
+def _unproved(seat: int, slot: int, face: int) -> VerifiedCard:
+    """A front of `seat`'s card that the oracle knows: nothing to prove."""
+    return VerifiedCard(slot, seat, face, True, ProofStatus.NOT_APPLICABLE)
 
 
 def _verification(event: DoubtResolved, pre_state: LarryState) -> DoubtVerification:

@@ -6,8 +6,8 @@ A build without that driver raises `NetworkedPlayUnavailable` there, with a mess
 
 The hook for the networked driver: a module `p2p.table.session` (NETWORKED_DRIVER_MODULE) with
 
-    host_table(*, seats: int, bots: int, options: LarryOptions, name: str, bot_kind: str,
-               bot_delay: float)
+    host_table(*, seats: int, bots: int, options: LarryOptions | LieOptions, name: str,
+               bot_kind: str, bot_delay: float, claim_pace: float)
         -> TableSession   # opens and advertises a table, fills `bots` seats with bot peers
     join_table(*, host: str, port: int, name: str) -> TableSession
     join_discovered(table: DiscoveredTable, *, name: str) -> TableSession  # a table from mDNS
@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
 
 from fairdeal.engine.games import NAMES as GAME_NAMES
-from fairdeal.engine.games import get_game
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
+from fairdeal.ui.game_options import lie_options, seats_problem
 from fairdeal.ui.local_table import LocalTable
 
 NETWORKED_DRIVER_MODULE = (
@@ -35,10 +34,6 @@ NETWORKED_DRIVER_MODULE = (
 )
 BOT_KINDS = ("heuristic", "random")
 UNAVAILABLE = "networked play arrives with issue 5 (the networked table driver)"
-LIE_UNAVAILABLE = (
-    "The Lie at a networked table is not available yet: play it here against bots"
-    " (every other seat a bot, not on the network)"
-)
 DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in The Lie's Phase 1: a human pace
 
 
@@ -55,6 +50,8 @@ class TableSpec:
     bots: int = 3
     seat: int = 0  # the human's seat at a local table (seat 0 starts hand 1, L5)
     short_game: bool = False
+    rounds: int | None = None  # The Lie (T9): None is 3, or 1 for a short game
+    hand_size: int | None = None  # The Lie (T3): None is 12
     seed: int | None = None
     bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
     bot_delay: float = 0.6
@@ -72,22 +69,27 @@ class TableSpec:
         """One human and bots, not opened on the network: a LocalTable."""
         return self.humans == 1 and not self.networked
 
-    def options(self) -> Any:
-        """The game's options for this table (a short game is one hand (L18) or round)."""
+    def options(self) -> LarryOptions | LieOptions:
+        """The game's options for this table (a short game is one hand (L18) or round (T9));
+        ValueError naming the option for a value out of range."""
         if self.game == "lie":
-            return LieOptions(rounds=1) if self.short_game else LieOptions()
+            return lie_options(
+                seats=self.seats,
+                short_game=self.short_game,
+                rounds=self.rounds,
+                hand_size=self.hand_size,
+            )
         return LarryOptions(short_game=self.short_game)
 
     def validate(self) -> None:
         if self.game not in GAME_NAMES:
             raise ValueError(f"unknown game {self.game!r} (choose {' or '.join(GAME_NAMES)})")
-        game = get_game(self.game)
-        if not game.min_players <= self.seats <= game.max_players:
-            ruling = "L3" if self.game == "larry" else "T2"
-            raise ValueError(
-                f"{game.title} is played by {game.min_players} to {game.max_players} players"
-                f" ({ruling}), not {self.seats}"
-            )
+        problem = seats_problem(self.game, self.seats)
+        if problem is not None:
+            raise ValueError(problem)
+        if self.game != "lie" and (self.rounds, self.hand_size) != (None, None):
+            raise ValueError("rounds and hand size are options of The Lie, not of Larry")
+        self.options()  # raises for a round count or hand size out of range
         if not 0 <= self.bots < self.seats:
             raise ValueError(f"0 to {self.seats - 1} bots fit at a table of {self.seats}")
         if not 0 <= self.seat < self.seats:
@@ -117,16 +119,15 @@ def open_table(spec: TableSpec) -> TableSession:
             claim_pace=spec.claim_pace,
             hold_rounds=True,  # the app says when the player can see a new round's table
         )
-    if spec.game != "larry":
-        raise NetworkedPlayUnavailable(LIE_UNAVAILABLE)
     return _networked(
         "host_table",
         seats=spec.seats,
         bots=spec.bots,
-        options=LarryOptions(short_game=spec.short_game),
+        options=spec.options(),
         name=spec.name,
         bot_kind=spec.bot_kind,
         bot_delay=spec.bot_delay,  # bot peers think as long as bots at a local table
+        claim_pace=spec.claim_pace,  # and claim as fast (The Lie's Phase 1, T3)
     )
 
 

@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any, Protocol
 
 from fairdeal.engine.larry import Action, Event, LarryState, LarryView
+from fairdeal.engine.lie.state import LieState
 
 
 class ProofStatus(Enum):
@@ -144,7 +145,9 @@ class SeatLeft:
 class TableEnded:
     """This seat has stopped playing at the table (it left, or ended the table after another
     seat left): the result so far. `hands` is how many hands were scored, `scores` the running
-    totals after them (L17), `leaders` the seats with the highest total (none before a hand)."""
+    totals after them (L17), `leaders` the seats with the highest total (none before a hand).
+    The Lie: `hands` counts rounds, `scores` the prize cards won (their points are unseen until
+    the game ends, T8) and `leaders` is empty, unless the game is over (points, winners)."""
 
     reason: str
     hands: int
@@ -153,17 +156,22 @@ class TableEnded:
 
 
 def result_so_far(state: Any, seats: int, reason: str) -> TableEnded:
-    """The TableEnded of a table whose game stops at `state` (None: before the first deal):
-    Larry's hands scored and running totals (L17); The Lie's rounds played, whose scores are
-    known only once the game is over (T10: the prizes are turned over at the end)."""
+    """The TableEnded of a table whose game stops at `state` (None: before the first deal).
+
+    Larry: the hands scored and the running totals (L17). The Lie: the rounds played and, per
+    seat, the prize cards won so far; their points stay unseen until the game ends (T8), so
+    only a finished game has leaders (T10)."""
     if state is None:
         return TableEnded(reason, 0, (0,) * seats, ())
-    number = getattr(state, "hand_no", None) or state.round_no
-    hands = number if state.over else number - 1
+    if isinstance(state, LieState):
+        rounds = state.round_no if state.over else state.round_no - 1
+        if state.over and state.winners:
+            return TableEnded(reason, rounds, state.scores, state.winners)
+        return TableEnded(reason, rounds, tuple(len(won) for won in state.prizes), ())
+    hands = state.hand_no if state.over else state.hand_no - 1
     scores = state.scores
-    known = state.over or hasattr(state, "hand_no")
     best = max(scores)
-    leaders = tuple(s for s, score in enumerate(scores) if score == best) if hands and known else ()
+    leaders = tuple(s for s, score in enumerate(scores) if score == best) if hands else ()
     return TableEnded(reason, hands, scores, leaders)
 
 

@@ -1,4 +1,8 @@
-"""Gathering a Larry table on the LAN: `fairdeal.p2p.lobby.session` with the choices a player makes.
+"""Gathering a table on the LAN: `fairdeal.p2p.lobby.session` with the choices a player makes.
+
+One gathering for every game: the game is that of the options the host opens with (LarryOptions,
+LieOptions), its lobby terms are what that game's table driver signs (`lobby_options`), and a
+guest reads the game and its options from the lobby it joined.
 
 `open_lobby` (the host, seat 0) opens a `HostedTable` (advertised with mDNS unless told not to)
 and starts it as soon as every seat is taken and ready; `join_lobby` (a guest) joins the table at
@@ -13,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.engine.larry import LarryOptions
+from fairdeal.engine.games import game_of_options
 from fairdeal.p2p.errors import P2PError, PeerError
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.discovery import (
@@ -38,12 +42,12 @@ from fairdeal.p2p.lobby.session import (
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.driver import lobby_options
+from fairdeal.p2p.table.games import table_class, table_class_for
 from fairdeal.p2p.table.randomness import check_new_table
 
 log = logging.getLogger("fairdeal.lobby")
 
-GAME = "larry"
+GAME = "larry"  # the game of a lobby whose options do not say otherwise (older callers)
 MESH_TIMEOUT_S = 10.0  # then the table's redialling (fairdeal.p2p.net.redial) keeps trying
 
 
@@ -53,7 +57,7 @@ class Seated:
 
     signed: SignedRoster
     seat: int
-    options: LarryOptions
+    options: Any  # the game's engine options (LarryOptions, LieOptions)
     mesh: Mesh
     addresses: list[tuple[str, int] | None]  # where each seat listens, as the lobby saw it
 
@@ -62,21 +66,34 @@ class Seated:
         return Roster(self.signed.roster.table_id, tuple(s.key for s in self.signed.roster.seats))
 
     @property
+    def game(self) -> str:
+        return self.signed.roster.game
+
+    @property
     def names(self) -> list[str]:
         return [s.name for s in self.signed.roster.seats]
 
 
-def options_from_lobby(values: dict[str, OptionValue]) -> LarryOptions:
-    short, hands = values.get("short_game", False), values.get("hands", 3)
-    if not isinstance(short, bool) or not isinstance(hands, int) or isinstance(hands, bool):
-        raise PeerError("host", "the table's options are not Larry options")
-    return replace(LarryOptions(), short_game=short, hands=hands)
+def options_from_lobby(
+    values: dict[str, OptionValue], game: str = GAME, seats: int | None = None
+) -> Any:
+    """The engine options of `game` from the lobby's terms (the fields its table driver's
+    `lobby_options` names; the rest are the defaults). A game we do not have, options that are
+    not that game's, or (with `seats`) options that make no game for that many players are the
+    host's error (PeerError): nothing a host sends crashes a guest or seats it at a broken table."""
+    try:
+        options = table_class(game).options_from_lobby(values)  # the one reading of the terms
+        if seats is not None:
+            options.validate(seats)
+    except ValueError as error:
+        raise PeerError("host", f"the table's options are not {game} options: {error}") from None
+    return options
 
 
 async def open_lobby(
     identity: Identity,
     seats: int,
-    options: LarryOptions,
+    options: Any,
     *,
     name: str,
     bind: str = "0.0.0.0",
@@ -85,12 +102,14 @@ async def open_lobby(
     on_address: Callable[[tuple[str, int]], None] | None = None,
     timeout: float | None = None,
 ) -> Seated:
-    """Host a table: advertise it, seat the guests, start when full and ready."""
+    """Host a table of the game whose `options` these are: advertise it, seat the guests, start
+    when full and ready. The lobby's terms are that game's `lobby_options` (protocol.md 5.3)."""
+    game = game_of_options(options).name
+    options.validate(seats)  # a table that cannot be played is never advertised
+    terms = table_class_for(options).lobby_options(options)
     addresses = local_addresses(interfaces) if bind in ("0.0.0.0", "") else [bind]
     aiozc = open_zeroconf(interfaces) if advertise else None
-    table = HostedTable(
-        identity, aiozc, name, GAME, lobby_options(options), seats, addresses, listen_host=bind
-    )
+    table = HostedTable(identity, aiozc, name, game, terms, seats, addresses, listen_host=bind)
     try:
         async with asyncio.timeout(timeout):
             listening = await table.listen()
@@ -124,15 +143,19 @@ async def _start_when_ready(table: HostedTable) -> SignedRoster:
 
 
 async def find_table(
-    name: str, timeout: float, interfaces: list[str] | None = None
+    name: str, timeout: float, interfaces: list[str] | None = None, game: str | None = None
 ) -> tuple[str, int]:
-    """The address of the table called `name` on the LAN (mDNS)."""
+    """The address of the table called `name` on the LAN (mDNS), of any game we play (or only
+    of `game`) with a seat free."""
+    from fairdeal.engine.games import NAMES
+
+    games = (game,) if game is not None else NAMES
     aiozc = open_zeroconf(interfaces)
     browser = TableBrowser(aiozc)
     await browser.start()
     try:
         table = await browser.wait_for(
-            lambda t: t.ad.name == name and t.ad.game == GAME and not t.ad.is_full, timeout
+            lambda t: t.ad.name == name and t.ad.game in games and not t.ad.is_full, timeout
         )
     finally:
         await browser.close()
@@ -148,14 +171,16 @@ async def join_lobby(
     bind: str = "0.0.0.0",
     timeout: float | None = None,
     secrets: SecretStore | None = None,
+    on_game: Callable[[str], None] | None = None,
 ) -> Seated:
     """Join the table hosted at host:port as a guest: sit, agree, sign, connect to every seat.
     A typed address has no advertised key to check: the players compare key codes aloud.
     `secrets`: this seat's secrets file; a table id it already holds secrets for is refused
-    (`TableReused`) before we take a seat."""
+    (`TableReused`) before we take a seat. `on_game` hears the lobby's game as soon as it is
+    known (before the table starts)."""
     table = JoinedTable(identity, listen_host=bind)
     entering = table.join_at(host, port)
-    return await _sit(table, entering, timeout, secrets, host_address=(host, port))
+    return await _sit(table, entering, timeout, secrets, (host, port), on_game)
 
 
 async def join_found(
@@ -179,6 +204,7 @@ async def _sit(
     timeout: float | None,
     secrets: SecretStore | None,
     host_address: tuple[str, int] | None = None,
+    on_game: Callable[[str], None] | None = None,
 ) -> Seated:
     """Enter the lobby (`entering`), refuse a table id played here before, take the first free
     seat, agree, sign, form the mesh."""
@@ -186,6 +212,8 @@ async def _sit(
         async with asyncio.timeout(timeout):
             await entering
             view = table.lobby.view if table.lobby is not None else None
+            if on_game is not None and view is not None:
+                on_game(view.game)
             if secrets is not None and view is not None:
                 check_new_table(secrets, view.table_id)  # issue 13 item 1
             seat = await table.take_seat()
@@ -200,7 +228,8 @@ async def _sit(
         await form_mesh(table.mesh, signed, seat_addresses(lobby), MESH_TIMEOUT_S)
     except (OSError, TimeoutError, P2PError) as error:
         log.warning("not every seat is connected yet (%s); redialling", error or "timeout")
-    options = options_from_lobby(dict(signed.roster.options))
+    roster = signed.roster
+    options = options_from_lobby(dict(roster.options), roster.game, len(roster.seats))
     where = [None if v is None else (v.host, v.port) for v in lobby.view.seats]
     if host_address is not None:
         where[0] = host_address  # the host as we reached it
@@ -231,6 +260,9 @@ async def _ready_until_started(table: JoinedTable) -> SignedRoster:
         if seen is not None and seen.phase == OPEN and guest.my_seat is None:
             raise LobbyClosed("the host gave our seat away")
         if _needs_ready(guest):
+            assert seen is not None
+            # Agree only to a table we can play: a game we have, with options that make one.
+            options_from_lobby(seen.options_dict, seen.game, len(seen.seats))
             table.send_ready()
         await table.wait_until(_changed_from(guest, seen))
 

@@ -114,7 +114,9 @@ async def play_headless(
         "over": table.state.over,
         "winners": list(table.state.winners),
         "scores": list(table.state.scores),
+        "game": seated.game,
         "hands": getattr(state, "hand_no", getattr(state, "round_no", 0)),  # or rounds
+        "rounds": getattr(state, "round_no", None),  # The Lie (T9); None at Larry's table
         "fault": None if table.fault is None else str(table.fault.what),
         "transcript": str(transcript_path(data, seated)),
         "peer": peer,

@@ -38,6 +38,7 @@ async def play_seated(
     silence_limit: float = 30.0,
     timeout: float | None = None,
     bot_delay: float = 0.0,
+    claim_pace: float = 0.0,
 ) -> dict[str, Any]:
     """Wait for a seat, play it headless with `bot` to the end, close the mesh; the result."""
     table = await seated
@@ -50,6 +51,7 @@ async def play_seated(
             silence_limit=silence_limit,
             timeout=timeout,
             bot_delay=bot_delay,
+            claim_pace=claim_pace,
         )
     finally:
         await table.mesh.close()
@@ -67,9 +69,11 @@ def local_bots(
     silence_limit: float = 30.0,
     timeout: float | None = None,
     bot_delay: float = 0.0,
+    claim_pace: float = 0.0,
 ) -> list[Coroutine[Any, Any, dict[str, Any]]]:
     """One flow per bot (`kinds[i]` for bot i): join the lobby at host:port, play, the result.
-    `bot_delay`: seconds each bot thinks before a move, so that people at the table can follow."""
+    `bot_delay`: seconds each bot thinks before a move, so that people at the table can follow;
+    `claim_pace`: seconds between its claims in The Lie's Phase 1 (T3)."""
     flows = []
     for index, kind in enumerate(kinds):
         identity = bot_identity(data, index)
@@ -88,6 +92,7 @@ def local_bots(
                 silence_limit=silence_limit,
                 timeout=timeout,
                 bot_delay=bot_delay,
+                claim_pace=claim_pace,
             )
         )
     return flows

@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from fairdeal.engine.larry import Action, IllegalAction, LarryOptions, LarryView
+from fairdeal.engine.game import Game
+from fairdeal.engine.games import NAMES as GAME_NAMES
+from fairdeal.engine.games import game_of_options, get_game
+from fairdeal.engine.larry import Action, IllegalAction, LarryView
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
@@ -90,9 +93,14 @@ class NetworkedTable:
         seat: int = 0,
         placeholder_seats: int = 0,
         transcript: Path | None = None,
+        game: str | None = None,
     ) -> None:
-        """`transcript`: where this seat's transcript is (default: DATA/tables/TABLE.transcript)."""
+        """`transcript`: where this seat's transcript is (default: DATA/tables/TABLE.transcript).
+        `game`: the table's game when the caller knows it before gathering (hosting, a table
+        found by mDNS); otherwise it is known once the lobby has said it (`lobby_game`)."""
         self.identity = identity
+        self._game = game
+        self.lobby_game: str | None = None  # the game the joined lobby shows (set by gather)
         self.settings = settings
         self._gather = gather
         self._seat = seat
@@ -111,6 +119,13 @@ class NetworkedTable:
     @property
     def seat(self) -> int:
         return self._seat
+
+    @property
+    def game(self) -> Game | None:
+        """The table's game (the app picks the table screen by it); None while a table joined
+        by address has not said it yet."""
+        name = self.seated.game if self.seated is not None else self._game or self.lobby_game
+        return get_game(name) if name in GAME_NAMES else None
 
     @property
     def seats(self) -> tuple[SeatInfo, ...]:
@@ -144,8 +159,10 @@ class NetworkedTable:
         return self.peer.end_over_withheld_reveal()
 
     async def start(self) -> None:
-        """Gather and play in the background; progress arrives as events."""
-        self._runner = self._spawn(self._run())
+        """Gather and play in the background; progress arrives as events. Starting a started
+        table does nothing (the app's joining screen starts it before the table screen does)."""
+        if self._runner is None:
+            self._runner = self._spawn(self._run())
 
     async def end_table(self, reason: str) -> None:
         """Leave for good: the peer signs `left` for the others (protocol.md 10.12) and reports
@@ -188,6 +205,13 @@ class NetworkedTable:
     # -- internals -------------------------------------------------------------------------
     def notice(self, text: str) -> None:
         self._emit(Notice(text))
+
+    def learn_game(self, game: str) -> None:
+        """The joined lobby named its game: say so (the app waits for it to pick a screen)."""
+        if self.lobby_game is None:
+            self.lobby_game = game
+            title = get_game(game).title if game in GAME_NAMES else game
+            self.notice(f"The table plays {title}.")
 
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)
@@ -257,19 +281,29 @@ def host_table(
     *,
     seats: int,
     bots: int,
-    options: LarryOptions,
+    options: Any,
     name: str,
     bot_kind: str = "heuristic",
     bot_delay: float = 0.0,
+    claim_pace: float = 0.0,
     settings: NetworkSettings | None = None,
 ) -> NetworkedTable:
-    """Open a table on the network for `seats` players; `bots` local bot peers take seats at
-    once, friends take the rest (found by mDNS or given HOST:PORT). We are seat 0. The bots
-    think `bot_delay` seconds before each move (the app's delay, as at a local table)."""
-    if not 2 <= seats <= 8 or not 0 <= bots < seats:
-        raise ValueError("a table has 2 to 8 seats (L3), and fewer bots than seats")
-    if bot_delay < 0:
-        raise ValueError("the bot delay cannot be negative")
+    """Open a table of the game whose `options` these are (LarryOptions, LieOptions) on the
+    network for `seats` players; `bots` local bot peers take seats at once, friends take the
+    rest (found by mDNS or given HOST:PORT). We are seat 0. The bots think `bot_delay` seconds
+    before each move and, in The Lie's Phase 1, claim a card every `claim_pace` seconds (the
+    app's pace, as at a local table)."""
+    game = game_of_options(options)
+    if not game.min_players <= seats <= game.max_players:
+        raise ValueError(
+            f"{game.title} is played by {game.min_players} to {game.max_players} players, "
+            f"not {seats}"
+        )
+    options.validate(seats)  # ValueError naming the problem (a hand the deck lacks, …)
+    if not 0 <= bots < seats:
+        raise ValueError(f"a table of {seats} takes fewer bots than seats: 0 to {seats - 1}")
+    if bot_delay < 0 or claim_pace < 0:
+        raise ValueError("the bot delay and the claim pace cannot be negative")
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)
     data = settings.data
@@ -315,11 +349,12 @@ def host_table(
             bind=bind,
             silence_limit=settings.silence_limit,
             bot_delay=bot_delay,
+            claim_pace=claim_pace,
         ):
             table._spawn(flow)
         return await lobby
 
-    return NetworkedTable(identity, settings, gather, placeholder_seats=seats)
+    return NetworkedTable(identity, settings, gather, placeholder_seats=seats, game=game.name)
 
 
 def join_table(
@@ -341,6 +376,7 @@ def join_table(
             bind=settings.bind,
             timeout=settings.gather_timeout,
             secrets=SecretStore(settings.data / "secrets"),
+            on_game=table.learn_game,
         )
 
     return NetworkedTable(identity, settings, gather)
@@ -351,6 +387,8 @@ def join_discovered(
 ) -> NetworkedTable:
     """Join a table found on the network, trying each address it advertises in turn; the host
     must prove the key its advertisement names (protocol.md 2), or we do not sit down."""
+    if table.ad.game not in GAME_NAMES:  # listed so the user learns why; never joined
+        raise ValueError(f"{table.ad.name!r} plays {table.ad.game!r}, a game this fairdeal lacks")
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)
 
@@ -364,7 +402,7 @@ def join_discovered(
             secrets=SecretStore(settings.data / "secrets"),
         )
 
-    return NetworkedTable(identity, settings, gather)
+    return NetworkedTable(identity, settings, gather, game=table.ad.game)
 
 
 def resume_table(transcript: Path, settings: NetworkSettings | None = None) -> NetworkedTable:
@@ -397,4 +435,11 @@ def _resumed(point: ResumePoint, settings: NetworkSettings) -> NetworkedTable:
                 table._spawn(flow)
         return seated
 
-    return NetworkedTable(point.identity, settings, gather, seat=point.seat, transcript=transcript)
+    return NetworkedTable(
+        point.identity,
+        settings,
+        gather,
+        seat=point.seat,
+        transcript=transcript,
+        game=point.signed.roster.game,
+    )

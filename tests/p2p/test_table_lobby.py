@@ -91,3 +91,36 @@ async def test_a_guest_agrees_again_when_the_host_changes_the_options() -> None:
     finally:
         guest.cancel()
         await host.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "terms", "culprit"),
+    [
+        ("lie", {"rounds": 1, "hand_size": 40}, "cannot make 4 hands of 40"),  # T1, T3
+        ("lie", {"rounds": 0, "hand_size": 3}, "at least one round"),  # T9
+        ("lie", {"rounds": "3", "hand_size": 3}, "rounds='3' is not an option"),
+        ("lie", {"rounds": 1, "prizes": 9}, "prizes=9 is not an option"),  # not a lobby term
+        ("poker", {}, "unknown game 'poker'"),
+    ],
+)
+async def test_a_guest_never_agrees_to_a_table_it_cannot_play(
+    game: str, terms: dict[str, object], culprit: str
+) -> None:
+    """A host's terms are read as the game's lobby options and checked for the seat count before
+    the guest says ready: an absurd or foreign table is refused, naming the host, unsigned."""
+    from fairdeal.p2p.errors import PeerError
+
+    host = HostedTable(
+        make_identity(0, "host"), None, "Odd", game, terms, 4, ["127.0.0.1"],
+        listen_host="127.0.0.1",
+    )  # fmt: skip
+    await host.open()
+    assert host.address is not None and host.lobby is not None
+    try:
+        with pytest.raises(PeerError, match=culprit) as refused:
+            await _join(1, host.address[1])
+        assert refused.value.culprit == "host"
+        seats = host.lobby.state.seats
+        assert not any(seat is not None and seat.ready for seat in seats[1:])  # never agreed
+    finally:
+        await host.close()

@@ -8,6 +8,7 @@ import types
 import pytest
 
 from fairdeal.engine.larry import LarryOptions
+from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
 from fairdeal.ui.local_table import LocalTable
 from fairdeal.ui.table_factory import (
@@ -94,8 +95,36 @@ def test_a_lie_table_of_one_human_and_bots_is_local_and_holds_its_bots() -> None
     assert isinstance(short, LocalTable) and short.state.options.rounds == 1
 
 
-def test_a_networked_lie_table_is_refused_clearly() -> None:
-    with pytest.raises(NetworkedPlayUnavailable, match="The Lie at a networked table is not"):
-        open_table(TableSpec(game="lie", seats=4, bots=2))
-    with pytest.raises(NetworkedPlayUnavailable, match="not available yet"):
-        open_table(TableSpec(game="lie", seats=4, bots=3, networked=True))
+def test_a_networked_lie_table_hosts_the_lie_with_its_options(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 10.5: fewer bots than the other seats (or `networked`) opens The Lie on the network,
+    with the rounds (T9) and hand size (T3) chosen: the options the lobby's terms carry."""
+    calls: list[dict[str, object]] = []
+    driver = types.ModuleType(NETWORKED_DRIVER_MODULE)
+    driver.host_table = lambda **kw: calls.append(kw) or "hosted"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, NETWORKED_DRIVER_MODULE, driver)
+    spec = TableSpec(game="lie", seats=4, bots=2, rounds=2, hand_size=6, claim_pace=0.3)
+    assert open_table(spec) == "hosted"
+    assert open_table(TableSpec(game="lie", seats=3, bots=2, networked=True)) == "hosted"
+    assert open_table(TableSpec(game="lie", seats=2, bots=0, short_game=True)) == "hosted"
+    first, bots_only, short = calls
+    assert first["options"] == LieOptions(rounds=2, hand_size=6)
+    assert (first["seats"], first["bots"], first["claim_pace"]) == (4, 2, 0.3)
+    assert bots_only["options"] == LieOptions() and bots_only["bots"] == 2
+    assert short["options"] == LieOptions(rounds=1)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (TableSpec(game="lie", seats=7, bots=1), "The Lie is played by 2 to 6 players"),
+        (TableSpec(game="lie", seats=4, bots=1, rounds=0), "rounds 0 is out of range: 1-3"),
+        (TableSpec(game="lie", seats=4, bots=1, hand_size=13), "hand size 13 is out of range"),
+        (TableSpec(game="lie", seats=4, bots=1, hand_size=0), "hand size 0 is out of range"),
+        (TableSpec(game="larry", seats=4, bots=1, rounds=2), "options of The Lie, not of Larry"),
+    ],
+)
+def test_absurd_lie_options_are_refused_naming_the_option(spec: TableSpec, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        open_table(spec)

@@ -1,6 +1,7 @@
-"""`fairdeal bot [--table NAME | --peer HOST:PORT]`: join a Larry table on the LAN as a bot,
-found by name over mDNS or dialled directly; logs every doubt's verification; prints the result
-as one JSON line."""
+"""`fairdeal bot [--table NAME | --peer HOST:PORT]`: join a table of Larry or The Lie on the LAN
+as a bot, found by name over mDNS or dialled directly; the game and its options are the lobby's
+(the bot agrees only to a game it has, with options that make one); logs every proof; prints
+the result as one JSON line."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--peer", metavar="HOST:PORT", help="the host's address and TCP port")
     options.add_data_dir(parser, "the bot's identity and transcripts (default: the per-user one)")
     options.add_bot_kind(parser, per_seat=False, default="heuristic")
+    options.add_claim_pace(parser, 0.0, "default 0: as fast as it can")
     options.add_bind(parser)
     options.add_silence_limit(parser, 30.0)
     options.add_timeout(parser, None, "finding, gathering or playing the table")
@@ -50,7 +52,6 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     import logging
     import sys
 
-    from fairdeal.engine.larry import LarryOptions
     from fairdeal.p2p.identity import default_data_dir, load_or_create_identity
     from fairdeal.p2p.log.transcript import SecretStore
     from fairdeal.p2p.table.gather import find_table, join_lobby, open_lobby
@@ -61,6 +62,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     data: Path = args.data_dir or default_data_dir()
     identity = load_or_create_identity(data)
     timeout = args.timeout
+    pace = args.pace or 0.0  # `host --headless` without --pace: its bots grab as fast as they can
 
     async def report(flow: Awaitable[dict]) -> dict:
         result = await flow
@@ -76,6 +78,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
                 bot=args.bot_kind.split(",")[0],
                 silence_limit=args.silence_limit,
                 timeout=timeout,
+                claim_pace=pace,
             )
         )
 
@@ -100,7 +103,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     if point is not None:  # the host ran again after a crash: its seat and its bots' seats
         return await _resume_hosted(point, args, data, play)
 
-    options = LarryOptions(short_game=args.short)
+    options = _table_options(args)
     address: asyncio.Future = asyncio.get_running_loop().create_future()
     host_flow = play(
         open_lobby(
@@ -125,10 +128,31 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     # The bots dial the host where it listens, and listen there too: `--bind 127.0.0.2` is
     # not reachable at 127.0.0.1.
     near = BOT_HOST if bound_host in ("0.0.0.0", "") else bound_host
-    flows = local_bots(data, near, port, kinds, bind=near, silence_limit=limit, timeout=timeout)
+    flows = local_bots(
+        data,
+        near,
+        port,
+        kinds,
+        bind=near,
+        silence_limit=limit,
+        timeout=timeout,
+        claim_pace=pace,
+    )
     bots = [report(flow) for flow in flows]
     results = await asyncio.gather(host_task, *bots)
     return 0 if all(r["over"] and r["fault"] is None for r in results) else 1
+
+
+def _table_options(args: argparse.Namespace) -> Any:
+    """The options of the table `host --headless` opens (already checked by `host.check`)."""
+    from fairdeal.engine.larry import LarryOptions
+    from fairdeal.ui.game_options import lie_options
+
+    if args.game == "lie":
+        return lie_options(
+            seats=args.seats, short_game=args.short, rounds=args.rounds, hand_size=args.hand_size
+        )
+    return LarryOptions(short_game=args.short)
 
 
 async def _resume_hosted(

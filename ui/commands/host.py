@@ -1,7 +1,8 @@
-"""`fairdeal host larry --seats N [--bots K] [--bot-kind KIND] [--headless] [--name NAME]`: open
-a Larry table on the LAN (mDNS), fill K seats with local bot peers and wait for players to take
-the others.
-Headless, a bot plays the host's own seat and every doubt's verification is logged. Otherwise
+"""`fairdeal host larry|lie --seats N [--bots K] [--bot-kind KIND] [--headless] [--name NAME]`:
+open a table of Larry or The Lie on the LAN (mDNS), fill K seats with local bot peers and wait
+for players to take the others. The Lie's options (`--rounds`, `--hand-size`; `--short` is one
+round) and Larry's length (`--short`, one hand) go into the lobby's terms that every seat signs.
+Headless, a bot plays the host's own seat and every proof is logged. Otherwise
 the Textual app opens straight on the table, hosted exactly as the app's own "open a table on the
 network" does (`TableSpec(networked=True)`), with you in seat 0."""
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from fairdeal.ui.launch import AppRunner
 
 HEADLESS_TABLE_NAME = "fairdeal"
+DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in the app, as `fairdeal play`
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +24,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     options.add_game_argument(parser, "host")
     parser.add_argument(
-        "--seats", type=options.seats, required=True, metavar="N", help="seats at the table, 2-8"
+        "--seats",
+        type=options.seats,
+        required=True,
+        metavar="N",
+        help="seats at the table: Larry 2-8 (L3), The Lie 2-6 (T2)",
     )
     parser.add_argument(
         "--bots",
@@ -39,7 +45,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"headless: the table's name on the LAN (default {HEADLESS_TABLE_NAME!r}); "
         "in the app: your name (the table is NAME's table)",
     )
-    parser.add_argument("--short", action="store_true", help="short game: one hand (L18)")
+    parser.add_argument(
+        "--short", action="store_true", help="short game: one hand (L18) or one round (T9)"
+    )
+    options.add_lie_options(parser)
+    options.add_claim_pace(parser, None, f"default {DEFAULT_CLAIM_PACE:g} in the app, 0 headless")
     options.add_data_dir(parser)
     options.add_bind(parser)
     parser.add_argument(
@@ -52,6 +62,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def check(args: argparse.Namespace) -> str | None:
+    from fairdeal.ui.commands import options
+    from fairdeal.ui.game_options import seats_problem
+
+    problem = seats_problem(args.game, args.seats)
+    if problem is not None:
+        return f"--seats {args.seats}: {problem}"
+    problem = options.lie_options_problem(args, args.seats)
+    if problem is not None:
+        return problem
     if args.bots >= args.seats:
         return (
             f"--bots {args.bots}: a table of {args.seats} keeps a seat for you "
@@ -67,10 +86,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fairdeal.ui.commands.bot import run_table
-    from fairdeal.ui.table_factory import LIE_UNAVAILABLE
 
-    if args.game != "larry":  # issue 10 brings networked Lie tables
-        raise SystemExit(f"fairdeal host: {LIE_UNAVAILABLE}; try: fairdeal play --game lie")
     if args.headless:
         if args.name is None:
             args.name = HEADLESS_TABLE_NAME
@@ -90,11 +106,15 @@ def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     from fairdeal.ui.table_factory import TableSpec
 
     spec = TableSpec(
+        game=args.game,
         seats=args.seats,
         bots=args.bots,
         seat=0,
         short_game=args.short,
+        rounds=args.rounds,
+        hand_size=args.hand_size,
         bot_kind=args.bot_kind,
+        claim_pace=DEFAULT_CLAIM_PACE if args.pace is None else args.pace,
         networked=True,
     )
     return launch(

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when used: `fairdeal tables` never pays for the rules engine
+    from fairdeal.ui.game_options import NumberOption
 
 BOT_KINDS = ("heuristic", "random")
 GAMES = ("larry", "lie")  # the games of the engine registry (fairdeal.engine.games)
@@ -96,6 +101,69 @@ def game(text: str) -> str:
             f"{text!r} cannot be played here yet; the games are: {', '.join(GAMES)}"
         )
     return text
+
+
+def add_lie_options(parser: argparse.ArgumentParser) -> None:
+    """The Lie's table options, `--rounds N` (T9) and `--hand-size N` (T3): signed by every seat
+    in the lobby's terms; a value out of range is an argument error (exit 2)."""
+    from fairdeal.ui.game_options import NUMBER_OPTIONS
+
+    for option in NUMBER_OPTIONS["lie"]:
+        parser.add_argument(
+            option.flag,
+            dest=option.name,
+            type=ranged(option),
+            default=None,
+            metavar="N",
+            help=f"The Lie: {option.label}, {option.low}-{option.high} (default "
+            f"{option.default}{', 1 with --short' if option.name == 'rounds' else ''}; "
+            f"{option.ruling})",
+        )
+
+
+def lie_options_problem(args: argparse.Namespace, seats: int) -> str | None:
+    """The combination check of a Lie table's options (None: they make a game), naming the
+    option; for Larry, that no Lie option was given."""
+    from fairdeal.ui.game_options import NUMBER_OPTIONS, lie_options, seats_problem
+
+    if args.game != "lie":
+        given = [o.flag for o in NUMBER_OPTIONS["lie"] if getattr(args, o.name, None) is not None]
+        return f"{', '.join(given)}: an option of The Lie, not of Larry" if given else None
+    problem = seats_problem("lie", seats)
+    if problem is not None:
+        return problem
+    try:
+        lie_options(
+            seats=seats, short_game=args.short, rounds=args.rounds, hand_size=args.hand_size
+        )
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def ranged(option: NumberOption) -> Callable[[str], int]:
+    """An argparse type for a whole number in `option`'s range (the message names it)."""
+
+    def parse(text: str) -> int:
+        value = _integer(text)
+        problem = option.check(value)
+        if problem is not None:
+            raise argparse.ArgumentTypeError(problem)
+        return value
+
+    return parse
+
+
+def add_claim_pace(parser: argparse.ArgumentParser, default: float | None, note: str) -> None:
+    """`--pace S`: seconds between a bot's claims in The Lie's Phase 1 (T3), where every seat
+    grabs at once: 0 grabs as fast as it can, a second or two lets people keep up."""
+    parser.add_argument(
+        "--pace",
+        type=seconds,
+        default=default,
+        metavar="S",
+        help=f"The Lie: seconds between a bot's claims in Phase 1 ({note}; smaller is faster)",
+    )
 
 
 def add_game_argument(parser: argparse.ArgumentParser, what: str = "play") -> None:

@@ -1,10 +1,11 @@
-"""`fairdeal play`: a game of Larry or The Lie (`--game lie`) in this terminal against local bots.
+"""`fairdeal play`: a game of Larry or The Lie (`--game lie`) in this terminal.
 
 In a terminal it opens the Textual app on a table against local bots, ready to play (`--lobby`
-opens the lobby instead). With `--plain`, or when stdin or stdout is not a terminal, Larry plays
-with plain text prompts (`TextGame`): it reads stdin line by line, so it also works with piped
-input (an empty line takes the suggested default). The Lie's Phase 1 is a real-time race (T3),
-so it is played in the app only.
+opens the lobby instead); with `--bots` fewer than the other seats the table is opened on the
+network for friends to take the rest, as `fairdeal host` does. With `--plain`, or when stdin or
+stdout is not a terminal, Larry plays with plain text prompts (`TextGame`): it reads stdin line
+by line, so it also works with piped input (an empty line takes the suggested default). The
+Lie's Phase 1 is a real-time race (T3), so it is played in the app only.
 """
 
 from __future__ import annotations
@@ -61,16 +62,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
     parser.add_argument(
-        "--short", action="store_true", help="short game: one hand (L18) or one round (The Lie)"
+        "--short", action="store_true", help="short game: one hand (L18) or one round (T9)"
     )
-    parser.add_argument(
-        "--pace",
-        type=options.seconds,
-        default=DEFAULT_CLAIM_PACE,
-        metavar="S",
-        help="The Lie: seconds between a bot's claims in Phase 1 "
-        f"(default {DEFAULT_CLAIM_PACE:g}; smaller is faster)",
-    )
+    options.add_lie_options(parser)
+    options.add_claim_pace(parser, DEFAULT_CLAIM_PACE, f"default {DEFAULT_CLAIM_PACE:g}")
     parser.add_argument(
         "--bot-delay",
         type=options.seconds,
@@ -92,15 +87,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def check(args: argparse.Namespace) -> str | None:
     """The argument errors only the combination shows (None: the arguments make a table)."""
+    from fairdeal.ui.commands import options
+
     others = args.players - 1
     bots = bot_seats(args)
-    if args.game == "lie":  # T2, and The Lie is played against local bots only for now
-        if not 2 <= args.players <= 6:
-            return f"--players {args.players}: The Lie is played by 2 to 6 players (T2)"
-        if bots < others:
-            return "The Lie at a networked table is not available yet: leave --bots out"
+    if args.game == "lie":
+        problem = options.lie_options_problem(args, args.players)  # T2, T3, T9
+        if problem is not None:
+            return f"--players {args.players}: {problem}" if "players" in problem else problem
         if args.plain:
             return "The Lie's Phase 1 is a race in real time: it is played in the app only"
+    else:
+        problem = options.lie_options_problem(args, args.players)
+        if problem is not None:
+            return problem
     if bots > others:
         return f"--bots {bots}: a table of {args.players} has {others} other seat(s)"
     if not 0 <= args.seat < args.players:
@@ -132,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_app(args: argparse.Namespace) -> int:
-    """The Textual app on a table of one human (`--seat`) and local bots."""
+    """The Textual app on a table of one human (`--seat`) and local bots, or (fewer bots than
+    the other seats) on a table opened on the network."""
     from fairdeal.ui.launch import run_app as launch
     from fairdeal.ui.table_factory import TableSpec
 
@@ -142,6 +143,8 @@ def run_app(args: argparse.Namespace) -> int:
         bots=bot_seats(args),
         seat=args.seat,
         short_game=args.short,
+        rounds=args.rounds,
+        hand_size=args.hand_size,
         seed=args.seed,
         bot_kind=args.bot_kind,
         bot_delay=args.bot_delay,

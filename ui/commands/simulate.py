@@ -17,6 +17,7 @@ TITLES = {"larry": "Larry", "lie": "The Lie"}
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from fairdeal.ui.commands import options
+    from fairdeal.ui.game_options import LIE_HAND_SIZE
 
     options.add_game_argument(parser, "simulate")
     parser.add_argument(
@@ -31,10 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--hand-size",
-        type=int,
+        type=options.ranged(LIE_HAND_SIZE),  # 1-12, refused at the command line (exit 2)
         default=None,
         metavar="N",
-        help="The Lie: how many cards make a hand (default 12, T3; fewer: a quick game)",
+        help="The Lie: how many cards per hand, 1-12 (default 12, T3; fewer make a quick game)",
     )
     parser.add_argument(
         "--pace",

@@ -14,14 +14,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from fairdeal.engine.larry import Card, CardKind
-from fairdeal.p2p.table.api import DoubtVerification, ProofStatus, SeatInfo
+from fairdeal.p2p.table.api import DoubtVerification, SeatInfo
 from fairdeal.ui.describe import card_label
-
-PROOF_MARKS = {
-    ProofStatus.VERIFIED: ("✓ proved", "green"),
-    ProofStatus.FAILED: ("✗ FAILED", "bold red"),
-    ProofStatus.NOT_APPLICABLE: ("– local", "dim"),
-}
+from fairdeal.ui.proofs import PROOF_MARKS
 
 
 class DoubtScreen(ModalScreen[None]):

@@ -1,4 +1,5 @@
-"""A seat cheated or broke the protocol: who, what, and the evidence. The hand has stopped."""
+"""A seat cheated or broke the protocol: who, what, and the evidence. The game has stopped
+(at either game's table: Larry's and The Lie's screens show this one)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ class FaultScreen(ModalScreen[None]):
             yield Static(f"What: {self.fault.what}", markup=False)  # as peers sent it
             yield Static(f"Evidence: {self.fault.evidence}", markup=False)
             yield Static(
-                "The hand has stopped. Every honest seat saw the same evidence.", classes="dim"
+                "The game has stopped. Every honest seat saw the same evidence.", classes="dim"
             )
         yield Footer(compact=True, show_command_palette=False)
 

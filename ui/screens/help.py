@@ -75,6 +75,7 @@ LIE_HELP_TEXT = """\
 | Tab | jump to the next legal play (dots mark the cards of legal plays) |
 | Enter | play the chosen cards · p pass |
 | always | s scores · ? this help · Esc lobby · q quit |
+| e | end the table with the result so far, once another seat has left |
 
 ## Rules (ids from RULINGS.md)
 - **T1** 96 cards. A front: a number 1–4 on one of 4 colours. A back: a coloured number on
@@ -98,9 +99,20 @@ LIE_HELP_TEXT = """\
 - **T10** Score: the sum of the fronts of your prize cards. Ties: the most prize cards; still
   tied, the win is shared.
 
+## Options
+- **T9** rounds, 1–3 (3 by the rules); **T3** hand size, 1–12 (12 by the rules). A short game
+  is one round. Every seat agrees to them in the lobby before the first card.
+
 ## Fair play
-At a local table against bots the oracle knows the deck: there is nothing to prove. The Lie at
-a networked table is not available yet.
+At a local table against bots the oracle knows the deck: there is nothing to prove, and
+fronts carry no mark. With friends (the lobby's `n`, *Where: on the network*, or `fairdeal host
+lie`) every card is shuffled, dealt and revealed by the fair-deck protocol: the status line
+shows each seat keying and shuffling; a card you claim shows ·· until the others' shares bring
+its front (✓ proved); every play in a trick is marked ✓ (proved) or ✗ (a failed proof, which
+stops the game and names the seat on the fault screen); the prizes are turned over with their
+proofs at the end. A seat that is waited on, offline or gone is marked WAIT, OFFLINE or LEFT;
+e ends a table a seat has left, and Esc or q at a game in progress asks first and tells the
+others.
 """
 
 HELP_TEXTS = {"larry": HELP_TEXT, "lie": LIE_HELP_TEXT}

@@ -3,7 +3,7 @@ the points and the tie-breaks explained (T8, T10)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -16,7 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from fairdeal.engine.lie.events import GameOver
-from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.p2p.table.api import ProofStatus, SeatInfo
+from fairdeal.ui.proofs import short_mark
 from fairdeal.ui.widgets.lie_cards import fronts_text, ordinal
 
 
@@ -61,8 +62,12 @@ class LieScoresScreen(ModalScreen[None]):
         final: GameOver | None,
         letters: tuple[str, ...],
         title: str,
+        prize_proofs: Mapping[int, ProofStatus] | None = None,
     ) -> None:
+        """`prize_proofs`: seat -> the proof of its prizes turned over at the end (a networked
+        table: ✓ or ✗ beside them; a local one has nothing to prove)."""
         super().__init__()
+        self.prize_proofs = dict(prize_proofs or {})
         self.seats = tuple(seats)
         self.rounds = tuple(rounds)
         self.final = final
@@ -95,7 +100,12 @@ class LieScoresScreen(ModalScreen[None]):
                 if seat in self.final.winners:
                     name.append(" ★", style="bold")
                 faces = self.final.prizes[seat]
-                cells.append(fronts_text(faces, self.letters) if faces else Text("none"))
+                shown = fronts_text(faces, self.letters) if faces else Text("none")
+                mark = short_mark(self.prize_proofs.get(seat))
+                if faces and mark:
+                    shown.append(" ")
+                    shown.append_text(mark)
+                cells.append(shown)
                 cells.append(str(self.final.scores[seat]))
             table.add_row(name, *cells)
         return table

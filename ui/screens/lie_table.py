@@ -1,14 +1,23 @@
 """The Lie's table: Phase 1, a race for the cards on the table (T3); Phase 2, tricks (T5-T7).
 
 Like the Larry table, the screen keeps no game state of its own beyond what it shows (the trick
-on display, the round results): it redraws from `session.view()` on every `StateChanged`, and a
-worker follows `session.events()`. Modal views (round scores, the final scores, a fault) queue up
-and show one at a time. A session that can hold its bots until the player is ready (`ready`, the
-local table) is told so whenever a round's Phase 1 is on screen with nothing in front of it.
+on display, the round results, the proofs of the fronts revealed): it redraws from
+`session.view()` on every `StateChanged`, and a worker follows `session.events()`. Modal views
+(round scores, the final scores, a fault) queue up and show one at a time. A session that can
+hold its bots until the player is ready (`ready`, the local table) is told so whenever a round's
+Phase 1 is on screen with nothing in front of it.
+
+At a networked table, as at Larry's: the seats keying and shuffling (`SetupProgress`) before the
+first state and between rounds; each claimed front arriving (`CardsVerified` "claim": ·· until
+the others' shares are in); every played combination's proof, ✓ or ✗ ("play"); the prizes turned
+over with their proofs at the end ("prizes"); the fault screen when a seat cheats; the seats
+waiting, disconnected or gone, and leaving (TablePresence). A local table has nothing to prove:
+its fronts carry no mark.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
@@ -39,31 +48,41 @@ from fairdeal.engine.lie import (
 from fairdeal.engine.lie import events as ev
 from fairdeal.engine.lie.cards import DECK
 from fairdeal.p2p.table.api import (
+    CardsVerified,
     FaultDetected,
     Notice,
+    ProofStatus,
+    SeatLeft,
+    SeatStatus,
     SetupProgress,
     StateChanged,
+    TableEnded,
     TableEvent,
     TableSession,
 )
 from fairdeal.ui.lie_describe import lie_event_text
 from fairdeal.ui.messages import NewGameRequested
+from fairdeal.ui.proofs import combined
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.lie_scores import LieScoresScreen, RoundResult
+from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.lie_cards import back_label, front_label, letters_for
 from fairdeal.ui.widgets.lie_hand import LieHandView
 from fairdeal.ui.widgets.lie_players import LiePlayersView
 from fairdeal.ui.widgets.lie_table_grid import COLUMNS, LieTableGrid
 from fairdeal.ui.widgets.lie_trick import LieTrickView, TrickLine, TrickShown
+from fairdeal.ui.widgets.table_status import setup_text
+
+log = logging.getLogger("fairdeal.ui")
 
 PHASE_1_ACTIONS = frozenset({"cursor", "claim"})
 PHASE_2_ACTIONS = frozenset({"select", "grow", "next_play", "play", "pass_go"})
 LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1 has no room for the log
 
 
-class LieTableScreen(Screen[None]):
+class LieTableScreen(Screen[None], TablePresence):
     DEFAULT_CSS = """
     LieTableScreen { layout: vertical; overflow: hidden; }
     LieTableScreen #lie-status { height: 1; padding: 0 1; background: $primary 30%; }
@@ -98,6 +117,7 @@ class LieTableScreen(Screen[None]):
         Binding("s", "scores", "Scores"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("escape", "leave", "Lobby", show=False),
+        Binding("e", "end_table", "End table", show=False),
         Binding("n", "new_game", "New game"),
     ]
 
@@ -120,6 +140,13 @@ class LieTableScreen(Screen[None]):
         self._readied_round = 0
         self._modals: deque[Callable[[], Screen[None]]] = deque()
         self._modal_open = False
+        self._setup: SetupProgress | None = None  # the latest, until it is done
+        self._gathering = "waiting for the seats"  # a networked table's news before its state
+        self.proofs: dict[int, ProofStatus] = {}  # slot -> the proof of its revealed front
+        self.fault: FaultDetected | None = None  # a seat broke the rules: the game stopped
+        self._claimed: set[int] = set()  # our claims not yet settled (a networked table)
+        self.prize_proofs: dict[int, ProofStatus] = {}  # seat -> its prizes' proof, at the end
+        self.init_presence()
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -143,12 +170,18 @@ class LieTableScreen(Screen[None]):
         await self.session.start()
         async for event in self.session.events():
             try:
-                self.handle(event)
+                await self.handle(event)
             except NoMatches:
                 if self.is_attached and self.is_running:
                     raise
                 return  # the screen is closing and took its widgets while an event was handled
+            except Exception as error:  # one event that cannot be shown must not stop the table
+                log.exception("showing %s failed", type(event).__name__)
+                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
             self.events_seen += 1
+        if not self._have_state:  # a networked table can end before it begins (no answer)
+            why = self._gathering if self._gathering.startswith("✗") else ""
+            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
 
     # -- the view --------------------------------------------------------------------------------
     @property
@@ -162,17 +195,89 @@ class LieTableScreen(Screen[None]):
         return letters_for(view.options.colour_names)
 
     # -- events ----------------------------------------------------------------------------------
-    def handle(self, event: TableEvent) -> None:
+    async def handle(self, event: TableEvent) -> None:
         if isinstance(event, StateChanged):
             self._on_state_changed(event)
+        elif isinstance(event, CardsVerified):
+            self._on_cards_verified(event)
+        elif isinstance(event, SetupProgress):
+            self._on_setup_progress(event)
         elif isinstance(event, FaultDetected):
             name = self.names[event.seat]
-            self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
+            self.fault = event
+            self.log_line(f"✗ FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
+            self.refresh_table()
+        elif isinstance(event, SeatStatus):
+            await self.follow_seat_status(event)
+        elif isinstance(event, SeatLeft):
+            await self.follow_seat_left(event)
+        elif isinstance(event, TableEnded):
+            self._on_table_ended(event)
         elif isinstance(event, Notice):
             self.log_line(event.text)
-        elif isinstance(event, SetupProgress) and event.done == event.total:
-            self.log_line(f"Setup: every seat's {event.phase} is done.")
+            if not self._have_state:  # gathering: the latest news is the hint
+                self._gathering = event.text.rstrip(".…")
+                self.refresh_table()
+
+    def _on_setup_progress(self, event: SetupProgress) -> None:
+        """Seats keying, shuffling, arranging: on the status line (the hint before the first
+        state) until every seat is done, then a line in the log."""
+        if event.done >= event.total:
+            self._setup = None
+            proofs = f" ({event.proofs_verified} proofs ok)" if event.proofs_verified else ""
+            self.log_line(f"Setup: every seat's {event.phase} is done{proofs}.")
+        else:
+            self._setup = event
+        self.refresh_table()
+
+    def _on_cards_verified(self, event: CardsVerified) -> None:
+        """Fronts the fair deck revealed, with their proofs: kept by slot for the trick and the
+        hand to mark; a claim's front arriving and the prizes turned over are logged."""
+        for card in event.cards:
+            self.proofs[card.slot] = card.proof
+        status = combined(card.proof for card in event.cards)
+        view = self.current_view()
+        if view is None or not event.cards:  # a seat that won no prizes has none to turn over
+            return
+        letters = self.letters(view)
+        fronts = " ".join(front_label(card.face, letters) for card in event.cards)
+        proved = {ProofStatus.VERIFIED: " ✓ proved", ProofStatus.FAILED: " ✗ its proof FAILED"}
+        said = proved.get(status, "") if status is not None else ""
+        if event.reason == "claim" and event.seat == view.seat and said:
+            backs = " ".join(back_label(view.backs[card.slot], letters) for card in event.cards)
+            self.log_line(f"Your {backs} is {fronts}{said}.")
+        elif event.reason == "prizes":
+            self.prize_proofs[event.seat] = status or ProofStatus.NOT_APPLICABLE
+            self.log_line(f"{self.names[event.seat]}'s prizes turned over: {fronts}{said}.")
+        self.refresh_table()
+
+    def _on_table_ended(self, event: TableEnded) -> None:
+        """We stopped playing here (we left, or ended the table after a seat left): the result
+        so far, the rounds already scored."""
+        self.ended = event
+        names = self.names
+        if event.leaders:  # the game was over: points (T10)
+            totals = ", ".join(f"{names[s]} {score}" for s, score in enumerate(event.scores))
+            result = f"points {totals}; winner(s): {', '.join(names[s] for s in event.leaders)}"
+        else:
+            won = ", ".join(f"{names[s]} {count}" for s, count in enumerate(event.scores))
+            result = f"prize cards won {won} (unseen, so nobody leads: T8)"
+        self.log_line(
+            f"The table has ended ({event.reason}). After {event.hands} round(s): {result}."
+        )
+        self._queue_scores(f"Table ended after {event.hands} round(s)")
+        self.refresh_table()
+
+    async def say(self, message: str) -> None:
+        self.message = message
+        if self._have_state:
+            self.refresh_table()
+        else:
+            self.query_one("#lie-hint", Static).update(message)
+
+    async def redraw(self) -> None:
+        self.refresh_table()
 
     def log_line(self, line: str) -> None:
         self.query_one(GameLog).say(line)
@@ -198,8 +303,10 @@ class LieTableScreen(Screen[None]):
             self._follow(engine_event, view)
         if game_over:
             self._queue_scores("Game over")
-        elif round_over:
+        elif round_over and self.rounds[-1].round < view.options.rounds:
             self._queue_scores(f"Round {self.rounds[-1].round} of {view.options.rounds} is over")
+        elif round_over:  # the last round: the game-over table follows once the prizes are open
+            self.log_line("The prizes are being turned over (T10)…")
         if view.phase is not self._phase:
             self._phase = view.phase
             self.message = ""
@@ -211,9 +318,19 @@ class LieTableScreen(Screen[None]):
         if isinstance(event, ev.RoundStarted):
             self.trick = None
             self.cursor = 0
+            self._claimed.clear()
+        elif isinstance(event, ev.Claimed) and event.seat == view.seat:
+            self._claimed.discard(event.slot)  # ours: it took effect
         elif isinstance(event, ev.Claimed) and event.seat != view.seat:
             layout = view.state.layout
-            if self.cursor < len(layout) and layout[self.cursor] == event.slot:
+            if event.slot in self._claimed:  # a networked race for our claim, and we lost it
+                self._claimed.discard(event.slot)
+                name = self.names[event.seat]
+                back = back_label(event.back, self.letters(view))
+                self.message = (
+                    f"✗ {name} won the race for the {back} you claimed (T3): your claim is void."
+                )
+            elif self.cursor < len(layout) and layout[self.cursor] == event.slot:
                 name = self.names[event.seat]
                 back = back_label(event.back, self.letters(view))
                 self.message = f"✗ {name} got the {back} under your cursor first; it moved on."
@@ -224,7 +341,7 @@ class LieTableScreen(Screen[None]):
         elif isinstance(event, ev.Played | ev.Passed):
             trick = self._current_trick()
             if isinstance(event, ev.Played):
-                line = TrickLine(event.seat, event.cards, event.number)
+                line = TrickLine(event.seat, event.cards, event.number, event.slots)
                 lead = trick.lead_colour if trick.lead_colour is not None else event.colour
                 self.trick = replace(
                     trick, lines=(*trick.lines, line), lead_colour=lead, best=event.number
@@ -247,7 +364,8 @@ class LieTableScreen(Screen[None]):
         seats, rounds, final = self.session.seats, list(self.rounds), self.final
         view = cast(LieView, self.session.view())
         letters = self.letters(view)
-        self._queue_modal(lambda: LieScoresScreen(seats, rounds, final, letters, title))
+        proofs = dict(self.prize_proofs)
+        self._queue_modal(lambda: LieScoresScreen(seats, rounds, final, letters, title, proofs))
 
     def _queue_modal(self, make: Callable[[], Screen[None]]) -> None:
         self._modals.append(make)
@@ -281,6 +399,9 @@ class LieTableScreen(Screen[None]):
     def refresh_table(self) -> None:
         view = self.current_view()
         if view is None:
+            doing = setup_text(self._setup, self.session.seats) if self._setup else self._gathering
+            hint = self.message or f"Setting up the table: {doing}…"
+            self.query_one("#lie-hint", Static).update(hint)
             return
         state = view.state
         letters = self.letters(view)
@@ -290,7 +411,9 @@ class LieTableScreen(Screen[None]):
         log = self.query_one(GameLog)
         log.display = not building or self.size.height >= LOG_ROOM_IN_PHASE_1
         self.query_one("#lie-status", Static).update(self.status_text(view))
-        self.query_one(LiePlayersView).show(view, self.session.seats)
+        seats = self.session.seats
+        marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
+        self.query_one(LiePlayersView).show(view, seats, marks)
         cards = tuple(
             (face, state.backs[slot])
             for slot, face in zip(state.hands[view.seat], view.hand_faces, strict=True)
@@ -302,6 +425,9 @@ class LieTableScreen(Screen[None]):
             )
             size = state.options.hand_size
             title = f"Your hand {len(cards)}/{size}: fronts, backs below"
+            arriving = sum(face < 0 for face, _ in cards)
+            if arriving:  # a networked table: the others' shares for these are on their way
+                title += f" · {arriving} front(s) on the way ··"
             hand_view = self.query_one(LieHandView)
             hand_view.styles.height = 4  # no choices to mark while grabbing
             hand_view.show(cards, letters, title=title)
@@ -319,7 +445,7 @@ class LieTableScreen(Screen[None]):
             )
             waiting = state.to_act()
             self.query_one(LieTrickView).show(
-                self.trick, self.names, view.options.colour_names, letters, waiting
+                self.trick, self.names, view.options.colour_names, letters, waiting, self.proofs
             )
         self.query_one("#lie-hint", Static).update(self.hint_text(view))
         self._maybe_ready()
@@ -327,6 +453,10 @@ class LieTableScreen(Screen[None]):
     def status_text(self, view: LieView) -> str:
         state = view.state
         head = f"The Lie · round {state.round_no} of {state.options.rounds}"
+        if self.fault is not None:
+            return f"{head} · ✗ stopped: FAULT by {self.names[self.fault.seat]}"
+        if self._setup is not None:  # between rounds: the seats reshuffle and lay out (T9)
+            return f"{head} · setting up: {setup_text(self._setup, self.session.seats)}"
         if state.phase is Phase.BUILD:
             done = state.first_done
             done_text = f" · Done! {self.names[done]} was first" if done is not None else ""
@@ -338,6 +468,12 @@ class LieTableScreen(Screen[None]):
     def hint_text(self, view: LieView) -> str:
         if self.message:
             return self.message
+        if self.fault is not None:
+            name = self.names[self.fault.seat]
+            return f"✗ The game stopped: {name} broke the rules ({self.fault.what}). Esc: lobby"
+        presence = self.presence_hint()
+        if presence is not None:
+            return presence
         state = view.state
         if state.over:
             return "The game is over. s: scores · n: new game · Esc: lobby · q: quit"
@@ -449,6 +585,10 @@ class LieTableScreen(Screen[None]):
             return
         try:
             await self.session.act(Claim(slot, Side(side)))
+            # A networked claim takes effect once settled (T3, protocol.md 10.11.3); until then
+            # another seat's claim of the same card may win the race.
+            if slot not in self.session.view().state.hands[view.seat]:
+                self._claimed.add(slot)
         except SlotTaken:
             self._lost_race(cast(LieView, self.session.view()), slot)
             return
@@ -636,8 +776,7 @@ class LieTableScreen(Screen[None]):
             self.post_message(NewGameRequested())
 
     def action_leave(self) -> None:
-        if len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
+        self.leave_for_lobby()
 
     def on_resize(self, _event: Any) -> None:
         self.refresh_table()

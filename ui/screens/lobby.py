@@ -28,9 +28,17 @@ LOBBY_KEYS = """\
 | ↑ ↓ | choose a table found on your network |
 | j or Enter | join the chosen table |
 | c | connect to a table at HOST:PORT (where mDNS does not reach) |
-| n | open a new table: game, seats, bots, length, here or on the network |
+| n | open a new table: Larry or The Lie, its options, seats, bots, here or on the network |
 | ? or F1 | this help · q quit |
 """
+
+
+def game_title(game: str) -> str:
+    """ "Larry", "The Lie"; a game this fairdeal lacks is listed by its id, marked (joining it is
+    refused with the reason), so that the user learns a newer fairdeal plays it."""
+    from fairdeal.engine.games import NAMES, get_game
+
+    return get_game(game).title if game in NAMES else f"{game} (not here)"
 
 
 class LobbyScreen(Screen[None]):
@@ -93,15 +101,20 @@ class LobbyScreen(Screen[None]):
             ad = found.ad
             seats = f"{ad.seats_taken}/{ad.seats_total}" + (" full" if ad.is_full else "")
             address = f"{found.addresses[0]}:{found.port}"
-            table.add_row(ad.name, ad.game, seats, ad.host_key_text, address, key=instance)
+            table.add_row(
+                ad.name, game_title(ad.game), seats, ad.host_key_text, address, key=instance
+            )
         self._update_hint()
 
     def _update_hint(self) -> None:
         found = len(self.tables)
         chosen = self.selected_table() if found else None
         if chosen is not None:  # the address in full: a narrow terminal cuts the last column
-            where = f"{chosen.ad.name} at {chosen.addresses[0]}:{chosen.port}"
-            text = f"{found} table(s) found; {where}. ↑↓ choose, j join."
+            where = (
+                f"{chosen.ad.name} ({game_title(chosen.ad.game)}) at "
+                f"{chosen.addresses[0]}:{chosen.port}"
+            )
+            text = f"{found} table(s); {where}. ↑↓ choose, j join."
         elif getattr(self.finder, "looking", False):
             text = "No tables found yet (still looking). n opens one, c connects to HOST:PORT."
         else:

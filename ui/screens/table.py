@@ -58,11 +58,11 @@ from fairdeal.ui.key_checks import (
 )
 from fairdeal.ui.messages import CardChosen, NewGameRequested
 from fairdeal.ui.screens.announce import AnnounceDialog
-from fairdeal.ui.screens.confirm import ConfirmDialog
 from fairdeal.ui.screens.doubt import DoubtScreen
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
+from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.screens.scores import ScoresScreen
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.hand import HandView
@@ -76,7 +76,7 @@ TARGETED = (CardKind.FACE_UP, CardKind.PICK_UP_2, CardKind.GIVE_AWAY_1)
 DOUBT_LINGER_S = 3.0  # how long a doubt between other seats stays up once fully turned over
 
 
-class TableScreen(Screen[None]):
+class TableScreen(Screen[None], TablePresence):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "select(-1)", "Card", key_display="←→"),
         Binding("right", "select(1)", "Card", show=False),
@@ -114,13 +114,8 @@ class TableScreen(Screen[None]):
         self._have_state = False  # a networked table has no view until keys and deal are done
         self._setup: SetupProgress | None = None
         self._gathering = "waiting for the seats"  # a networked table's news until setup
-        self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
-        self._withholding: set[int] = set()  # of those, seats withholding a coin reveal (13.6)
-        self._offline: set[int] = set()
         self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
-        self.left: dict[int, str] = {}  # seats that left the table for good (SeatLeft)
-        self.ended: TableEnded | None = None  # this seat stopped playing here (TableEnded)
-        self._asking_to_leave = False
+        self.init_presence()
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -183,13 +178,13 @@ class TableScreen(Screen[None]):
         elif isinstance(event, DoubtVerification):
             self._queue_doubt(event)
         elif isinstance(event, SeatStatus):
-            await self._on_seat_status(event)
+            await self.follow_seat_status(event)
         elif isinstance(event, FaultDetected):
             name = self.names[event.seat]
             self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
         elif isinstance(event, SeatLeft):
-            await self._on_seat_left(event)
+            await self.follow_seat_left(event)
         elif isinstance(event, TableEnded):
             await self._on_table_ended(event)
         elif isinstance(event, Notice):
@@ -264,39 +259,10 @@ class TableScreen(Screen[None]):
             self.log_line(f"Setup: {setup_text(event, self.session.seats)}.")
         await self.refresh_table()
 
-    async def _on_seat_status(self, event: SeatStatus) -> None:
-        """The seat list shows every update; the log and a notification only the changes."""
+    def show_seat_status(self, event: SeatStatus) -> None:
         self.query_one(SeatList).set_status(event.seat, event.connected, event.waiting_seconds)
-        name = self.names[event.seat]
-        if event.waiting_seconds is not None and event.seat not in self._holding_up:
-            self._holding_up.add(event.seat)
-            text = f"{name} is holding up the game ({event.waiting_seconds:.0f} s)."
-            if event.withholding is not None:  # issue 13 item 6: it may be doing so on purpose
-                self._withholding.add(event.seat)
-                text = (
-                    f"{name} {event.withholding} ({event.waiting_seconds:.0f} s): "
-                    "the table may be ended with that evidence."
-                )
-            self.notify(text, title="Waiting", severity="warning")
-            self.log_line(text)
-        elif event.waiting_seconds is None and event.seat in self._holding_up:
-            self._holding_up.discard(event.seat)
-            self._withholding.discard(event.seat)
-            self.log_line(f"{name} is playing again.")
-        if not event.connected and event.seat not in self._offline:
-            self._offline.add(event.seat)
-            self.log_line(f"{name} lost the connection.")
-        elif event.connected and event.seat in self._offline:
-            self._offline.discard(event.seat)
-            self.log_line(f"{name} is connected again.")
-        await self.refresh_table()
 
-    async def _on_seat_left(self, event: SeatLeft) -> None:
-        self.left[event.seat] = event.reason
-        name = self.names[event.seat]
-        text = f"{name} left the table ({event.reason})."
-        self.log_line(f"{text} Press e to end the table with the result so far.")
-        self.notify(text, title="A player left", severity="warning")
+    async def redraw(self) -> None:
         await self.refresh_table()
 
     async def _on_table_ended(self, event: TableEnded) -> None:
@@ -409,15 +375,11 @@ class TableScreen(Screen[None]):
 
     def hint_text(self, view: LarryView) -> str:
         parts: list[str] = []
+        presence = self.presence_hint()
         if self.message:
             parts.append(self.message)
-        elif self.ended is not None:
-            parts.append(
-                f"The table has ended ({self.ended.reason}). s: scores · Esc: lobby · q: quit"
-            )
-        elif self.left:
-            who = ", ".join(self.names[s] for s in self.left)
-            parts.append(f"{who} left the table: e ends it with the result so far.")
+        elif presence is not None:
+            parts.append(presence)
         elif view.state.over:
             parts.append("The game is over. s: scores · n: new game · Esc: lobby · q: quit")
         elif view.my_turn:
@@ -578,75 +540,7 @@ class TableScreen(Screen[None]):
             self.post_message(NewGameRequested())
 
     def action_leave(self) -> None:
-        """Escape: back to the lobby; at a networked game in progress, only once confirmed."""
-        if self.others_would_wait():
-            self.ask_to_leave(quit_app=False)
-        elif len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
-
-    # -- leaving (issue 14.3) ----------------------------------------------------------------------
-    def others_would_wait(self) -> bool:
-        """Leaving now would leave someone waiting: the game is on and another seat is a person
-        (or a bot of another process), not one of our own local bots."""
-        view = self.current_view()
-        if view is None or view.state.over or self.ended is not None:
-            return False
-        return any(not info.is_me and not info.is_bot for info in self.session.seats)
-
-    @work(group="leaving")
-    async def ask_to_leave(self, quit_app: bool) -> None:
-        """Ask first; on yes tell the others (a signed `left`) and leave with the result so far."""
-        if self._asking_to_leave:
-            return
-        self._asking_to_leave = True
-        try:
-            dialog = ConfirmDialog(
-                "Leave this table?",
-                "The game cannot go on without you: the other seats are told you left, and "
-                "they can end the table with the result so far.",
-                "leave" if not quit_app else "leave and quit",
-                "keep playing",
-            )
-            if not await self.app.push_screen_wait(dialog):
-                return
-        finally:
-            self._asking_to_leave = False
-        me = self.names[self.session.seat]
-        await self.session.end_table(f"{me} left the table")
-        if quit_app:
-            self.app.exit()
-        elif self.is_current:
-            self.app.pop_screen()
-
-    @work(group="leaving")
-    async def action_end_table(self) -> None:
-        """e: the remaining players end a table that cannot go on (a seat left, or withholds its
-        coin reveal past the silence limit: issue 13 item 6)."""
-        if not self.left and self._withholding:
-            who = ", ".join(self.names[s] for s in sorted(self._withholding))
-            dialog = ConfirmDialog(
-                "End the table now?",
-                f"{who} withholds its coin reveal. The table stops naming it, with its signed "
-                "commitment as evidence.",
-                "end the table",
-                "wait",
-            )
-            if await self.app.push_screen_wait(dialog):
-                self.session.end_over_withheld_reveal()
-            return
-        if not self.left or self.ended is not None:
-            await self.say("✗ Nobody has left: the table goes on.")
-            return
-        who = ", ".join(self.names[s] for s in self.left)
-        dialog = ConfirmDialog(
-            "End the table now?",
-            f"{who} left. Everyone keeps the result so far (the hands already scored).",
-            "end the table",
-            "wait",
-        )
-        if await self.app.push_screen_wait(dialog):
-            me = self.names[self.session.seat]
-            await self.session.end_table(f"{me} ended the table after {who} left")
+        self.leave_for_lobby()
 
     async def _ask(self, dialog: Screen[int | None]) -> int | None:
         """Open one of our dialogs and wait for its answer (bots wait for us meanwhile)."""

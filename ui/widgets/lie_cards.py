@@ -29,13 +29,21 @@ def back_text(back: int, letters: tuple[str, ...]) -> Text:
     return Text(back_label(back, letters), style=f"bold {INKS[back // 4]} on black")
 
 
+PENDING = "··"  # a claimed card whose front is still on its way (a networked table, T3)
+
+
 def front_label(face: int, letters: tuple[str, ...]) -> str:
+    if not 0 <= face < len(DECK):
+        return PENDING
     card = DECK[face]
     return f"{letters[card.colour]}{card.number}"
 
 
 def front_text(face: int, letters: tuple[str, ...]) -> Text:
-    """A card's front: its number on its coloured background."""
+    """A card's front: its number on its coloured background. A front not known yet (-1: the
+    others' shares for a claimed card have not all arrived) shows as ··."""
+    if not 0 <= face < len(DECK):
+        return Text(PENDING, style="dim")
     return Text(front_label(face, letters), style=f"bold black on {PAPERS[DECK[face].colour]}")
 
 

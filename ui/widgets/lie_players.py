@@ -6,7 +6,7 @@ the game ends (T8).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.table import Table
 from rich.text import Text
@@ -22,7 +22,13 @@ class LiePlayersView(Static):
         super().__init__(id=id)
         self.border_title = "Players"
 
-    def show(self, view: LieView, seats: Sequence[SeatInfo]) -> None:
+    def show(
+        self,
+        view: LieView,
+        seats: Sequence[SeatInfo],
+        marks: Mapping[int, Sequence[str]] | None = None,
+    ) -> None:
+        """`marks`: seat -> its presence at a networked table (OFFLINE, WAIT, LEFT), in words."""
         state = view.state
         letters = letters_for(state.options.colour_names)
         size = state.options.hand_size
@@ -44,6 +50,9 @@ class LiePlayersView(Static):
                 cards = backs_text([state.backs[slot] for slot in hand], letters)
             count = f"{len(hand)}/{size}" if building else f"{len(hand)} left"
             notes = Text()
+            presence = (marks or {}).get(seat)
+            if presence:
+                notes.append(" ".join(presence) + " ", style="bold red")
             if seat in state.placement:
                 notes.append(f"{ordinal(state.placement.index(seat) + 1)} out ", style="bold")
             elif building and state.first_done == seat:

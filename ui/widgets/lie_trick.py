@@ -5,11 +5,14 @@ Once a trick is won it stays on show, with its winner, until the next one has it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widgets import Static
 
+from fairdeal.p2p.table.api import ProofStatus
+from fairdeal.ui.proofs import combined, short_mark
 from fairdeal.ui.widgets.lie_cards import fronts_text
 
 
@@ -18,6 +21,7 @@ class TrickLine:
     seat: int
     faces: tuple[int, ...]  # () for a pass
     number: int
+    slots: tuple[int, ...] = ()  # the played slots, whose proofs the line marks
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +45,10 @@ class LieTrickView(Static):
         colour_names: tuple[str, ...],
         letters: tuple[str, ...],
         waiting_for: int | None,
+        proofs: Mapping[int, ProofStatus] | None = None,
     ) -> None:
+        """`proofs`: slot -> the proof of its revealed front; a play whose every front was
+        proved is marked ✓, one with a failed proof ✗ (a local table: no mark)."""
         if trick is None:
             self.border_title = "Trick"
             self.update(Text("No trick yet.", style="dim"))
@@ -56,6 +63,10 @@ class LieTrickView(Static):
             if line.faces:
                 text.append_text(fronts_text(line.faces, letters))
                 text.append(f" = {line.number}")
+                mark = short_mark(combined((proofs or {}).get(slot) for slot in line.slots))
+                if mark:
+                    text.append(" ")
+                    text.append_text(mark)
                 if trick.winner == line.seat:
                     text.append("  ★ wins the trick", style="bold")
             else:

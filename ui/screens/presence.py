@@ -1,0 +1,183 @@
+"""What both games' table screens do about the other seats being there: connected, holding up
+the game, withholding a coin reveal, gone for good; and leaving a table yourself.
+
+A mixin for a table `Screen` (Larry's `TableScreen`, The Lie's `LieTableScreen`): it follows
+`SeatStatus` and `SeatLeft` (protocol.md 10.6, 10.12), logs and notifies the changes, asks before
+a player leaves a networked game in progress and lets the remaining players end a table that
+cannot go on (`e`). The screen provides `session`, `names`, `log_line`, `current_view()` (None
+before the table has a state), `say(message)` and `redraw()`; it may override
+`show_seat_status(event)` to draw the connection marks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.screen import Screen
+
+from fairdeal.p2p.table.api import SeatLeft, SeatStatus, TableEnded, TableSession
+from fairdeal.ui.screens.confirm import ConfirmDialog
+
+
+class TablePresence:
+    """Mixed into a table Screen; call `init_presence()` from its `__init__`."""
+
+    session: TableSession
+    app: Any
+
+    def init_presence(self) -> None:
+        self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
+        self._withholding: set[int] = set()  # of those, seats withholding a coin reveal (13.6)
+        self._offline: set[int] = set()
+        self.left: dict[int, str] = {}  # seats that left the table for good (SeatLeft)
+        self.ended: TableEnded | None = None  # this seat stopped playing here (TableEnded)
+        self._asking_to_leave = False
+
+    # -- what the screen provides ---------------------------------------------------------------
+    if TYPE_CHECKING:  # declared for the type checker only: the Screen's own methods run
+
+        @property
+        def names(self) -> list[str]: ...
+
+        def log_line(self, line: str) -> None: ...
+
+        def current_view(self) -> Any: ...
+
+        async def say(self, message: str) -> None: ...
+
+        async def redraw(self) -> None: ...
+
+        def notify(
+            self, message: str, *, title: str = "", severity: Any = "information"
+        ) -> None: ...
+
+    def show_seat_status(self, event: SeatStatus) -> None:
+        """Draw the seat's connection marks (the seats panel of the game); nothing by default."""
+
+    # -- events ----------------------------------------------------------------------------------
+    async def follow_seat_status(self, event: SeatStatus) -> None:
+        """The seats panel shows every update; the log and a notification only the changes."""
+        self.show_seat_status(event)
+        name = self.names[event.seat]
+        if event.waiting_seconds is not None and event.seat not in self._holding_up:
+            self._holding_up.add(event.seat)
+            text = f"{name} is holding up the game ({event.waiting_seconds:.0f} s)."
+            if event.withholding is not None:  # issue 13 item 6: it may be doing so on purpose
+                self._withholding.add(event.seat)
+                text = (
+                    f"{name} {event.withholding} ({event.waiting_seconds:.0f} s): "
+                    "the table may be ended with that evidence."
+                )
+            self.notify(text, title="Waiting", severity="warning")
+            self.log_line(text)
+        elif event.waiting_seconds is None and event.seat in self._holding_up:
+            self._holding_up.discard(event.seat)
+            self._withholding.discard(event.seat)
+            self.log_line(f"{name} is playing again.")
+        if not event.connected and event.seat not in self._offline:
+            self._offline.add(event.seat)
+            self.log_line(f"{name} lost the connection.")
+        elif event.connected and event.seat in self._offline:
+            self._offline.discard(event.seat)
+            self.log_line(f"{name} is connected again.")
+        await self.redraw()
+
+    async def follow_seat_left(self, event: SeatLeft) -> None:
+        self.left[event.seat] = event.reason
+        name = self.names[event.seat]
+        text = f"{name} left the table ({event.reason})."
+        self.log_line(f"{text} Press e to end the table with the result so far.")
+        self.notify(text, title="A player left", severity="warning")
+        await self.redraw()
+
+    def seat_marks(self, seat: int) -> list[str]:
+        """The seat's presence, in words: OFFLINE, WAIT 12s, LEFT."""
+        marks = []
+        if seat in self.left:
+            marks.append("LEFT")
+        elif seat in self._offline:
+            marks.append("OFFLINE")
+        if seat in self._holding_up and seat not in self.left:
+            marks.append("WAIT")
+        return marks
+
+    def presence_hint(self) -> str | None:
+        """The hint line's news about the table itself, if any outranks the game's."""
+        if self.ended is not None:
+            return f"The table has ended ({self.ended.reason}). s: scores · Esc: lobby · q: quit"
+        if self.left:
+            who = ", ".join(self.names[s] for s in self.left)
+            return f"{who} left the table: e ends it with the result so far."
+        return None
+
+    # -- leaving (issue 14.3) ----------------------------------------------------------------------
+    def others_would_wait(self) -> bool:
+        """Leaving now would leave someone waiting: the game is on and another seat is a person
+        (or a bot of another process), not one of our own local bots."""
+        view = self.current_view()
+        if view is None or view.state.over or self.ended is not None:
+            return False
+        return any(not info.is_me and not info.is_bot for info in self.session.seats)
+
+    def leave_for_lobby(self) -> None:
+        """Escape: back to the lobby; at a networked game in progress, only once confirmed."""
+        if self.others_would_wait():
+            self.ask_to_leave(quit_app=False)
+        elif len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+
+    @work(group="leaving")
+    async def ask_to_leave(self, quit_app: bool) -> None:
+        """Ask first; on yes tell the others (a signed `left`) and leave with the result so far."""
+        if self._asking_to_leave:
+            return
+        self._asking_to_leave = True
+        try:
+            dialog = ConfirmDialog(
+                "Leave this table?",
+                "The game cannot go on without you: the other seats are told you left, and "
+                "they can end the table with the result so far.",
+                "leave" if not quit_app else "leave and quit",
+                "keep playing",
+            )
+            if not await self.app.push_screen_wait(dialog):
+                return
+        finally:
+            self._asking_to_leave = False
+        me = self.names[self.session.seat]
+        await self.session.end_table(f"{me} left the table")
+        if quit_app:
+            self.app.exit()
+        elif isinstance(self, Screen) and self.is_current:
+            self.app.pop_screen()
+
+    @work(group="leaving")
+    async def action_end_table(self) -> None:
+        """e: the remaining players end a table that cannot go on (a seat left, or withholds its
+        coin reveal past the silence limit: issue 13 item 6)."""
+        if not self.left and self._withholding:
+            who = ", ".join(self.names[s] for s in sorted(self._withholding))
+            dialog = ConfirmDialog(
+                "End the table now?",
+                f"{who} withholds its coin reveal. The table stops naming it, with its signed "
+                "commitment as evidence.",
+                "end the table",
+                "wait",
+            )
+            if await self.app.push_screen_wait(dialog):
+                self.session.end_over_withheld_reveal()
+            return
+        if not self.left or self.ended is not None:
+            await self.say("✗ Nobody has left: the table goes on.")
+            return
+        who = ", ".join(self.names[s] for s in self.left)
+        dialog = ConfirmDialog(
+            "End the table now?",
+            f"{who} left. Everyone keeps the result so far (the hands already scored).",
+            "end the table",
+            "wait",
+        )
+        if await self.app.push_screen_wait(dialog):
+            me = self.names[self.session.seat]
+            await self.session.end_table(f"{me} ended the table after {who} left")
