@@ -20,9 +20,14 @@ nobody knows a relation between them.
 Every nonce of the proof (r, r̂, ω…) comes from a `HedgedRandom` stream keyed by the witness
 (π, r̃), the statement and fresh randomness, so a repeated random stream cannot repeat them.
 
-Cost (libsodium has no multi-exponentiation): proving takes 6N variable-base and 4N fixed-base
-scalar multiplications; verifying 8N variable-base and N fixed-base, plus validating the 4N
-received points once at parse time.
+Cost (libsodium has no multi-exponentiation, so every product is one call and every sum one
+addition per term): proving takes 6N variable-base and 4N base multiplications and 8N additions;
+verifying 8N variable-base and N base multiplications and 9N additions, plus validating the 4N
+received points once at parse time. Sums go through `linear_combination`, which merges equal
+bases: on a deck's first shuffle (the public starting deck, every A = G) the prover's t42 is
+summed over the inputs and is one base multiplication, and the verifier's e·Ã merges into s4·G,
+saving N multiplications and N additions on each side (and N more additions in the prover's
+re-randomisation, A' = (1 + r̃)·G). The bytes are the same either way.
 """
 
 from __future__ import annotations
