@@ -127,10 +127,12 @@ def linear_combination(terms: Iterable[tuple[int, Point]]) -> Point:
     Zero coefficients are skipped. The result is the same group element, so the same bytes, as
     summing every product."""
     merged: dict[bytes, int] = {}
+    get = merged.get
     for k, p in terms:
-        merged[p] = (merged.get(p, 0) + k) % L
+        merged[p] = get(p, 0) + k
     total: Point | None = None
     for p, k in merged.items():
+        k %= L
         if not k:
             continue
         term = mul_base(k) if p == G else mul(k, Point(p))
