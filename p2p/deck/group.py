@@ -120,6 +120,26 @@ def point_sum(points: Iterable[Point]) -> Point:
     return IDENTITY if total is None else total
 
 
+def linear_combination(terms: Iterable[tuple[int, Point]]) -> Point:
+    """Σ k·P over (k, P) terms, the identity for an empty sum. Terms with the same point are
+    merged first, (Σ k)·P, and a coefficient of G costs a base multiplication: a sum over the
+    public starting deck, whose every A is G, costs one multiplication instead of one per card.
+    Zero coefficients are skipped. The result is the same group element, so the same bytes, as
+    summing every product."""
+    merged: dict[bytes, int] = {}
+    get = merged.get
+    for k, p in terms:
+        merged[p] = get(p, 0) + k
+    total: Point | None = None
+    for p, k in merged.items():
+        k %= L
+        if not k:
+            continue
+        term = mul_base(k) if p == G else mul(k, Point(p))
+        total = term if total is None else add(total, term)
+    return IDENTITY if total is None else total
+
+
 def transcript(label: bytes, *items: bytes) -> bytes:
     """SHA-512( lp(DOMAIN ‖ "/" ‖ label) ‖ lp(item_1) ‖ … ), lp(x) = u32be(len x) ‖ x."""
     parts = [(len(DOMAIN) + 1 + len(label)).to_bytes(4, "big"), DOMAIN, b"/", label]

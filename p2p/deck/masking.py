@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import wire
-from .group import G, Point, add, mul, mul_base, point_sum, sub
+from .group import G, Point, add, linear_combination, mul, mul_base, point_sum, sub
 
 
 @dataclass(frozen=True)
@@ -26,8 +26,10 @@ class MaskedCard:
         return cls(pair[0], pair[1])
 
     def rerandomise(self, r: int, joint: Point) -> MaskedCard:
-        """(A + r·G, B + r·Y): the same card, unlinkable without the keys."""
-        return MaskedCard(add(self.a, mul_base(r)), add(self.b, mul(r, joint)))
+        """(A + r·G, B + r·Y): the same card, unlinkable without the keys. For A = G (the public
+        starting deck) A + r·G is (1 + r)·G, one base multiplication and no addition."""
+        a = linear_combination(((1, self.a), (r, G))) if self.a == G else add(self.a, mul_base(r))
+        return MaskedCard(a, add(self.b, mul(r, joint)))
 
 
 def open_mask(card: MaskedCard, shares: list[Point]) -> Point:
