@@ -18,6 +18,9 @@ class LieView:
     seat: int
     state: LieState
     knowledge: Knowledge
+    # At a networked table: the slots this seat has claimed whose races are not decided yet
+    # (T3). They count against the hand; a local table settles every claim at once.
+    pending_claims: tuple[int, ...] = ()
 
     def _cards(self, slots: tuple[int, ...]) -> tuple[CardEntry, ...]:
         return card_entries(self.state.revealed, self.knowledge, slots)
@@ -65,7 +68,8 @@ class LieView:
     @property
     def can_claim(self) -> bool:
         state = self.state
-        return state.claims_open() and len(state.hands[self.seat]) < state.options.hand_size
+        held = len(state.hands[self.seat]) + len(self.pending_claims)
+        return state.claims_open() and held < state.options.hand_size
 
     @property
     def my_turn(self) -> bool:

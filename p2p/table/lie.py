@@ -166,9 +166,16 @@ class LieTable(TableDriver):
         """This seat's view; in Phase 1 its table shows only what this seat may still claim."""
         state = self.state
         assert state is not None
-        if self.claiming():
-            state = replace(state, table=self.claimable())
-        return self.game.view_for(state, self.knowledge(), self.me)
+        if not self.claiming():
+            return self.game.view_for(state, self.knowledge(), self.me)
+        view = self.game.view_for(replace(state, table=self.claimable()), self.knowledge(), self.me)
+        return replace(view, pending_claims=self.pending_claims())
+
+    def pending_claims(self) -> tuple[int, ...]:
+        """This seat's claims not decided yet: those in the log (undecided, in log order), then
+        those signed and not yet applied. They count against its hand (T3)."""
+        in_log = [claim.slot for claim in self._queue if claim.seat == self.me]
+        return (*in_log, *sorted(self._open_own - set(in_log)))
 
     def publish_action(self, action: Claim | Play | Pass, *, check: bool = True) -> None:
         """Queue this seat's action for signing, after checking it as every peer will and

@@ -184,6 +184,28 @@ def test_a_claim_of_a_slot_seen_claimed_is_not_a_race() -> None:
         assert table.expected() is None  # the hand stops
 
 
+def test_claims_not_yet_settled_count_against_the_hand_in_the_view() -> None:
+    """T3: a seat's undecided claims fill its hand as far as its view says: the app offers no
+    claim it would refuse ("hand full") while its last claims' races are still open."""
+    net = LieSansIO(2, quick_options(hand_size=2), seed=5)
+    net.run(claims=no_claims, until=claims_open_everywhere)
+    net.run(claims=no_claims)
+    table = net.tables[0]
+    first, second = table.claimable()[:2]
+    table.publish_action(Claim(first))
+    view = table.view()
+    assert view.pending_claims == (first,) and view.can_claim
+    table.publish_action(Claim(second))
+    view = table.view()
+    assert sorted(view.pending_claims) == sorted((first, second))
+    assert not view.can_claim and not view.my_turn and len(view.hand) == 0
+    net.flush(0)  # in the log, undecided until seat 1 has seen them
+    assert set(table.view().pending_claims) == {first, second}
+    net.run(claims=no_claims)
+    view = table.view()
+    assert view.pending_claims == () and len(view.hand) == 2 and not view.can_claim
+
+
 # -- the race rule --------------------------------------------------------------------------------
 
 

@@ -428,6 +428,8 @@ class LieTableScreen(Screen[None], TablePresence):
             arriving = sum(face < 0 for face, _ in cards)
             if arriving:  # a networked table: the others' shares for these are on their way
                 title += f" · {arriving} front(s) on the way ··"
+            if view.pending_claims:  # a networked table: these races are not decided yet (T3)
+                title += f" · {len(view.pending_claims)} claim(s) settling"
             hand_view = self.query_one(LieHandView)
             hand_view.styles.height = 4  # no choices to mark while grabbing
             hand_view.show(cards, letters, title=title)
@@ -478,6 +480,8 @@ class LieTableScreen(Screen[None], TablePresence):
         if state.over:
             return "The game is over. s: scores · n: new game · Esc: lobby · q: quit"
         if state.phase is Phase.BUILD:
+            if not view.can_claim and view.pending_claims:
+                return "Your last claims fill your hand: waiting for their races to settle (T3)…"
             if not view.can_claim:
                 left = sum(len(hand) < state.options.hand_size for hand in state.hands)
                 return f"Your hand is full. Waiting for {left} player(s) still grabbing…"
@@ -573,7 +577,11 @@ class LieTableScreen(Screen[None], TablePresence):
         if view is None or view.phase is not Phase.BUILD:
             return
         if not view.can_claim:
-            self.message = "Your hand is full (T3): wait for the others."
+            self.message = (
+                "Your claims fill your hand once they settle (T3): wait for their races."
+                if view.pending_claims
+                else "Your hand is full (T3): wait for the others."
+            )
             self.refresh_table()
             return
         state = view.state
