@@ -475,13 +475,11 @@ class _Replay:
         self.report.started = True
 
     def _apply(self, envelope: Envelope, index: int, offset: int) -> None:
-        table, log, report = self.table, self.log, self.report
+        table, log = self.table, self.log
         assert table is not None and log is not None
         expected = table.expected()
         applied = log.receive(envelope, "transcript")
-        if log.faults:
-            fault = log.faults[0]
-            raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index, offset))
+        self._stop_at_log_fault(index, offset)
         unapplied = self.unapplied
         unapplied.append((envelope, index, offset))
         # In a simultaneous phase (The Lie's Phase 1) an envelope waits until it is stable,
@@ -504,7 +502,21 @@ class _Replay:
                     at_offset,
                 )
             )
-        del unapplied[: len(applied)]
+        self._took(applied, index, offset)
+
+    def _stop_at_log_fault(self, index: int, offset: int) -> None:
+        """The log refused what it was given (equivocation, a bad chain): its first fault."""
+        assert self.log is not None
+        if self.log.faults:
+            fault = self.log.faults[0]
+            raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index, offset))
+
+    def _took(self, applied: list[Envelope], index: int, offset: int) -> None:
+        """`applied`, the first of the transcript's unapplied envelopes, are in the log: count
+        them, stop at a fault the table found, tally, and drop what the observer would send."""
+        table, report = self.table, self.report
+        assert table is not None
+        del self.unapplied[: len(applied)]
         report.entries += len(applied)
         report.ids += [e.id for e in applied]
         if table.fault is not None:
@@ -545,7 +557,7 @@ class _Replay:
         keep. Each applies here in the order it stands if it is the smallest held by (lamport,
         seat) (protocol.md 10.7), and what then becomes due follows as usual; an envelope that
         is neither stays, and is reported."""
-        table, log, report = self.table, self.log, self.report
+        table, log = self.table, self.log
         assert table is not None and log is not None
         while self.unapplied:
             stands, index, offset = self.unapplied[0]
@@ -554,9 +566,7 @@ class _Replay:
                 if not isinstance(table.expected(), Concurrent) or not log.apply_held(stands):
                     return
                 applied = [stands]
-            if log.faults:
-                fault = log.faults[0]
-                raise _Stop(AuditFault(fault.seat, fault.kind, fault.detail, index, offset))
+            self._stop_at_log_fault(index, offset)
             for k, envelope in enumerate(applied):
                 if k >= len(self.unapplied) or self.unapplied[k][0] is not envelope:
                     at = min(k, len(self.unapplied) - 1)
@@ -565,14 +575,7 @@ class _Replay:
                     raise _Stop(
                         AuditFault(out.seat, "envelope out of order", what, at_index, at_offset)
                     )
-            del self.unapplied[: len(applied)]
-            report.entries += len(applied)
-            report.ids += [e.id for e in applied]
-            if table.fault is not None:
-                fault = table.fault
-                raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index, offset))
-            _tally(table, report)
-            table.outbox.clear()
+            self._took(applied, index, offset)
 
 
 def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -> None:

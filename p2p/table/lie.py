@@ -150,9 +150,8 @@ class LieTable(TableDriver):
         """How many more cards this seat may claim now (its undecided claims count, T3)."""
         if self.state is None or self.me >= self.seats:
             return 0
-        undecided = sum(1 for claim in self._queue if claim.seat == self.me)
         held = len(self.state.hands[self.me])
-        return self.options.hand_size - held - undecided - len(self._open_own)
+        return self.options.hand_size - held - len(self.pending_claims())
 
     def can_claim(self) -> bool:
         return self.claiming() and self.room() > 0 and bool(self.claimable())
@@ -175,7 +174,7 @@ class LieTable(TableDriver):
         """This seat's claims not decided yet: those in the log (undecided, in log order), then
         those signed and not yet applied. They count against its hand (T3)."""
         in_log = [claim.slot for claim in self._queue if claim.seat == self.me]
-        return (*in_log, *sorted(self._open_own - set(in_log)))
+        return (*in_log, *sorted(self._open_own))  # disjoint: applying a claim takes it out
 
     def publish_action(self, action: Claim | Play | Pass, *, check: bool = True) -> None:
         """Queue this seat's action for signing, after checking it as every peer will and

@@ -37,14 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="The Lie: how many cards per hand, 1-12 (default 12, T3; fewer make a quick game)",
     )
-    parser.add_argument(
-        "--pace",
-        type=options.seconds,
-        default=0.0,
-        metavar="S",
-        help="The Lie: seconds a bot waits before each claim in Phase 1 (default 0: as fast "
-        "as allowed, one card at a time)",
-    )
+    options.add_claim_pace(parser, 0.0, "default 0: as fast as allowed, one card at a time")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices")
     options.add_bot_kind(parser, per_seat=False, default="heuristic")
     parser.add_argument(
