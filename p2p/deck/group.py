@@ -4,7 +4,10 @@ Points are 32-byte canonical Ristretto encodings (`Point`, a `bytes` subtype by 
 scalars are Python ints modulo the group order `L` (Python arithmetic is faster than a libsodium
 call per operation). Ristretto255 has prime order and no cofactor: decoding an encoding *is* the
 validity check (canonical, on the group), so `parse_point` validates each received point once,
-with one cheap decode, and refuses the identity too. Points this process computes are never
+with one cheap decode, and refuses the identity too. libsodium's decoder masks the top bit of the
+last byte before its checks, so every element would have a second encoding (and `00…80` would
+decode to the identity); `_canonical_non_negative` therefore checks RFC 9496 §4.3.1's first step
+(s < p and s even) itself before libsodium checks the rest. Points this process computes are never
 re-validated; the arithmetic only decodes its inputs, which cannot fail for parsed points.
 
 Hashing (see protocol.md §6.1): `transcript(label, *items)` is SHA-512 over length-prefixed byte
@@ -60,11 +63,24 @@ def parse_scalar(raw: object, what: str = "scalar") -> int:
     return value
 
 
+FIELD_PRIME = 2**255 - 19
+"""p, the prime of Curve25519's field, in which Ristretto's field element s lives."""
+
+
+def _canonical_non_negative(raw: bytes) -> bool:
+    """RFC 9496 §4.3.1's first check: s is a canonical field element (s < p) and non-negative
+    (even). The top bit of the last byte must be clear, as s < p < 2^255 implies; libsodium does
+    not check that bit, so this check is not redundant."""
+    s = int.from_bytes(raw, "little")
+    return s < FIELD_PRIME and s % 2 == 0
+
+
 def is_valid_point(raw: bytes) -> bool:
     """True for canonical Ristretto255 encodings of points other than the identity."""
     return (
         len(raw) == POINT_BYTES
         and raw != IDENTITY
+        and _canonical_non_negative(raw)
         and bool(rbcl.crypto_core_ristretto255_is_valid_point(raw))
     )
 
@@ -75,7 +91,7 @@ def parse_point(raw: object, what: str = "point") -> Point:
         raise ParseError(None, f"{what}: expected {POINT_BYTES} bytes")
     if raw == IDENTITY:
         raise ParseError(None, f"{what}: the identity is not accepted", {"point": raw})
-    if not rbcl.crypto_core_ristretto255_is_valid_point(raw):
+    if not (_canonical_non_negative(raw) and rbcl.crypto_core_ristretto255_is_valid_point(raw)):
         raise ParseError(
             None,
             f"{what}: not a canonical Ristretto255 encoding (RFC 9496 decoding fails)",

@@ -159,3 +159,49 @@ def test_transcript_is_unambiguous() -> None:
 def test_scalar_multiplication_agrees_with_the_base_point() -> None:
     assert mul(7, G) == mul_base(7)
     assert add(mul_base(3), mul_base(4)) == mul_base(7)
+
+
+# RFC 9496 §4.3.1: s must be a canonical field element (below p = 2^255 − 19) and non-negative
+# (even). libsodium masks the top bit before decoding, so without our own check every element
+# had a twin encoding with that bit set, and 00…80 decoded to the identity.
+FIELD_P = 2**255 - 19
+TOP_BIT_TWINS = [
+    (f"{k}G", mul_base(k)[:31] + bytes([mul_base(k)[31] | 0x80])) for k in (1, 2, 3, 4, 5, 12345)
+]
+
+
+@pytest.mark.parametrize(("name", "twin"), TOP_BIT_TWINS, ids=[n for n, _ in TOP_BIT_TWINS])
+def test_the_top_bit_twin_of_every_point_is_rejected(name: str, twin: bytes) -> None:
+    canonical = twin[:31] + bytes([twin[31] & 0x7F])
+    assert parse_point(canonical) == canonical
+    assert not is_valid_point(twin)
+    with pytest.raises(ParseError, match="not a canonical Ristretto255 encoding"):
+        parse_point(twin)
+
+
+def test_the_identitys_top_bit_twin_is_rejected() -> None:
+    twin = bytes(31) + b"\x80"
+    assert not is_valid_point(twin)
+    with pytest.raises(ParseError, match="not a canonical Ristretto255 encoding"):
+        parse_point(twin)
+
+
+def test_field_twins_are_rejected() -> None:
+    # s and s + p encode the same field element. For s < 19, s + p is below 2^255 (libsodium
+    # refuses it); from s = 19 on it has the top bit set, and libsodium alone decoded its masked
+    # value s − 19 (the identity for s = 19, 2·G's twin for s = s(2·G) + 19, ...).
+    candidates = list(range(41)) + [int.from_bytes(mul_base(k), "little") for k in (1, 2, 3)]
+    for s in candidates:
+        twin = (s + FIELD_P).to_bytes(32, "little")
+        assert not is_valid_point(twin), s
+        with pytest.raises(ParseError):
+            parse_point(twin)
+
+
+def test_a_negative_s_is_rejected_even_when_libsodium_would_mask_it() -> None:
+    # s = p − s0 is −s0: odd, so negative; refused with the top bit set or clear.
+    s0 = int.from_bytes(G, "little")
+    negated = (FIELD_P - s0).to_bytes(32, "little")
+    for raw in (negated, negated[:31] + bytes([negated[31] | 0x80])):
+        with pytest.raises(ParseError, match="not a canonical Ristretto255 encoding"):
+            parse_point(raw)
