@@ -439,6 +439,20 @@ class _Replay:
             options = game.from_data(body.get("options"), game.options_type)
         except DecodeError as exc:
             raise _Stop(AuditFault(0, "unreadable game terms", str(exc), index, offset)) from None
+        # A join holds exactly game, seats and options (protocol.md section 8): seat 0's join is
+        # the terms every other join must equal, so nothing unread may ride along in it.
+        seats = len(self.roster.keys)
+        unknown = sorted(map(str, body.keys() - {"game", "seats", "options"}))
+        if unknown or body.get("seats") != seats or isinstance(body.get("seats"), bool):
+            said = f"unknown key(s) {', '.join(unknown)}" if unknown else ""
+            said = said or f"seats is {body.get('seats')!r} at a table of {seats}"
+            raise _Stop(AuditFault(0, "joined with other game terms", said, index, offset))
+        try:
+            driver.check_terms(options)  # every term is signed or the rulebook's (10.2)
+        except ValueError as exc:
+            raise _Stop(
+                AuditFault(0, "joined with other game terms", str(exc), index, offset)
+            ) from None
         lobby_options = driver.lobby_options
         # Larry, protocol.md 10.1: the coin picks the first seat
         if getattr(options, "first_seat", 0) != 0:
@@ -462,7 +476,6 @@ class _Replay:
                     offset,
                 )
             )
-        seats = len(self.roster.keys)
         deck = DeckSession.observer(self.roster.table, seats)
         try:
             table = driver(self.roster.table, seats, options, deck, signed)

@@ -202,6 +202,7 @@ class TableDriver:
         signed roster's)."""
         self.game: Game = get_game(self.game_name)
         options.validate(seats)
+        self.check_terms(options)
         if signed_roster is not None and (
             signed_roster.roster.table_id != table_id or len(signed_roster.roster.seats) != seats
         ):
@@ -277,6 +278,29 @@ class TableDriver:
     def options_for_join(cls, options: Any) -> Any:
         """The options every seat signs in its join envelope."""
         return get_game(cls.game_name).to_data(options)
+
+    @classmethod
+    def unsigned_terms(cls, options: Any) -> dict[str, tuple[Any, Any]]:
+        """The join terms that the lobby does not sign and that differ from the rulebook's, as
+        {name: (this value, the rulebook's)}. Every term that changes the game is either signed
+        in the lobby or fixed at the rulebook's value (protocol.md 10.2), so this must be empty."""
+        fixed = cls.options_for_join(cls.options_from_lobby(cls.lobby_options(options)))
+        carried = cls.options_for_join(options)
+        return {
+            name: (carried.get(name), fixed.get(name))
+            for name in sorted(fixed.keys() | carried.keys())
+            if carried.get(name) != fixed.get(name)
+        }
+
+    @classmethod
+    def check_terms(cls, options: Any) -> None:
+        """ValueError naming the first unsigned term that is not the rulebook's."""
+        for name, (value, rulebook) in cls.unsigned_terms(options).items():
+            signed = ", ".join(sorted(cls.lobby_options(options))) or "nothing"
+            raise ValueError(
+                f"{cls.game_name}'s {name} is {value!r}, not the rulebook's {rulebook!r}: "
+                f"the lobby signs only {signed}; every other term is the rulebook's"
+            )
 
     def _new_game(self) -> Step:
         """The engine's first step, once setup (and its coins) is done."""
