@@ -61,11 +61,20 @@ class AuditFault:
     evidence: str
     entry: int | None = None  # index of the applied envelope, when one is at fault
     offset: int | None = None  # byte offset of the record at fault in the file, when known
+    # False when `seat` only signed the record that fails (altered after signing, or forged):
+    # nothing proves that seat cheated, so the text must not read as if it did.
+    blames: bool = True
 
     def __str__(self) -> str:
-        who = f"seat {self.seat}" if self.seat is not None else "the file"
         where = f" at entry {self.entry}" if self.entry is not None else ""
         at = f" at byte {self.offset}" if self.offset is not None else ""
+        if not self.blames:
+            signer = f"seat {self.seat}" if self.seat is not None else "an unknown seat"
+            return (
+                f"the record{where}{at} signed by {signer} does not verify (altered after "
+                f"signing, or forged): {self.what} ({self.evidence})"
+            )
+        who = f"seat {self.seat}" if self.seat is not None else "the file"
         return f"{who}{where}{at}: {self.what} ({self.evidence})"
 
 
@@ -88,6 +97,7 @@ class AuditReport:
     started: bool = False  # seat 0's join is in the log: the game's terms are known
     ignored_bytes: int = 0  # a torn last record (a crash's tail) left out of the audit
     withheld: str | None = None  # the table was ended over a withheld coin reveal (10.6)
+    table: bytes = b""  # the table id of the header's roster
     ids: list[bytes] = field(default_factory=list, repr=False)
 
     @property
@@ -100,17 +110,22 @@ class AuditReport:
         return not self.over and self.fault is None
 
     def result_text(self) -> str:
+        return self._result_text() + self._torn_text()
+
+    def _torn_text(self) -> str:
+        if not self.ignored_bytes:
+            return ""
+        return (
+            f"; the last {self.ignored_bytes} byte(s) are a torn record (a crash's tail, or "
+            "bytes added to the file) and were ignored"
+        )
+
+    def _result_text(self) -> str:
         if not self.over and self.withheld is not None:
             return f"table ended after {self.entries} entries: {self.withheld}"
         if not self.over:
             where = "mid-game" if self.started else "before the game began (no join of seat 0)"
-            torn = (
-                f"; the last {self.ignored_bytes} byte(s) are a torn record (a crash's tail) "
-                "and were ignored"
-                if self.ignored_bytes
-                else ""
-            )
-            return f"incomplete: the log stops {where} after {self.entries} entries{torn}"
+            return f"incomplete: the log stops {where} after {self.entries} entries"
         winners = ", ".join(f"seat {w}" for w in self.winners)
         seats = ", ".join(f"{seat}={key}" for seat, key in enumerate(self.roster))
         tally = (
@@ -150,6 +165,7 @@ class AuditReport:
                 "evidence": self.fault.evidence,
                 "entry": self.fault.entry,
                 "offset": self.fault.offset,
+                "blames": self.fault.blames,
             },
         }
 
@@ -177,6 +193,16 @@ def audit_many(paths: list[Path]) -> tuple[list[AuditReport], AuditFault | None]
     good = [r for r in reports if r.verified]
     for other in good[1:]:
         first = good[0]
+        if other.table != first.table or other.roster != first.roster:
+            disagreement = AuditFault(
+                None,
+                "transcripts of different tables",
+                f"{first.path} is of table {first.table.hex()}, {other.path} of table "
+                f"{other.table.hex()}"
+                + (" (other seats)" if other.roster != first.roster else "")
+                + ": only transcripts of one table can be compared",
+            )
+            break
         shorter, longer = sorted((first.ids, other.ids), key=len)
         if longer[: len(shorter)] != shorter:
             at = next(i for i, (a, b) in enumerate(zip(shorter, longer, strict=False)) if a != b)
@@ -249,7 +275,7 @@ class _Audit:
             raise _Stop(AuditFault(None, what, str(error), offset=0)) from None
         assert first is not None
         report = self.report
-        report.seat, report.seats = seat, len(roster.keys)
+        report.seat, report.seats, report.table = seat, len(roster.keys), roster.table
         report.roster = [fingerprint(key) for key in roster.keys]
         signed_roster = _signed_roster(first.fields, roster)
         report.signed_roster = signed_roster is not None
@@ -334,7 +360,7 @@ def _envelope(
     except (EnvelopeError, MalformedFrame) as exc:
         seat_hint = _seat_hint(signed)
         raise _Stop(
-            AuditFault(seat_hint, "envelope altered", str(exc), index, record.offset)
+            AuditFault(seat_hint, "envelope altered", str(exc), index, record.offset, False)
         ) from None
     if envelope.table != roster.table or envelope.seat >= len(roster.keys):
         raise _Stop(
@@ -346,10 +372,11 @@ def _envelope(
         raise _Stop(
             AuditFault(
                 envelope.seat,
-                "bad signature: the envelope was altered",
+                "bad signature",
                 f"{envelope} is not signed by seat {envelope.seat}'s key",
                 index,
                 record.offset,
+                False,
             )
         )
     return envelope

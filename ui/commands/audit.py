@@ -60,8 +60,11 @@ def run(args: argparse.Namespace) -> int:
         if report.verified:
             verdict = "verified so far" if report.incomplete else "verified"
             print(f"{report.path}: {verdict}: {report.result_text()} (log {digest(report)})")
+        elif report.fault is not None and not report.fault.blames:
+            print(f"{report.path}: DOES NOT VERIFY: {report.fault}")  # no seat proven at fault
         else:
             print(f"{report.path}: FAULT: {report.fault}")
     if disagreement is not None:
-        print(f"FAULT: {disagreement}")
+        label = "FAULT" if disagreement.what == "transcripts disagree" else "NOT COMPARABLE"
+        print(f"{label}: {disagreement}")
     return 0 if ok else 1

@@ -1,0 +1,96 @@
+"""What `fairdeal audit` says must be what happened: bytes it ignored are named even on a
+finished game, two transcripts of different tables are called that (not "disagree at entry 0"),
+and a record altered after signing does not read as if its signer cheated."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from fairdeal.engine.lie import LieOptions
+from fairdeal.p2p.table.audit import audit_many, audit_transcript
+from fairdeal.ui.cli import main
+
+from .support import open_table, play_to_end
+from .test_audit import applied_indices, read_records, seat_of, write_records
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _play(directory: Path, seed: int) -> Path:
+    async def play() -> None:
+        table = await open_table(2, directory, LieOptions(rounds=1, hand_size=2), seed=seed)
+        try:
+            await play_to_end(table, timeout=90)
+        finally:
+            await table.close()
+
+    asyncio.run(play())
+    return directory / "seat1" / "table.transcript"
+
+
+@pytest.fixture(scope="module")
+def two_tables(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return (
+        _play(tmp_path_factory.mktemp("table_a"), seed=3),
+        _play(tmp_path_factory.mktemp("table_b"), seed=4),
+    )
+
+
+@pytest.mark.parametrize("extra", [1, 2, 3])
+def test_bytes_appended_to_a_finished_game_are_named(
+    two_tables: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: int
+) -> None:
+    path = tmp_path / "appended.transcript"
+    path.write_bytes(two_tables[0].read_bytes() + b"\x00" * extra)
+    report = audit_transcript(path)
+    assert report.over and report.ignored_bytes == extra
+    assert main(["audit", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"the last {extra} byte(s) are a torn record" in out and "were ignored" in out
+
+
+def test_transcripts_of_two_tables_are_called_different_tables(
+    two_tables: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    reports, disagreement = audit_many(list(two_tables))
+    assert all(r.verified for r in reports)
+    assert disagreement is not None and disagreement.what == "transcripts of different tables"
+    assert main(["audit", *map(str, two_tables)]) == 1
+    out = capsys.readouterr().out
+    assert "NOT COMPARABLE" in out and "of table" in out and "at entry 0" not in out
+
+
+def test_a_record_altered_after_signing_does_not_blame_its_signer(
+    two_tables: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = read_records(two_tables[0])
+    index = applied_indices(records)[6]
+    signed = bytearray(records[index]["d"])
+    signed[-1] ^= 0x01
+    records[index]["d"] = bytes(signed)
+    path = tmp_path / "altered.transcript"
+    write_records(path, records)
+    seat = seat_of(records[index])
+    report = audit_transcript(path)
+    assert not report.verified and report.fault.seat == seat and not report.fault.blames
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"signed by seat {seat} does not verify (altered after signing, or forged)" in out
+    assert "FAULT: seat" not in out
+    assert main(["audit", "--json", str(path)]) == 1
+    fault = json.loads(capsys.readouterr().out)["transcripts"][0]["fault"]
+    assert fault["seat"] == seat and fault["blames"] is False
+
+
+def test_one_table_still_compares_entry_by_entry(
+    two_tables: tuple[Path, Path], tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy.transcript"
+    shutil.copy(two_tables[0], copy)
+    _, disagreement = audit_many([two_tables[0], copy])
+    assert disagreement is None
