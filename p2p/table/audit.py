@@ -431,6 +431,9 @@ class _Replay:
         # it is stable, then applies with those after it), in transcript order.
         self.unapplied: list[tuple[Envelope, int, int]] = []
         self.table: TableDriver | None = None
+        # The envelope whose application made the table find its fault: in a simultaneous
+        # phase it applies after later ones arrive, and the fault is reported where it stands.
+        self.faulted_by: Envelope | None = None
         self.log: TableLog | None = None
 
     def feed(self, envelope: Envelope, index: int, offset: int) -> None:
@@ -511,7 +514,13 @@ class _Replay:
         table.terms = join.body  # seat 0's join; every other join must equal it
         table.observe()
         self.table = table
-        self.log = TableLog(self.roster, lambda _log: table.expected_seat(), table.apply)
+
+        def apply(envelope: Envelope) -> None:
+            table.apply(envelope)
+            if table.fault is not None and self.faulted_by is None:
+                self.faulted_by = envelope
+
+        self.log = TableLog(self.roster, lambda _log: table.expected_seat(), apply)
         self.report.started = True
 
     def _apply(self, envelope: Envelope, index: int, offset: int) -> None:
@@ -556,11 +565,15 @@ class _Replay:
         them, stop at a fault the table found, tally, and drop what the observer would send."""
         table, report = self.table, self.report
         assert table is not None
+        # where the envelope at fault stands in the file (not where it became stable)
+        stands = {id(e): (i, o) for e, i, o in self.unapplied[: len(applied)]}
         del self.unapplied[: len(applied)]
         report.entries += len(applied)
         report.ids += [e.id for e in applied]
         if table.fault is not None:
             fault = table.fault
+            if self.faulted_by is not None:
+                index, offset = stands.get(id(self.faulted_by), (index, offset))
             raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index, offset))
         _tally(table, report)
         table.outbox.clear()  # an observer publishes nothing
