@@ -71,7 +71,9 @@ async def serve(args: argparse.Namespace) -> int:
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     wiring = json.loads(line)
     game = plan.get("game", "larry")
-    bot = make_bot(plan.get("bot", "heuristic"), random.Random(args.seed * 1000 + seat), game)
+    kinds = str(plan.get("bot", "heuristic")).split(",")  # by seat, the last fills the rest
+    kind = kinds[min(seat, len(kinds) - 1)]
+    bot = make_bot(kind, random.Random(args.seed * 1000 + seat), game)
     peer = TablePeer(
         identity,
         roster,

@@ -83,12 +83,13 @@ def test_selfplay_is_deterministic_and_short_games_have_one_hand(
     assert first["wins"] == second["wins"]
     assert first["hands"] == 4
     main(args)
-    assert "seat 3 random" in capsys.readouterr().out
+    assert "seat 3 heuristic" in capsys.readouterr().out  # the one default of --bot-kind
 
 
-def test_selfplay_rejects_bad_arguments() -> None:
-    with pytest.raises(SystemExit, match="unknown bot 'clever'"):
+def test_selfplay_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit, match="2"):  # refused by the parser, as in every command
         main(["selfplay", "larry", "--bots", "clever"])
+    assert "unknown bot kind 'clever'" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="2-8 players"):
         main(["selfplay", "larry", "--players", "9"])
 

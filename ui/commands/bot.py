@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--table", metavar="NAME", help="the table's name on the LAN (mDNS)")
     where.add_argument("--peer", metavar="HOST:PORT", help="the host's address and TCP port")
     options.add_data_dir(parser, "the bot's identity and transcripts (default: the per-user one)")
-    options.add_bot_kind(parser, per_seat=False, default="heuristic")
+    options.add_bot_kind(parser, per_seat=False)
     options.add_claim_pace(parser, 0.0, "default 0: as fast as it can")
     options.add_bind(parser)
     options.add_silence_limit(parser, 30.0)

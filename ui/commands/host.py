@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="how many seats local bot peers take (default 0; friends take the rest)",
     )
-    options.add_bot_kind(parser, per_seat=True, default="heuristic")
+    options.add_bot_kind(parser, per_seat=True)
     parser.add_argument("--headless", action="store_true", help="no screen: a bot plays seat 0")
     parser.add_argument(
         "--name",

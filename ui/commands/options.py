@@ -12,7 +12,7 @@ import argparse
 import ipaddress
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported when used: `fairdeal tables` never pays for the rules engine
     from fairdeal.ui.game_options import NumberOption
@@ -186,7 +186,35 @@ def add_data_dir(parser: argparse.ArgumentParser, help_text: str | None = None) 
     parser.add_argument("--data", dest="data_dir", type=Path, help=argparse.SUPPRESS)
 
 
-def add_bot_kind(parser: argparse.ArgumentParser, *, per_seat: bool, default: str) -> None:
+DEFAULT_BOT_KIND = "heuristic"
+"""The bots' kind when --bot-kind is not given, in every command."""
+
+
+def add_seats(parser: argparse.ArgumentParser, help_text: str, *, old: str, **kwargs: Any) -> None:
+    """`--seats N`, the one name of a table's seat count in every command; `old` (`--players`,
+    `--peers`) is the command's older spelling, still accepted and not shown."""
+    dest = kwargs.pop("dest", "seats")
+    parser.add_argument("--seats", dest=dest, metavar="N", help=help_text, **kwargs)
+    parser.add_argument(
+        old, dest=dest, type=kwargs.get("type"), default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
+
+
+def add_no_mdns(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """`--no-mdns`, the one name of "discovery off"; `--no-discovery` is the older spelling."""
+    parser.add_argument("--no-mdns", dest="no_mdns", action="store_true", help=help_text)
+    parser.add_argument(
+        "--no-discovery",
+        dest="no_mdns",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+    )
+
+
+def add_bot_kind(
+    parser: argparse.ArgumentParser, *, per_seat: bool, default: str = DEFAULT_BOT_KIND
+) -> None:
     """`--bot-kind`: one kind, or (per_seat) a comma list by bot seat; `--bot` is an alias."""
     parser.add_argument(
         "--bot-kind",

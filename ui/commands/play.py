@@ -37,12 +37,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help=f"the game to play: {', '.join(options.GAMES)} (default larry)",
     )
-    parser.add_argument(
-        "--players",
+    options.add_seats(
+        parser,
+        "seats at the table: Larry 2-8, The Lie 2-6 (default 4)",
+        old="--players",
+        dest="players",
         type=options.seats,
         default=4,
-        metavar="N",
-        help="seats at the table: Larry 2-8, The Lie 2-6 (default 4)",
     )
     parser.add_argument(
         "--bots",
@@ -52,7 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="how many of the other seats bots take (default: all of them; fewer opens the "
         "table on the network, the rest for friends)",
     )
-    options.add_bot_kind(parser, per_seat=True, default="heuristic")
+    options.add_bot_kind(parser, per_seat=True)
     parser.add_argument(
         "--seat",
         type=int,
@@ -76,9 +77,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lobby", action="store_true", help="open the app's lobby, not a table")
     parser.add_argument("--name", default=None, help="your name at the table")
     options.add_data_dir(parser)
-    parser.add_argument(
-        "--no-discovery", action="store_true", help="do not look for tables on the network"
-    )
+    options.add_no_mdns(parser, "no mDNS: do not look for tables on the network")
     options.add_bind(parser, "listen and look for tables")
     parser.add_argument(
         "--plain", action="store_true", help="plain text prompts instead of the Textual app"
@@ -94,7 +93,7 @@ def check(args: argparse.Namespace) -> str | None:
     if args.game == "lie":
         problem = options.lie_options_problem(args, args.players)  # T2, T3, T9
         if problem is not None:
-            return f"--players {args.players}: {problem}" if "players" in problem else problem
+            return f"--seats {args.players}: {problem}" if "players" in problem else problem
         if args.plain:
             return "The Lie's Phase 1 is a race in real time: it is played in the app only"
     else:
@@ -160,7 +159,7 @@ def run_app(args: argparse.Namespace) -> int:
         name=args.name,
         bind=args.bind,
         open_table=not args.lobby,
-        discovery=not args.no_discovery,
+        discovery=not args.no_mdns,
     )
 
 

@@ -16,25 +16,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "game", choices=NAMES, metavar="GAME", help=f"the game to play: {', '.join(NAMES)}"
     )
-    parser.add_argument(
-        "--players",
+    from fairdeal.ui.commands import options
+
+    options.add_seats(
+        parser,
+        "seats at the table (Larry 2-8, The Lie 2-6; default 4)",
+        old="--players",
+        dest="players",
         type=int,
         default=4,
-        metavar="N",
-        help="seats at the table (Larry 2-8, The Lie 2-6; default 4)",
     )
     parser.add_argument(
         "--games", type=int, default=100, metavar="N", help="how many games to play (default 100)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for decks and bots")
-    parser.add_argument(
-        "--bot-kind",
-        default="random",
-        metavar="KIND[,KIND…]",
-        help="the bots' kind, or a comma list by seat, the last filling the rest "
-        '(e.g. "heuristic,random"; default random)',
-    )
-    parser.add_argument("--bots", dest="bot_kind", help=argparse.SUPPRESS)  # the older name
+    options.add_bot_kind(parser, per_seat=True)
+    # the older name here (elsewhere --bots counts bot seats; here every seat is a bot)
+    parser.add_argument("--bots", dest="bot_kind", type=options.bot_kinds, help=argparse.SUPPRESS)
     parser.add_argument("--short", action="store_true", help="Larry's short game: one hand (L18)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 

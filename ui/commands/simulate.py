@@ -20,12 +20,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from fairdeal.ui.game_options import LIE_HAND_SIZE
 
     options.add_game_argument(parser, "simulate")
-    parser.add_argument(
-        "--peers",
+    options.add_seats(
+        parser,
+        "seats, each a bot peer in its own process: 2-8 for Larry, 2-6 for The Lie (default 4)",
+        old="--peers",
+        dest="peers",
         type=options.seats,
         default=4,
-        metavar="N",
-        help="bot peers: 2-8 for Larry, 2-6 for The Lie (default 4)",
     )
     parser.add_argument(
         "--short", action="store_true", help="a short game: one hand (L18) or one round (The Lie)"
@@ -39,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     options.add_claim_pace(parser, 0.0, "default 0: as fast as allowed, one card at a time")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices")
-    options.add_bot_kind(parser, per_seat=False, default="heuristic")
+    options.add_bot_kind(parser, per_seat=True)
     parser.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help="directory for the transcripts"
     )

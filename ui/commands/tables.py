@@ -16,11 +16,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"seconds to listen for tables (default {DEFAULT_TIMEOUT_S:g})",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON array instead of text")
+    from fairdeal.ui.commands.options import bind_address
+
     parser.add_argument(
-        "--interface",
+        "--bind",
+        dest="interface",
+        type=bind_address,
         action="append",
         metavar="ADDR",
-        help="browse only on this local IPv4 address (repeatable; 127.0.0.1 for this machine)",
+        help="look for tables only on this IP address of this machine (repeatable; "
+        "127.0.0.1 for this machine alone; default: all of them)",
+    )
+    parser.add_argument(  # the older spelling
+        "--interface", dest="interface", action="append", help=argparse.SUPPRESS
     )
 
 
