@@ -36,6 +36,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 DEFAULT_COMMAND = "play"
+BROKEN_PIPE_STATUS = 141
+"""Exit status when the reader of our output went away: 128 + SIGPIPE, as a shell reports it."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,9 +77,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"fairdeal {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # whoever read our output stopped (`| head`): nothing is wrong, nothing more to say
+        _quiet_stdout()
+        return BROKEN_PIPE_STATUS
     except (P2PError, OSError) as error:  # bad files, a full or read-only disk, no answer
         print(f"fairdeal {args.command}: {explain(error)}", file=sys.stderr)
         return 1
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit raises nothing more."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (a test's capture)
+        pass
 
 
 def explain(error: BaseException) -> str:

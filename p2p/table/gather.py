@@ -142,11 +142,15 @@ async def _start_when_ready(table: HostedTable) -> SignedRoster:
             log.warning("%s; waiting for every seat again", error)
 
 
+class TableNotFound(P2PError):
+    """No table of that name with a seat free was advertised within the wait."""
+
+
 async def find_table(
     name: str, timeout: float, interfaces: list[str] | None = None, game: str | None = None
 ) -> tuple[str, int]:
     """The address of the table called `name` on the LAN (mDNS), of any game we play (or only
-    of `game`) with a seat free."""
+    of `game`) with a seat free; `TableNotFound` saying what was seen instead after `timeout`."""
     from fairdeal.engine.games import NAMES
 
     games = (game,) if game is not None else NAMES
@@ -157,10 +161,25 @@ async def find_table(
         table = await browser.wait_for(
             lambda t: t.ad.name == name and t.ad.game in games and not t.ad.is_full, timeout
         )
+    except TimeoutError:
+        raise TableNotFound(_not_found(name, timeout, list(browser.tables.values()))) from None
     finally:
         await browser.close()
         await aiozc.async_close()
     return table.addresses[0], table.port
+
+
+def _not_found(name: str, timeout: float, seen: list[DiscoveredTable]) -> str:
+    named = [t for t in seen if t.ad.name == name]
+    if any(t.ad.is_full for t in named):
+        why = f"the table {name!r} is full"
+    elif named:
+        why = f"the table {name!r} is of a game this command does not play ({named[0].ad.game})"
+    else:
+        others = sorted({t.ad.name for t in seen})
+        listed = f"; tables seen: {', '.join(others)}" if others else "; no table was seen at all"
+        why = f"no table named {name!r} was found on the network in {timeout:g} s{listed}"
+    return f"{why} (`fairdeal tables` lists them; --peer HOST:PORT joins by address)"
 
 
 async def join_lobby(

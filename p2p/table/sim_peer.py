@@ -24,6 +24,7 @@ from typing import Any
 
 from fairdeal.engine.bots import make_bot
 from fairdeal.engine.games import get_game
+from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import PublicIdentity, load_identity
 from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
 from fairdeal.p2p.lobby.roster import SignedRoster
@@ -188,7 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    return asyncio.run(serve(args))
+    try:
+        return asyncio.run(serve(args))
+    except (P2PError, OSError) as error:  # a damaged or foreign transcript, an unreadable plan
+        emit({"error": str(error)})
+        print(f"simulated peer in {args.data}: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -120,7 +120,15 @@ def bot_seats(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if not terminal and not args.plain and (args.lobby or bot_seats(args) < args.players - 1):
+        # the lobby and a table on the network live in the app only; a plain game is not it
+        what = "--lobby opens" if args.lobby else "a table on the network (--bots) opens in"
+        raise SystemExit(
+            f"fairdeal play: {what} the app, which needs a terminal on stdin and stdout "
+            "(this output is not one)"
+        )
+    if args.plain or not terminal:
         if args.game != "larry":
             raise SystemExit(
                 "fairdeal play: The Lie's Phase 1 is a race in real time; it is played in the "
