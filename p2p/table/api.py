@@ -142,6 +142,14 @@ class SeatLeft:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatReturned:
+    """A seat that had left connected again (`fairdeal resume`): it has taken its seat back, and
+    the table no longer counts it as gone (protocol.md 10.12)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class TableEnded:
     """This seat has stopped playing at the table (it left, or ended the table after another
     seat left): the result so far. `hands` is how many hands were scored, `scores` the running
@@ -184,6 +192,7 @@ TableEvent = (
     | FaultDetected
     | Notice
     | SeatLeft
+    | SeatReturned
     | TableEnded
 )
 

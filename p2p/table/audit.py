@@ -49,6 +49,7 @@ from fairdeal.p2p.log.transcript import (
 )
 from fairdeal.p2p.table.driver import Concurrent, TableDriver, roster_difference
 from fairdeal.p2p.table.games import table_class
+from fairdeal.p2p.table.left_file import Departure, departures, read_left
 from fairdeal.p2p.table.withheld import WITHHELD_KIND, withheld_reveal
 
 
@@ -98,6 +99,7 @@ class AuditReport:
     ignored_bytes: int = 0  # a torn last record (a crash's tail) left out of the audit
     withheld: str | None = None  # the table was ended over a withheld coin reveal (10.6)
     table: bytes = b""  # the table id of the header's roster
+    departures: list[Departure] = field(default_factory=list)  # signed `left` messages kept
     ids: list[bytes] = field(default_factory=list, repr=False)
 
     @property
@@ -123,6 +125,8 @@ class AuditReport:
     def _result_text(self) -> str:
         if not self.over and self.withheld is not None:
             return f"table ended after {self.entries} entries: {self.withheld}"
+        if not self.over and self.departures:
+            return self._ended_text()
         if not self.over:
             where = "mid-game" if self.started else "before the game began (no join of seat 0)"
             return f"incomplete: the log stops {where} after {self.entries} entries"
@@ -137,6 +141,22 @@ class AuditReport:
             f"{self.hands} {self.round_name}(s); winner(s): {winners}; scores "
             f"{list(self.scores)}; {tally}; roster {seats}"
             + ("" if self.signed_roster else " (no signed roster: not started in a lobby)")
+        )
+
+    def _ended_text(self) -> str:
+        """An unfinished table that seats left: who left, who ended it, after which entry."""
+        said = []
+        for gone in self.departures:
+            how = "ended the table" if gone.ended else "left"
+            after = (
+                f"after {gone.entries} entries"
+                if gone.entries is not None
+                else "at a point past this transcript"
+            )
+            said.append(f"seat {gone.seat} {how} {after} ({gone.reason!r})")
+        first = "ended" if any(g.ended for g in self.departures) else "left"
+        return (
+            f"{first}, not finished: " + "; ".join(said) + f"; the log holds {self.entries} entries"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -157,6 +177,10 @@ class AuditReport:
             "incomplete": self.incomplete,
             "ignored_bytes": self.ignored_bytes,
             "withheld": self.withheld,
+            "departures": [
+                {"seat": g.seat, "reason": g.reason, "entries": g.entries, "ended": g.ended}
+                for g in self.departures
+            ],
             "fault": None
             if self.fault is None
             else {
@@ -240,6 +264,10 @@ class _Audit:
         self.replay.finish()
         _check_evidence(self.replay, self.path)
         self.report.withheld = _withheld(self.replay, self.path)
+        # who left or ended the table, from the signed `left` messages kept beside it (10.12)
+        report = self.report
+        messages = read_left(self.path, self.replay.roster)
+        report.departures = departures(messages, report.table, report.ids)
 
     def _pass(self, replaying: bool) -> None:
         try:

@@ -50,6 +50,7 @@ from fairdeal.p2p.log.transcript import (
 )
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, encode_frame, pack_message
 from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table import left_file
 from fairdeal.p2p.table.api import (
     CardsVerified,
     DoubtVerification,
@@ -60,6 +61,7 @@ from fairdeal.p2p.table.api import (
     ReplayStarted,
     SeatInfo,
     SeatLeft,
+    SeatReturned,
     SeatStatus,
     StateChanged,
     TableEvent,
@@ -89,9 +91,7 @@ def evidence_path(transcript: Path) -> Path:
     return transcript.with_name(transcript.name + ".faults")
 
 
-def left_path(transcript: Path) -> Path:
-    """Where a peer keeps the signed `left` messages of seats that left (protocol.md 10.12)."""
-    return transcript.with_name(transcript.name + ".left")
+left_path = left_file.left_path  # where the signed `left` messages are kept (protocol.md 10.12)
 
 
 LEAVE_FLUSH_S = 2.0  # how long leaving waits for the `left` message to reach the others
@@ -260,6 +260,7 @@ class TablePeer:
         self._evidence_kept = False  # a fault's evidence is in the `.faults` file
         self.disk_failure: TranscriptWriteError | None = None  # the disk refused a write
         self.left_seats: dict[int, str] = {}  # seats that left the table, with their reason
+        self._lefts_seen: set[bytes] = set()  # every `left` already taken (a relayed copy is old)
         self._ended = False  # this seat left or ended the table: it signs nothing more
 
     # -- TableSession ---------------------------------------------------------------------
@@ -363,6 +364,7 @@ class TablePeer:
             self._recovering = set(self.roster.seats) - {self._seat}
             sync.on_answered(self._on_answered)
             self._restore_own(sync.log)
+            self._restore_left()
             self._drain_table_events()  # the game so far, before the notice that it is over
             self._emit(ReplayDone(f"resumed from {name}: {table.applied} entries"))
         else:
@@ -394,6 +396,10 @@ class TablePeer:
         self._ended = True
         head = self.sync.log.head if self.sync is not None else genesis_head(self.roster.table)
         message = sign_left(self.identity, self.roster, self._seat, head, reason)
+        # our own `left` is kept too (the audit says who ended the table), and `host` will not
+        # take this seat back by itself (`resume` does, on purpose)
+        left_file.append_left(self.transcript_path, message)
+        left_file.mark_ended(self.transcript_path, self._seat, message.reason)
         sent = self.mesh.broadcast(message.to_wire())
         log.info("seat %s left the table (%s); told %d seat(s)", self._seat, reason, sent)
         with contextlib.suppress(TimeoutError):
@@ -564,8 +570,10 @@ class TablePeer:
             return
         if left.seat == self._seat or left.seat in self.left_seats or self._closed:
             return
-        with open_private(left_path(self.transcript_path), append=True) as file:
-            file.write(encode_frame(pack_message(left.record()), MAX_FRAME_SIZE))
+        if left.signed in self._lefts_seen:  # a relayed copy of one it came back from
+            return
+        self._lefts_seen.add(left.signed)
+        left_file.append_left(self.transcript_path, left)
         self.left_seats[left.seat] = left.reason
         self._emit(SeatLeft(left.seat, left.reason))
         self.mesh.broadcast(left.to_wire(), exclude={peer.key, self.roster.keys[left.seat]})
@@ -577,6 +585,20 @@ class TablePeer:
         for forward in self._privates:
             if forward.to == seat:
                 self._send_private(forward)
+        if seat is not None and self.left_seats.pop(seat, None) is not None:
+            # a seat that left closed its connections: connecting again, it took its seat back
+            log.info("seat %s is back at the table", seat)
+            self._emit(SeatReturned(seat))
+
+    def _restore_left(self) -> None:
+        """After a restart: the seats that had left (kept beside the transcript) are still gone
+        until they connect again; our own `left`, if any, is the one we are coming back from."""
+        for message in left_file.read_left(self.transcript_path, self.roster):
+            self._lefts_seen.add(message.signed)
+            if message.seat != self._seat:
+                self.left_seats[message.seat] = message.reason
+                self._emit(SeatLeft(message.seat, message.reason))
+        left_file.clear_ended(self.transcript_path)
 
     def _schedule(self) -> None:
         if not self._pump_scheduled and not self._closed:

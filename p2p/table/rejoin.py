@@ -15,9 +15,11 @@ import logging
 from pathlib import Path
 
 from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import TranscriptError, done_marker, mark_done, read_header
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.gather import Seated
+from fairdeal.p2p.table.left_file import ended_reason, read_left
 from fairdeal.p2p.table.resume import CannotResume, ResumePoint, resume_point
 
 log = logging.getLogger("fairdeal.table")
@@ -53,6 +55,10 @@ def unfinished_table(
             continue
         if host is not None and not _first_address_is(extra.get("addresses"), host):
             continue
+        gone = why_not_taken_back(path, roster)
+        if gone is not None:  # it cannot go on by itself; `fairdeal resume` takes it on purpose
+            log.info("not taking back %s: %s", path.name, gone)
+            continue
         try:
             return resume_point(path, data)
         except CannotResume as error:
@@ -61,6 +67,32 @@ def unfinished_table(
                 continue
             raise
     return None
+
+
+def why_not_taken_back(path: Path, roster: Roster) -> str | None:
+    """Why the table of `path` is not taken back by running the same command again: this seat
+    left or ended it, or another seat left it (it waits for that seat for ever); None: it may."""
+    own = ended_reason(path)
+    if own is not None:
+        return f"this seat left it ({own})"
+    for message in read_left(path, roster):
+        return f"seat {message.seat} left it ({message.reason})"
+    return None
+
+
+def leaving_state(path: Path) -> list[str]:
+    """What the `left` messages kept beside `path` say, in words, for `fairdeal resume`."""
+    try:
+        roster, own, _extra = read_header(path)
+    except (TranscriptError, OSError):
+        return []
+    said = []
+    if (reason := ended_reason(path)) is not None:
+        said.append(f"you left this table ({reason}); resuming takes your seat back")
+    for message in read_left(path, roster):
+        if message.seat != own:
+            said.append(f"seat {message.seat} left this table ({message.reason})")
+    return said
 
 
 def _first_address_is(addresses: object, host: tuple[str, int]) -> bool:

@@ -19,6 +19,7 @@ from fairdeal.ui.screens.confirm import ConfirmDialog
 from fairdeal.ui.screens.scores import ScoresScreen
 from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.widgets.game_log import GameLog
+from fairdeal.ui.widgets.seat_list import SeatList
 
 from .conftest import loopback_settings
 from .support import PLAYER, make_app, static_text, table_screen
@@ -110,7 +111,11 @@ async def test_the_remaining_player_sees_who_left_and_ends_the_table(tmp_path: P
                     await pilot.pause()
             await pilot.pause()
             log = screen.query_one(GameLog).lines_written
-            assert any(line.startswith("Ben left the table (Ben left the table)") for line in log)
+            # the notice says it once (it used to read "Ben left the table (Ben left the table)")
+            assert any(line.startswith("Ben left the table. Press e") for line in log), log
+            assert not any("(Ben left the table)" in line for line in log)
+            seats = " ".join(static_text(screen.query_one(SeatList)).split())
+            assert "LEFT" in seats  # the seats panel marks who left
             hint = " ".join(static_text(screen.query_one("#hint", Static)).split())
             assert "Ben left the table: e ends it with the result so far" in hint
             await pilot.press("e")

@@ -59,6 +59,10 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
         advertise=False,
         silence_limit=args.silence_limit,
     )
+    from fairdeal.p2p.table.rejoin import leaving_state
+
+    for said in leaving_state(args.transcript):  # what state the table is in, before the app
+        print(f"fairdeal resume: {said}", file=sys.stderr)
     try:
         session = resume_table(args.transcript, settings)
     except CannotResume as error:

@@ -53,6 +53,7 @@ from fairdeal.p2p.table.api import (
     Notice,
     ProofStatus,
     SeatLeft,
+    SeatReturned,
     SeatStatus,
     SetupProgress,
     StateChanged,
@@ -212,6 +213,8 @@ class LieTableScreen(Screen[None], TablePresence):
             await self.follow_seat_status(event)
         elif isinstance(event, SeatLeft):
             await self.follow_seat_left(event)
+        elif isinstance(event, SeatReturned):
+            await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             self._on_table_ended(event)
         elif isinstance(event, Notice):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.screen import Screen
 
-from fairdeal.p2p.table.api import SeatLeft, SeatStatus, TableEnded, TableSession
+from fairdeal.p2p.table.api import SeatLeft, SeatReturned, SeatStatus, TableEnded, TableSession
 from fairdeal.ui.screens.confirm import ConfirmDialog
 
 
@@ -85,10 +85,18 @@ class TablePresence:
 
     async def follow_seat_left(self, event: SeatLeft) -> None:
         self.left[event.seat] = event.reason
-        name = self.names[event.seat]
-        text = f"{name} left the table ({event.reason})."
+        text = left_notice(self.names[event.seat], event.reason)
         self.log_line(f"{text} Press e to end the table with the result so far.")
         self.notify(text, title="A player left", severity="warning")
+        await self.redraw()
+
+    async def follow_seat_returned(self, event: SeatReturned) -> None:
+        """A seat that had left took its seat back (`fairdeal resume`): it is no longer gone."""
+        if self.left.pop(event.seat, None) is None:
+            return
+        name = self.names[event.seat]
+        self.log_line(f"{name} is back at the table.")
+        self.notify(f"{name} is back at the table.", title="A player came back")
         await self.redraw()
 
     def seat_marks(self, seat: int) -> list[str]:
@@ -181,3 +189,11 @@ class TablePresence:
         if await self.app.push_screen_wait(dialog):
             me = self.names[self.session.seat]
             await self.session.end_table(f"{me} ended the table after {who} left")
+
+
+def left_notice(name: str, reason: str) -> str:
+    """ "Bob left the table." — with the signed reason only where it says more than that (a
+    reason that names the seat already is the whole sentence)."""
+    if reason.startswith(name):
+        return reason.rstrip(".") + "."
+    return f"{name} left the table ({reason})."

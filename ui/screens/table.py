@@ -40,6 +40,7 @@ from fairdeal.p2p.table.api import (
     ReplayDone,
     ReplayStarted,
     SeatLeft,
+    SeatReturned,
     SeatStatus,
     SetupProgress,
     StateChanged,
@@ -185,6 +186,8 @@ class TableScreen(Screen[None], TablePresence):
             self._queue_modal(lambda: FaultScreen(event, name))
         elif isinstance(event, SeatLeft):
             await self.follow_seat_left(event)
+        elif isinstance(event, SeatReturned):
+            await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             await self._on_table_ended(event)
         elif isinstance(event, Notice):
@@ -362,7 +365,7 @@ class TableScreen(Screen[None], TablePresence):
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        self.query_one(SeatList).show(view, seats)
+        self.query_one(SeatList).show(view, seats, left=self.left)
         self.query_one(TableStatus).show(view, seats)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)

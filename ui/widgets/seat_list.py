@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rich.table import Table
 from rich.text import Text
@@ -29,7 +29,8 @@ class SeatList(Static):
         else:
             self._waiting[seat] = waiting
 
-    def show(self, view: LarryView, seats: Sequence[SeatInfo]) -> None:
+    def show(self, view: LarryView, seats: Sequence[SeatInfo], left: Collection[int] = ()) -> None:
+        """`left`: the seats that left the table for good (protocol.md 10.12)."""
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
         table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
@@ -44,7 +45,9 @@ class SeatList(Static):
             count = len(view.state.hands[seat])
             cards = f"{count} card" if count == 1 else f"{count} cards"
             notes: list[str] = []
-            if seat in self._offline:
+            if seat in left:
+                notes.append("LEFT")
+            elif seat in self._offline:
                 notes.append("OFFLINE")
             if seat in self._waiting:
                 notes.append(f"WAIT {self._waiting[seat]:.0f}s")
