@@ -10,10 +10,12 @@ import msgpack
 import pytest
 
 from fairdeal.engine.lie import Claim, LieOptions
+from fairdeal.p2p.log.transcript import Transcript
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.driver import Publish
-from fairdeal.p2p.table.lie import CLAIM, LieTable
+from fairdeal.p2p.table.lie import CLAIM, TICK, LieTable
 
+from .lie_sansio import LieSansIO, quick_options
 from .support import open_table, play_to_end
 from .test_audit import applied_indices, read_records
 
@@ -68,3 +70,29 @@ async def test_a_phase_1_fault_is_reported_where_its_envelope_stands(tmp_path: P
     assert report.fault.entry == at
     assert report.fault.offset == _frame_offsets(cheater)[applied[at]]
     assert f"at entry {at} at byte {report.fault.offset}" in str(report.fault)
+
+
+def test_a_fault_that_waits_for_a_later_envelope_is_placed_where_it_stands(
+    tmp_path: Path,
+) -> None:
+    """Seat 0's bad claim stands before seat 1's tick and becomes stable only when that tick is
+    read (10.11.2): the fault is placed at the claim (the old audit placed it at the tick)."""
+    net = LieSansIO(3, quick_options(hand_size=2), seed=12)
+    net.run(claims=lambda _s, _t: None, until=lambda n: all(t.can_claim() for t in n.tables))
+    net.deliver_all()
+    entries = list(net.logs[0].entries)
+    bad = net.sign(0, CLAIM, {"slot": 10_000, "side": "left"})
+    tick = net.sign(1, TICK, {})
+    last_of_1 = max(e.lamport for e in entries if e.seat == 1)
+    # the claim waits for seat 1: seat 1's last envelope had not seen as far (4.5)
+    assert (last_of_1 + 1, 1) < (bad.lamport, 0) < (tick.lamport, 1)
+    path = tmp_path / "waits.transcript"
+    transcript = Transcript.create(path, net.roster, 2, {})
+    for envelope in [*entries, bad, tick]:
+        transcript.append_applied(envelope)
+    transcript.close()
+    report = audit_transcript(path)
+    assert report.fault is not None and report.fault.seat == 0
+    assert "not on the table" in report.fault.what
+    assert report.fault.entry == len(entries)  # the claim's place, not the tick's
+    assert report.fault.offset == _frame_offsets(path)[len(entries) + 1]  # after the header
