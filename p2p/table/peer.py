@@ -595,7 +595,8 @@ class TablePeer:
         until they connect again; our own `left`, if any, is the one we are coming back from."""
         for message in left_file.read_left(self.transcript_path, self.roster):
             self._lefts_seen.add(message.signed)
-            if message.seat != self._seat:
+            connected = self.roster.keys[message.seat] in self.mesh.peers  # it is back already
+            if message.seat != self._seat and not connected:
                 self.left_seats[message.seat] = message.reason
                 self._emit(SeatLeft(message.seat, message.reason))
         left_file.clear_ended(self.transcript_path)
