@@ -485,7 +485,7 @@ class TablePeer:
         the transcript, where `fairdeal audit` checks it, and stop the table."""
         self._keep_evidence(fault.seat, fault.kind, fault.detail, fault.evidence)
         table = self._require_table()
-        table._stop(fault.seat, fault.kind, fault.detail)
+        table.log_fault(fault)  # names the seat and the envelopes that prove it
         self._schedule()
 
     def _keep_evidence(
