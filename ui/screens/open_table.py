@@ -18,6 +18,7 @@ from textual.widgets import Button, Input, Label, Select
 
 from fairdeal.ui.game_options import LIE_HAND_SIZE, LIE_ROUNDS
 from fairdeal.ui.table_factory import TableSpec
+from fairdeal.ui.widgets.keyed_input import KeyedInput
 
 GAMES = [("Larry", "larry"), ("The Lie", "lie")]
 
@@ -66,7 +67,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                 )
             with Horizontal(classes="row", id="lie-options"):
                 yield Label("Rounds", classes="field")
-                yield Input(
+                yield KeyedInput(
                     str(self._base_rounds()),
                     type="integer",
                     max_length=3,
@@ -75,7 +76,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                     tooltip=f"{LIE_ROUNDS.low}-{LIE_ROUNDS.high} rounds (T9)",
                 )
                 yield Label(" Hand size", classes="field wide-field")
-                yield Input(
+                yield KeyedInput(
                     str(self.base.hand_size or LIE_HAND_SIZE.default),
                     type="integer",
                     max_length=3,
