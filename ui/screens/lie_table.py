@@ -161,7 +161,6 @@ class LieTableScreen(Screen[None], TablePresence):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one(GameLog).min_width = 20  # wrap to the half-width panel, do not scroll
         self.query_one("#lie-hint", Static).update("Setting up the table…")
         self.follow_table()
 
