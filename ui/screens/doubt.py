@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.table import Table
@@ -38,10 +38,13 @@ class DoubtScreen(ModalScreen[None]):
         interval: float = 0.4,
         said: Sequence[int] = (),
         linger: float | None = None,
+        on_all_shown: Callable[[], None] | None = None,
     ) -> None:
         """`said`: the total announced with each pile card, when the table screen knows it.
-        `linger`: close by itself this many seconds after the last card is shown (None: stay)."""
+        `linger`: close by itself this many seconds after the last card is shown (None: stay).
+        `on_all_shown`: called once every card is turned (the table then logs the result)."""
         super().__init__()
+        self.on_all_shown = on_all_shown
         self.linger = linger
         self.said = tuple(said) if len(said) == len(verification.cards) else ()
         self.verification = verification
@@ -79,6 +82,8 @@ class DoubtScreen(ModalScreen[None]):
                 self._all_shown()
 
     def _all_shown(self) -> None:
+        if self.on_all_shown is not None:
+            self.on_all_shown()
         if self.linger is not None:
             self.set_timer(self.linger, self._close_if_open)
 

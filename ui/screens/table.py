@@ -115,6 +115,11 @@ class TableScreen(Screen[None], TablePresence):
         self._setup: SetupProgress | None = None
         self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
+        # a doubt's result waits in here until the doubt view has turned its cards over
+        self._held_lines: list[str] | None = None
+        self._held_since = 0  # events_seen when the holding began
+        self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
+        self._doubt_makers: set[Callable[[], Screen[None]]] = set()
         self.init_presence()
 
     # -- layout ----------------------------------------------------------------------------------
@@ -171,6 +176,13 @@ class TableScreen(Screen[None], TablePresence):
         return [seat.name for seat in self.session.seats]
 
     async def handle(self, event: TableEvent) -> None:
+        if (
+            self._held_lines is not None
+            and not self._doubt_views
+            and not isinstance(event, DoubtVerification)
+            and self.events_seen > self._held_since
+        ):
+            self._release_log()  # the doubt's verification never came: its result is news now
         if isinstance(event, StateChanged):
             await self._on_state_changed(event)
         elif isinstance(event, SetupProgress):
@@ -204,16 +216,46 @@ class TableScreen(Screen[None], TablePresence):
         said = event.said or self._pile_totals_shown  # a session that does not say: our record
         ours = self.session.seat in (event.doubter, event.last_player)
         linger = None if ours or self.reveal_interval <= 0 else DOUBT_LINGER_S
+        slow = self.reveal_interval > 0
+
+        def make() -> Screen[None]:
+            shown = self._doubt_shown if slow else None
+            return DoubtScreen(
+                event, self.session.seats, deck, self.reveal_interval, said, linger, shown
+            )
+
+        if slow:
+            self._doubt_views += 1
+            self._doubt_makers.add(make)
         self._queue_modal(
-            lambda: DoubtScreen(
-                event, self.session.seats, deck, self.reveal_interval, said, linger=linger
-            ),
+            make,
             # other seats' doubt is in the log: it never covers our turn, nor outlives our move
             stale=None if ours else self._stale_when_we_play(also_on_our_turn=True),
         )
 
     def log_line(self, line: str) -> None:
-        self.query_one(GameLog).say(line)
+        if self._held_lines is not None:
+            self._held_lines.append(line)
+        else:
+            self.query_one(GameLog).say(line)
+
+    def _hold_log(self) -> None:
+        """A doubt's result is not told in the log before its view has turned the cards over
+        (cards turned one by one, in the app; a resumed table's replay shows no views)."""
+        if self.reveal_interval > 0 and not self._replaying and self._held_lines is None:
+            self._held_lines = []
+            self._held_since = self.events_seen
+
+    def _doubt_shown(self) -> None:
+        """A doubt view has turned all its cards (or closed, or was skipped as stale)."""
+        self._doubt_views = max(0, self._doubt_views - 1)
+        if not self._doubt_views:
+            self._release_log()
+
+    def _release_log(self) -> None:
+        held, self._held_lines = self._held_lines or [], None
+        for line in held:
+            self.query_one(GameLog).say(line)
 
     async def _on_state_changed(self, event: StateChanged) -> None:
         self._have_state = True
@@ -221,6 +263,8 @@ class TableScreen(Screen[None], TablePresence):
         deck = self.session.view().deck
         game_over = any(isinstance(e, ev.GameOver) for e in event.events)
         for engine_event in event.events:
+            if isinstance(engine_event, ev.DoubtResolved):
+                self._hold_log()
             if isinstance(engine_event, ev.CardGiven) and self._gift_involves_us(engine_event):
                 self._gifts.append(engine_event)  # logged below, once we know its face
             else:
@@ -325,7 +369,11 @@ class TableScreen(Screen[None], TablePresence):
         while self._modals:
             make, stale = self._modals.popleft()
             if stale is not None and stale():
+                if make in self._doubt_makers:
+                    self._doubt_makers.discard(make)
+                    self._doubt_shown()
                 continue  # the game moved on while it waited its turn
+            self._doubt_makers.discard(make)
             screen = make()
             self._modal_open = True
             self._open_modal = (screen, stale)
@@ -341,6 +389,10 @@ class TableScreen(Screen[None], TablePresence):
             screen.dismiss(None)
 
     def _modal_closed(self, _result: object = None) -> None:
+        if self._open_modal is not None and isinstance(self._open_modal[0], DoubtScreen):
+            screen = self._open_modal[0]
+            if screen.on_all_shown is not None and screen.shown < len(screen.verification.cards):
+                self._doubt_shown()  # closed before its last card: the log tells the rest
         self._modal_open = False
         self._open_modal = None
         self._show_next_modal()
@@ -394,7 +446,7 @@ class TableScreen(Screen[None], TablePresence):
             seat = view.to_act
             parts.append(f"Waiting for {self.names[seat]}…" if seat is not None else "Dealing…")
         cards = self.hand_cards(view)
-        if cards and not self.message:
+        if cards and not self.message and not view.state.over:  # no card to play after the end
             card = cards[self.selected]
             what = card_name(card) if card is not None else "a card"
             use = card_use(card) if card is not None else ""

@@ -54,7 +54,7 @@ def total_text(view: LarryView, seats: Sequence[SeatInfo]) -> Text:
     text.append(f" ({last} played face-up)" if face_up else f" (by {last})")
     if view.last_player is not None and view.last_player != view.pile_seats[-1]:
         # an action card played since makes its player the one a doubt is against (L6)
-        text.append(f"; doubt goes to {seats[view.last_player].name}")
+        text.append(f"; doubt goes to {seats[view.last_player].name}, who played last (L6)")
     return text
 
 
