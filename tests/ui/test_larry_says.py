@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from textual.app import App
 
-from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.p2p.table.api import SeatInfo, SetupProgress
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.local_table import LocalTable
 from fairdeal.ui.screens.announce import AnnounceDialog
@@ -16,7 +16,7 @@ from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.keyed_input import KeyedInput
 from fairdeal.ui.widgets.seat_list import SeatList
-from fairdeal.ui.widgets.table_status import total_text
+from fairdeal.ui.widgets.table_status import TableStatus, setup_text, total_text
 
 from .support import PLAYER, make_app, settle, static_text, table_screen
 
@@ -115,3 +115,33 @@ async def test_no_card_hint_after_the_game_is_over() -> None:
         over = SimpleNamespace(hand=view.hand, deck=view.deck, state=SimpleNamespace(over=True))
         hint = screen.hint_text(over)  # type: ignore[arg-type]
         assert hint == "The game is over. s: scores · n: new game · Esc: lobby · q: quit"
+
+
+def test_setup_progress_reads_in_words() -> None:
+    seats = [SeatInfo(n, "", False, n == "Tess") for n in ("Tess", "Ada", "Ben")]
+    assert setup_text(SetupProgress("deal", None, 0, 3, 12), seats) == (
+        "dealing the cards · 12 proofs checked"
+    )
+    assert setup_text(SetupProgress("reveal", None, 0, 1, 0), seats) == "turning cards over"
+    assert setup_text(SetupProgress("shuffle", 1, 2, 3, 4), seats) == (
+        "shuffling the deck: Ada done, 2 of 3 seats · 4 proofs checked"
+    )
+    assert setup_text(SetupProgress("deal", None, 3, 3, 0), seats) == "the cards are dealt"
+
+
+async def test_a_networked_deals_progress_clears_once_the_cards_are_dealt() -> None:
+    """The driver says when a deal or a doubt's reveal starts, not when it ends ("deal 0/3, 12
+    proofs ok" stayed in the table panel all hand): the next state ends it."""
+    table = LocalTable(3, seed=1, human_name=PLAYER.name)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, table)
+        screen = table_screen(app)
+        status = screen.query_one(TableStatus)
+        await screen.handle(SetupProgress("reveal", None, 0, 1, 12))
+        await pilot.pause()
+        assert "turning cards over" in static_text(status)
+        await pilot.press("enter", "enter")  # our play: a new state
+        await settle(pilot, table)
+        assert "turning cards over" not in static_text(status)
+        assert "proofs" not in static_text(status) and " 0/" not in static_text(status)

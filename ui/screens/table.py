@@ -68,7 +68,7 @@ from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.hand import HandView
 from fairdeal.ui.widgets.pile_view import PileView
 from fairdeal.ui.widgets.seat_list import SeatList
-from fairdeal.ui.widgets.table_status import TableStatus, setup_text
+from fairdeal.ui.widgets.table_status import TableStatus, setup_finished, setup_text
 
 log = logging.getLogger("fairdeal.ui")
 
@@ -260,6 +260,10 @@ class TableScreen(Screen[None], TablePresence):
     async def _on_state_changed(self, event: StateChanged) -> None:
         self._have_state = True
         self.message = ""  # an old complaint does not outlive the state it was about
+        # every setup step (shuffle, deal, a doubt's reveal) ends in a new state: its progress
+        # is old news (the driver announces a step's start, not its end)
+        self._setup = None
+        self.query_one(TableStatus).setup = None
         deck = self.session.view().deck
         game_over = any(isinstance(e, ev.GameOver) for e in event.events)
         for engine_event in event.events:
@@ -299,7 +303,7 @@ class TableScreen(Screen[None], TablePresence):
     async def _on_setup_progress(self, event: SetupProgress) -> None:
         self._setup = event
         self.query_one(TableStatus).setup = event
-        if event.done == event.total and event.phase in ("deal", "reshuffle"):
+        if setup_finished(event) and event.phase in ("deal", "reshuffle"):
             self.log_line(f"Setup: {setup_text(event, self.session.seats)}.")
         await self.refresh_table()
 

@@ -11,7 +11,6 @@ from textual.widgets import Static
 from fairdeal.engine.larry import LarryView
 from fairdeal.p2p.table.api import SeatInfo
 
-
 NOTES_WIDTH = len("UP! OUT")  # the usual notes; rarer, longer ones may still push the columns
 
 
