@@ -38,7 +38,8 @@ def lie_event_text(
         count = len(event.slots)
         return f"{names[event.seat]} takes {count} prize card{'s' * (count != 1)}, unseen (T8)."
     if isinstance(event, ev.GameOver):
-        return "Game over: " + " and ".join(names[s] for s in event.winners) + " win(s) (T10)."
+        verb = "wins" if len(event.winners) == 1 else "win"
+        return f"Game over: {' and '.join(names[s] for s in event.winners)} {verb} (T10)."
     if isinstance(event, ev.Violation):
         return f"VIOLATION by {names[event.seat]}: {event.reason}"
     return ""

@@ -79,7 +79,7 @@ log = logging.getLogger("fairdeal.ui")
 
 PHASE_1_ACTIONS = frozenset({"cursor", "claim"})
 PHASE_2_ACTIONS = frozenset({"select", "grow", "next_play", "play", "pass_go"})
-LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1 has no room for the log
+LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1's log has no room for its frame
 
 
 class LieTableScreen(Screen[None], TablePresence):
@@ -87,11 +87,13 @@ class LieTableScreen(Screen[None], TablePresence):
     LieTableScreen { layout: vertical; overflow: hidden; }
     LieTableScreen #lie-status { height: 1; padding: 0 1; background: $primary 30%; }
     LieTableScreen #lie-grid { height: 8; border: round $secondary; padding: 0 1; }
-    LieTableScreen #lie-middle { height: 1fr; min-height: 5; }
+    LieTableScreen #lie-middle { height: 1fr; min-height: 2; }
     LieTableScreen #lie-trick { width: 1fr; height: 100%; border: round $secondary;
                                 padding: 0 1; }
     LieTableScreen #lie-log { width: 1fr; height: 1fr; border: round $surface-lighten-2;
                               padding: 0 1; }
+    LieTableScreen #lie-log.-compact { border: none; border-top: round $surface-lighten-2;
+                                       min-height: 2; }
     LieTableScreen #lie-players { height: auto; border: round $primary; padding: 0 1; }
     LieTableScreen #lie-hand { height: 5; border: round $primary; padding: 0 1; }
     LieTableScreen #lie-hint { height: auto; max-height: 2; padding: 0 1; background: $panel; }
@@ -407,8 +409,10 @@ class LieTableScreen(Screen[None], TablePresence):
         building = state.phase is Phase.BUILD
         self.query_one(LieTableGrid).display = building
         self.query_one(LieTrickView).display = not building
-        log = self.query_one(GameLog)
-        log.display = not building or self.size.height >= LOG_ROOM_IN_PHASE_1
+        # Phase 1 on a short terminal: the log keeps its rows, with only a top rule for a frame
+        self.query_one(GameLog).set_class(
+            building and self.size.height < LOG_ROOM_IN_PHASE_1, "-compact"
+        )
         self.query_one("#lie-status", Static).update(self.status_text(view))
         seats = self.session.seats
         marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}

@@ -23,6 +23,11 @@ from fairdeal.ui.widgets.keyed_input import KeyedInput
 GAMES = [("Larry", "larry"), ("The Lie", "lie")]
 
 
+def bot_choices(seats: int) -> list[tuple[str, int]]:
+    """0 to seats - 1 bots: the seat of whoever opens the table is never a bot's."""
+    return [(str(n), n) for n in range(seats)]
+
+
 class OpenTableDialog(ModalScreen[TableSpec | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -50,8 +55,8 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             with Horizontal(classes="row"):
                 yield Label("Bots ", classes="field")
                 yield Select(
-                    [(str(n), n) for n in range(8)],
-                    value=self.base.bots,
+                    bot_choices(self.base.seats),
+                    value=min(self.base.bots, self.base.seats - 1),
                     allow_blank=False,
                     compact=True,
                     id="bots",
@@ -115,6 +120,11 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "game":
             self._show_game_options()
+        elif event.select.id == "seats" and isinstance(event.value, int):
+            bots = self.query_one("#bots", Select)
+            chosen = bots.value if isinstance(bots.value, int) else 0
+            bots.set_options(bot_choices(event.value))
+            bots.value = min(chosen, event.value - 1)  # one seat at least is yours
 
     def _show_game_options(self) -> None:
         """Only the chosen game's options are on show (and checked)."""
