@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
+
 from fairdeal.engine.lie import events as ev
-from fairdeal.ui.widgets.lie_cards import front_label, ordinal
+from fairdeal.ui.widgets.lie_cards import back_label, front_label, ordinal
+
+_SLOT = re.compile(r"\bslot (\d+)\b")
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
 def lie_event_text(
@@ -43,3 +49,27 @@ def lie_event_text(
     if isinstance(event, ev.Violation):
         return f"VIOLATION by {names[event.seat]}: {event.reason}"
     return ""
+
+
+def lie_notice_text(
+    text: str,
+    names: Sequence[str],
+    backs: Mapping[int, int] | Sequence[int],
+    letters: tuple[str, ...],
+) -> str:
+    """A table's notice in the players' words: the networked table (p2p/table/lie.py) says "seat
+    0's claim of slot 59 is void: seat 2 won the race (T3)"; the players see "Tess's claim of the
+    r2 is void: Ben won the race (T3)". A number that names no seat or card is left as it is."""
+
+    def card(match: re.Match[str]) -> str:
+        slot = int(match.group(1))
+        try:
+            return f"the {back_label(backs[slot], letters)}"
+        except (IndexError, KeyError):
+            return match.group(0)
+
+    def seat(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return names[index] if index < len(names) else match.group(0)
+
+    return _SEAT.sub(seat, _SLOT.sub(card, text))
