@@ -6,10 +6,10 @@ import re
 from collections.abc import Mapping, Sequence
 
 from fairdeal.engine.lie import events as ev
+from fairdeal.ui.describe import seat_names
 from fairdeal.ui.widgets.lie_cards import back_label, front_label, ordinal
 
 _SLOT = re.compile(r"\bslot (\d+)\b")
-_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
 def lie_event_text(
@@ -68,8 +68,4 @@ def lie_notice_text(
         except (IndexError, KeyError):
             return match.group(0)
 
-    def seat(match: re.Match[str]) -> str:
-        index = int(match.group(1))
-        return names[index] if index < len(names) else match.group(0)
-
-    return _SEAT.sub(seat, _SLOT.sub(card, text))
+    return seat_names(_SLOT.sub(card, text), names)

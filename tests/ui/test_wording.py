@@ -11,6 +11,7 @@ from textual.widgets import Select, Static
 from fairdeal.engine.lie import events as lie_ev
 from fairdeal.p2p.table.api import Notice, SeatInfo, TableEvent
 from fairdeal.p2p.table.session import seat_line
+from fairdeal.ui.describe import seat_names
 from fairdeal.ui.lie_describe import lie_event_text
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.joining import JoiningScreen
@@ -122,3 +123,13 @@ async def test_no_table_closed_where_no_table_ever_was() -> None:
         )
         assert "closed" not in str(screen.query_one("#joining-news", Static).render())
         assert cut_texts(screen) == []
+
+
+def test_a_tables_seat_numbers_read_as_names() -> None:
+    names = ["Tess", "Ada", "Ben"]
+    assert seat_names("joint coin: seat 2 starts hand 1 (L5)", names) == (
+        "joint coin: Ben starts hand 1 (L5)"
+    )
+    for kept in ("All 3 seats taken; you are seat 2.", f"Seat 1: Ada (player), key code {CODE}"):
+        assert seat_names(kept, names) == kept
+    assert seat_names("seat 7 left", names) == "seat 7 left"  # no such seat

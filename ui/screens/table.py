@@ -47,7 +47,7 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     TableSession,
 )
-from fairdeal.ui.describe import card_name, card_use, event_text
+from fairdeal.ui.describe import card_name, card_use, event_text, seat_names
 from fairdeal.ui.key_checks import (
     face_down_action,
     face_up_action,
@@ -202,7 +202,7 @@ class TableScreen(Screen[None], TablePresence):
         elif isinstance(event, Notice):
             if isinstance(event, ReplayStarted | ReplayDone):
                 self._replaying = isinstance(event, ReplayStarted)
-            self.log_line(event.text)
+            self.log_line(seat_names(event.text, self.names))  # "seat 2" is a name to players
             if not self._have_state:  # gathering: the latest news is the hint
                 self._gathering = event.text.rstrip(".…")
                 await self.refresh_table()
