@@ -239,7 +239,7 @@ class LieTableScreen(Screen[None], TablePresence):
             return
         if event.done >= event.total:
             self._setup = None
-            proofs = f" ({event.proofs_verified} proofs ok)" if event.proofs_verified else ""
+            proofs = f" ({event.proofs_verified} proofs checked)" if event.proofs_verified else ""
             self.log_line(f"Setup: every seat's {event.phase} is done{proofs}.")
         else:
             self._setup = event

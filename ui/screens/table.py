@@ -112,7 +112,8 @@ class TableScreen(Screen[None], TablePresence):
         self._busy = False  # a dialog of ours (announce, pick) is open
         self._pile_totals_shown: tuple[int, ...] = ()
         self._have_state = False  # a networked table has no view until keys and deal are done
-        self._setup: SetupProgress | None = None
+        self._setup: SetupProgress | None = None  # the step under way, cleared by its state
+        self.last_setup: SetupProgress | None = None
         self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
         # a doubt's result waits in here until the doubt view has turned its cards over
@@ -302,6 +303,7 @@ class TableScreen(Screen[None], TablePresence):
 
     async def _on_setup_progress(self, event: SetupProgress) -> None:
         self._setup = event
+        self.last_setup = event  # kept after the panel clears it (how many proofs were checked)
         self.query_one(TableStatus).setup = event
         if setup_finished(event) and event.phase in ("deal", "reshuffle"):
             self.log_line(f"Setup: {setup_text(event, self.session.seats)}.")
