@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+import pytest
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Select, Static
@@ -14,6 +15,7 @@ from fairdeal.p2p.table.session import seat_line
 from fairdeal.ui.describe import seat_names
 from fairdeal.ui.lie_describe import lie_event_text
 from fairdeal.ui.screens.connect import ConnectDialog
+from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.joining import JoiningScreen
 from fairdeal.ui.screens.open_table import OpenTableDialog
 from fairdeal.ui.table_factory import TableSpec
@@ -133,3 +135,12 @@ def test_a_tables_seat_numbers_read_as_names() -> None:
     for kept in ("All 3 seats taken; you are seat 2.", f"Seat 1: Ada (player), key code {CODE}"):
         assert seat_names(kept, names) == kept
     assert seat_names("seat 7 left", names) == "seat 7 left"  # no such seat
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+async def test_the_help_screens_text_fits_at_80x24(game: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(HelpScreen(game))
+        await pilot.pause()
+        assert cut_texts(app.screen) == []

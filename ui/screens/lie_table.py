@@ -532,7 +532,7 @@ class LieTableScreen(Screen[None], TablePresence):
                 busy = table_busy(state) or "setting up"
                 return f"The table is {busy}: grab as soon as the cards are down (T3)…"
             if not view.can_claim and len(state.hands[view.seat]) >= state.options.hand_size:
-                return f"Your hand is full. Waiting for {self._grabbing(state)}…"
+                return f"Your hand is full; {self._grabbing(state)}…"
             if not view.can_claim:
                 return "Waiting for the table…"
             return self._cursor_hint(view)
