@@ -97,7 +97,7 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
             return f"{names[seat]} doubted {names[last_player]}'s total."
         case ev.DoubtResolved(doubter, last, announced, total, gloats, correct, loser, _cards):
             verdict = "right" if correct else "wrong"
-            gloat_note = f", {gloats} gloat card(s)" if gloats else ""
+            gloat_note = f", {counted(gloats, 'gloat card')}" if gloats else ""
             return (
                 f"The pile adds up to {total} (said {announced}{gloat_note}): the total was "
                 f"{verdict}. {names[loser]} picks up (L9; doubter {names[doubter]}, "
@@ -133,3 +133,8 @@ def seat_names(text: str, names: Sequence[str]) -> str:
         return names[index] if index < len(names) else match.group(0)
 
     return _SEAT.sub(name, text)
+
+
+def counted(number: int, word: str, plural: str | None = None) -> str:
+    """ "1 hand", "3 hands", "0 hands": a count with its noun in the right number."""
+    return f"{number} {word if number == 1 else plural or word + 's'}"

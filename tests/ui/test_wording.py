@@ -12,7 +12,7 @@ from textual.widgets import Select, Static
 from fairdeal.engine.lie import events as lie_ev
 from fairdeal.p2p.table.api import Notice, SeatInfo, TableEvent
 from fairdeal.p2p.table.session import seat_line
-from fairdeal.ui.describe import seat_names
+from fairdeal.ui.describe import counted, seat_names
 from fairdeal.ui.lie_describe import lie_event_text
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.help import HelpScreen
@@ -144,3 +144,8 @@ async def test_the_help_screens_text_fits_at_80x24(game: str) -> None:
         app.push_screen(HelpScreen(game))
         await pilot.pause()
         assert cut_texts(app.screen) == []
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    assert [counted(n, "hand") for n in (0, 1, 2)] == ["0 hands", "1 hand", "2 hands"]
+    assert counted(1, "gloat card") == "1 gloat card"

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from fairdeal.engine.larry import Card, CardKind
 from fairdeal.p2p.table.api import DoubtVerification, SeatInfo
-from fairdeal.ui.describe import card_label
+from fairdeal.ui.describe import card_label, counted
 from fairdeal.ui.proofs import PROOF_MARKS
 
 
@@ -134,7 +134,9 @@ class DoubtScreen(ModalScreen[None]):
         if self.shown >= len(check.cards):
             verdict.append(f"True total {check.true_total}, announced {check.announced}. ")
             if check.gloats % 2 == 1:
-                verdict.append(f"{check.gloats} gloat card(s): the total counts as right (L8). ")
+                verdict.append(
+                    f"{counted(check.gloats, 'gloat card')}: the total counts as right (L8). "
+                )
             if check.correct:
                 verdict.append("RIGHT", style="bold green")
                 verdict.append(" — the doubter was wrong. ")

@@ -61,6 +61,7 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     TableSession,
 )
+from fairdeal.ui.describe import counted
 from fairdeal.ui.lie_describe import lie_event_text, lie_notice_text
 from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.proofs import combined
@@ -277,14 +278,17 @@ class LieTableScreen(Screen[None], TablePresence):
         names = self.names
         if event.leaders:  # the game was over: points (T10)
             totals = ", ".join(f"{names[s]} {score}" for s, score in enumerate(event.scores))
-            result = f"points {totals}; winner(s): {', '.join(names[s] for s in event.leaders)}"
+            leaders = ", ".join(names[s] for s in event.leaders)
+            winners = "winner" if len(event.leaders) == 1 else "winners"
+            result = f"points {totals}; {winners}: {leaders}"
         else:
             won = ", ".join(f"{names[s]} {count}" for s, count in enumerate(event.scores))
             result = f"prize cards won {won} (unseen, so nobody leads: T8)"
         self.log_line(
-            f"The table has ended ({event.reason}). After {event.hands} round(s): {result}."
+            f"The table has ended ({event.reason}). "
+            f"After {counted(event.hands, 'round')}: {result}."
         )
-        self._queue_scores(f"Table ended after {event.hands} round(s)")
+        self._queue_scores(f"Table ended after {counted(event.hands, 'round')}")
         self.refresh_table()
 
     async def say(self, message: str) -> None:

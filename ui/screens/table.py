@@ -47,7 +47,7 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     TableSession,
 )
-from fairdeal.ui.describe import card_name, card_use, event_text, seat_names
+from fairdeal.ui.describe import card_name, card_use, counted, event_text, seat_names
 from fairdeal.ui.key_checks import (
     face_down_action,
     face_up_action,
@@ -321,11 +321,12 @@ class TableScreen(Screen[None], TablePresence):
         totals = ", ".join(f"{names[s]} {score:+d}" for s, score in enumerate(event.scores))
         leading = ", ".join(names[s] for s in event.leaders) or "nobody (no hand was scored)"
         self.log_line(
-            f"The table has ended ({event.reason}). After {event.hands} hand(s): {totals}; "
+            f"The table has ended ({event.reason}). "
+            f"After {counted(event.hands, 'hand')}: {totals}; "
             f"leading: {leading}."
         )
         scores = list(self.hand_scores)
-        title = f"Table ended after {event.hands} hand(s)"
+        title = f"Table ended after {counted(event.hands, 'hand')}"
         winners = event.leaders or None
         self._queue_modal(lambda: ScoresScreen(self.session.seats, scores, winners, title))
         await self.refresh_table()
