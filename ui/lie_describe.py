@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
+
 from fairdeal.engine.lie import events as ev
-from fairdeal.ui.widgets.lie_cards import front_label, ordinal
+from fairdeal.ui.describe import seat_names
+from fairdeal.ui.widgets.lie_cards import back_label, front_label, ordinal
+
+_SLOT = re.compile(r"\bslot (\d+)\b")
 
 
 def lie_event_text(
@@ -38,7 +44,28 @@ def lie_event_text(
         count = len(event.slots)
         return f"{names[event.seat]} takes {count} prize card{'s' * (count != 1)}, unseen (T8)."
     if isinstance(event, ev.GameOver):
-        return "Game over: " + " and ".join(names[s] for s in event.winners) + " win(s) (T10)."
+        verb = "wins" if len(event.winners) == 1 else "win"
+        return f"Game over: {' and '.join(names[s] for s in event.winners)} {verb} (T10)."
     if isinstance(event, ev.Violation):
         return f"VIOLATION by {names[event.seat]}: {event.reason}"
     return ""
+
+
+def lie_notice_text(
+    text: str,
+    names: Sequence[str],
+    backs: Mapping[int, int] | Sequence[int],
+    letters: tuple[str, ...],
+) -> str:
+    """A table's notice in the players' words: the networked table (p2p/table/lie.py) says "seat
+    0's claim of slot 59 is void: seat 2 won the race (T3)"; the players see "Tess's claim of the
+    r2 is void: Ben won the race (T3)". A number that names no seat or card is left as it is."""
+
+    def card(match: re.Match[str]) -> str:
+        slot = int(match.group(1))
+        try:
+            return f"the {back_label(backs[slot], letters)}"
+        except (IndexError, KeyError):
+            return match.group(0)
+
+    return seat_names(_SLOT.sub(card, text), names)

@@ -255,8 +255,7 @@ class NetworkedTable:
         self.peer = peer
         self.notice(f"All {len(seated.names)} seats taken; you are seat {seated.seat}.")
         for seat, info in enumerate(self.seats):  # codes to compare aloud: nobody is spoofed
-            who = "you" if info.is_me else "bot" if info.is_bot else "player"
-            self.notice(f"Seat {seat}: {info.name} ({who}), key code {info.fingerprint}")
+            self.notice(seat_line(seat, info))
         self.notice(
             f"Transcript: {peer.transcript_path} (`fairdeal audit` checks it; after a crash, "
             f"`fairdeal resume {peer.transcript_path}` takes you back to this seat)"
@@ -443,3 +442,12 @@ def _resumed(point: ResumePoint, settings: NetworkSettings) -> NetworkedTable:
         transcript=transcript,
         game=point.signed.roster.game,
     )
+
+
+def seat_line(seat: int, info: SeatInfo) -> str:
+    """ "Seat 1: Ada (player), key code …", said once every seat is taken. A bot's name already
+    says what it is ("Ada (bot)"): it gets no "(bot)" again, nor "(player)" from a peer that
+    cannot tell."""
+    who = "you" if info.is_me else "bot" if info.is_bot else "player"
+    role = "" if info.name.endswith(" (bot)") and not info.is_me else f" ({who})"
+    return f"Seat {seat}: {info.name}{role}, key code {info.fingerprint}"

@@ -118,7 +118,7 @@ async def test_setup_progress_names_the_seat_at_work() -> None:
         session.push(SetupProgress("shuffle", 1, 2, 3, 14))
         screen = await caught_up(pilot, session)
         status = static_text(screen.query_one("#status", Static))
-        assert "shuffle 2/3: Mallory, 14 proofs ok" in status
+        assert "shuffling the deck: Mallory done, 2 of 3 seats · 14 proofs checked" in status
 
 
 async def test_before_the_table_has_a_state_setup_is_shown_and_keys_are_harmless() -> None:
@@ -127,7 +127,7 @@ async def test_before_the_table_has_a_state_setup_is_shown_and_keys_are_harmless
         session.push(SetupProgress("shuffle", 2, 3, 3, 9))
         screen = await caught_up(pilot, session, opening=0)
         hint = static_text(screen.query_one("#hint", Static))
-        assert "Setting up the table: shuffle 3/3: Sam, 9 proofs ok" in hint
+        assert "Setting up the table: shuffling the deck: Sam done, 3 of 3 seats · 9" in hint
         await pilot.press("right", "enter", "u", "l", "s")
         await pilot.press("escape")  # closes the score table opened by s
         await pilot.press("d")

@@ -122,7 +122,7 @@ async def test_the_remaining_player_sees_who_left_and_ends_the_table(tmp_path: P
             await until_screen(pilot, ConfirmDialog)
             await pilot.press("y")
             await until_screen(pilot, ScoresScreen)
-            assert "Table ended after 0 hand(s)" in app.screen.title_text  # type: ignore[attr-defined]
+            assert "Table ended after 0 hands" in app.screen.title_text  # type: ignore[attr-defined]
             await pilot.press("enter")
             await until_screen(pilot, TableScreen)
             hint = " ".join(static_text(screen.query_one("#hint", Static)).split())

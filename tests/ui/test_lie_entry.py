@@ -126,6 +126,7 @@ async def test_the_open_table_dialog_offers_each_games_options() -> None:
         assert dialog.query_one("#lie-options").display  # The Lie: rounds and hand size
         assert not dialog.query_one("#larry-options").display
         dialog.query_one("#seats", Select).value = 7
+        await pilot.pause()  # the Bots list follows the seats: 0 to seats - 1
         dialog.query_one("#bots", Select).value = 6
         await pilot.pause()
         dialog.query_one("#open", Button).press()
@@ -134,6 +135,7 @@ async def test_the_open_table_dialog_offers_each_games_options() -> None:
         assert isinstance(pilot.app.screen, OpenTableDialog)  # refused, and said why
         assert "The Lie is played by 2 to 6 players (T2)" in error
         dialog.query_one("#seats", Select).value = 3
+        await pilot.pause()  # the Bots list follows the seats: 0 to seats - 1
         dialog.query_one("#bots", Select).value = 2
         dialog.query_one("#rounds", Input).value = "0"
         await pilot.pause()

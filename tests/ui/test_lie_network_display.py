@@ -96,7 +96,10 @@ async def test_the_seats_keying_and_shuffling_show_before_the_first_state() -> N
         while screen.events_seen < table.event_count or not screen.events_seen:
             await pilot.pause()
         hint = text_of(screen.query_one("#lie-hint"))
-        assert "Setting up the table: shuffle 1/3: Ben, 7 proofs ok" in " ".join(hint.split())
+        assert (
+            "Setting up the table: shuffling the deck: Ben done, 1 of 3 seats · 7 proofs checked"
+            in " ".join(hint.split())
+        )
         assert "Setup: keys done" not in " ".join(logged(pilot.app))  # a seat still at work
         table.go.set()
         await settle(pilot, table)

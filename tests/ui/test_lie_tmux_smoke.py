@@ -68,7 +68,7 @@ def test_play_the_lie_in_a_real_terminal(tmp_path: Path) -> None:
             found = re.search(r"Your hand (\d+)/12", screen)
             return int(found.group(1)) if found else -1
 
-        screen = wait(lambda s: "Phase 1: grab cards!" in s and "Take" in s, "Phase 1")
+        screen = wait(lambda s: "Phase 1: everyone grabs" in s and "Take" in s, "Phase 1")
         assert all(len(line) <= 80 for line in screen.splitlines())
         while "Phase 2" not in screen:  # claim cards one by one until every hand is full
             count = held(screen)

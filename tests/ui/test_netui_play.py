@@ -114,8 +114,9 @@ async def test_netui_open_a_networked_table_with_bots_and_doubt_with_proofs(
         assert [s.is_bot for s in session.seats] == [False, True, True]
         log = screen.query_one(GameLog).lines_written
         assert any(line.startswith("Table open at 127.0.0.1:") for line in log)
-        progress = screen.query_one(TableStatus).setup  # what the setup progress showed last
+        progress = screen.last_setup  # what the setup progress showed last
         assert progress is not None and progress.proofs_verified > 0
+        assert screen.query_one(TableStatus).setup is None  # and the panel cleared it since
         await pilot.press("escape")
         assert isinstance(app.screen, LobbyScreen)
 

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from fairdeal.engine.larry.actions import ANNOUNCE_MIN
+from fairdeal.ui.widgets.keyed_input import KeyedInput
 
 
 class AnnounceDialog(ModalScreen[int | None]):
@@ -29,9 +30,19 @@ class AnnounceDialog(ModalScreen[int | None]):
                 f"Play {self.card_text} face-down. Announce a total "
                 f"from {ANNOUNCE_MIN} to the limit {self.limit}."
             )
-            yield Label(f"The honest total is {self.honest}. Enter to play, Esc to cancel.")
-            yield Input(str(self.honest), id="announce", type="integer", select_on_focus=False)
+            yield Label(self.honest_text())
+            # pre-filled with a total Enter accepts: above the limit it would only be refused
+            start = max(ANNOUNCE_MIN, min(self.honest, self.limit))
+            yield KeyedInput(str(start), id="announce", type="integer", select_on_focus=False)
             yield Label("", id="announce-error", classes="error")
+
+    def honest_text(self) -> str:
+        if self.honest > self.limit:
+            return (
+                f"The honest total {self.honest} is above the limit {self.limit}: announce "
+                f"{self.limit} or less (L6). Enter to play, Esc to cancel."
+            )
+        return f"The honest total is {self.honest}. Enter to play, Esc to cancel."
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         error = self.query_one("#announce-error", Label)

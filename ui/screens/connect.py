@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from fairdeal.ui.table_factory import parse_address
+from fairdeal.ui.widgets.keyed_input import KeyedInput
 
 
 class ConnectDialog(ModalScreen[tuple[str, int] | None]):
@@ -19,7 +20,7 @@ class ConnectDialog(ModalScreen[tuple[str, int] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Connect to a table: HOST:PORT, then Enter (Esc cancels).")
-            yield Input(placeholder="192.168.1.20:45123", id="address")
+            yield KeyedInput(placeholder="192.168.1.20:45123", id="address")
             yield Label("", id="connect-error", classes="error", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

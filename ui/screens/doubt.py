@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.table import Table
@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from fairdeal.engine.larry import Card, CardKind
 from fairdeal.p2p.table.api import DoubtVerification, SeatInfo
-from fairdeal.ui.describe import card_label
+from fairdeal.ui.describe import card_label, counted
 from fairdeal.ui.proofs import PROOF_MARKS
 
 
@@ -38,10 +38,13 @@ class DoubtScreen(ModalScreen[None]):
         interval: float = 0.4,
         said: Sequence[int] = (),
         linger: float | None = None,
+        on_all_shown: Callable[[], None] | None = None,
     ) -> None:
         """`said`: the total announced with each pile card, when the table screen knows it.
-        `linger`: close by itself this many seconds after the last card is shown (None: stay)."""
+        `linger`: close by itself this many seconds after the last card is shown (None: stay).
+        `on_all_shown`: called once every card is turned (the table then logs the result)."""
         super().__init__()
+        self.on_all_shown = on_all_shown
         self.linger = linger
         self.said = tuple(said) if len(said) == len(verification.cards) else ()
         self.verification = verification
@@ -79,6 +82,8 @@ class DoubtScreen(ModalScreen[None]):
                 self._all_shown()
 
     def _all_shown(self) -> None:
+        if self.on_all_shown is not None:
+            self.on_all_shown()
         if self.linger is not None:
             self.set_timer(self.linger, self._close_if_open)
 
@@ -129,7 +134,9 @@ class DoubtScreen(ModalScreen[None]):
         if self.shown >= len(check.cards):
             verdict.append(f"True total {check.true_total}, announced {check.announced}. ")
             if check.gloats % 2 == 1:
-                verdict.append(f"{check.gloats} gloat card(s): the total counts as right (L8). ")
+                verdict.append(
+                    f"{counted(check.gloats, 'gloat card')}: the total counts as right (L8). "
+                )
             if check.correct:
                 verdict.append("RIGHT", style="bold green")
                 verdict.append(" — the doubter was wrong. ")

@@ -53,7 +53,8 @@ class JoiningScreen(Screen[None]):
                 self._handed_on = True
                 self._sit_down(self.session)
                 return
-        self.news = f"{self.news.rstrip('.…')}. The table closed: Esc, back to the lobby."
+        if not self.news.startswith("✗"):  # a refusal or no answer says it all: no table closed
+            self.news = f"{self.news.rstrip('.…')}. The table closed."
         self.query_one("#joining-news", Static).update(self.news)
 
     def action_leave(self) -> None:

@@ -47,6 +47,7 @@ from fairdeal.engine.lie import (
 )
 from fairdeal.engine.lie import events as ev
 from fairdeal.engine.lie.cards import DECK
+from fairdeal.engine.requests import Arrange, GroupedReshuffle, NewGroupedDeck, Reveal
 from fairdeal.p2p.table.api import (
     CardsVerified,
     FaultDetected,
@@ -61,7 +62,8 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     TableSession,
 )
-from fairdeal.ui.lie_describe import lie_event_text
+from fairdeal.ui.describe import counted
+from fairdeal.ui.lie_describe import lie_event_text, lie_notice_text
 from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.proofs import combined
 from fairdeal.ui.screens.fault import FaultScreen
@@ -80,19 +82,22 @@ log = logging.getLogger("fairdeal.ui")
 
 PHASE_1_ACTIONS = frozenset({"cursor", "claim"})
 PHASE_2_ACTIONS = frozenset({"select", "grow", "next_play", "play", "pass_go"})
-LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1 has no room for the log
+LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1's log has no room for its frame
 
 
 class LieTableScreen(Screen[None], TablePresence):
     DEFAULT_CSS = """
     LieTableScreen { layout: vertical; overflow: hidden; }
-    LieTableScreen #lie-status { height: 1; padding: 0 1; background: $primary 30%; }
+    LieTableScreen #lie-status { height: auto; max-height: 2; padding: 0 1;
+                                 background: $primary 30%; }
     LieTableScreen #lie-grid { height: 8; border: round $secondary; padding: 0 1; }
-    LieTableScreen #lie-middle { height: 1fr; min-height: 5; }
+    LieTableScreen #lie-middle { height: 1fr; min-height: 2; }
     LieTableScreen #lie-trick { width: 1fr; height: 100%; border: round $secondary;
                                 padding: 0 1; }
     LieTableScreen #lie-log { width: 1fr; height: 1fr; border: round $surface-lighten-2;
                               padding: 0 1; }
+    LieTableScreen #lie-log.-compact { border: none; border-top: round $surface-lighten-2;
+                                       min-height: 2; }
     LieTableScreen #lie-players { height: auto; border: round $primary; padding: 0 1; }
     LieTableScreen #lie-hand { height: 5; border: round $primary; padding: 0 1; }
     LieTableScreen #lie-hint { height: auto; max-height: 2; padding: 0 1; background: $panel; }
@@ -142,6 +147,8 @@ class LieTableScreen(Screen[None], TablePresence):
         self._modals: deque[Callable[[], Screen[None]]] = deque()
         self._modal_open = False
         self._setup: SetupProgress | None = None  # the latest, until it is done
+        self._prize_lines: list[str] = []  # prizes turned over, logged once the round has ended
+        self._round_ended = 0  # the last round whose end this screen has logged
         self._gathering = "waiting for the seats"  # a networked table's news before its state
         self.proofs: dict[int, ProofStatus] = {}  # slot -> the proof of its revealed front
         self.fault: FaultDetected | None = None  # a seat broke the rules: the game stopped
@@ -162,7 +169,6 @@ class LieTableScreen(Screen[None], TablePresence):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one(GameLog).min_width = 20  # wrap to the half-width panel, do not scroll
         self.query_one("#lie-hint", Static).update("Setting up the table…")
         self.follow_table()
 
@@ -218,17 +224,26 @@ class LieTableScreen(Screen[None], TablePresence):
         elif isinstance(event, TableEnded):
             self._on_table_ended(event)
         elif isinstance(event, Notice):
-            self.log_line(event.text)
+            view = self.current_view()
+            if view is not None:  # "seat 2", "slot 59" as the players see them: names, backs
+                self.log_line(
+                    lie_notice_text(event.text, self.names, view.backs, self.letters(view))
+                )
+            else:
+                self.log_line(event.text)
             if not self._have_state:  # gathering: the latest news is the hint
                 self._gathering = event.text.rstrip(".…")
                 self.refresh_table()
 
     def _on_setup_progress(self, event: SetupProgress) -> None:
         """Seats keying, shuffling, arranging: on the status line (the hint before the first
-        state) until every seat is done, then a line in the log."""
+        state) until every seat is done, then a line in the log. A claim's deal and a play's
+        reveal are no setting up: the table is playing (the state says what it waits for)."""
+        if self._have_state and event.phase in ("deal", "reveal"):
+            return
         if event.done >= event.total:
             self._setup = None
-            proofs = f" ({event.proofs_verified} proofs ok)" if event.proofs_verified else ""
+            proofs = f" ({event.proofs_verified} proofs checked)" if event.proofs_verified else ""
             self.log_line(f"Setup: every seat's {event.phase} is done{proofs}.")
         else:
             self._setup = event
@@ -252,7 +267,11 @@ class LieTableScreen(Screen[None], TablePresence):
             self.log_line(f"Your {backs} is {fronts}{said}.")
         elif event.reason == "prizes":
             self.prize_proofs[event.seat] = status or ProofStatus.NOT_APPLICABLE
-            self.log_line(f"{self.names[event.seat]}'s prizes turned over: {fronts}{said}.")
+            line = f"{self.names[event.seat]}'s prizes turned over: {fronts}{said}."
+            if self._round_ended < view.state.round_no:  # the last trick's news comes first
+                self._prize_lines.append(line)
+            else:
+                self.log_line(line)
         self.refresh_table()
 
     def _on_table_ended(self, event: TableEnded) -> None:
@@ -262,14 +281,17 @@ class LieTableScreen(Screen[None], TablePresence):
         names = self.names
         if event.leaders:  # the game was over: points (T10)
             totals = ", ".join(f"{names[s]} {score}" for s, score in enumerate(event.scores))
-            result = f"points {totals}; winner(s): {', '.join(names[s] for s in event.leaders)}"
+            leaders = ", ".join(names[s] for s in event.leaders)
+            winners = "winner" if len(event.leaders) == 1 else "winners"
+            result = f"points {totals}; {winners}: {leaders}"
         else:
             won = ", ".join(f"{names[s]} {count}" for s, count in enumerate(event.scores))
             result = f"prize cards won {won} (unseen, so nobody leads: T8)"
         self.log_line(
-            f"The table has ended ({event.reason}). After {event.hands} round(s): {result}."
+            f"The table has ended ({event.reason}). "
+            f"After {counted(event.hands, 'round')}: {result}."
         )
-        self._queue_scores(f"Table ended after {event.hands} round(s)")
+        self._queue_scores(f"Table ended after {counted(event.hands, 'round')}")
         self.refresh_table()
 
     async def say(self, message: str) -> None:
@@ -287,6 +309,7 @@ class LieTableScreen(Screen[None], TablePresence):
 
     def _on_state_changed(self, event: StateChanged) -> None:
         self._have_state = True
+        self._setup = None  # a setup step (keys, shuffle, layout) ends in the state it made
         self._last_state = cast(LieState, event.state)
         view = cast(LieView, self.session.view())
         letters = self.letters(view)
@@ -299,6 +322,10 @@ class LieTableScreen(Screen[None], TablePresence):
                 self.log_line(line)
             if isinstance(engine_event, ev.RoundEnded):
                 round_over = True
+                self._round_ended = engine_event.round
+                for prize_line in self._prize_lines:  # turned over before the round's end came
+                    self.log_line(prize_line)
+                self._prize_lines.clear()
                 self.rounds.append(RoundResult(engine_event.round, engine_event.placement))
             elif isinstance(engine_event, ev.GameOver):
                 game_over = True
@@ -411,8 +438,10 @@ class LieTableScreen(Screen[None], TablePresence):
         building = state.phase is Phase.BUILD
         self.query_one(LieTableGrid).display = building
         self.query_one(LieTrickView).display = not building
-        log = self.query_one(GameLog)
-        log.display = not building or self.size.height >= LOG_ROOM_IN_PHASE_1
+        # Phase 1 on a short terminal: the log keeps its rows, with only a top rule for a frame
+        self.query_one(GameLog).set_class(
+            building and self.size.height < LOG_ROOM_IN_PHASE_1, "-compact"
+        )
         self.query_one("#lie-status", Static).update(self.status_text(view))
         seats = self.session.seats
         marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
@@ -462,13 +491,34 @@ class LieTableScreen(Screen[None], TablePresence):
             return f"{head} · ✗ stopped: FAULT by {self.names[self.fault.seat]}"
         if self._setup is not None:  # between rounds: the seats reshuffle and lay out (T9)
             return f"{head} · setting up: {setup_text(self._setup, self.session.seats)}"
-        if state.phase is Phase.BUILD:
-            done = state.first_done
-            done_text = f" · Done! {self.names[done]} was first" if done is not None else ""
-            return f"{head} · Phase 1: grab cards! · {len(state.table)} on the table{done_text}"
         if state.over:
             return f"{head} · the game is over"
-        return f"{head} · Phase 2: trick {state.trick_no} · prize pile {len(state.prize_pile)}"
+        busy = table_busy(state)  # what the table does before anyone may act again
+        if state.phase is Phase.BUILD:
+            if busy is not None and not state.claims_open():
+                return f"{head} · Phase 1 · {busy}"
+            grabbing = self._grabbing(state)
+            # who was first ("Done!", T3) is marked in the players panel
+            return f"{head} · Phase 1: {grabbing} · {len(state.table)} on the table"
+        if state.phase is Phase.SCORING:
+            return f"{head} · the prizes are turned over (T10)"
+        seat = state.to_act()
+        if seat is not None:
+            go = "YOUR GO" if seat == view.seat else f"{self.names[seat]}'s go"
+        else:
+            go = busy or "between tricks"
+        return (
+            f"{head} · Phase 2: trick {state.trick_no} · {go} · prize pile {len(state.prize_pile)}"
+        )
+
+    def _grabbing(self, state: LieState) -> str:
+        """Who grabs now (T3): everyone at once, or the seats whose hands are not full yet."""
+        actors = state.actors()
+        if len(actors) == len(self.session.seats):
+            return "everyone grabs at once"
+        if not actors:
+            return "every hand is full"
+        return f"{', '.join(self.names[s] for s in actors)} still grabbing"
 
     def hint_text(self, view: LieView) -> str:
         if self.message:
@@ -485,9 +535,13 @@ class LieTableScreen(Screen[None], TablePresence):
         if state.phase is Phase.BUILD:
             if not view.can_claim and view.pending_claims:
                 return "Your last claims fill your hand: waiting for their races to settle (T3)…"
+            if not view.can_claim and not state.claims_open():
+                busy = table_busy(state) or "setting up"
+                return f"The table is {busy}: grab as soon as the cards are down (T3)…"
+            if not view.can_claim and len(state.hands[view.seat]) >= state.options.hand_size:
+                return f"Your hand is full; {self._grabbing(state)}…"
             if not view.can_claim:
-                left = sum(len(hand) < state.options.hand_size for hand in state.hands)
-                return f"Your hand is full. Waiting for {left} player(s) still grabbing…"
+                return "Waiting for the table…"
             return self._cursor_hint(view)
         if not view.my_turn:
             seat = state.to_act()
@@ -794,3 +848,16 @@ class LieTableScreen(Screen[None], TablePresence):
 
     async def on_unmount(self) -> None:
         await self.session.close()
+
+
+def table_busy(state: LieState) -> str | None:
+    """What the table is doing for the engine (its first outstanding request), in words; None
+    when it waits for nothing but the players."""
+    for request in state.pending:
+        if isinstance(request, Arrange):
+            return "laying out the cards"
+        if isinstance(request, NewGroupedDeck | GroupedReshuffle):
+            return "shuffling the deck"
+        if isinstance(request, Reveal):
+            return "turning cards over"
+    return None

@@ -17,6 +17,7 @@ from fairdeal.p2p.lobby.discovery import (
     TableRemoved,
     TableUpdated,
 )
+from fairdeal.ui.describe import counted
 from fairdeal.ui.messages import ConnectRequested, JoinRequested, NewTableRequested
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import TableFinder
@@ -114,7 +115,7 @@ class LobbyScreen(Screen[None]):
                 f"{chosen.ad.name} ({game_title(chosen.ad.game)}) at "
                 f"{chosen.addresses[0]}:{chosen.port}"
             )
-            text = f"{found} table(s); {where}. ↑↓ choose, j join."
+            text = f"{counted(found, 'table')}; {where}. ↑↓ choose, j join."
         elif getattr(self.finder, "looking", False):
             text = "No tables found yet (still looking). n opens one, c connects to HOST:PORT."
         else:

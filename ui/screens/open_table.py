@@ -18,8 +18,14 @@ from textual.widgets import Button, Input, Label, Select
 
 from fairdeal.ui.game_options import LIE_HAND_SIZE, LIE_ROUNDS
 from fairdeal.ui.table_factory import TableSpec
+from fairdeal.ui.widgets.keyed_input import KeyedInput
 
 GAMES = [("Larry", "larry"), ("The Lie", "lie")]
+
+
+def bot_choices(seats: int) -> list[tuple[str, int]]:
+    """0 to seats - 1 bots: the seat of whoever opens the table is never a bot's."""
+    return [(str(n), n) for n in range(seats)]
 
 
 class OpenTableDialog(ModalScreen[TableSpec | None]):
@@ -49,8 +55,8 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             with Horizontal(classes="row"):
                 yield Label("Bots ", classes="field")
                 yield Select(
-                    [(str(n), n) for n in range(8)],
-                    value=self.base.bots,
+                    bot_choices(self.base.seats),
+                    value=min(self.base.bots, self.base.seats - 1),
                     allow_blank=False,
                     compact=True,
                     id="bots",
@@ -66,7 +72,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                 )
             with Horizontal(classes="row", id="lie-options"):
                 yield Label("Rounds", classes="field")
-                yield Input(
+                yield KeyedInput(
                     str(self._base_rounds()),
                     type="integer",
                     max_length=3,
@@ -75,7 +81,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                     tooltip=f"{LIE_ROUNDS.low}-{LIE_ROUNDS.high} rounds (T9)",
                 )
                 yield Label(" Hand size", classes="field wide-field")
-                yield Input(
+                yield KeyedInput(
                     str(self.base.hand_size or LIE_HAND_SIZE.default),
                     type="integer",
                     max_length=3,
@@ -114,6 +120,11 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "game":
             self._show_game_options()
+        elif event.select.id == "seats" and isinstance(event.value, int):
+            bots = self.query_one("#bots", Select)
+            chosen = bots.value if isinstance(bots.value, int) else 0
+            bots.set_options(bot_choices(event.value))
+            bots.value = min(chosen, event.value - 1)  # one seat at least is yours
 
     def _show_game_options(self) -> None:
         """Only the chosen game's options are on show (and checked)."""

@@ -48,7 +48,7 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     TableSession,
 )
-from fairdeal.ui.describe import card_name, card_use, event_text
+from fairdeal.ui.describe import card_name, card_use, counted, event_text, seat_names
 from fairdeal.ui.key_checks import (
     face_down_action,
     face_up_action,
@@ -69,7 +69,7 @@ from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.hand import HandView
 from fairdeal.ui.widgets.pile_view import PileView
 from fairdeal.ui.widgets.seat_list import SeatList
-from fairdeal.ui.widgets.table_status import TableStatus, setup_text
+from fairdeal.ui.widgets.table_status import TableStatus, setup_finished, setup_text
 
 log = logging.getLogger("fairdeal.ui")
 
@@ -113,9 +113,15 @@ class TableScreen(Screen[None], TablePresence):
         self._busy = False  # a dialog of ours (announce, pick) is open
         self._pile_totals_shown: tuple[int, ...] = ()
         self._have_state = False  # a networked table has no view until keys and deal are done
-        self._setup: SetupProgress | None = None
+        self._setup: SetupProgress | None = None  # the step under way, cleared by its state
+        self.last_setup: SetupProgress | None = None
         self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
+        # a doubt's result waits in here until the doubt view has turned its cards over
+        self._held_lines: list[str] | None = None
+        self._held_since = 0  # events_seen when the holding began
+        self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
+        self._doubt_makers: set[Callable[[], Screen[None]]] = set()
         self.init_presence()
 
     # -- layout ----------------------------------------------------------------------------------
@@ -172,6 +178,13 @@ class TableScreen(Screen[None], TablePresence):
         return [seat.name for seat in self.session.seats]
 
     async def handle(self, event: TableEvent) -> None:
+        if (
+            self._held_lines is not None
+            and not self._doubt_views
+            and not isinstance(event, DoubtVerification)
+            and self.events_seen > self._held_since
+        ):
+            self._release_log()  # the doubt's verification never came: its result is news now
         if isinstance(event, StateChanged):
             await self._on_state_changed(event)
         elif isinstance(event, SetupProgress):
@@ -193,7 +206,7 @@ class TableScreen(Screen[None], TablePresence):
         elif isinstance(event, Notice):
             if isinstance(event, ReplayStarted | ReplayDone):
                 self._replaying = isinstance(event, ReplayStarted)
-            self.log_line(event.text)
+            self.log_line(seat_names(event.text, self.names))  # "seat 2" is a name to players
             if not self._have_state:  # gathering: the latest news is the hint
                 self._gathering = event.text.rstrip(".…")
                 await self.refresh_table()
@@ -207,23 +220,59 @@ class TableScreen(Screen[None], TablePresence):
         said = event.said or self._pile_totals_shown  # a session that does not say: our record
         ours = self.session.seat in (event.doubter, event.last_player)
         linger = None if ours or self.reveal_interval <= 0 else DOUBT_LINGER_S
+        slow = self.reveal_interval > 0
+
+        def make() -> Screen[None]:
+            shown = self._doubt_shown if slow else None
+            return DoubtScreen(
+                event, self.session.seats, deck, self.reveal_interval, said, linger, shown
+            )
+
+        if slow:
+            self._doubt_views += 1
+            self._doubt_makers.add(make)
         self._queue_modal(
-            lambda: DoubtScreen(
-                event, self.session.seats, deck, self.reveal_interval, said, linger=linger
-            ),
+            make,
             # other seats' doubt is in the log: it never covers our turn, nor outlives our move
             stale=None if ours else self._stale_when_we_play(also_on_our_turn=True),
         )
 
     def log_line(self, line: str) -> None:
-        self.query_one(GameLog).say(line)
+        if self._held_lines is not None:
+            self._held_lines.append(line)
+        else:
+            self.query_one(GameLog).say(line)
+
+    def _hold_log(self) -> None:
+        """A doubt's result is not told in the log before its view has turned the cards over
+        (cards turned one by one, in the app; a resumed table's replay shows no views)."""
+        if self.reveal_interval > 0 and not self._replaying and self._held_lines is None:
+            self._held_lines = []
+            self._held_since = self.events_seen
+
+    def _doubt_shown(self) -> None:
+        """A doubt view has turned all its cards (or closed, or was skipped as stale)."""
+        self._doubt_views = max(0, self._doubt_views - 1)
+        if not self._doubt_views:
+            self._release_log()
+
+    def _release_log(self) -> None:
+        held, self._held_lines = self._held_lines or [], None
+        for line in held:
+            self.query_one(GameLog).say(line)
 
     async def _on_state_changed(self, event: StateChanged) -> None:
         self._have_state = True
         self.message = ""  # an old complaint does not outlive the state it was about
+        # every setup step (shuffle, deal, a doubt's reveal) ends in a new state: its progress
+        # is old news (the driver announces a step's start, not its end)
+        self._setup = None
+        self.query_one(TableStatus).setup = None
         deck = self.session.view().deck
         game_over = any(isinstance(e, ev.GameOver) for e in event.events)
         for engine_event in event.events:
+            if isinstance(engine_event, ev.DoubtResolved):
+                self._hold_log()
             if isinstance(engine_event, ev.CardGiven) and self._gift_involves_us(engine_event):
                 self._gifts.append(engine_event)  # logged below, once we know its face
             else:
@@ -257,8 +306,9 @@ class TableScreen(Screen[None], TablePresence):
 
     async def _on_setup_progress(self, event: SetupProgress) -> None:
         self._setup = event
+        self.last_setup = event  # kept after the panel clears it (how many proofs were checked)
         self.query_one(TableStatus).setup = event
-        if event.done == event.total and event.phase in ("deal", "reshuffle"):
+        if setup_finished(event) and event.phase in ("deal", "reshuffle"):
             self.log_line(f"Setup: {setup_text(event, self.session.seats)}.")
         await self.refresh_table()
 
@@ -274,11 +324,12 @@ class TableScreen(Screen[None], TablePresence):
         totals = ", ".join(f"{names[s]} {score:+d}" for s, score in enumerate(event.scores))
         leading = ", ".join(names[s] for s in event.leaders) or "nobody (no hand was scored)"
         self.log_line(
-            f"The table has ended ({event.reason}). After {event.hands} hand(s): {totals}; "
+            f"The table has ended ({event.reason}). "
+            f"After {counted(event.hands, 'hand')}: {totals}; "
             f"leading: {leading}."
         )
         scores = list(self.hand_scores)
-        title = f"Table ended after {event.hands} hand(s)"
+        title = f"Table ended after {counted(event.hands, 'hand')}"
         winners = event.leaders or None
         self._queue_modal(lambda: ScoresScreen(self.session.seats, scores, winners, title))
         await self.refresh_table()
@@ -328,7 +379,11 @@ class TableScreen(Screen[None], TablePresence):
         while self._modals:
             make, stale = self._modals.popleft()
             if stale is not None and stale():
+                if make in self._doubt_makers:
+                    self._doubt_makers.discard(make)
+                    self._doubt_shown()
                 continue  # the game moved on while it waited its turn
+            self._doubt_makers.discard(make)
             screen = make()
             self._modal_open = True
             self._open_modal = (screen, stale)
@@ -344,6 +399,10 @@ class TableScreen(Screen[None], TablePresence):
             screen.dismiss(None)
 
     def _modal_closed(self, _result: object = None) -> None:
+        if self._open_modal is not None and isinstance(self._open_modal[0], DoubtScreen):
+            screen = self._open_modal[0]
+            if screen.on_all_shown is not None and screen.shown < len(screen.verification.cards):
+                self._doubt_shown()  # closed before its last card: the log tells the rest
         self._modal_open = False
         self._open_modal = None
         self._show_next_modal()
@@ -397,7 +456,7 @@ class TableScreen(Screen[None], TablePresence):
             seat = view.to_act
             parts.append(f"Waiting for {self.names[seat]}…" if seat is not None else "Dealing…")
         cards = self.hand_cards(view)
-        if cards and not self.message:
+        if cards and not self.message and not view.state.over:  # no card to play after the end
             card = cards[self.selected]
             what = card_name(card) if card is not None else "a card"
             use = card_use(card) if card is not None else ""

@@ -60,6 +60,6 @@ class LiePlayersView(Static):
             won = state.prizes[seat]
             if won:
                 notes.append("prizes ")
-                notes.append_text(backs_text([state.backs[s] for s in won], letters, gap=""))
+                notes.append_text(backs_text([state.backs[s] for s in won], letters))
             table.add_row(marker, name, cards, count, notes)
         self.update(table)

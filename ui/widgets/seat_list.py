@@ -11,6 +11,8 @@ from textual.widgets import Static
 from fairdeal.engine.larry import LarryView
 from fairdeal.p2p.table.api import SeatInfo
 
+NOTES_WIDTH = len("UP! OUT")  # the usual notes; rarer, longer ones may still push the columns
+
 
 class SeatList(Static):
     def __init__(self, *, id: str | None = None) -> None:
@@ -34,9 +36,10 @@ class SeatList(Static):
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
         table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        table.add_column(justify="right", no_wrap=True)
-        table.add_column(justify="right", no_wrap=True)
-        table.add_column(no_wrap=True)
+        # fixed widths: the columns stay put when a seat's notes (UP!, OUT, WAIT) come and go
+        table.add_column(justify="right", no_wrap=True, min_width=len("10 cards"))
+        table.add_column(justify="right", no_wrap=True, min_width=len("+10"))
+        table.add_column(no_wrap=True, min_width=NOTES_WIDTH)
         to_act = view.to_act
         for seat, info in enumerate(seats):
             turn = seat == to_act

@@ -1,0 +1,118 @@
+"""What The Lie's table says: the header tells the phase and whose go it is (or that everyone
+grabs) from the state; notices name players and cards' backs; the prizes turned over come after
+the round's end in the log; prize backs are spaced."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+from fairdeal.engine.lie import Phase
+from fairdeal.engine.lie.events import RoundEnded
+from fairdeal.engine.requests import Arrange
+from fairdeal.p2p.table.api import SetupProgress, StateChanged
+from fairdeal.ui.lie_describe import lie_notice_text
+from fairdeal.ui.widgets.game_log import GameLog
+from fairdeal.ui.widgets.lie_players import LiePlayersView
+
+from .support import make_app, static_text
+from .test_lie_app_pilot import grab_a_hand, lie_screen, lie_table, play_my_goes, settle
+
+SIZE = (80, 24)
+
+
+def status(app: object) -> str:
+    return " ".join(static_text(lie_screen(app).query_one("#lie-status")).split())  # type: ignore[arg-type]
+
+
+def test_a_void_claim_names_the_players_and_the_cards_back() -> None:
+    names = ["Tess", "Ada", "Ben"]
+    backs = {59: 5, 7: 0}  # back 5 is y2 (colour 1, number 2), back 0 is r1
+    letters = ("r", "y", "g", "b")
+    text = "seat 0's claim of slot 59 is void: seat 2 won the race (T3)"
+    assert lie_notice_text(text, names, backs, letters) == (
+        "Tess's claim of the y2 is void: Ben won the race (T3)"
+    )
+    tie = "seat 1's claim of slot 7 is void: seat 0 won the tie (T3)"  # protocol v3's wording
+    assert lie_notice_text(tie, names, backs, letters) == (
+        "Ada's claim of the r1 is void: Tess won the tie (T3)"
+    )
+    # numbers that name no seat or card stay as they are
+    assert lie_notice_text("seat 9 and slot 3", names, backs, letters) == "seat 9 and slot 3"
+
+
+async def test_the_header_tells_the_phase_and_whose_go_from_the_state() -> None:
+    table = lie_table(seed=3)
+    async with make_app(table).run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        # the bots (no pace) have filled their hands: the header names who still grabs
+        assert "Phase 1: Tess still grabbing" in status(pilot.app)
+        screen = lie_screen(pilot.app)  # type: ignore[arg-type]
+        states = [e.state for e in table.history if isinstance(e, StateChanged)]
+        opened = next(st for st in states if st.claims_open())
+        # a networked table waits for the layout's joint coin before anyone grabs (T1)
+        laying = replace(opened, pending=(Arrange(1, tuple(opened.table), "layout"),))
+        assert "Phase 1 · laying out the cards" in screen.status_text(
+            SimpleNamespace(state=laying, seat=0)  # type: ignore[arg-type]
+        )
+        assert "Phase 1: everyone grabs at once" in screen.status_text(
+            SimpleNamespace(state=opened, seat=0)  # type: ignore[arg-type]
+        )
+        # a claim's deal started at a networked table is no setting up (it said "deal 0/3")
+        await screen.handle(SetupProgress("deal", None, 0, 3, 51))
+        await pilot.pause()
+        assert "setting up" not in status(pilot.app) and "0/3" not in status(pilot.app)
+        await grab_a_hand(pilot, table)
+        await settle(pilot, table)
+        assert table.state.phase is Phase.PLAY
+        # a play's reveal neither: the header keeps telling the trick and whose go it is
+        await screen.handle(SetupProgress("reveal", None, 0, 1, 123))
+        await pilot.pause()
+        seat = table.state.to_act()
+        go = "YOUR GO" if seat == 0 else f"{table.seats[seat].name}'s go"
+        assert f"Phase 2: trick {table.state.trick_no} · {go}" in status(pilot.app)
+        assert "reveal" not in status(pilot.app)
+
+
+async def test_between_rounds_the_setup_shows_until_the_state_it_made() -> None:
+    table = lie_table(seed=3)
+    async with make_app(table).run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        screen = lie_screen(pilot.app)  # type: ignore[arg-type]
+        await screen.handle(SetupProgress("arrange", 0, 0, 4, 51))
+        await pilot.pause()
+        assert "setting up: drawing where the cards lie · 51 proofs checked" in status(pilot.app)
+        await pilot.press("d")  # our claim: a new state
+        await settle(pilot, table)
+        assert "setting up" not in status(pilot.app)
+
+
+async def test_the_prizes_turned_over_come_after_the_last_trick_and_the_rounds_end() -> None:
+    table = lie_table(seed=8, players=3, rounds=1)
+    async with make_app(table).run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        await grab_a_hand(pilot, table)
+        await play_my_goes(pilot, table, RoundEnded)
+        await settle(pilot, table)
+        lines = lie_screen(pilot.app).query_one(GameLog).lines_written  # type: ignore[arg-type]
+        over = next(i for i, line in enumerate(lines) if line.startswith("Round 1 is over"))
+        prizes = [i for i, line in enumerate(lines) if "prizes turned over" in line]
+        assert prizes and min(prizes) > over, lines[over - 3 :]
+
+
+async def test_prize_backs_are_spaced_in_the_players_panel() -> None:
+    table = lie_table(seed=8, players=3, rounds=2)
+    async with make_app(table).run_test(size=(120, 40)) as pilot:
+        await settle(pilot, table)
+        await grab_a_hand(pilot, table)
+        await play_my_goes(pilot, table, RoundEnded)
+        await settle(pilot, table)
+        await pilot.press("enter")  # close the round's scores
+        await settle(pilot, table)
+        panel = lie_screen(pilot.app).query_one(LiePlayersView)  # type: ignore[arg-type]
+        text = static_text(panel, width=118)
+        rows = [row for row in text.splitlines() if "prizes" in row]
+        assert rows, text
+        for row in rows:
+            backs = row.split("prizes", 1)[1].split()
+            assert all(len(back) == 2 for back in backs), row  # "r1 r1", never "r1r1"
