@@ -355,11 +355,10 @@ class LieTable(TableDriver):
             or (self._my_commit is not None and bool(self._my_commit.claims))
         )
 
-    def heartbeat(self, held: frozenset[int], last_prev: bytes | None) -> Publish | None:
-        """This seat's step envelope if one is due now: `held`, the seats whose envelopes the
-        log holds unapplied (another seat's envelope of a new step is answered at once)."""
+    def pace(self, held: frozenset[int]) -> None:
+        """Queue this seat's step envelope if one is due now: `held`, the seats whose envelopes
+        the log holds unapplied (another seat's envelope of a new step is answered at once)."""
         self._sign_step_if_due(held)
-        return None
 
     def _sign_step_if_due(self, held: frozenset[int]) -> None:
         if self.me >= self.seats or self.over or not self.stepping():
@@ -470,7 +469,10 @@ class LieTable(TableDriver):
         return frozenset(self.owes()) if self.stepping() else frozenset()
 
     def counters(self) -> dict[str, int]:
-        return {"steps": self.steps, "void_claims": self.void_claims, "ties": self.ties}
+        counts = {"steps": self.steps, "void_claims": self.void_claims, "ties": self.ties}
+        for number, steps in enumerate(self.steps_per_round, 1):
+            counts[f"steps_round_{number}"] = steps
+        return counts
 
     # -- the log -----------------------------------------------------------------------------
 

@@ -4,9 +4,9 @@
 the options) to the table log (`TableLog` + `TableSync` over a connected `Mesh`) and to disk (the
 transcript, and the secrets file holding the seed of this seat's randomness and the give-away
 shares it received). It publishes what the table says this seat owes, lets a bot play for the
-seat if it has one, signs the heartbeats a simultaneous phase needs (The Lie's Phase 1), and
-reports `TableEvent`s. Everything game-specific is asked of the driver (`publish_action`,
-`may_choose`, `heartbeat`, `holding_up`, `choice_kinds`), so this file has no game branch.
+seat if it has one, signs the step envelopes a phase in steps needs (The Lie's Phase 1: `pace`),
+and reports `TableEvent`s. Everything game-specific is asked of the driver (`publish_action`,
+`may_choose`, `pace`, `holding_up`, `choice_kinds`), so this file has no game branch.
 
 Restart: a peer started again with the same identity and data directory finds its transcript,
 replays it through a table rebuilt from the same seed (so it regains its own secrets), skips what
@@ -38,7 +38,7 @@ from fairdeal.p2p.lobby.messages import signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.sync import TableSync
-from fairdeal.p2p.log.tablelog import Fault, Roster, Simultaneous, TableLog, genesis_head
+from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog, genesis_head
 from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
@@ -585,8 +585,8 @@ class TablePeer:
 
     def _pump(self, bot_due: bool = False) -> None:
         """Publish what this seat owes, report events, let the bot play (after its delay or
-        claim pace, if it has one: `bot_due` says that wait has passed), and sign a heartbeat
-        when a simultaneous phase waits for this seat and it has nothing else to send."""
+        claim pace, if it has one: `bot_due` says that wait has passed), and sign the step
+        envelope a phase in steps needs of this seat now (`pace`: The Lie's Phase 1)."""
         self._pump_scheduled = False
         table, sync = self.table, self.sync
         if table is None or sync is None or self._closed:
@@ -605,16 +605,14 @@ class TablePeer:
                 at_once = table.simultaneous()
                 delay = self.claim_pace if at_once else self.bot_delay
                 if delay > 0 and not (bot_due and self._thinking_at_once == at_once):
-                    self._think(delay, at_once)  # and meanwhile it still owes its heartbeats
+                    self._think(delay, at_once)  # and meanwhile it still owes its steps
                 else:
                     bot_due = False  # the next move of this seat waits its own delay
                     self._bot_publish(table)
                     continue
-            waiting = sync.log.waiting_for(table.needs_stability)
-            heartbeat = table.heartbeat(waiting, self._last_prev)
-            if heartbeat is not None and not table.over:
-                self.timings.heartbeats += 1
-                table.outbox.append(heartbeat)
+            # another seat's envelope held here may start a step this seat must answer at once
+            table.pace(frozenset(envelope.seat for envelope in sync.log.buffered))
+            if table.outbox and not table.over:
                 continue
             break
         if table.over and not self._done.done():
@@ -780,18 +778,17 @@ class TablePeer:
         self.history.append(event)
 
     def _held_up_by(self, table: TableDriver) -> frozenset[int]:
-        """The other seats the table waits for: the one whose envelope is due, or, where seats
-        send at once, those the log needs before it can apply what it holds and those the table
-        itself waits on (shares owed, a race's acknowledgements)."""
+        """The other seats the table waits for: the one whose envelope is due, or, in a phase in
+        steps (The Lie's Phase 1), those that owe something to it (`holding_up`); a quiet table
+        between steps waits for nobody's envelope in particular."""
         expect = table.expected_seat()
         if expect is None:
             return frozenset()
-        if isinstance(expect, Simultaneous):
+        if table.simultaneous():
             assert self.sync is not None
-            log_ = self.sync.log
             # a seat whose next envelope is here is not silent: the log holds it for others
-            sent = {envelope.seat for envelope in log_.buffered}
-            seats = log_.waiting_for(table.needs_stability) | (table.holding_up() - sent)
+            sent = {envelope.seat for envelope in self.sync.log.buffered}
+            seats = table.holding_up() - sent
         else:
             seats = frozenset({expect})
         return seats - {self._seat}
