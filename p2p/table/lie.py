@@ -55,7 +55,7 @@ GAME = "lie"
 JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
 STEP = "lie.step"  # body: see STEP_KEYS and protocol.md 10.11.3
 ACT = "lie.act"  # body: Play or Pass (fairdeal.engine.lie.codec, protocol.md 7.8)
-STEP_KEYS = frozenset({"round", "step", "commit", "open", "shares", "place"})
+STEP_KEYS = frozenset({"round", "step", "answers", "commit", "open", "shares", "place"})
 COMMIT_DOMAIN = b"fairdeal/lie/step-commit/v3\x00"
 SEED_DOMAIN = b"fairdeal/lie/step-seed/v3\x00"
 RANK_DOMAIN = b"fairdeal/lie/rank/v3\x00"
@@ -162,6 +162,10 @@ class LieTable(TableDriver):
         self._commits: dict[int, _Commit] = {}  # seat -> its commitment of the latest step
         self._pending_commits: dict[int, _Commit] = {}  # this step's, replacing them at its end
         self._openings: dict[int, bytes] = {}  # this step's openings (seat -> bytes)
+        self._step_ids: dict[int, bytes] = {}  # this step's envelope ids
+        self._answers: dict[int, bytes | None] = {}  # the envelope each one answers
+        self._unproved: dict[int, Envelope] = {}  # this step's beginners with no reason yet
+        self._unproved_before: dict[int, Envelope] = {}  # the step before's
         self._opened: dict[int, list[int]] = {}  # this step's opened claims
         self._places: dict[int, Side] = {}  # this step's placements
         self._owed: dict[int, frozenset[tuple[Slot, int]]] = {}  # shares owed in this step
@@ -325,13 +329,13 @@ class LieTable(TableDriver):
                 if action.slot not in state.table:
                     raise SlotTaken(self.me, f"slot {action.slot} is taken (T3)")
             self._want_claim = action.slot
-            self._sign_step_if_due(frozenset())
+            self._sign_step_if_due([])
             return
         if Place is not None and isinstance(action, Place):
             if check and not self.can_place():
                 raise IllegalAction(self.me, "nothing to place (T3)")
             self._want_place = Side(action.side)
-            self._sign_step_if_due(frozenset())
+            self._sign_step_if_due([])
             return
         if check:
             if not super().my_turn():
@@ -355,25 +359,55 @@ class LieTable(TableDriver):
             or (self._my_commit is not None and bool(self._my_commit.claims))
         )
 
-    def pace(self, held: frozenset[int]) -> None:
-        """Queue this seat's step envelope if one is due now: `held`, the seats whose envelopes
-        the log holds unapplied (another seat's envelope of a new step is answered at once)."""
+    def pace(self, held: list[Envelope]) -> None:
+        """Queue this seat's step envelope if one is due now: `held`, the envelopes this seat's
+        log holds, not applied yet (another seat's envelope of a new step is answered at once)."""
         self._sign_step_if_due(held)
 
-    def _sign_step_if_due(self, held: frozenset[int]) -> None:
+    def _sign_step_if_due(self, held: list[Envelope]) -> None:
         if self.me >= self.seats or self.over or not self.stepping():
             return
+        self._drop_stale_wishes()
         if self._position > 0:  # a step is under way: sign ours of it if not yet
             step = self._step
-            due = self._signed_step < step
+            if self._signed_step >= step:
+                return
+            answers: bytes | None = self._step_ids[min(self._step_ids)]
         else:  # between steps: start the next one with a reason, or answer one started
             step = self._step + 1
-            due = self._signed_step < step and (self._reason() or bool(held - {self.me}))
-        if due:
-            claims = self._want_claim
-            self.outbox.append(Publish(STEP, self._step_body(step), claims=claims))
+            if self._signed_step >= step:
+                return
+            answers = next(
+                (
+                    e.id
+                    for e in held
+                    if e.seat != self.me
+                    and e.kind == STEP
+                    and isinstance(e.body, Mapping)
+                    and e.body.get("round") == self._round_no
+                    and e.body.get("step") == step
+                ),
+                None,
+            )
+            if answers is None and not self._reason():
+                return  # a quiet table sends nothing
+        claims = self._want_claim
+        self.outbox.append(Publish(STEP, self._step_body(step, answers), claims=claims))
 
-    def _step_body(self, step: int) -> dict[str, Any]:
+    def _drop_stale_wishes(self) -> None:
+        """A claim of a slot taken meanwhile, or a placement with nothing to place, is dropped
+        before it could start a step: an honest seat never starts one without a reason."""
+        want = self._want_claim
+        if want is not None and (
+            want not in self.state.table or self._why_not_claim(self.me, True) is not None
+        ):
+            self._want_claim = None
+        if self._want_place is not None and (
+            self.unplaced(self.me) is None or self._dealing_to(self.me)
+        ):
+            self._want_place = None
+
+    def _step_body(self, step: int, answers: bytes | None) -> dict[str, Any]:
         place = self._want_place
         want, self._want_claim = self._want_claim, None
         if want is not None and (
@@ -400,6 +434,7 @@ class LieTable(TableDriver):
         return {
             "round": self._round_no,
             "step": step,
+            "answers": answers,
             "commit": digest,
             "open": opening,
             "shares": shares,
@@ -506,12 +541,20 @@ class LieTable(TableDriver):
             # layout was fixed): it may have seen others' claims before committing its own
             what = "the layout was fixed" if step == 1 else f"every step {step - 1} envelope"
             raise DeckFault(seat, f"signed its step {step} envelope before it had {what}")
-        digest = body["commit"]
+        digest, answers = body["commit"], body["answers"]
         if not isinstance(digest, bytes) or len(digest) != 32:
             raise DeckFault(seat, "a step commitment is 32 bytes")
+        if answers is not None and (not isinstance(answers, bytes) or len(answers) != 32):
+            raise DeckFault(seat, "a step envelope answers an envelope id (32 bytes) or none")
         self._check_opening(envelope, step)
         self._check_place(envelope)
         self._apply_shares(envelope)
+        self._step_ids[seat] = envelope.id
+        self._answers[seat] = answers
+        if answers is None and not (
+            body["shares"] is not None or body["place"] is not None or self._opened.get(seat)
+        ):
+            self._unproved[seat] = envelope  # its reason can only be its commitment's claim
         self._pending_commits[seat] = _Commit(
             envelope,
             digest,
@@ -596,9 +639,35 @@ class LieTable(TableDriver):
         self._proofs += len(message.shares)
         self._take_output(output)
 
+    def _check_reasons(self) -> None:
+        """Bounded growth: whoever began a step had something to say (protocol.md 10.11.5).
+        An envelope that answers names another envelope of its step, so the ones that name none
+        began it; a beginner whose envelope carried no shares, no placement, no opening of a
+        claim, and whose commitment opens (in the next step) to no claim, is at fault."""
+        ids = set(self._step_ids.values())
+        for seat, answered in self._answers.items():
+            if answered is not None and (answered not in ids or answered == self._step_ids[seat]):
+                envelope = self._pending_commits[seat].envelope
+                raise DeckFault(
+                    seat,
+                    f"answered an envelope that is not another seat's of step {self._step}",
+                    {"envelope": f"{envelope} [{envelope.id.hex()[:16]}]"},
+                )
+        for seat, envelope in self._unproved_before.items():
+            if not self._opened.get(seat):
+                raise DeckFault(
+                    seat,
+                    f"began step {self._step - 1} with nothing to say (no claim, placement, "
+                    "shares nor opening)",
+                    {"envelope": f"{envelope} [{envelope.id.hex()[:16]}]"},
+                )
+        self._unproved_before, self._unproved = self._unproved, {}
+        self._step_ids, self._answers = {}, {}
+
     def _end_step(self) -> None:
         """Every envelope of the step is in: its seed, its placements, the claims it opened."""
         step = self._step
+        self._check_reasons()
         openings = [self._openings.get(seat, b"") for seat in range(self.seats)]
         seed = step_seed(self.table_id, self._round_no, step, openings)
         self.steps += 1
@@ -751,6 +820,7 @@ class LieTable(TableDriver):
             self._my_commit = None
             self._claim_step = None
             self._commits = {}
+            self._unproved, self._unproved_before = {}, {}
             self._dealt.clear()
             self.steps_per_round.append(0)
 

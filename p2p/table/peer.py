@@ -611,7 +611,7 @@ class TablePeer:
                     self._bot_publish(table)
                     continue
             # another seat's envelope held here may start a step this seat must answer at once
-            table.pace(frozenset(envelope.seat for envelope in sync.log.buffered))
+            table.pace(sync.log.buffered)
             if table.outbox and not table.over:
                 continue
             break

@@ -144,8 +144,7 @@ class LieSansIO:
         table, log = self.tables[seat], self.logs[seat]
         if table.over or table.outbox or not table.claiming():
             return
-        held = frozenset(e.seat for e in log.buffered)
-        table.heartbeat(held, self.last_prev[seat])
+        table.pace(log.buffered)
 
     def crash_and_rejoin(self, seat: int) -> None:
         """`seat`'s process dies and restarts, as `fairdeal resume` does it: a fresh table and
