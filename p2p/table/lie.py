@@ -181,6 +181,7 @@ class LieTable(TableDriver):
         self.steps_per_round: list[int] = []
         self.void_claims = 0
         self.ties = 0  # slots claimed by more than one seat in one step
+        self.cards_taken = 0
 
     @classmethod
     def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
@@ -504,7 +505,12 @@ class LieTable(TableDriver):
         return frozenset(self.owes()) if self.stepping() else frozenset()
 
     def counters(self) -> dict[str, int]:
-        counts = {"steps": self.steps, "void_claims": self.void_claims, "ties": self.ties}
+        counts = {
+            "steps": self.steps,
+            "void_claims": self.void_claims,
+            "ties": self.ties,
+            "cards_taken": self.cards_taken,
+        }
         for number, steps in enumerate(self.steps_per_round, 1):
             counts[f"steps_round_{number}"] = steps
         return counts
@@ -697,6 +703,7 @@ class LieTable(TableDriver):
                     )
             if winner is not None:
                 winners.append((winner, slot))
+                self.cards_taken += 1
         self._commits = self._pending_commits
         self._pending_commits = {}
         self._openings, self._opened, self._places = {}, {}, {}
