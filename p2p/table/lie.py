@@ -297,15 +297,16 @@ class LieTable(TableDriver):
         assert state is not None
         view = self.game.view_for(state, self.knowledge(), self.me)
         if self.stepping() and hasattr(view, "pending_claims"):
-            pending = (self._want_claim,) if self._want_claim is not None else ()
-            view = replace(view, pending_claims=pending)
+            view = replace(view, pending_claims=self.pending_claims())
         return view
 
     def pending_claims(self) -> tuple[int, ...]:
         if self._want_claim is not None:
             return (self._want_claim,)
-        if self._my_commit is not None and self._my_commit.claims:
-            return tuple(self._my_commit.claims)
+        if self._claim_step is not None and self._my_commit is not None:
+            if self._my_commit.step == self._claim_step:
+                return tuple(self._my_commit.claims)
+            return tuple(self._opened.get(self.me, ()))  # opened, its step not ended yet
         return ()
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
