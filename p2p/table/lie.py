@@ -399,23 +399,20 @@ class LieTable(TableDriver):
     def _drop_stale_wishes(self) -> None:
         """A claim of a slot taken meanwhile, or a placement with nothing to place, is dropped
         before it could start a step: an honest seat never starts one without a reason."""
-        want = self._want_claim
-        if want is not None and (
-            want not in self.state.table or self._why_not_claim(self.me, True) is not None
-        ):
-            self._want_claim = None
         if self._want_place is not None and (
             self.unplaced(self.me) is None or self._dealing_to(self.me)
         ):
             self._want_place = None
+        want, placing = self._want_claim, self._want_place is not None
+        if want is not None and (
+            want not in self.state.table or self._why_not_claim(self.me, placing) is not None
+        ):
+            self._want_claim = None
 
     def _step_body(self, step: int, answers: bytes | None) -> dict[str, Any]:
+        self._drop_stale_wishes()
         place = self._want_place
         want, self._want_claim = self._want_claim, None
-        if want is not None and (
-            want not in self.state.table or self._why_not_claim(self.me, place is not None)
-        ):
-            want = None  # taken meanwhile (or no longer allowed): an honest seat drops it
         claims = [want] if want is not None else []
         if claims:
             self._claim_step = step
