@@ -154,6 +154,7 @@ class LieTable(TableDriver):
             nonce_key = draw(32) if draw is not None else secrets.token_bytes(32)
         self._nonce_key = nonce_key
         self._heads: dict[bytes, int] = {self.head: 0}  # log head -> entries before it
+        self._next_seq: dict[int, int] = {}  # per seat: the seq of its next envelope
         self._round_no = 0
         self._start_index = 0  # entries applied when this round's layout was fixed
         self._step = 0  # the step being applied (0: none yet this round)
@@ -379,15 +380,14 @@ class LieTable(TableDriver):
             step = self._step + 1
             if self._signed_step >= step:
                 return
+            # Another seat's next envelope, whatever it holds: it is that seat's envelope of
+            # this step (a bad one is a fault of its author when it applies, before the step
+            # could end), so it is answered at once and nobody waits on a quiet table for it.
             answers = next(
                 (
                     e.id
                     for e in held
-                    if e.seat != self.me
-                    and e.kind == STEP
-                    and isinstance(e.body, Mapping)
-                    and e.body.get("round") == self._round_no
-                    and e.body.get("step") == step
+                    if e.seat != self.me and e.seq == self._next_seq.get(e.seat, 0)
                 ),
                 None,
             )
@@ -517,6 +517,7 @@ class LieTable(TableDriver):
 
     def _on_applied(self, envelope: Envelope, head: bytes) -> None:
         self._heads[self.head] = self.applied
+        self._next_seq[envelope.seat] = envelope.seq + 1
 
     def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         if envelope.kind == STEP:
@@ -543,8 +544,12 @@ class LieTable(TableDriver):
         if seen is None or seen < self._step_end:
             # it signed before applying every envelope of the step before (or before the
             # layout was fixed): it may have seen others' claims before committing its own
-            what = "the layout was fixed" if step == 1 else f"every step {step - 1} envelope"
-            raise DeckFault(seat, f"signed its step {step} envelope before it had {what}")
+            what = (
+                "the layout was fixed"
+                if step == 1
+                else f"it had applied every step {step - 1} envelope"
+            )
+            raise DeckFault(seat, f"signed its step {step} envelope before {what}")
         digest, answers = body["commit"], body["answers"]
         if not isinstance(digest, bytes) or len(digest) != 32:
             raise DeckFault(seat, "a step commitment is 32 bytes")
