@@ -384,10 +384,11 @@ def test_a_seat_that_crashes_and_rejoins_finishes_the_game(when: str) -> None:
 
     net.run(until=crash_point)
     assert crash_point(net) and not net.tables[1].over
-    before = net.logs[1].head
+    before = list(net.logs[1].entries)
     net.crash_and_rejoin(1)
-    assert net.logs[1].head == before  # the replay reached the same place
-    assert crash_point(net)  # and the same point of the step
+    # the replay reached the same place (and what the others held may have come on top)
+    assert net.logs[1].entries[: len(before)] == before
+    assert not net.logs[1].faults and net.tables[1].fault is None
     net.run()
     assert all(t.fault is None and t.state.over for t in net.tables), [t.fault for t in net.tables]
     assert len(net.heads()) == 1
