@@ -246,7 +246,8 @@ class LieTable(TableDriver):
         """The table's slots, in layout order, this seat may claim now (T3)."""
         if self.state is None or not self.stepping():
             return ()
-        return tuple(self.state.table)
+        pending = self.pending_claims()
+        return tuple(slot for slot in self.state.table if slot not in pending)
 
     def claim_in_flight(self) -> bool:
         """A claim of this seat asked for, committed or opened and not settled yet, or a card
@@ -262,7 +263,8 @@ class LieTable(TableDriver):
     def room(self) -> int:
         if self.state is None or self.me >= self.seats:
             return 0
-        held = len(self.state.hands[self.me]) + (1 if self._want_claim is not None else 0)
+        unplaced = 1 if self.unplaced(self.me) is not None else 0
+        held = len(self.state.hands[self.me]) + unplaced + len(self.pending_claims())
         return self.options.hand_size - held
 
     def can_claim(self) -> bool:
