@@ -113,7 +113,6 @@ class PeerTimings:
     # The Lie (T3): from signing a claim to knowing the front of the card it dealt this seat.
     claim_latencies: list[float] = field(default_factory=list)
     claims_signed: dict[int, float] = field(default_factory=dict)  # slot -> when, until dealt
-    heartbeats: int = 0  # heartbeats this seat signed
 
 
 # Engine events that start a new deal after a move: the next hand (Larry) or round (The Lie).
@@ -377,7 +376,7 @@ class TablePeer:
         self.sync = sync
         sync.on_failure(self._on_disk_failure)
         sync.log.on_applied(self._on_applied)
-        # An envelope held back (a simultaneous phase) may need this seat's heartbeat.
+        # An envelope held back (another seat's step envelope) may need this seat's answer.
         sync.on_update(self._schedule)
         sync.log.on_fault(self._on_log_fault)
         for key in self.roster.keys:

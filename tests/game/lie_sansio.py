@@ -140,7 +140,7 @@ class LieSansIO:
         elif table.my_turn() and not log.holds(seat, log.next_seq(seat)):
             table.publish_action(self.bots[seat].choose(table.view()))
 
-    def heartbeat(self, seat: int) -> None:
+    def pace(self, seat: int) -> None:
         table, log = self.tables[seat], self.logs[seat]
         if table.over or table.outbox or not table.claiming():
             return
@@ -214,7 +214,7 @@ class LieSansIO:
             moved = False
             for seat in seats:
                 self.act(seat, claims)
-                self.heartbeat(seat)
+                self.pace(seat)
                 moved |= self.flush(seat, tamper)
             if self.in_flight:
                 moved = True
