@@ -654,8 +654,8 @@ class TablePeer:
 
     def _restore_own(self, log_: TableLog) -> None:
         """After a restart: the envelopes this seat signed that its log holds but has not
-        applied still count (The Lie's claims in flight), and the newest one's prev is what a
-        heartbeat is measured against."""
+        applied still count (The Lie's step envelope of a step under way: its commitment, which
+        it opens in the next step)."""
         table = self._require_table()
         own = [e for e in (*log_.entries, *log_.buffered) if e.seat == self._seat]
         if own:
