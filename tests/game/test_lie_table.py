@@ -20,7 +20,7 @@ from fairdeal.engine.lie import Claim, Phase
 from fairdeal.engine.lie.cards import BACK_OF, NUMBER_OF
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckSession
-from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 from fairdeal.p2p.log.tablelog import TableLog
 from fairdeal.p2p.log.transcript import Transcript, load_transcript
 from fairdeal.p2p.table.api import StateChanged
@@ -311,6 +311,104 @@ def phase_1_index(net: LieSansIO) -> int:
         if e.kind == STEP and e.body["open"] is not None and e.body["open"]["claims"]
     ]
     return claims[len(claims) // 2]
+
+
+def resign(net: LieSansIO, envelope: Envelope, body: dict) -> Envelope:
+    """The envelope with another body, signed again by its own author (a tamper the signature
+    cannot catch: only the rules can)."""
+    return sign_envelope(
+        net.ids[envelope.seat],
+        table=envelope.table,
+        seat=envelope.seat,
+        seq=envelope.seq,
+        prev=envelope.prev,
+        kind=envelope.kind,
+        body=body,
+    )
+
+
+def first_step(net: LieSansIO, test: Callable[[dict], bool]) -> int:
+    return next(i for i, e in enumerate(net.logs[0].entries) if e.kind == STEP and test(e.body))
+
+
+TAMPERS = {
+    # an opening changed to another claim: not what was committed
+    "opening": (
+        lambda b: b["open"] is not None and bool(b["open"]["claims"]),
+        lambda b: {**b, "open": {**b["open"], "claims": [b["open"]["claims"][0] + 1]}},
+        "opened its step",
+    ),
+    # a placement where the author holds nothing to place (T3)
+    "placement": (
+        lambda b: b["place"] is None and b["step"] == 1,
+        lambda b: {**b, "place": "left"},
+        "placed a card it does not hold unplaced",
+    ),
+    # the step number moved on: out of the lockstep
+    "step number": (
+        lambda b: b["step"] >= 2,
+        lambda b: {**b, "step": b["step"] + 1},
+        "where step",
+    ),
+}
+
+
+@pytest.mark.parametrize("what", sorted(TAMPERS))
+def test_a_step_envelope_tampered_and_signed_again_is_named_by_the_audit(
+    three_rounds: LieSansIO, tmp_path: Path, what: str
+) -> None:
+    """The audit checks the step rules themselves, not only signatures: an opening, a placement
+    or a step number changed by its own author (signed again) fails the audit, naming that
+    author (protocol.md 10.11.3, 10.11.6)."""
+    net = three_rounds
+    find, change, message = TAMPERS[what]
+    at = first_step(net, find)
+    target = net.logs[0].entries[at]
+    honest = write_transcript(net, 0, tmp_path / "honest.transcript")
+
+    def tamper(envelopes: list[Envelope]) -> list[Envelope]:
+        envelopes[at] = resign(net, target, change(dict(target.body)))
+        return envelopes
+
+    report = audit_transcript(rewrite(honest, tmp_path / f"{what}.transcript", tamper))
+    assert not report.verified
+    assert report.fault.seat == target.seat, str(report.fault)
+    assert message in report.fault.what, str(report.fault)
+
+
+def test_a_changed_commitment_names_its_author(three_rounds: LieSansIO, tmp_path: Path) -> None:
+    """A commitment changed in the file fails its author's signature; signed again by the
+    author it is a different envelope, so the next envelope's `prev` no longer chains (a
+    commitment cannot be swapped after the fact without rewriting the whole log after it)."""
+    net = three_rounds
+    at = first_step(net, lambda b: b["step"] >= 2)
+    target = net.logs[0].entries[at]
+    honest = write_transcript(net, 0, tmp_path / "honest.transcript")
+    packed = pack_canonical(target.body["commit"])
+
+    def tamper(envelopes: list[Envelope]) -> list[Envelope]:
+        signed = target.signed.replace(packed, pack_canonical(bytes(32)))
+        envelopes[at] = replace(target, signed=signed)
+        return envelopes
+
+    report = audit_transcript(rewrite(honest, tmp_path / "commit.transcript", tamper))
+    assert not report.verified and report.fault.seat == target.seat, str(report.fault)
+
+
+def test_a_reordered_step_is_out_of_order(three_rounds: LieSansIO, tmp_path: Path) -> None:
+    """Two envelopes of one step swapped (seat 1's before seat 0's): the step's order is the
+    seats' order, so the audit names the envelope out of its place."""
+    entries = three_rounds.logs[0].entries
+    at = first_step(three_rounds, lambda b: b["step"] == 3)
+    assert entries[at].seat == 0 and entries[at + 1].seat == 1
+    honest = write_transcript(three_rounds, 0, tmp_path / "honest.transcript")
+
+    def swap(envelopes: list[Envelope]) -> list[Envelope]:
+        envelopes[at], envelopes[at + 1] = envelopes[at + 1], envelopes[at]
+        return envelopes
+
+    report = audit_transcript(rewrite(honest, tmp_path / "swapped.transcript", swap))
+    assert not report.verified and report.fault.seat == 1
 
 
 @pytest.mark.parametrize("where", ["phase 1", "phase 2"])
