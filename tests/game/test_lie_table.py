@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import msgpack
 import pytest
 
 from fairdeal.engine.lie import Claim, Phase
@@ -36,6 +37,7 @@ from fairdeal.p2p.table.lie import (
     tie_winner,
 )
 from tests.game.lie_sansio import LieSansIO, quick_options
+from tests.game.test_audit import read_records, write_records
 
 
 def no_claims(_seat: int, _table: LieTable) -> None:
@@ -491,3 +493,24 @@ def test_a_seat_that_crashes_and_rejoins_finishes_the_game(when: str) -> None:
     assert all(t.fault is None and t.state.over for t in net.tables), [t.fault for t in net.tables]
     assert len(net.heads()) == 1
     assert len({t.state.scores for t in net.tables}) == 1
+
+
+def test_a_version_2_lie_transcript_is_refused_naming_its_version(
+    three_rounds: LieSansIO, tmp_path: Path
+) -> None:
+    """Envelopes of protocol version 2 (layout 1, with a Lamport time, `lie.claim`s) cannot be
+    replayed by version 3: the audit refuses them with a message that names the version."""
+    honest = write_transcript(three_rounds, 0, tmp_path / "honest.transcript")
+    records = read_records(honest)
+    for record in records:
+        if record.get("k") == "applied":
+            fields = msgpack.unpackb(record["d"], raw=False)
+            _, table, seat, seq, prev, kind, body = fields
+            record["d"] = msgpack.packb(
+                [1, table, seat, seq, seq + 1, prev, kind, body], use_bin_type=True
+            )
+    old = tmp_path / "v2.transcript"
+    write_records(old, records)
+    report = audit_transcript(old)
+    assert not report.verified
+    assert "protocol version 2" in f"{report.fault}", str(report.fault)
