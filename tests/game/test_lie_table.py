@@ -124,6 +124,7 @@ def test_every_peer_ends_phase_1_with_the_same_hands_in_the_same_order(
     starts = [first_play_state(t) for t in net.tables]
     assert len({s.hands for s in starts}) == 1
     assert all(len(hand) == 4 for hand in starts[0].hands)
+    assert_earliest_step_wins(net, starts[0].hands)
     assert len({s.first_done for s in starts}) == 1
     assert len({s.prize_pile for s in starts}) == 1
     # Each seat knows the fronts of its own hand and of no other.
@@ -133,6 +134,46 @@ def test_every_peer_ends_phase_1_with_the_same_hands_in_the_same_order(
         other = start.hands[(table.me + 1) % 3]
         unplayed = [s for s in other if s not in table.state.revealed]
         assert all(table.deck.known_card(table.masked_slot(s)) is None for s in unplayed)
+
+
+def assert_earliest_step_wins(net: LieSansIO, hands: tuple[tuple[int, ...], ...]) -> None:
+    """Read from the log alone: every card taken went to a claimer of the earliest step that
+    claimed it, so a seat that is slow (its envelopes delayed) never wins a slot another seat
+    claimed in an earlier step (T3, protocol.md 10.11.4)."""
+    claims: dict[int, list[tuple[int, int]]] = {}
+    for envelope in net.logs[0].entries:
+        if envelope.kind == STEP and envelope.body["open"] is not None:
+            for slot in envelope.body["open"]["claims"]:  # committed a step before
+                claims.setdefault(slot, []).append((envelope.body["step"] - 1, envelope.seat))
+    for seat, hand in enumerate(hands):
+        for slot in hand:
+            earliest = min(step for step, _ in claims[slot])
+            assert (earliest, seat) in claims[slot], (slot, seat, claims[slot])
+
+
+def test_a_delayed_seat_never_wins_a_slot_claimed_a_step_before() -> None:
+    """Property: one seat's envelopes reach the others late (held back, then delivered in a
+    random order with the rest); the hands still follow the earliest claiming step."""
+    net = LieSansIO(3, quick_options(hand_size=4), seed=17)
+    slow = 2
+
+    def deliver_slowly(fraction: float = 0.5) -> None:
+        rng = net.rng
+        rng.shuffle(net.in_flight)
+        now = [i for i in net.in_flight if i.envelope.seat != slow or rng.random() < 0.2]
+        now = now[: max(1, int(len(now) * fraction))] if now else net.in_flight[:1]
+        for item in now:
+            net.in_flight.remove(item)
+            net.receive(item.to, item.envelope)
+
+    net.deliver_some = deliver_slowly  # type: ignore[method-assign]
+    net.run(
+        until=lambda n: all(t.state is not None and t.state.phase is Phase.PLAY for t in n.tables)
+    )
+    assert all(t.fault is None for t in net.tables)
+    starts = [first_play_state(t) for t in net.tables]
+    assert len({s.hands for s in starts}) == 1
+    assert_earliest_step_wins(net, starts[0].hands)
 
 
 def step_envelopes(net: LieSansIO, round_no: int, step: int) -> list[Envelope]:
