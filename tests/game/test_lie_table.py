@@ -32,6 +32,7 @@ from fairdeal.p2p.table.lie import (
     STEP,
     LieTable,
     commitment,
+    done_rank,
     rank,
     step_seed,
     tie_winner,
@@ -555,3 +556,24 @@ def test_a_version_2_lie_transcript_is_refused_naming_its_version(
     report = audit_transcript(old)
     assert not report.verified
     assert "protocol version 2" in f"{report.fault}", str(report.fault)
+
+
+def test_a_done_tie_in_one_step_goes_by_the_steps_seed() -> None:
+    """T3 "Done!": two seats place their last card in the same step; the one first in the
+    step's placement order (`done_rank` under the step's seed) is first done, on every peer."""
+    net = LieSansIO(2, quick_options(hand_size=2), seed=41)
+
+    def apart(seat: int, table: LieTable) -> Claim | None:
+        slots = table.claimable()
+        return Claim(slots[seat]) if len(slots) > seat else None  # never the same card
+
+    net.run(claims=apart, fraction=1.0)
+    placed = [
+        (e.body["step"], e.seat) for e in net.logs[0].entries if e.kind == STEP and e.body["place"]
+    ]
+    last = {seat: max(step for step, s in placed if s == seat) for seat in (0, 1)}
+    assert last[0] == last[1], placed  # both hands were completed in one step
+    seed = seed_of(net, 1, last[0])
+    expected = min((0, 1), key=lambda seat: done_rank(seed, seat))
+    starts = [first_play_state(t) for t in net.tables]
+    assert {s.first_done for s in starts} == {expected}
