@@ -79,6 +79,16 @@ async def grab_a_hand(pilot: Pilot[None], table: LocalTable) -> None:
         await settle(pilot, table)
 
 
+async def click_a_table_card(pilot: Pilot[None], table: LocalTable) -> int:
+    """Click the first card still on the table; return its slot."""
+    state = table.state
+    position = next(p for p, slot in enumerate(state.layout) if slot in state.table)
+    row, column = divmod(position, COLUMNS)
+    await pilot.click(LieTableGrid, offset=(2 + column * 4 + 1, 1 + row))
+    await settle(pilot, table)
+    return state.layout[position]
+
+
 async def play_my_goes(pilot: Pilot[None], table: LocalTable, until: type) -> None:
     """Phase 2 by keyboard: the first legal play (Tab cycles; the screen preselects one), else
     pass; until an event of type `until` has happened."""
@@ -172,6 +182,17 @@ async def test_the_mouse_claims_a_table_card_and_chooses_a_combination() -> None
         await pilot.click(LieTableGrid, offset=(2 + column * 4 + 1, 1 + row))
         await settle(pilot, table)
         assert table.state.hands[0] == (state.layout[position],)
+        # T3: another card, then a click on the hand's right half places it at the right end.
+        taken = await click_a_table_card(pilot, table)
+        assert table.state.unplaced[0] == taken
+        await pilot.click("#lie-hand", offset=(2 + 3, 1))  # the right half of the one card
+        await settle(pilot, table)
+        assert table.state.unplaced[0] is None
+        assert table.state.hands[0] == (state.layout[position], taken)
+        third = await click_a_table_card(pilot, table)
+        await pilot.click("#lie-hand", offset=(2 + 1, 1))  # the left half of the hand
+        await settle(pilot, table)
+        assert table.state.hands[0] == (third, state.layout[position], taken)
         await grab_a_hand(pilot, table)
         await settle(pilot, table)
         screen = lie_screen(app)

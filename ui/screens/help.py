@@ -69,6 +69,7 @@ LIE_HELP_TEXT = """\
 | Enter or space | take the card at the cursor (or click it): its front shows beside your hand |
 | ← or a | place your new card at the **left** end of your hand |
 | → or d | place it at the **right** end (your first card starts the hand by itself) |
+| mouse | click a table card to take it; click the left or right half of your hand to place |
 | **Phase 2** | tricks, in turn |
 | ← → | choose where your combination starts (or click a card) |
 | ↑ ↓ or + − | one card more or fewer (1–3 adjacent, one colour; click a neighbour) |

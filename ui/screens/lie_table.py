@@ -778,11 +778,18 @@ class LieTableScreen(Screen[None], TablePresence):
             self.message = ""
         self.refresh_table()
 
-    def on_lie_hand_view_clicked(self, message: LieHandView.Clicked) -> None:
-        """Click a card to choose it; click a neighbour of the same colour to add it, a chosen
-        card at either end to drop it."""
+    async def on_lie_hand_view_clicked(self, message: LieHandView.Clicked) -> None:
+        """Phase 1, a card to place: a click on the left half of the hand places it at the left
+        end, on its right half (or on the new card) at the right end (T3). Phase 2: click a card
+        to choose it; click a neighbour of the same colour to add it, a chosen card at either end
+        to drop it."""
+        building = self.current_view()
+        if building is not None and building.phase is Phase.BUILD:
+            if building.unplaced is not None:
+                await self.action_place("right" if message.right_half else "left")
+            return
         view = self._phase_2_view()
-        if view is None:
+        if view is None or message.index >= len(view.state.hands[view.seat]):
             return
         index, start, stop = message.index, self.sel_start, self.sel_start + self.sel_len
         if start <= index < stop and self.sel_len > 1:

@@ -22,11 +22,13 @@ CELL = 4
 
 class LieHandView(Widget, can_focus=False):
     class Clicked(Message):
-        """Card `index` of the hand was clicked."""
+        """Card `index` of the hand was clicked (`len(cards)`: the new card beside it);
+        `right_half`: the click was in the right half of the hand's cards (T3: where to place)."""
 
-        def __init__(self, index: int) -> None:
+        def __init__(self, index: int, right_half: bool = False) -> None:
             super().__init__()
             self.index = index
+            self.right_half = right_half
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -83,6 +85,10 @@ class LieHandView(Widget, can_focus=False):
         if offset is None:
             return
         index = offset.x // CELL
+        right_half = 2 * offset.x >= len(self.cards) * CELL
         if 0 <= index < len(self.cards):
             event.stop()
-            self.post_message(self.Clicked(index))
+            self.post_message(self.Clicked(index, right_half))
+        elif self.new_card is not None and offset.y < 2:  # the new card, drawn beside the hand
+            event.stop()
+            self.post_message(self.Clicked(len(self.cards), True))
