@@ -82,7 +82,8 @@ def run_size(peers: int, game: bool) -> dict[str, Any]:
         "setup_cpu_s_max_peer": max(setup),
         "setup_cpu_s_all_peers": sum(setup),
         "claims": claims,
-        "races": tables[0].races_decided,
+        "ties": tables[0].ties,
+        "steps": tables[0].steps,
         "claim_cpu_ms_mean_per_peer": 1000 * sum(per_claim) / len(per_claim),
     }
     if game:
@@ -111,7 +112,7 @@ def main() -> int:
             f" setup CPU {result['setup_cpu_s_max_peer']:.2f} s per peer (max),"
             f" {result['setup_cpu_s_all_peers']:.2f} s all peers, so ≥ {bound:.2f} s wall on 2"
             f" cores (target ≤ {TARGETS['setup_s']} s with 6 peers);"
-            f" {result['claims']} claims, {result['races']} races,"
+            f" {result['claims']} claims, {result['ties']} ties, {result['steps']} steps,"
             f" {result['claim_cpu_ms_mean_per_peer']:.1f} ms driver CPU per claim per peer"
             + (
                 f"; 3-round game {result['game_cpu_s_max_peer']:.1f} s CPU per peer (max)"

@@ -35,17 +35,16 @@ Mesh (fairdeal.p2p.net.mesh) -- the full mesh of a table, one channel per peer k
 
 Envelopes and the table log (fairdeal.p2p.log.envelope, fairdeal.p2p.log.tablelog) -- sans-IO
     Roster(table: bytes, keys: tuple[bytes, ...])           # seat i is keys[i]
-    Envelope(table, seat, seq, lamport, prev, kind, body, signed, signature): frozen;
+    Envelope(table, seat, seq, prev, kind, body, signed, signature): frozen;
         .id, .to_wire() -> {"t": "env", ...}, .verify(key); parse_envelope(message, culprit)
     TableLog(roster, ordering, apply=None)
-        ordering(log) -> seat | Simultaneous(frozenset(seats)) | None   # the game's rules
+        ordering(log) -> seat | None                                     # the game's rules
         apply(envelope) -> None, or raise Rejected("L12: ...")           # the game's state
         .receive(envelope, culprit) -> [applied]; .advance() -> [applied] after a rule change
         .author(identity, seat, kind, body) -> Envelope (signed, not yet received)
         .entries, .head, .buffered, .faults (Fault(seat, kind, detail, evidence)), .have,
         .next_seq(seat), .envelopes_after(have), .on_applied(cb), .on_fault(cb),
-        .waiting_for() -> seats whose next envelope is needed (tick if yours, in a
-        simultaneous phase)
+        .waiting_for() -> the seat whose next envelope is needed (its turn)
     seat_order(seats) -> an ordering cycling through seats (tests, simple turn phases)
 
 Keeping the log in step (fairdeal.p2p.log.sync) and on disk (fairdeal.p2p.log.transcript)

@@ -2,12 +2,16 @@
 
 An envelope's signed bytes `d` are the canonical msgpack array
 
-    [1, table, seat, seq, lamport, prev, kind, body]
+    [2, table, seat, seq, prev, kind, body]
 
-(version, table id, author's seat, per-seat sequence number from 0, Lamport time, hash of the
-author's log head when it signed, message kind, message body). The signature is Ed25519 over
-ENVELOPE_DOMAIN || d by the key the roster gives that seat. On the wire an envelope travels as
-{"t": "env", "d": d, "s": signature}; since the signature covers everything, any peer may relay it.
+(layout version, table id, author's seat, per-seat sequence number from 0, hash of the author's
+log head when it signed, message kind, message body). Layout 2 (protocol version 3) has no
+Lamport time: the log's order is the games' turn order (The Lie's Phase 1 runs in steps taken in
+seat order), so no value an author chooses can stop an honest seat from signing.
+
+The signature is Ed25519 over ENVELOPE_DOMAIN || d by the key the roster gives that seat. On the
+wire an envelope travels as {"t": "env", "d": d, "s": signature}; since the signature covers
+everything, any peer may relay it.
 """
 
 from __future__ import annotations
@@ -21,12 +25,12 @@ from fairdeal.p2p.canonical import NotCanonical, pack_canonical, unpack_canonica
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.identity import SIGNATURE_SIZE, Identity, verify_signature
 
-ENVELOPE_VERSION = 1
-ENVELOPE_DOMAIN = b"fairdeal/envelope/v1\x00"
+ENVELOPE_VERSION = 2
+ENVELOPE_DOMAIN = b"fairdeal/envelope/v2\x00"
 HASH_SIZE = 32
 MAX_KIND_LENGTH = 64
 MAX_SEAT = 255
-MAX_LAMPORT = 1 << 62  # far beyond any game, far below the 64-bit limit
+MAX_SEQ = (1 << 64) - 1  # msgpack's largest unsigned integer: a seq can always be read
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,6 @@ class Envelope:
     table: bytes
     seat: int
     seq: int
-    lamport: int
     prev: bytes
     kind: str
     body: Any = field(compare=False)
@@ -64,12 +67,11 @@ def sign_envelope(
     table: bytes,
     seat: int,
     seq: int,
-    lamport: int,
     prev: bytes,
     kind: str,
     body: Any,
 ) -> Envelope:
-    signed = pack_canonical([ENVELOPE_VERSION, table, seat, seq, lamport, prev, kind, body])
+    signed = pack_canonical([ENVELOPE_VERSION, table, seat, seq, prev, kind, body])
     signature = identity.sign(ENVELOPE_DOMAIN + signed)
     return decode_envelope(signed, signature, "self")
 
@@ -90,22 +92,25 @@ def decode_envelope(signed: bytes, signature: bytes, culprit: str) -> Envelope:
         fields = unpack_canonical(signed)
     except NotCanonical as exc:
         raise EnvelopeError(culprit, f"envelope is not canonical msgpack: {exc}") from None
-    if not isinstance(fields, list) or len(fields) != 8:
-        raise EnvelopeError(culprit, "envelope must be an array of 8 fields")
-    version, table, seat, seq, lamport, prev, kind, body = fields
+    if not isinstance(fields, list) or not fields:
+        raise EnvelopeError(culprit, "envelope must be an array")
+    version = fields[0]
     if version != ENVELOPE_VERSION or isinstance(version, bool):
-        raise EnvelopeError(culprit, f"unsupported envelope version {version!r:.20}")
+        what = "protocol version 2 or older" if version == 1 else "an unknown layout"
+        raise EnvelopeError(
+            culprit,
+            f"unsupported envelope layout {version!r:.20} ({what}; this peer speaks protocol "
+            f"version 3, envelope layout {ENVELOPE_VERSION})",
+        )
+    if len(fields) != 7:
+        raise EnvelopeError(culprit, "envelope must be an array of 7 fields")
+    _, table, seat, seq, prev, kind, body = fields
     if not isinstance(table, bytes) or not 1 <= len(table) <= 64:
         raise EnvelopeError(culprit, "envelope table id must be 1 to 64 bytes")
-    for name, value, limit in (
-        ("seat", seat, MAX_SEAT),
-        ("seq", seq, None),
-        ("lamport", lamport, MAX_LAMPORT),
-    ):
-        lowest = 1 if name == "lamport" else 0
-        if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
-            raise EnvelopeError(culprit, f"envelope {name} must be an integer ≥ {lowest}")
-        if limit is not None and value > limit:
+    for name, value, limit in (("seat", seat, MAX_SEAT), ("seq", seq, MAX_SEQ)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise EnvelopeError(culprit, f"envelope {name} must be an integer ≥ 0")
+        if value > limit:
             raise EnvelopeError(culprit, f"envelope {name} {value} is out of range")
     if not isinstance(prev, bytes) or len(prev) != HASH_SIZE:
         raise EnvelopeError(culprit, "envelope prev must be a 32-byte hash")
@@ -118,4 +123,4 @@ def decode_envelope(signed: bytes, signature: bytes, culprit: str) -> Envelope:
             culprit,
             f"envelope kind must be 1 to {MAX_KIND_LENGTH} printable ASCII characters, no spaces",
         )
-    return Envelope(table, seat, seq, lamport, prev, kind, body, signed, signature)
+    return Envelope(table, seat, seq, prev, kind, body, signed, signature)

@@ -244,8 +244,8 @@ class TableSync:
         )
 
     def on_update(self, callback: Callable[[], None]) -> None:
-        """Called after every envelope taken in (applied or buffered), e.g. to sign a tick when
-        `log.waiting_for()` names this seat in a simultaneous phase."""
+        """Called after every envelope taken in (applied or buffered), e.g. to answer a step
+        another seat began (The Lie's Phase 1)."""
         self._update_callbacks.append(callback)
 
     def advance(self) -> list[Envelope]:

@@ -11,20 +11,21 @@ Envelopes may arrive in any order, from the author or relayed by anyone. The log
 The order is the game's to decide. Before each application the log asks `ordering()`:
 
 * a seat number: the next envelope (by that seat's sequence) of that seat comes next;
-* `Simultaneous(seats)`: the next envelopes of those seats are applied by (lamport, seat), each
-  once it is stable, i.e. no seat in the phase can still send an envelope that sorts before it
-  (every other seat either has its next envelope here or has already passed that Lamport time);
 * None: nothing may be applied now.
 
+Every phase of every game is in turn order (The Lie's Phase 1 too: it runs in steps, each
+seat's step envelope in seat order, protocol.md 10.11), so the log needs no clock and an
+envelope's fields hold nothing that could stop an honest seat from signing.
+
 Checks that need the order (the author's `prev` must be a head of this log no older than its
-previous one, Lamport times must grow, the game's own `apply` may reject) make a `Fault`: the
-envelope is dropped and the evidence kept. Every honest peer finds the same faults.
+previous one, the game's own `apply` may reject) make a `Fault`: the envelope is dropped and the
+evidence kept. Every honest peer finds the same faults.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,17 +56,8 @@ class Roster:
         return range(len(self.keys))
 
 
-@dataclass(frozen=True)
-class Simultaneous:
-    """Ordering result for a phase where these seats act at once: The Lie's Phase 1 (ruling
-    T3), where the earlier of two claims on one card wins. "Earlier" is the (lamport, seat)
-    order this log applies, the same on every peer."""
-
-    seats: frozenset[int]
-
-
 # The game's rule for what comes next, asked before every application.
-Ordering = Callable[["TableLog"], "int | Simultaneous | None"]
+Ordering = Callable[["TableLog"], "int | None"]
 
 
 @dataclass(frozen=True)
@@ -73,7 +65,7 @@ class Fault:
     """A seat's provable misbehaviour: what, and the signed envelopes that prove it."""
 
     seat: int
-    kind: str  # "equivocation", "bad-prev", "lamport", "rejected"
+    kind: str  # "equivocation", "bad-prev", "rejected"
     detail: str
     evidence: tuple[Envelope, ...]
 
@@ -132,8 +124,6 @@ class TableLog:
         self._proven: dict[tuple[int, int], set[bytes]] = {}
         self._next_seq = dict.fromkeys(roster.seats, 0)
         self._last_applied: dict[int, Envelope] = {}
-        self._max_lamport = 0
-        self._lamport_floor = [0]  # [i]: highest Lamport time among the first i entries
         self._listeners: list[Callable[[Envelope], None]] = []
         self._fault_listeners: list[Callable[[Fault], None]] = []
 
@@ -234,7 +224,6 @@ class TableLog:
             raise EnvelopeError(culprit, f"buffer full ({self.max_buffered}); {envelope} dropped")
         self._buffer[place] = envelope
         self._by_place[place] = envelope
-        self._max_lamport = max(self._max_lamport, envelope.lamport)
         return self.advance()
 
     def advance(self) -> list[Envelope]:
@@ -247,28 +236,9 @@ class TableLog:
         return applied
 
     def replay(self, entries: Sequence[Envelope]) -> None:
-        """Receive a log's applied entries in order (a restart, an audit). A log cut in a
-        simultaneous phase applied its last entries on envelopes held back and never recorded:
-        they apply here in the order they stand, each the smallest held (`apply_held`)."""
+        """Receive a log's applied entries in order (a restart, an audit)."""
         for envelope in entries:
             self.receive(envelope, "transcript")
-        while len(self.entries) < len(entries):
-            done = len(self.entries)
-            if not self.advance() and not self.apply_held(entries[done]):
-                return
-
-    def apply_held(self, envelope: Envelope) -> bool:
-        """Apply a held envelope of a simultaneous phase now, without waiting for it to be
-        stable, if it is the smallest of the phase's held envelopes by (lamport, seat); returns
-        whether it was applied. For an auditor at the end of a log cut mid-phase: the seat that
-        wrote it applied it on envelopes (held, never applied) its transcript does not keep."""
-        turn = self.ordering(self)
-        if not isinstance(turn, Simultaneous):
-            return False
-        first, _blockers = self._phase_state(turn.seats)
-        if first is not envelope:
-            return False
-        return self._apply_one(envelope)
 
     # -- output ----------------------------------------------------------------------------
 
@@ -285,7 +255,6 @@ class TableLog:
             table=self.roster.table,
             seat=seat,
             seq=seq,
-            lamport=self._max_lamport + 1,
             prev=self.head,
             kind=kind,
             body=body,
@@ -308,78 +277,18 @@ class TableLog:
         turn = self.ordering(self)
         if turn is None:
             return None
-        if isinstance(turn, Simultaneous):
-            return self._stable_minimum(turn.seats)
         if turn not in self._next_seq:
             return None
         return self._buffer.get((turn, self._next_seq[turn]))
 
-    def _stable_minimum(self, seats: Iterable[int]) -> Envelope | None:
-        first, blockers = self._phase_state(seats)
-        return first if first is not None and not blockers else None
-
-    def _phase_state(self, seats: Iterable[int]) -> tuple[Envelope | None, frozenset[int]]:
-        """The phase's smallest candidate and the seats that may still send something that
-        sorts before it."""
-        phase = [seat for seat in seats if seat in self._next_seq]
-        candidates = [
-            env
-            for seat in phase
-            if (env := self._buffer.get((seat, self._next_seq[seat]))) is not None
-        ]
-        if not candidates:
-            return None, frozenset()
-        first = min(candidates, key=lambda e: (e.lamport, e.seat))
-        blockers = set()
-        for seat in phase:
-            if seat == first.seat or (seat, self._next_seq[seat]) in self._buffer:
-                continue
-            last = self._last_applied.get(seat)
-            earliest_possible = (last.lamport + 1) if last is not None else 1
-            if (earliest_possible, seat) < (first.lamport, first.seat):
-                blockers.add(seat)
-        return first, frozenset(blockers)
-
-    def waiting_for(self, matters: Callable[[Envelope], bool] | None = None) -> frozenset[int]:
-        """Seats whose next envelope the log needs before it can apply anything held.
-
-        In a turn, the seat whose turn it is (if its envelope is not here yet). In a simultaneous
-        phase, the seats that could still send something sorting before the smallest held
-        envelope: a peer whose own seat is listed and has nothing to say should sign a tick
-        (a kind the game ignores) so that the others' envelopes become stable.
-
-        With `matters`, only held envelopes that matter count (a game's heartbeat that carries
-        nothing need not become stable soon: it applies with whatever comes after it), and a
-        seat is listed when it could still send something sorting before one of them: its
-        newest envelope here, applied or held, leaves room before it. Ticks answering only
-        envelopes that matter cannot call for ticks in turn, so a quiet table goes quiet."""
+    def waiting_for(self) -> frozenset[int]:
+        """The seat whose turn it is, if its envelope is not here yet."""
         turn = self.ordering(self)
-        if isinstance(turn, Simultaneous):
-            if matters is not None:
-                return self._blockers_of(turn.seats, matters)
-            return self._phase_state(turn.seats)[1]
         if turn is None or turn not in self._next_seq:
             return frozenset()
         if (turn, self._next_seq[turn]) in self._buffer:
             return frozenset()
         return frozenset({turn})
-
-    def _blockers_of(
-        self, seats: Iterable[int], matters: Callable[[Envelope], bool]
-    ) -> frozenset[int]:
-        phase = [seat for seat in seats if seat in self._next_seq]
-        held = [e for e in self._buffer.values() if e.seat in phase and matters(e)]
-        if not held:
-            return frozenset()
-        newest = {seat: last.lamport for seat, last in self._last_applied.items()}
-        for envelope in self._buffer.values():
-            newest[envelope.seat] = max(newest.get(envelope.seat, 0), envelope.lamport)
-        blockers = set()
-        for seat in phase:
-            earliest = (newest.get(seat, 0) + 1, seat)
-            if any(e.seat != seat and earliest < (e.lamport, e.seat) for e in held):
-                blockers.add(seat)
-        return frozenset(blockers)
 
     def _apply_one(self, envelope: Envelope) -> bool:
         del self._buffer[(envelope.seat, envelope.seq)]
@@ -398,7 +307,6 @@ class TableLog:
         self.entries.append(envelope)
         self.head = next_head(self.head, envelope)
         self._heads[self.head] = len(self.entries)
-        self._lamport_floor.append(max(self._lamport_floor[-1], envelope.lamport))
         self._next_seq[envelope.seat] = envelope.seq + 1
         self._last_applied[envelope.seat] = envelope
         for listener in self._listeners:
@@ -417,16 +325,6 @@ class TableLog:
                 envelope.seat,
                 "bad-prev",
                 f"{envelope} names an older head than before",
-                (envelope,),
-            )
-        floor = self._lamport_floor[seen]
-        if previous is not None:
-            floor = max(floor, previous.lamport)
-        if envelope.lamport <= floor:
-            return Fault(
-                envelope.seat,
-                "lamport",
-                f"{envelope} has Lamport time {envelope.lamport}, not above {floor}",
                 (envelope,),
             )
         return None

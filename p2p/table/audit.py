@@ -11,7 +11,8 @@
    envelope breaks this, naming its seat);
 3. a full replay, opening with seat 0's `roster` envelope recording that signed roster exactly
    (when there is one) and joins whose options are the ones signed: the table log (hash chain
-   through `prev`, Lamport times) with the table driver as ordering and rules, an observer
+   through `prev`) with the table driver as ordering and rules (The Lie's Phase 1: its steps,
+   commitments and openings, ties, placements, protocol.md 10.11), an observer
    fair-deck session verifying every key, shuffle and share proof and opening every revealed
    card, and the engine checking every action. Every envelope must be applied exactly where it
    stands (else it is out of order, naming its seat); a fault the driver finds (an illegal
@@ -47,7 +48,7 @@ from fairdeal.p2p.log.transcript import (
     TranscriptVersionError,
     parse_header,
 )
-from fairdeal.p2p.table.driver import Concurrent, TableDriver, roster_difference
+from fairdeal.p2p.table.driver import TableDriver, roster_difference
 from fairdeal.p2p.table.games import table_class
 from fairdeal.p2p.table.left_file import Departure, departures, read_left
 from fairdeal.p2p.table.withheld import WITHHELD_KIND, withheld_reveal
@@ -92,7 +93,9 @@ class AuditReport:
     hands: int = 0  # Larry's hands, The Lie's rounds (`round_name`)
     doubts: int = 0
     round_name: str = "hand"
-    counters: dict[str, int] = field(default_factory=dict)  # the game's own (The Lie: races)
+    counters: dict[str, int] = field(
+        default_factory=dict
+    )  # the game's own (The Lie: steps, ties, void claims)
     roster: list[str] = field(default_factory=list)  # seat -> key fingerprint, all joined
     signed_roster: bool = False  # the header holds the lobby's roster, signed by every seat
     started: bool = False  # seat 0's join is in the log: the game's terms are known
@@ -455,8 +458,8 @@ class _Replay:
         self.signed = signed
         self.at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
         self.waiting: list[tuple[Envelope, int, int]] = []  # (envelope, index, offset)
-        # Received by the log but not applied yet (The Lie's Phase 1: an envelope waits until
-        # it is stable, then applies with those after it), in transcript order.
+        # Received by the log but not applied yet, in transcript order (every envelope applies
+        # where it stands: the log is in turn order everywhere, protocol.md 4.5)
         self.unapplied: list[tuple[Envelope, int, int]] = []
         self.table: TableDriver | None = None
         # The envelope whose application made the table find its fault: in a simultaneous
@@ -559,15 +562,12 @@ class _Replay:
         self._stop_at_log_fault(index, offset)
         unapplied = self.unapplied
         unapplied.append((envelope, index, offset))
-        # In a simultaneous phase (The Lie's Phase 1) an envelope waits until it is stable,
-        # then applies with those after it; anywhere else each applies where it stands.
-        waits = not applied and isinstance(expected, Concurrent)
         # the first place where the log's order and the transcript's part (None: they agree)
         parted = next(
             (k for k, e in enumerate(applied) if k >= len(unapplied) or unapplied[k][0] is not e),
             None,
         )
-        if parted is not None or not (applied or waits):
+        if parted is not None or not applied:
             at = len(unapplied) - 1 if parted is None else min(parted, len(unapplied) - 1)
             stands, at_index, at_offset = unapplied[at]
             raise _Stop(
@@ -611,7 +611,6 @@ class _Replay:
         if self.table is None:
             report.entries = len(self.waiting)
             return
-        self._apply_cut_tail()
         if self.unapplied:
             stands, index, offset = self.unapplied[0]
             raise _Stop(
@@ -631,32 +630,6 @@ class _Replay:
             report.hands = getattr(state, "hand_no", getattr(state, "round_no", 0))
             report.round_name = self.table.round_name
             report.counters = self.table.counters()
-
-    def _apply_cut_tail(self) -> None:
-        """A log that stops in a simultaneous phase (a seat gone mid-Phase 1): its last
-        envelopes were applied once stable, on envelopes held back that a transcript does not
-        keep. Each applies here in the order it stands if it is the smallest held by (lamport,
-        seat) (protocol.md 10.7), and what then becomes due follows as usual; an envelope that
-        is neither stays, and is reported."""
-        table, log = self.table, self.log
-        assert table is not None and log is not None
-        while self.unapplied:
-            stands, index, offset = self.unapplied[0]
-            applied = log.advance()
-            if not applied:
-                if not isinstance(table.expected(), Concurrent) or not log.apply_held(stands):
-                    return
-                applied = [stands]
-            self._stop_at_log_fault(index, offset)
-            for k, envelope in enumerate(applied):
-                if k >= len(self.unapplied) or self.unapplied[k][0] is not envelope:
-                    at = min(k, len(self.unapplied) - 1)
-                    out, at_index, at_offset = self.unapplied[at]
-                    what = f"{out} stands where the rules expect {envelope}"
-                    raise _Stop(
-                        AuditFault(out.seat, "envelope out of order", what, at_index, at_offset)
-                    )
-            self._took(applied, index, offset)
 
 
 def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -> None:

@@ -78,7 +78,7 @@ from fairdeal.p2p.deck.messages import (
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, RosterError, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.log.tablelog import Fault, Simultaneous, genesis_head, next_head
+from fairdeal.p2p.log.tablelog import Fault, genesis_head, next_head
 from fairdeal.p2p.table.api import (
     FaultDetected,
     SetupProgress,
@@ -102,18 +102,6 @@ class Expect:
     def __str__(self) -> str:
         what = self.deck_kind or self.kind
         return f"{what} from seat {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Concurrent:
-    """A phase where `seats` send at once (The Lie's Phase 1, T3): the log applies their
-    envelopes by (Lamport time, seat), each once stable; any of `kinds` may come."""
-
-    seats: frozenset[int]
-    kinds: frozenset[str]
-
-    def __str__(self) -> str:
-        return f"{' or '.join(sorted(self.kinds))} from seats {sorted(self.seats)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +170,6 @@ class TableDriver:
     join_kind: ClassVar[str]  # body: {"game", "seats", "options"}: every seat signs the terms
     act_kind: ClassVar[str]  # body: an engine action (the game's codec, protocol.md section 7)
     setup_coins: ClassVar[tuple[str, ...]] = ()  # joint coins flipped before the first state
-    # Kinds a seat may send whenever its envelope is taken, with no effect on the game (The
-    # Lie's heartbeats: one signed late in Phase 1 is applied harmlessly where its seat is next).
-    heartbeat_kinds: ClassVar[frozenset[str]] = frozenset()
     round_name: ClassVar[str] = "hand"  # what a game's `hand_no` or `round_no` counts
 
     def __init__(
@@ -306,7 +291,7 @@ class TableDriver:
         """The engine's first step, once setup (and its coins) is done."""
         return self.game.new_game(self.seats, self.options)
 
-    def next_action(self) -> Expect | Concurrent | None:
+    def next_action(self) -> Expect | None:
         """What the log takes when no request is pending: the game's ordering rule."""
         turn = self.state.to_act()
         return Expect(turn, self.act_kind) if turn is not None else None
@@ -328,7 +313,7 @@ class TableDriver:
     def over(self) -> bool:
         return self.fault is not None or (self.state is not None and self.state.over)
 
-    def expected(self) -> Expect | Concurrent | None:
+    def expected(self) -> Expect | None:
         """The envelope the log takes next (None: the game is over or stopped)."""
         if self.fault is not None:
             return None
@@ -344,7 +329,7 @@ class TableDriver:
             return self.next_action()
         return self._service_expects(service)
 
-    def _service_expects(self, service: _Service) -> Expect | Concurrent | None:
+    def _service_expects(self, service: _Service) -> Expect | None:
         if service.kind == "shuffle":
             lists = len(service.list_ids)
             return Expect(service.published // lists, DECK, SHUFFLE)  # seat order, list order
@@ -359,11 +344,9 @@ class TableDriver:
         assert isinstance(request, Transfer)
         return Expect(request.to_seat, self.received_kind)
 
-    def expected_seat(self) -> int | Simultaneous | None:
-        """The log's ordering: the seat whose envelope comes next, or the seats sending at once."""
+    def expected_seat(self) -> int | None:
+        """The log's ordering: the seat whose envelope comes next."""
         expect = self.expected()
-        if isinstance(expect, Concurrent):
-            return Simultaneous(expect.seats)
         return expect.seat if expect is not None else None
 
     def knowledge(self, seat: int | None = None) -> dict[int, int]:
@@ -399,9 +382,9 @@ class TableDriver:
 
     @property
     def choice_kinds(self) -> frozenset[str]:
-        """The kinds this seat signs by its own choice (its actions, heartbeats): a replay after
-        a restart never regenerates them, unlike the fair-deck messages it owes."""
-        return frozenset({self.act_kind}) | self.heartbeat_kinds
+        """The kinds this seat signs by its own choice (its actions, The Lie's step envelopes): a
+        replay after a restart never regenerates them, unlike the fair-deck messages it owes."""
+        return frozenset({self.act_kind})
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
         """Queue this seat's action for signing. With `check` (always, but for a test's
@@ -417,27 +400,15 @@ class TableDriver:
         """Whether this seat's player (or bot) may choose an action now."""
         return self.my_turn()
 
-    def heartbeat(self, waiting_for: frozenset[int], last_prev: bytes | None) -> Publish | None:
-        """The heartbeat this seat must sign now, if any: `waiting_for` is its log's
-        `waiting_for(self.needs_stability)` (the seats whose envelope the log needs to apply the
-        held envelopes that matter), `last_prev` the prev of the newest envelope this seat
-        signed. A game without simultaneous phases never needs one."""
-        return None
-
-    def needs_stability(self, envelope: Envelope) -> bool:
-        """Whether a held envelope must become stable soon (others answer it with heartbeats):
-        all do but a heartbeat that acknowledges nothing (The Lie, protocol.md 10.11.6)."""
-        return True
-
-    def holding_up(self) -> frozenset[int]:
-        """The seats whose envelope the table itself waits for in a simultaneous phase, beyond
-        what the log holds back (shares owed, acknowledgements a race needs)."""
-        return frozenset()
+    def pace(self, held: frozenset[int]) -> None:
+        """Queue in `outbox` the envelope a phase in steps needs of this seat now, if any (The
+        Lie's Phase 1, protocol.md 10.11.5): `held` are the seats whose envelopes this seat's log
+        holds, not applied yet. A game without steps never needs one."""
 
     def owes(self) -> dict[int, tuple[str, ...]]:
         """For each seat the table waits for, what it owes, in words a player reads ("its
         turn", "shares for the doubt", "a give-away forward"); empty when the table waits for
-        nobody (over, stopped, or a quiet simultaneous phase). The silence watch and the
+        nobody (over, stopped, or a quiet table between steps). The silence watch and the
         players' screens show these (protocol.md 10.6).
 
         Shares are owed by every publisher not yet applied (in seat order, they apply one by
@@ -447,8 +418,6 @@ class TableDriver:
         expect = self.expected()
         if expect is None:
             return {}
-        if isinstance(expect, Concurrent):
-            return {seat: ("its next envelope",) for seat in sorted(self.holding_up())}
         service = self._service
         if service is not None and service.kind == "shares" and expect.deck_kind == SHARES:
             what = f"shares for {self._shares_purpose(service)}"
@@ -587,19 +556,10 @@ class TableDriver:
         if expect is None:
             self._stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
             return
-        if isinstance(expect, Concurrent):
-            if envelope.seat not in expect.seats:
-                self._stop(
-                    envelope.seat, "out of turn", f"{envelope} arrived where {expect} was due"
-                )
-                return
-            if envelope.kind not in expect.kinds:
-                self._stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
-                return
-        elif envelope.seat != expect.seat:
+        if envelope.seat != expect.seat:
             self._stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
             return
-        elif envelope.kind != expect.kind and envelope.kind not in self.heartbeat_kinds:
+        if envelope.kind != expect.kind:
             self._stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
             return
         try:
@@ -640,13 +600,10 @@ class TableDriver:
             SetupProgress("keys", envelope.seat, self._setup_done, len(self._setup), 0)
         )
 
-    def _on_deck(self, envelope: Envelope, expect: Expect | Concurrent) -> None:
+    def _on_deck(self, envelope: Envelope, expect: Expect) -> None:
         body = envelope.body
         kind = body.get("kind") if isinstance(body, Mapping) else None
-        if isinstance(expect, Concurrent):
-            if kind != SHARES:
-                raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
-        elif kind != expect.deck_kind:
+        if kind != expect.deck_kind:
             raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
         service = self._service
         if kind == SHUFFLE and service is not None and service.kind == "shuffle":
@@ -672,7 +629,7 @@ class TableDriver:
         if service is not None and service.kind == "shares" and kind == SHARES:
             service.published += 1
 
-    def _check_shares(self, seat: int, message: SharesMessage, expect: Expect | Concurrent) -> None:
+    def _check_shares(self, seat: int, message: SharesMessage, expect: Expect) -> None:
         """The shares a seat publishes must be exactly the ones it owes now (no more, no less)."""
         service = self._service
         assert service is not None

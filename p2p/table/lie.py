@@ -1,4 +1,4 @@
-"""The Lie's part of the table driver: its envelope kinds, its ordering, real-time claims (T3).
+"""The Lie's part of the table driver: its envelope kinds and Phase 1 in lockstep steps (T3).
 
 Everything the games share (setup, the fair deck serving the engine's requests: the 16 lists of
 one back each, the joint coins of `Arrange`, reveals; faults) is `TableDriver` (p2p.table.driver).
@@ -6,26 +6,31 @@ protocol.md 10.11 is the specification; in short:
 
 - Phase 2 is turn-based: one `lie.act` (Play or Pass) by the seat whose go it is, then the
   player's shares of the cards it played, then the engine checks them (T5).
-- Phase 1 is simultaneous (`Concurrent`): every seat may send `lie.claim`, `lie.tick` or the
-  `deck.shares` it owes for a card dealt to a claimer; the log applies them by (Lamport time,
-  seat) once stable. What an author "had seen" is the log up to the head its envelope names
-  (`prev`). A claim's author must have room (won + undecided claims < hand size) and must not
-  have seen a claim of that slot; else it is a fault. Claims of one slot whose authors had not
-  seen each other form a race; the race closes once every seat but the first claimer has an
-  envelope that saw the first claim (heartbeats make that come within a round trip), and its
-  winner is the claimer with the smallest `race_key(seed, slot, seat)`, where the seed is the
-  round's layout coin: no seat can bias it before the layout, and nobody can choose its seat's
-  key. The losers' claims are void (no card, no fault). Claims take effect in log order, each
-  once its race is closed, so every peer deals the same slots to the same seats in the same
-  order and ends Phase 1 with the same hands.
+- Phase 1 runs in numbered steps once the round's layout is fixed. In step k every seat signs
+  exactly one `lie.step` envelope, in seat order (the log's plain turn order): a commitment to
+  its step-k claims (a hash over a fresh nonce and the claims), the opening of its step k-1
+  commitment, the decryption shares it owes for the cards dealt at the end of step k-1, and its
+  placement (T3). A seat signs its step-(k+1) envelope only once it has applied every step-k
+  envelope (its `prev` proves it), so nobody sees another seat's step-k claims before its own
+  are bound: the look-ahead cheat is gone (Baughman & Levine's lockstep protocol).
+- At the end of step k (its last envelope applied) the step's seed is the hash of every opening
+  step k carried. The placements of step k apply in the seed's order (a "Done!" tie, T3), then
+  the claims opened in step k (committed in step k-1) take effect: a slot goes to the earliest
+  step that claims it, claims of one slot in one step to the claimer with the smallest key under
+  the seed; the others are void, without fault. Each card taken is dealt at once: the shares ride
+  in the step-(k+1) envelopes.
+- A quiet table sends nothing: a seat starts a step only with something to say (a claim, a
+  placement, shares or an opening it owes) and a seat that holds another seat's envelope of a
+  new step answers at once with its own.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import deque
+import hmac
+import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import IllegalAction
@@ -33,40 +38,79 @@ from fairdeal.engine.lie import Claim, HandFull, LieOptions, Pass, Phase, Play, 
 from fairdeal.engine.lie.codec import DecodeError, action_from_data, to_data
 from fairdeal.engine.lie.events import GameOver, Played
 from fairdeal.engine.requests import Arrange, Deal
+from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import CardDealt, DeckFault, Slot
-from fairdeal.p2p.deck.messages import SharesMessage
+from fairdeal.p2p.deck.messages import SHARES, SharesMessage
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import CardsVerified, Notice, ProofStatus, VerifiedCard
-from fairdeal.p2p.table.driver import (
-    DECK,
-    Concurrent,
-    Expect,
-    Publish,
-    TableDriver,
-    _Service,
-)
+from fairdeal.p2p.table.driver import Expect, Publish, TableDriver, _Service
+
+try:  # sides after fronts (T3): the engine's Place, where the engine has it
+    from fairdeal.engine.lie import Place  # type: ignore[attr-defined]
+except ImportError:  # an engine that still takes the side with the claim
+    Place = None  # type: ignore[assignment,misc]
 
 GAME = "lie"
 JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
-CLAIM = "lie.claim"  # body: {"slot": engine slot, "side": "left" | "right"} (T3)
-TICK = "lie.tick"  # body: {} — a heartbeat: "I have seen the log up to my prev" (Phase 1)
+STEP = "lie.step"  # body: see STEP_KEYS and protocol.md 10.11.3
 ACT = "lie.act"  # body: Play or Pass (fairdeal.engine.lie.codec, protocol.md 7.8)
-PHASE1_KINDS = frozenset({CLAIM, TICK, DECK})
-RACE_DOMAIN = b"fairdeal/lie/race/v1\x00"
+STEP_KEYS = frozenset({"round", "step", "answers", "commit", "open", "shares", "place"})
+COMMIT_DOMAIN = b"fairdeal/lie/step-commit/v3\x00"
+SEED_DOMAIN = b"fairdeal/lie/step-seed/v3\x00"
+RANK_DOMAIN = b"fairdeal/lie/rank/v3\x00"
+DONE_DOMAIN = b"fairdeal/lie/done/v3\x00"
+NONCE_LABEL = b"fairdeal/lie/step-nonce/v3\x00"
+NONCE_SIZE = 32
+MAX_CLAIMS = 1  # one card at a time (T3): a step commits to no claim or one
 
 
-def race_key(seed: bytes, slot: int, seat: int) -> bytes:
-    """A race's order: SHA-256(RACE_DOMAIN ‖ seed ‖ u64be(slot) ‖ u64be(seat)); the smallest
-    key wins. `seed` is the 64-byte seed of the round's layout coin (protocol.md 10.11.4)."""
+def u64(value: int) -> bytes:
+    return value.to_bytes(8, "big")
+
+
+def commitment(
+    table: bytes, round_no: int, step: int, seat: int, nonce: bytes, claims: list[int]
+) -> bytes:
+    """C = SHA-256(COMMIT_DOMAIN ‖ u8(len table) ‖ table ‖ u64 round ‖ u64 step ‖ u64 seat ‖
+    nonce ‖ msgpack(claims)) (protocol.md 10.11.2)."""
     return hashlib.sha256(
-        RACE_DOMAIN + seed + slot.to_bytes(8, "big") + seat.to_bytes(8, "big")
+        COMMIT_DOMAIN
+        + bytes([len(table)])
+        + table
+        + u64(round_no)
+        + u64(step)
+        + u64(seat)
+        + nonce
+        + pack_canonical(list(claims))
     ).digest()
 
 
-def race_winner(seed: bytes, slot: int, seats: list[int] | tuple[int, ...]) -> int:
-    """The seat that wins a race for `slot` among claimers `seats` (who had not seen each other)."""
-    return min(seats, key=lambda seat: race_key(seed, slot, seat))
+def step_seed(table: bytes, round_no: int, step: int, openings: list[bytes]) -> bytes:
+    """The seed of a step: SHA-256(SEED_DOMAIN ‖ u8(len table) ‖ table ‖ u64 round ‖ u64 step ‖
+    for every seat in seat order: u8(len) ‖ opening bytes), an opening being nonce ‖
+    msgpack(claims), empty for step 1 (protocol.md 10.11.4)."""
+    data = SEED_DOMAIN + bytes([len(table)]) + table + u64(round_no) + u64(step)
+    for opening in openings:
+        data += bytes([len(opening)]) + opening
+    return hashlib.sha256(data).digest()
+
+
+def rank(seed: bytes, slot: int, seat: int) -> bytes:
+    """A tie's order for claims of `slot`: the smallest SHA-256(RANK_DOMAIN ‖ seed ‖ u64 slot ‖
+    u64 seat) wins."""
+    return hashlib.sha256(RANK_DOMAIN + seed + u64(slot) + u64(seat)).digest()
+
+
+def done_rank(seed: bytes, seat: int) -> bytes:
+    """The order a step's placements apply in ("Done!" ties, T3): SHA-256(DONE_DOMAIN ‖ seed ‖
+    u64 seat), smallest first."""
+    return hashlib.sha256(DONE_DOMAIN + seed + u64(seat)).digest()
+
+
+def tie_winner(seed: bytes, slot: int, seats: list[int] | tuple[int, ...]) -> int:
+    """The seat that wins `slot` among the claimers of one step."""
+    return min(seats, key=lambda seat: rank(seed, slot, seat))
 
 
 def lobby_options(options: LieOptions) -> dict[str, OptionValue]:
@@ -75,24 +119,21 @@ def lobby_options(options: LieOptions) -> dict[str, OptionValue]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Claim:
-    index: int  # position of its envelope in the log (0-based)
-    seat: int
-    slot: int
-    side: Side
-    envelope: Envelope = field(repr=False)
+class _Commit:
+    """What a seat's applied step envelope bound it to: its commitment, and what it was
+    allowed to claim when it committed (checked when the claims are opened, T3)."""
+
+    envelope: Envelope
+    digest: bytes
+    may_claim: str | None  # None: it could claim; else why not
+    table: frozenset[int]  # the slots on the table when it committed
 
 
 @dataclass
-class _Race:
-    """The claims of one slot whose authors had not seen each other (the first one first)."""
-
-    claims: list[_Claim]
-    winner: int | None = None  # decided once closed
-
-    @property
-    def first(self) -> _Claim:
-        return self.claims[0]
+class _MyCommit:
+    step: int
+    nonce: bytes
+    claims: list[int]
 
 
 class LieTable(TableDriver):
@@ -101,21 +142,47 @@ class LieTable(TableDriver):
     game_name: ClassVar[str] = GAME
     join_kind: ClassVar[str] = JOIN
     act_kind: ClassVar[str] = ACT
-    heartbeat_kinds: ClassVar[frozenset[str]] = frozenset({TICK})
     round_name: ClassVar[str] = "round"  # T9
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, nonce_key: bytes | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # This seat's nonces are HMAC(nonce_key, round, step): unpredictable to others, and the
+        # same again after a restart (the key comes from the seat's secret randomness), so a
+        # seat that crashed between committing and opening can still open.
+        if nonce_key is None and self.deck.seat is not None:
+            draw = getattr(self.deck, "_random_bytes", None)
+            nonce_key = draw(32) if draw is not None else secrets.token_bytes(32)
+        self._nonce_key = nonce_key
         self._heads: dict[bytes, int] = {self.head: 0}  # log head -> entries before it
-        self._seen = [0] * self.seats  # per seat: entries its newest applied envelope had seen
-        self._round_seed: bytes | None = None
-        self._races: dict[int, _Race] = {}  # this round's claimed slots
-        self._queue: deque[_Claim] = deque()  # undecided claims, in log order
-        self._owed: list[deque[frozenset[tuple[Slot, int]]]] = [deque() for _ in range(self.seats)]
+        self._next_seq: dict[int, int] = {}  # per seat: the seq of its next envelope
+        self._round_no = 0
+        self._start_index = 0  # entries applied when this round's layout was fixed
+        self._step = 0  # the step being applied (0: none yet this round)
+        self._position = 0  # envelopes of step `_step` applied (seat order)
+        self._step_end = 0  # entries applied when step `_step` ended (or the layout was fixed)
+        self._commits: dict[int, _Commit] = {}  # seat -> its commitment of the latest step
+        self._pending_commits: dict[int, _Commit] = {}  # this step's, replacing them at its end
+        self._openings: dict[int, bytes] = {}  # this step's openings (seat -> bytes)
+        self._step_ids: dict[int, bytes] = {}  # this step's envelope ids
+        self._answers: dict[int, bytes | None] = {}  # the envelope each one answers
+        self._unproved: dict[int, Envelope] = {}  # this step's beginners with no reason yet
+        self._unproved_before: dict[int, Envelope] = {}  # the step before's
+        self._opened: dict[int, list[int]] = {}  # this step's opened claims
+        self._places: dict[int, Side] = {}  # this step's placements
+        self._owed: dict[int, frozenset[tuple[Slot, int]]] = {}  # shares owed in this step
+        self._dealing: dict[Slot, int] = {}  # dealt at the end of this step: masked -> owner
+        self._my_shares: dict[str, Any] | None = None  # shares this seat owes in the next step
         self._dealt: set[Slot] = set()
-        self._open_own: set[int] = set()  # slots this seat claimed, not yet in the log
-        self.races_decided = 0  # races with more than one claimer
+        self._my_commit: _MyCommit | None = None
+        self._signed_step = 0  # the newest step this seat signed an envelope of, this round
+        self._want_claim: int | None = None  # the claim this seat's player asked for
+        self._claim_step: int | None = None  # the step this seat's undecided claim is in
+        self._want_place: Side | None = None
+        self.steps = 0  # steps ended, every round
+        self.steps_per_round: list[int] = []
         self.void_claims = 0
+        self.ties = 0  # slots claimed by more than one seat in one step
+        self.cards_taken = 0
 
     @classmethod
     def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
@@ -123,230 +190,569 @@ class LieTable(TableDriver):
 
     # -- the ordering ------------------------------------------------------------------------
 
-    def next_action(self) -> Expect | Concurrent | None:
+    def stepping(self) -> bool:
+        """Phase 1 with steps running: claims open or cards of claims still being dealt, or a
+        step begun that must end."""
         state = self.state
-        if state.phase is Phase.BUILD and (
-            state.claims_open() or isinstance(state.pending[0], Deal)
-        ):  # the last claims' shares still come at once, after every hand is full
-            return Concurrent(frozenset(range(self.seats)), PHASE1_KINDS)
-        turn = state.to_act()
+        if state is None or self.fault is not None or state.over:
+            return False
+        if self._position > 0:
+            return True
+        return state.phase is Phase.BUILD and (
+            state.claims_open() or (bool(state.pending) and isinstance(state.pending[0], Deal))
+        )
+
+    def next_action(self) -> Expect | None:
+        if self.stepping():
+            return Expect(self._position, STEP)  # (step, seat) order: plain turn order
+        turn = self.state.to_act()
         return Expect(turn, ACT) if turn is not None else None
 
     def claiming(self) -> bool:
-        """Phase 1 with claims open: every seat sends at once."""
-        return isinstance(self.expected(), Concurrent)
+        """Phase 1: claims are made in steps."""
+        return self.stepping()
 
     # -- what this seat may do ------------------------------------------------------------------
 
+    def unplaced(self, seat: int) -> int | None:
+        """The slot `seat` took and has not placed yet (T3)."""
+        state = self.state
+        engine = getattr(state, "unplaced", None) if state is not None else None
+        if engine is not None:
+            return engine(seat) if callable(engine) else engine[seat]
+        return None  # an engine that places the card with its claim
+
+    def _dealing_to(self, seat: int) -> bool:
+        state = self.state
+        return any(isinstance(r, Deal) and r.seat == seat for r in state.pending)
+
+    def _why_not_claim(self, seat: int, placing: bool) -> str | None:
+        """Why `seat` may not commit to a claim now (None: it may). `placing`: its envelope
+        places its unplaced card (T3: one card at a time)."""
+        state = self.state
+        if state is None or state.phase is not Phase.BUILD or not state.claims_open():
+            return "claims are not open"
+        if self._dealing_to(seat):
+            return "its last card's front was not known yet"
+        unplaced = self.unplaced(seat)
+        if unplaced is not None and not placing:
+            return "it had not placed its last card"
+        held = len(state.hands[seat]) + (1 if unplaced is not None and Place is not None else 0)
+        if held >= self.options.hand_size:
+            return "its hand was full"
+        return None
+
     def claimable(self) -> tuple[int, ...]:
-        """The table's slots, in layout order, that nobody has claimed in the log and this seat
-        has not claimed either (claiming any other is a fault: T3, protocol.md 10.11.3)."""
-        if self.state is None:
+        """The table's slots, in layout order, this seat may claim now (T3)."""
+        if self.state is None or not self.stepping():
             return ()
-        taken = self._races.keys() | self._open_own
-        return tuple(slot for slot in self.state.table if slot not in taken)
+        pending = self.pending_claims()
+        return tuple(slot for slot in self.state.table if slot not in pending)
+
+    def claim_in_flight(self) -> bool:
+        """A claim of this seat asked for, committed or opened and not settled yet, or a card
+        taken whose front this seat does not know yet."""
+        if self.me >= self.seats or self.state is None:
+            return False
+        if self._want_claim is not None:
+            return True
+        if self._claim_step is not None:  # committed, not decided yet
+            return True
+        return self._dealing_to(self.me)
 
     def room(self) -> int:
-        """How many more cards this seat may claim now (its undecided claims count, T3)."""
         if self.state is None or self.me >= self.seats:
             return 0
-        held = len(self.state.hands[self.me])
-        return self.options.hand_size - held - len(self.pending_claims())
+        unplaced = 1 if self.unplaced(self.me) is not None else 0
+        held = len(self.state.hands[self.me]) + unplaced + len(self.pending_claims())
+        return self.options.hand_size - held
 
     def can_claim(self) -> bool:
-        return self.claiming() and self.room() > 0 and bool(self.claimable())
+        if not self.stepping() or self.me >= self.seats or self.claim_in_flight():
+            return False
+        return self._why_not_claim(self.me, self._want_place is not None) is None and bool(
+            self.state.table
+        )
+
+    def can_place(self) -> bool:
+        """This seat holds a card whose front it knows and has not placed (T3)."""
+        return (
+            self.me < self.seats
+            and self.stepping()
+            and self._want_place is None
+            and self.unplaced(self.me) is not None
+            and not self._dealing_to(self.me)
+        )
 
     def my_turn(self) -> bool:
-        if self.claiming():
-            return self.can_claim()
+        if self.stepping():
+            return self.can_claim() or self.can_place()
         return super().my_turn()
 
+    def may_choose(self) -> bool:
+        return self.my_turn()
+
+    def simultaneous(self) -> bool:
+        return self.stepping()
+
     def view(self) -> Any:
-        """This seat's view; in Phase 1 its table shows only what this seat may still claim."""
         state = self.state
         assert state is not None
-        if not self.claiming():
-            return self.game.view_for(state, self.knowledge(), self.me)
-        view = self.game.view_for(replace(state, table=self.claimable()), self.knowledge(), self.me)
-        return replace(view, pending_claims=self.pending_claims())
+        view = self.game.view_for(state, self.knowledge(), self.me)
+        if self.stepping() and hasattr(view, "pending_claims"):
+            view = replace(view, pending_claims=self.pending_claims())
+        return view
 
     def pending_claims(self) -> tuple[int, ...]:
-        """This seat's claims not decided yet: those in the log (undecided, in log order), then
-        those signed and not yet applied. They count against its hand (T3)."""
-        in_log = [claim.slot for claim in self._queue if claim.seat == self.me]
-        return (*in_log, *sorted(self._open_own))  # disjoint: applying a claim takes it out
+        if self._want_claim is not None:
+            return (self._want_claim,)
+        if self._claim_step is not None and self._my_commit is not None:
+            if self._my_commit.step == self._claim_step:
+                return tuple(self._my_commit.claims)
+            return tuple(self._opened.get(self.me, ()))  # opened, its step not ended yet
+        return ()
 
-    def publish_action(self, action: Claim | Play | Pass, *, check: bool = True) -> None:
-        """Queue this seat's action for signing, after checking it as every peer will and
-        against this seat's own view (raises IllegalAction, publishing nothing). Without `check`
-        (a test's deliberate cheat) only the phase decides its kind."""
+    def publish_action(self, action: Any, *, check: bool = True) -> None:
+        """A claim or placement is kept for this seat's next step envelope, which is signed at
+        once if a step may start now; a Play or Pass is queued for signing. Checked first as
+        every peer will check it (IllegalAction, nothing kept). Without `check` (a test's
+        deliberate cheat) only the phase decides its kind."""
         state = self.state
         if state is None or self.over:
             raise IllegalAction(self.me, "the game is not in play")
         if isinstance(action, Claim):
             if check:
-                if not self.claiming():
+                if not self.stepping():
                     raise IllegalAction(self.me, "cards are claimed only in Phase 1 (T3)")
-                if self.room() <= 0:
+                if self.claim_in_flight():
+                    raise IllegalAction(self.me, "one card at a time: wait for your last (T3)")
+                why = self._why_not_claim(self.me, self._want_place is not None)
+                if why == "its hand was full":
                     raise HandFull(self.me, f"your hand is full: {self.options.hand_size} (T3)")
-                if action.slot not in self.claimable():
+                if why is not None:
+                    raise IllegalAction(self.me, f"you may not claim now: {why} (T3)")
+                if action.slot not in state.table:
                     raise SlotTaken(self.me, f"slot {action.slot} is taken (T3)")
-            self._open_own.add(action.slot)
-            body = {"slot": action.slot, "side": str(action.side)}
-            self.outbox.append(Publish(CLAIM, body, claims=action.slot))
+            self._want_claim = action.slot
+            self._sign_step_if_due([])
+            return
+        if Place is not None and isinstance(action, Place):
+            if check and not self.can_place():
+                raise IllegalAction(self.me, "nothing to place (T3)")
+            self._want_place = Side(action.side)
+            self._sign_step_if_due([])
             return
         if check:
             if not super().my_turn():
                 raise IllegalAction(self.me, "it is not your go")
-            # the engine's rules, then what this seat's own fronts forbid (T5)
             self.game.check_action(self.view(), action)
         self.outbox.append(Publish(ACT, to_data(action)))
 
     @property
     def choice_kinds(self) -> frozenset[str]:
-        return frozenset({ACT, CLAIM, TICK})
+        return frozenset({ACT, STEP})
 
-    def simultaneous(self) -> bool:
-        return self.claiming()
+    # -- pacing: when this seat signs its step envelope -----------------------------------------
 
-    def may_choose(self) -> bool:
-        """In Phase 1, one card at a time (T3: a player takes a card, turns it over, adds it to
-        an end of the hand, then takes the next): this seat may claim again once its previous
-        claim is settled, its card's front known or the claim void."""
-        if self.claiming():
-            return self.can_claim() and not self.claim_in_flight()
-        return super().my_turn()
-
-    def claim_in_flight(self) -> bool:
-        """A claim of this seat not settled yet: signed but not in the log, undecided, or taken
-        with its card's front still unknown to this seat (its shares are on their way)."""
-        if self._open_own or any(claim.seat == self.me for claim in self._queue):
-            return True
-        state = self.state
-        if state is None or self.me >= self.seats:
-            return False
-        return any(self.deck.known_card(self._slot[slot]) is None for slot in state.hands[self.me])
-
-    def heartbeat(self, waiting_for: frozenset[int], last_prev: bytes | None) -> Publish | None:
-        """A `lie.tick` when the log holds back an envelope that matters (`needs_stability`)
-        for this seat, or a race waits for this seat to see its first claim (protocol.md
-        10.11.6); none otherwise, so a quiet table goes quiet."""
-        if self.over or not self.claiming():
-            return None
-        if self.me in waiting_for or self.heartbeat_due(last_prev):
-            return Publish(TICK, {})
-        return None
-
-    def needs_stability(self, envelope: Envelope) -> bool:
-        """Claims and shares must apply soon, and so must a tick that acknowledges an undecided
-        race (its race closes only once it applies); any other tick waits harmlessly for what
-        comes after it, so answering it is never due (protocol.md 10.11.6)."""
-        if envelope.kind != TICK:
-            return True
-        seen = self._heads.get(envelope.prev)
-        if seen is None or not 0 <= envelope.seat < self.seats:
-            return True  # its author had seen more than this seat: it may acknowledge a claim
-        return any(
-            race.winner is None
-            and race.first.seat != envelope.seat
-            and self._seen[envelope.seat] <= race.first.index < seen
-            for race in self._races.values()
+    def _reason(self) -> bool:
+        """Whether this seat has something to say in a new step: a claim, a placement, shares
+        or the opening of a commitment to claims."""
+        return (
+            self._want_claim is not None
+            or self._want_place is not None
+            or self._my_shares is not None
+            or (self._my_commit is not None and bool(self._my_commit.claims))
         )
 
-    def holding_up(self) -> frozenset[int]:
-        """Seats that owe shares of a claimed card, or whose acknowledgement an undecided race
-        needs before it closes (protocol.md 10.11.3, 10.11.5)."""
-        if not self.claiming():
-            return frozenset()
-        owing = {seat for seat in range(self.seats) if self._owed[seat]}
-        for race in self._races.values():
-            if race.winner is None:
-                first = race.first
-                owing |= {
-                    s for s in range(self.seats) if s != first.seat and self._seen[s] <= first.index
-                }
-        return frozenset(owing)
+    def pace(self, held: list[Envelope]) -> None:
+        """Queue this seat's step envelope if one is due now: `held`, the envelopes this seat's
+        log holds, not applied yet (another seat's envelope of a new step is answered at once)."""
+        self._sign_step_if_due(held)
 
-    def counters(self) -> dict[str, int]:
-        return {"races_decided": self.races_decided, "void_claims": self.void_claims}
+    def _sign_step_if_due(self, held: list[Envelope]) -> None:
+        if self.me >= self.seats or self.over or not self.stepping():
+            return
+        self._drop_stale_wishes()
+        if self._position > 0:  # a step is under way: sign ours of it if not yet
+            step = self._step
+            if self._signed_step >= step:
+                return
+            answers: bytes | None = self._step_ids[min(self._step_ids)]
+        else:  # between steps: start the next one with a reason, or answer one started
+            step = self._step + 1
+            if self._signed_step >= step:
+                return
+            # Another seat's next envelope, whatever it holds: it is that seat's envelope of
+            # this step (a bad one is a fault of its author when it applies, before the step
+            # could end), so it is answered at once and nobody waits on a quiet table for it.
+            answers = next(
+                (
+                    e.id
+                    for e in held
+                    if e.seat != self.me and e.seq == self._next_seq.get(e.seat, 0)
+                ),
+                None,
+            )
+            if answers is None and not self._reason():
+                return  # a quiet table sends nothing
+        claims = self._want_claim
+        self.outbox.append(Publish(STEP, self._step_body(step, answers), claims=claims))
+
+    def _drop_stale_wishes(self) -> None:
+        """A claim of a slot taken meanwhile, or a placement with nothing to place, is dropped
+        before it could start a step: an honest seat never starts one without a reason."""
+        if self._want_place is not None and (
+            self.unplaced(self.me) is None or self._dealing_to(self.me)
+        ):
+            self._want_place = None
+        want, placing = self._want_claim, self._want_place is not None
+        if want is not None and (
+            want not in self.state.table or self._why_not_claim(self.me, placing) is not None
+        ):
+            self._want_claim = None
+
+    def _step_body(self, step: int, answers: bytes | None) -> dict[str, Any]:
+        self._drop_stale_wishes()
+        place = self._want_place
+        want, self._want_claim = self._want_claim, None
+        claims = [want] if want is not None else []
+        if claims:
+            self._claim_step = step
+        assert self._nonce_key is not None
+        nonce = hmac.new(
+            self._nonce_key, NONCE_LABEL + u64(self._round_no) + u64(step), hashlib.sha256
+        ).digest()
+        opening: dict[str, Any] | None = None
+        previous = self._my_commit
+        if step > 1:
+            assert previous is not None and previous.step == step - 1
+            opening = {"nonce": previous.nonce, "claims": previous.claims}
+        self._my_commit = _MyCommit(step, nonce, claims)
+        digest = commitment(self.table_id, self._round_no, step, self.me, nonce, claims)
+        self._want_place = None
+        shares, self._my_shares = self._my_shares, None
+        self._signed_step = step
+        return {
+            "round": self._round_no,
+            "step": step,
+            "answers": answers,
+            "commit": digest,
+            "open": opening,
+            "shares": shares,
+            "place": None if place is None else str(place),
+        }
 
     def restore_signed(self, envelope: Envelope) -> None:
-        """A claim this seat signed before a restart, not in the log yet, still counts against
-        its hand and keeps it from claiming that slot again (T3)."""
+        """A step envelope this seat signed before a restart, not applied yet: it is this
+        seat's envelope of that step (its commitment is rebuilt from the nonce key)."""
         body = envelope.body
-        if envelope.kind == CLAIM and isinstance(body, Mapping) and type(body.get("slot")) is int:
-            self._open_own.add(body["slot"])
+        if envelope.kind == STEP and isinstance(body, Mapping) and type(body.get("step")) is int:
+            self._note_own_step(body)
 
-    def heartbeat_due(self, last_prev: bytes | None) -> bool:
-        """Whether a race waits for this seat to see a claim that its newest signed envelope
-        (whose prev is `last_prev`) had not seen (protocol.md 10.11.6)."""
-        if self.me >= self.seats or not self.claiming():
-            return False
-        seen = self._heads.get(last_prev, 0) if last_prev is not None else 0
-        return any(
-            race.winner is None and race.first.seat != self.me and race.first.index >= seen
-            for race in self._races.values()
-        )
+    def _note_own_step(self, body: Mapping[str, Any]) -> None:
+        step = body["step"]
+        if step <= self._signed_step:
+            return
+        self._signed_step = step
+        assert self._nonce_key is not None
+        nonce = hmac.new(
+            self._nonce_key, NONCE_LABEL + u64(self._round_no) + u64(step), hashlib.sha256
+        ).digest()
+        for claims in ([], *([s] for s in self.state.layout)):
+            digest = commitment(self.table_id, self._round_no, step, self.me, nonce, claims)
+            if digest == body.get("commit"):
+                self._my_commit = _MyCommit(step, nonce, claims)
+                if claims:
+                    self._claim_step = step
+                break
+        if body.get("shares") is not None:
+            self._my_shares = None
+        self._want_claim = None
+        self._want_place = None
+
+    # -- stalls --------------------------------------------------------------------------------
+
+    def owes(self) -> dict[int, tuple[str, ...]]:
+        """For each seat Phase 1 waits for, what it owes (protocol.md 10.11.6)."""
+        if not self.stepping():
+            return super().owes()
+        owing: dict[int, tuple[str, ...]] = {}
+        if self._position > 0:
+            for seat in range(self._position, self.seats):
+                what = [f"its step {self._step} envelope"]
+                if self._step > 1 and seat in self._commits:
+                    what.append(f"the opening of step {self._step - 1}")
+                if self._owed.get(seat):
+                    what.append(f"shares for {len(self._owed[seat])} card(s)")
+                owing[seat] = tuple(what)
+            return owing
+        state = self.state
+        for seat in range(self.seats):
+            what = []
+            if self._owed.get(seat):
+                what.append(f"its step {self._step + 1} envelope with shares")
+            if self.unplaced(seat) is not None and not self._dealing_to(seat):
+                what.append("a placement")
+            room = self.options.hand_size - len(state.hands[seat])
+            if room > 0 and state.table and not self._dealing_to(seat) and not what:
+                what.append(f"a claim ({room} card(s) to take)")
+            if what:
+                owing[seat] = tuple(what)
+        return owing
+
+    def counters(self) -> dict[str, int]:
+        counts = {
+            "steps": self.steps,
+            "void_claims": self.void_claims,
+            "ties": self.ties,
+            "cards_taken": self.cards_taken,
+        }
+        for number, steps in enumerate(self.steps_per_round, 1):
+            counts[f"steps_round_{number}"] = steps
+        return counts
 
     # -- the log -----------------------------------------------------------------------------
 
     def _on_applied(self, envelope: Envelope, head: bytes) -> None:
         self._heads[self.head] = self.applied
-        seen = self._heads.get(envelope.prev, 0)
-        if 0 <= envelope.seat < self.seats:
-            self._seen[envelope.seat] = max(self._seen[envelope.seat], seen)
+        self._next_seq[envelope.seat] = envelope.seq + 1
 
     def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
-        if envelope.kind == TICK:
-            if envelope.body != {}:
-                raise DeckFault(
-                    envelope.seat, "a heartbeat carries nothing", {"body": envelope.body}
-                )
-        elif envelope.kind == CLAIM:
-            self._on_claim(envelope)
+        if envelope.kind == STEP:
+            self._on_step(envelope)
         elif envelope.kind == ACT:
             self._on_act(envelope, head)
         else:
             super()._on_game_envelope(envelope, head)
 
-    def _on_claim(self, envelope: Envelope) -> None:
+    def _on_step(self, envelope: Envelope) -> None:
         seat, body = envelope.seat, envelope.body
-        if (
-            not isinstance(body, Mapping)
-            or set(body) != {"slot", "side"}
-            or type(body["slot"]) is not int
-            or body["side"] not in ("left", "right")
+        if not isinstance(body, Mapping) or set(body) != STEP_KEYS:
+            raise DeckFault(seat, "unreadable step envelope", {"keys": _keys(body)})
+        step = self._step + 1 if self._position == 0 else self._step
+        if body["round"] != self._round_no or type(body["round"]) is not int:
+            raise DeckFault(
+                seat, f"step envelope of round {body['round']!r:.20}, not {self._round_no}"
+            )
+        if body["step"] != step or type(body["step"]) is not int:
+            raise DeckFault(
+                seat, f"step envelope numbered {body['step']!r:.20} where step {step} is due"
+            )
+        seen = self._heads.get(envelope.prev)
+        if seen is None or seen < self._step_end:
+            # it signed before applying every envelope of the step before (or before the
+            # layout was fixed): it may have seen others' claims before committing its own
+            what = (
+                "the layout was fixed"
+                if step == 1
+                else f"it had applied every step {step - 1} envelope"
+            )
+            raise DeckFault(seat, f"signed its step {step} envelope before {what}")
+        digest, answers = body["commit"], body["answers"]
+        if not isinstance(digest, bytes) or len(digest) != 32:
+            raise DeckFault(seat, "a step commitment is 32 bytes")
+        if answers is not None and (not isinstance(answers, bytes) or len(answers) != 32):
+            raise DeckFault(seat, "a step envelope answers an envelope id (32 bytes) or none")
+        self._check_opening(envelope, step)
+        self._check_place(envelope)
+        self._apply_shares(envelope)
+        self._step_ids[seat] = envelope.id
+        self._answers[seat] = answers
+        if answers is None and not (
+            body["shares"] is not None or body["place"] is not None or self._opened.get(seat)
         ):
-            raise DeckFault(seat, "unreadable claim", {"claim": body})
-        slot, side = body["slot"], Side(body["side"])
-        state = self.state
-        if slot not in state.layout:
-            raise DeckFault(seat, f"claimed slot {slot}, which is not on the table (T3)")
-        seen = self._heads.get(envelope.prev, 0)
-        race = self._races.get(slot)
-        if race is not None:
-            for earlier in race.claims:
-                if earlier.seat == seat or earlier.index < seen:
-                    whose = "its own" if earlier.seat == seat else f"seat {earlier.seat}'s"
-                    raise DeckFault(
-                        seat,
-                        f"claimed slot {slot} after seeing {whose} claim of it (T3)",
-                        {"earlier": f"{earlier.envelope} [{earlier.envelope.id.hex()[:16]}]"},
-                    )
-            if race.winner is not None:  # closed: every seat had seen it; a broken chain
-                raise DeckFault(seat, f"claimed slot {slot}, already taken (T3)")
-        size = self.options.hand_size
-        undecided = sum(1 for claim in self._queue if claim.seat == seat)
-        if len(state.hands[seat]) + undecided >= size:
-            raise DeckFault(seat, f"claimed a card past {size} (T3)", {"slot": slot})
-        claim = _Claim(self.applied - 1, seat, slot, side, envelope)
-        if race is None:
-            self._races[slot] = _Race([claim])
-        else:
-            race.claims.append(claim)
-        self._queue.append(claim)
+            self._unproved[seat] = envelope  # its reason can only be its commitment's claim
+        self._pending_commits[seat] = _Commit(
+            envelope,
+            digest,
+            self._why_not_claim(seat, body["place"] is not None),
+            frozenset(self.state.table),
+        )
         if seat == self.me:
-            self._open_own.discard(slot)
+            self._note_own_step(body)
+        if self._position == 0:
+            self._step = step
+        self._position += 1
+        if self._position == self.seats:
+            self._end_step()
+
+    def _check_opening(self, envelope: Envelope, step: int) -> None:
+        seat, opening = envelope.seat, envelope.body["open"]
+        if step == 1:
+            if opening is not None:
+                raise DeckFault(seat, "opened a commitment in step 1")
+            self._openings[seat] = b""
+            return
+        committed = self._commits[seat]
+        evidence = {"commitment": f"{committed.envelope} [{committed.envelope.id.hex()[:16]}]"}
+        if (
+            not isinstance(opening, Mapping)
+            or set(opening) != {"nonce", "claims"}
+            or not isinstance(opening["nonce"], bytes)
+            or len(opening["nonce"]) != NONCE_SIZE
+            or not isinstance(opening["claims"], list)
+            or not all(type(s) is int for s in opening["claims"])
+        ):
+            raise DeckFault(seat, f"did not open its step {step - 1} commitment", evidence)
+        nonce, claims = opening["nonce"], opening["claims"]
+        digest = commitment(self.table_id, self._round_no, step - 1, seat, nonce, claims)
+        if digest != committed.digest:
+            raise DeckFault(
+                seat, f"opened its step {step - 1} commitment to something else", evidence
+            )
+        if len(claims) > MAX_CLAIMS:
+            raise DeckFault(seat, f"committed to {len(claims)} claims in one step (T3)", evidence)
+        for slot in claims:
+            if slot not in self.state.layout:
+                raise DeckFault(seat, f"claimed slot {slot}, which is not on the table (T3)")
+            if slot not in committed.table:
+                raise DeckFault(
+                    seat, f"claimed slot {slot}, taken before it committed (T3)", evidence
+                )
+            if committed.may_claim is not None:
+                raise DeckFault(
+                    seat, f"claimed slot {slot} while {committed.may_claim} (T3)", evidence
+                )
+        self._openings[seat] = nonce + pack_canonical(claims)
+        self._opened[seat] = claims
+
+    def _check_place(self, envelope: Envelope) -> None:
+        seat, place = envelope.seat, envelope.body["place"]
+        if place is None:
+            return
+        if place not in ("left", "right"):
+            raise DeckFault(seat, f"placed a card at {place!r:.20}, not left or right")
+        if self.unplaced(seat) is None or self._dealing_to(seat) or seat in self._places:
+            raise DeckFault(seat, "placed a card it does not hold unplaced (T3)")
+        self._places[seat] = Side(place)
+
+    def _apply_shares(self, envelope: Envelope) -> None:
+        seat, body = envelope.seat, envelope.body["shares"]
+        owed = self._owed.pop(seat, frozenset())
+        if body is None:
+            if owed:
+                raise DeckFault(seat, f"withheld its shares of {len(owed)} dealt card(s)")
+            return
+        if not owed:
+            raise DeckFault(seat, "published shares nobody asked for")
+        if not isinstance(body, Mapping) or body.get("kind") != SHARES:
+            raise DeckFault(seat, "a step's shares are a deck.shares message")
+        message = self.deck.parse(seat, body)
+        assert isinstance(message, SharesMessage)
+        self._require_shares(seat, message, set(owed), False)
+        output = self.deck.handle(seat, body, message)
+        for item in message.shares:
+            self._public.setdefault(item.slot, set()).add(item.share.seat)
+        self._proofs += len(message.shares)
+        self._take_output(output)
+
+    def _check_reasons(self) -> None:
+        """Bounded growth: whoever began a step had something to say (protocol.md 10.11.5).
+        An envelope that answers names another envelope of its step, so the ones that name none
+        began it; a beginner whose envelope carried no shares, no placement, no opening of a
+        claim, and whose commitment opens (in the next step) to no claim, is at fault."""
+        ids = set(self._step_ids.values())
+        for seat, answered in self._answers.items():
+            if answered is not None and (answered not in ids or answered == self._step_ids[seat]):
+                envelope = self._pending_commits[seat].envelope
+                raise DeckFault(
+                    seat,
+                    f"answered an envelope that is not another seat's of step {self._step}",
+                    {"envelope": f"{envelope} [{envelope.id.hex()[:16]}]"},
+                )
+        for seat, envelope in self._unproved_before.items():
+            if not self._opened.get(seat):
+                raise DeckFault(
+                    seat,
+                    f"began step {self._step - 1} with nothing to say (no claim, placement, "
+                    "shares nor opening)",
+                    {"envelope": f"{envelope} [{envelope.id.hex()[:16]}]"},
+                )
+        self._unproved_before, self._unproved = self._unproved, {}
+        self._step_ids, self._answers = {}, {}
+
+    def _end_step(self) -> None:
+        """Every envelope of the step is in: its seed, its placements, the claims it opened."""
+        step = self._step
+        self._check_reasons()
+        openings = [self._openings.get(seat, b"") for seat in range(self.seats)]
+        seed = step_seed(self.table_id, self._round_no, step, openings)
+        self.steps += 1
+        if self.steps_per_round:
+            self.steps_per_round[-1] += 1
+        for seat in sorted(self._places, key=lambda s: done_rank(seed, s)):  # "Done!" ties
+            self._place(seat, self._places[seat])
+        claims: dict[int, list[int]] = {}
+        for seat in range(self.seats):
+            for slot in self._opened.get(seat, []):
+                claims.setdefault(slot, []).append(seat)
+        winners: list[tuple[int, int]] = []
+        for slot, seats in sorted(claims.items()):
+            if len(seats) > 1:
+                self.ties += 1
+            winner = tie_winner(seed, slot, seats) if slot in self.state.table else None
+            for seat in seats:
+                if seat != winner:
+                    self.void_claims += 1
+                    why = (
+                        f"seat {winner} won the tie"
+                        if winner is not None
+                        else "taken a step before"
+                    )
+                    self.events.append(
+                        Notice(f"seat {seat}'s claim of slot {slot} is void: {why} (T3)")
+                    )
+            if winner is not None:
+                winners.append((winner, slot))
+                self.cards_taken += 1
+        self._commits = self._pending_commits
+        self._pending_commits = {}
+        self._openings, self._opened, self._places = {}, {}, {}
+        self._position = 0
+        self._step_end = self.applied
+        if self._claim_step is not None and self._claim_step < step:
+            self._claim_step = None  # decided now (taken, or void)
+        self._dealing.clear()
+        for seat, slot in sorted(winners):
+            self._take_effect(seat, slot)
+            if self.fault is not None:
+                return
+        if self._dealing:
+            self._deal_now()
+
+    def _place(self, seat: int, side: Side) -> None:
+        assert Place is not None  # _check_place refused a placement with nothing unplaced
+        try:
+            step = self.game.apply(self.state, seat, Place(side))
+        except IllegalAction as exc:
+            self._stop(seat, f"illegal placement: {exc.reason}", "lie.step")
+            return
+        self._take_step(step)
+
+    def _take_effect(self, seat: int, slot: int) -> None:
+        try:
+            step = self.game.apply(self.state, seat, Claim(slot))
+        except IllegalAction as exc:
+            self._stop(seat, f"illegal claim: {exc.reason}", f"slot {slot}")
+            return
+        self._take_step(step)
+        for request in step.requests:
+            if isinstance(request, Deal):
+                for s in request.slots:
+                    self._dealing[self._slot[s]] = request.seat
+
+    def _deal_now(self) -> None:
+        """Deal this step's cards: every other seat owes its shares in its next step envelope."""
+        owners = dict(self._dealing)
+        for seat in range(self.seats):
+            owed = frozenset((masked, seat) for masked, owner in owners.items() if owner != seat)
+            if owed:
+                self._owed[seat] = owed
+        output = self.deck.deal(owners)
+        for message in output.messages:
+            self._my_shares = message
+        output.messages.clear()
+        self._take_output(output)
 
     def _on_act(self, envelope: Envelope, head: bytes) -> None:
         if envelope.prev != head:
@@ -358,70 +764,21 @@ class LieTable(TableDriver):
         except DecodeError as exc:
             raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
         if not isinstance(action, Play | Pass):
-            raise DeckFault(envelope.seat, "lie.act carries a Play or a Pass (claims: lie.claim)")
+            raise DeckFault(envelope.seat, "lie.act carries a Play or a Pass (claims: lie.step)")
         try:
             step = self.game.apply(self.state, envelope.seat, action)
         except IllegalAction as exc:
             raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
         self._take_step(step)
 
-    # -- claims take effect --------------------------------------------------------------------
-
-    def _serve(self) -> None:
-        if self.fault is None and self._queue and self.claiming():
-            self._settle()
-        super()._serve()
-
-    def _settle(self) -> None:
-        """Decide the claims at the head of the queue whose races are closed, in log order."""
-        while self._queue and self.fault is None:
-            claim = self._queue[0]
-            race = self._races[claim.slot]
-            if race.winner is None:
-                if not self._closed(race):
-                    return
-                seats = [c.seat for c in race.claims]
-                assert self._round_seed is not None
-                race.winner = race_winner(self._round_seed, claim.slot, seats)
-                if len(seats) > 1:
-                    self.races_decided += 1
-            self._queue.popleft()
-            if claim.seat != race.winner:
-                self.void_claims += 1
-                self.events.append(
-                    Notice(
-                        f"seat {claim.seat}'s claim of slot {claim.slot} is void: "
-                        f"seat {race.winner} won the race (T3)"
-                    )
-                )
-                continue
-            self._take_effect(claim)
-
-    def _closed(self, race: _Race) -> bool:
-        """Every seat but the first claimer has an envelope in the log that saw the first claim."""
-        first = race.first
-        return all(self._seen[s] > first.index for s in range(self.seats) if s != first.seat)
-
-    def _take_effect(self, claim: _Claim) -> None:
-        try:
-            step = self.game.apply(self.state, claim.seat, Claim(claim.slot, claim.side))
-        except IllegalAction as exc:
-            self._stop(claim.seat, f"illegal claim: {exc.reason}", str(claim.envelope))
-            return
-        self._take_step(step)
-        for request in step.requests:
-            if isinstance(request, Deal):
-                self._start_deal(request)
-
-    def _start_deal(self, request: Deal) -> None:
-        """Deal a claimed card at once: every other seat owes its share (protocol.md 10.11.5)."""
-        owners = {self._slot[slot]: request.seat for slot in request.slots}
-        for seat in range(self.seats):
-            if seat != request.seat:
-                self._owed[seat].append(frozenset((masked, seat) for masked in owners))
-        self._take_output(self.deck.deal(owners))
-
     # -- serving: deals of claims are concurrent ------------------------------------------------
+
+    def _complete(self, service: _Service) -> bool:
+        # A card dealt in a step is acknowledged at the step's end, so that nothing after
+        # Phase 1 starts while a step is under way (its envelopes are signed already).
+        if service.kind == "dealing":
+            return service.done and self._position == 0
+        return super()._complete(service)
 
     def _begin(self, state: Any) -> None:
         request = state.pending[0]
@@ -431,16 +788,6 @@ class LieTable(TableDriver):
             self._service.done = all(s in self._dealt for s in slots)
         else:
             super()._begin(state)
-
-    def _check_shares(self, seat: int, message: SharesMessage, expect: Expect | Concurrent) -> None:
-        if not isinstance(expect, Concurrent):
-            super()._check_shares(seat, message, expect)
-            return
-        owed = self._owed[seat]
-        if not owed:
-            raise DeckFault(seat, "published shares nobody asked for")
-        self._require_shares(seat, message, set(owed[0]), False)
-        owed.popleft()
 
     def _on_card_dealt(self, event: CardDealt) -> None:
         self._dealt.add(event.slot)
@@ -472,8 +819,19 @@ class LieTable(TableDriver):
                 self.events.append(CardsVerified("prizes", seat, cards))
 
     def _on_arranged(self, request: Arrange, seed: bytes) -> None:
-        if request.reason == "layout":  # a new round: its races are decided by this coin's seed
-            self._round_seed = seed
-            self._races = {}
-            self._queue.clear()
+        if request.reason == "layout":  # a new round: its steps start after this head
+            self._round_no += 1
+            self._step = 0
+            self._position = 0
+            self._step_end = self.applied
+            self._signed_step = 0
+            self._my_commit = None
+            self._claim_step = None
+            self._commits = {}
+            self._unproved, self._unproved_before = {}, {}
             self._dealt.clear()
+            self.steps_per_round.append(0)
+
+
+def _keys(body: Any) -> list[str]:
+    return sorted(str(k) for k in body) if isinstance(body, Mapping) else [type(body).__name__]

@@ -4,9 +4,9 @@
 the options) to the table log (`TableLog` + `TableSync` over a connected `Mesh`) and to disk (the
 transcript, and the secrets file holding the seed of this seat's randomness and the give-away
 shares it received). It publishes what the table says this seat owes, lets a bot play for the
-seat if it has one, signs the heartbeats a simultaneous phase needs (The Lie's Phase 1), and
-reports `TableEvent`s. Everything game-specific is asked of the driver (`publish_action`,
-`may_choose`, `heartbeat`, `holding_up`, `choice_kinds`), so this file has no game branch.
+seat if it has one, signs the step envelopes a phase in steps needs (The Lie's Phase 1: `pace`),
+and reports `TableEvent`s. Everything game-specific is asked of the driver (`publish_action`,
+`may_choose`, `pace`, `owes`, `choice_kinds`), so this file has no game branch.
 
 Restart: a peer started again with the same identity and data directory finds its transcript,
 replays it through a table rebuilt from the same seed (so it regains its own secrets), skips what
@@ -38,7 +38,7 @@ from fairdeal.p2p.lobby.messages import signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.sync import TableSync
-from fairdeal.p2p.log.tablelog import Fault, Roster, Simultaneous, TableLog, genesis_head
+from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog, genesis_head
 from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
@@ -113,7 +113,6 @@ class PeerTimings:
     # The Lie (T3): from signing a claim to knowing the front of the card it dealt this seat.
     claim_latencies: list[float] = field(default_factory=list)
     claims_signed: dict[int, float] = field(default_factory=dict)  # slot -> when, until dealt
-    heartbeats: int = 0  # heartbeats this seat signed
 
 
 # Engine events that start a new deal after a move: the next hand (Larry) or round (The Lie).
@@ -379,7 +378,7 @@ class TablePeer:
         self.sync = sync
         sync.on_failure(self._on_disk_failure)
         sync.log.on_applied(self._on_applied)
-        # An envelope held back (a simultaneous phase) may need this seat's heartbeat.
+        # An envelope held back (another seat's step envelope) may need this seat's answer.
         sync.on_update(self._schedule)
         sync.log.on_fault(self._on_log_fault)
         for key in self.roster.keys:
@@ -608,8 +607,8 @@ class TablePeer:
 
     def _pump(self, bot_due: bool = False) -> None:
         """Publish what this seat owes, report events, let the bot play (after its delay or
-        claim pace, if it has one: `bot_due` says that wait has passed), and sign a heartbeat
-        when a simultaneous phase waits for this seat and it has nothing else to send."""
+        claim pace, if it has one: `bot_due` says that wait has passed), and sign the step
+        envelope a phase in steps needs of this seat now (`pace`: The Lie's Phase 1)."""
         self._pump_scheduled = False
         table, sync = self.table, self.sync
         if table is None or sync is None or self._closed:
@@ -628,16 +627,14 @@ class TablePeer:
                 at_once = table.simultaneous()
                 delay = self.claim_pace if at_once else self.bot_delay
                 if delay > 0 and not (bot_due and self._thinking_at_once == at_once):
-                    self._think(delay, at_once)  # and meanwhile it still owes its heartbeats
+                    self._think(delay, at_once)  # and meanwhile it still owes its steps
                 else:
                     bot_due = False  # the next move of this seat waits its own delay
                     self._bot_publish(table)
                     continue
-            waiting = sync.log.waiting_for(table.needs_stability)
-            heartbeat = table.heartbeat(waiting, self._last_prev)
-            if heartbeat is not None and not table.over:
-                self.timings.heartbeats += 1
-                table.outbox.append(heartbeat)
+            # another seat's envelope held here may start a step this seat must answer at once
+            table.pace(sync.log.buffered)
+            if table.outbox and not table.over:
                 continue
             break
         if table.over and not self._done.done():
@@ -680,8 +677,8 @@ class TablePeer:
 
     def _restore_own(self, log_: TableLog) -> None:
         """After a restart: the envelopes this seat signed that its log holds but has not
-        applied still count (The Lie's claims in flight), and the newest one's prev is what a
-        heartbeat is measured against."""
+        applied still count (The Lie's step envelope of a step under way: its commitment, which
+        it opens in the next step)."""
         table = self._require_table()
         own = [e for e in (*log_.entries, *log_.buffered) if e.seat == self._seat]
         if own:
@@ -804,9 +801,9 @@ class TablePeer:
 
     def _held_up_by(self, table: TableDriver) -> dict[int, tuple[str, ...]]:
         """The other seats the table waits for, with what each owes (`TableDriver.owes`: the
-        seat whose turn it is, every seat that owes shares, a give-away's giver), and, where
-        seats send at once, those the log needs before it can apply what it holds. A seat whose
-        next envelope is already here is not silent: the log holds it for others."""
+        seat whose turn it is, every seat that owes shares, a give-away's giver; in The Lie's
+        Phase 1 what each owes to the step under way). A seat whose next envelope is already
+        here is not silent: the log holds it for others."""
         expect = table.expected_seat()
         if expect is None:
             return {}
@@ -814,9 +811,6 @@ class TablePeer:
         log_ = self.sync.log
         sent = {envelope.seat for envelope in log_.buffered}
         owed = {seat: what for seat, what in table.owes().items() if seat not in sent}
-        if isinstance(expect, Simultaneous):
-            for seat in log_.waiting_for(table.needs_stability):
-                owed.setdefault(seat, ("its next envelope",))
         owed.pop(self._seat, None)
         return owed
 

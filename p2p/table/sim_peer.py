@@ -151,7 +151,6 @@ async def serve(args: argparse.Namespace) -> int:
                 "doubt_latencies": timings.doubt_latencies,
                 "hand_setups": timings.hand_setups,
                 "claim_latencies": timings.claim_latencies,
-                "heartbeats": timings.heartbeats,
                 "counters": table.counters(),
                 "cpu_seconds": usage.ru_utime + usage.ru_stime,
                 "peak_rss_mb": usage.ru_maxrss / 1024,

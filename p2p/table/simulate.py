@@ -280,16 +280,24 @@ def _check_fresh(directory: Path) -> None:
 
 
 def lie_figures(first: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
-    """The Lie's own figures: claim latency (median is the p50), races and void claims (every
-    peer counts the same ones: they follow one log), heartbeats signed by all peers."""
+    """The Lie's own figures: claim latency (median is the p50), Phase 1's steps (in all and per
+    round), ties and void claims (every peer counts the same ones: they follow one log), and
+    Phase 1's envelopes per card taken (protocol.md 10.11)."""
     counters = first.get("counters", {})
     claims = [x for r in results for x in r.get("claim_latencies", [])]
+    steps = counters.get("steps", 0)
+    per_round = [v for k, v in sorted(counters.items()) if k.startswith("steps_round_")]
+    taken = counters.get("cards_taken", 0)
+    seats = len(results)
     return {
         "rounds": first["hands"],
         "claim_latency_ms": _latency(claims),
-        "races_decided": counters.get("races_decided", 0),
+        "steps": steps,
+        "steps_per_round": per_round,
+        "ties": counters.get("ties", 0),
         "void_claims": counters.get("void_claims", 0),
-        "heartbeats": sum(r.get("heartbeats", 0) for r in results),
+        "cards_taken": taken,
+        "envelopes_per_card": round(steps * seats / taken, 2) if taken else None,
     }
 
 

@@ -3,8 +3,8 @@
 No sockets, the full fair deck. Every envelope a seat signs goes into its own log at once and
 into an in-flight list for every other seat; `deliver` (a test's choice, or a seeded shuffle)
 says which in-flight envelopes arrive next and in which order, so a test can make claims race
-and pick who sees what first. Seats tick (`lie.tick`) when their log or a race waits for them,
-as a networked peer does.
+and pick who sees what first. Seats sign their `lie.step` envelopes as a networked peer does:
+with something to say, or at once when they hold another seat's envelope of a new step.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
 from fairdeal.p2p.table.driver import Private, Publish
-from fairdeal.p2p.table.lie import LieTable
+from fairdeal.p2p.table.lie import LieTable, Place
 from fairdeal.p2p.table.randomness import SeededRandom
 
 Tamper = Callable[[int, Publish | Private], Publish | Private | None]
@@ -50,7 +50,7 @@ def greedy_claims(rng: random.Random, spread: int = 3) -> ClaimPolicy:
 
     def policy(seat: int, table: LieTable) -> Claim | None:
         slots = table.claimable()[:spread]
-        return Claim(rng.choice(slots), Side(rng.choice(["left", "right"]))) if slots else None
+        return Claim(rng.choice(slots)) if slots else None
 
     return policy
 
@@ -131,6 +131,8 @@ class LieSansIO:
         if table.over or table.outbox:
             return
         if table.claiming():
+            if Place is not None and table.can_place():
+                table.publish_action(Place(Side(self.rng.choice(["left", "right"]))))
             if table.can_claim():
                 claim = claims(seat, table)
                 if claim is not None:
@@ -138,13 +140,11 @@ class LieSansIO:
         elif table.my_turn() and not log.holds(seat, log.next_seq(seat)):
             table.publish_action(self.bots[seat].choose(table.view()))
 
-    def heartbeat(self, seat: int) -> None:
+    def pace(self, seat: int) -> None:
         table, log = self.tables[seat], self.logs[seat]
         if table.over or table.outbox or not table.claiming():
             return
-        heartbeat = table.heartbeat(log.waiting_for(table.needs_stability), self.last_prev[seat])
-        if heartbeat is not None:
-            table.outbox.append(heartbeat)
+        table.pace(log.buffered)
 
     def crash_and_rejoin(self, seat: int) -> None:
         """`seat`'s process dies and restarts, as `fairdeal resume` does it: a fresh table and
@@ -162,6 +162,9 @@ class LieSansIO:
         log.replay(old_log.entries)  # as from its transcript (p2p.log.transcript.replay)
         for envelope in self.signed[seat]:
             self.receive(seat, envelope)
+        for envelope in log.buffered:
+            if envelope.seat == seat:
+                table.restore_signed(envelope)
         # and the others answer its "need" with all they hold (p2p.log.sync), held ones included
         for other, other_log in enumerate(self.logs):
             if other != seat:
@@ -211,7 +214,7 @@ class LieSansIO:
             moved = False
             for seat in seats:
                 self.act(seat, claims)
-                self.heartbeat(seat)
+                self.pace(seat)
                 moved |= self.flush(seat, tamper)
             if self.in_flight:
                 moved = True

@@ -132,7 +132,7 @@ def test_every_transcript_carries_the_signed_roster(game_dir: Path) -> None:
         assert report.signed_roster and report.verified
         records = read_records(path)
         first = msgpack.unpackb(records[applied_indices(records)[0]]["d"], raw=False)
-        assert first[2] == 0 and first[6] == "roster"  # seat 0's roster opens the log
+        assert first[2] == 0 and first[5] == "roster"  # seat 0's roster opens the log
 
 
 @pytest.mark.parametrize("seat", [0, 2])

@@ -17,7 +17,7 @@ from fairdeal.engine.lie.errors import MixedColours, NotGreater
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.table.driver import DECK, Private, Publish
-from fairdeal.p2p.table.lie import ACT, CLAIM, LieTable
+from fairdeal.p2p.table.lie import ACT, STEP, LieTable
 from tests.game.lie_sansio import LieSansIO, quick_options
 
 CHEATER = 1
@@ -35,23 +35,45 @@ def assert_caught(net: LieSansIO, what: str, seat: int = CHEATER) -> None:
         assert table.expected() is None and table.over  # the hand stops
 
 
-# -- Phase 1 ---------------------------------------------------------------------------------------
+# -- Phase 1 (lockstep steps, protocol.md 10.11) ---------------------------------------------------
+
+
+class LooseTable(LieTable):
+    """Commits to whatever claim it is told, without checking its hand or the table."""
+
+    def _why_not_claim(self, seat: int, placing: bool) -> str | None:
+        if seat == self.me:
+            return None
+        return super()._why_not_claim(seat, placing)
+
+    def claim_in_flight(self) -> bool:
+        return False
+
+    def _drop_stale_wishes(self) -> None:
+        pass
+
+
+def loose_net(seed: int, hand_size: int = 2) -> LieSansIO:
+    net = LieSansIO(2, quick_options(hand_size=hand_size), seed=seed, classes={CHEATER: LooseTable})
+    net.run(claims=lambda _s, _t: None, until=lambda n: n.tables[CHEATER].can_claim())
+    net.run(claims=lambda _s, _t: None)
+    return net
 
 
 def test_a_claim_past_the_hand_size_is_caught() -> None:
-    net = LieSansIO(2, quick_options(hand_size=2), seed=11)
-    net.run(claims=lambda _s, _t: None, until=lambda n: n.tables[CHEATER].can_claim())
+    net = loose_net(11, hand_size=1)
     cheater = net.tables[CHEATER]
-    for slot in cheater.claimable()[-3:]:  # three claims at once, with room for two
-        cheater.outbox.append(Publish(CLAIM, {"slot": slot, "side": "right"}))
+    cheater.publish_action(Claim(cheater.claimable()[0]))
+    net.run(claims=lambda _s, _t: None)  # its card is dealt: its hand is full
+    assert len(cheater.state.hands[CHEATER]) == 1 and not cheater.over
+    cheater.publish_action(Claim(cheater.claimable()[0]), check=False)
     net.run(claims=lambda _s, _t: None)
-    assert_caught(net, "claimed a card past 2 (T3)")
+    assert_caught(net, "while its hand was full (T3)")
 
 
 def test_a_claim_of_a_card_not_on_the_table_is_caught() -> None:
-    net = LieSansIO(2, quick_options(hand_size=2), seed=12)
-    net.run(claims=lambda _s, _t: None, until=lambda n: n.tables[CHEATER].can_claim())
-    net.tables[CHEATER].outbox.append(Publish(CLAIM, {"slot": 10_000, "side": "left"}))
+    net = loose_net(12)
+    net.tables[CHEATER].publish_action(Claim(10_000), check=False)
     net.run(claims=lambda _s, _t: None)
     assert_caught(net, "not on the table (T3)")
 
@@ -61,15 +83,16 @@ def test_a_wrong_deal_share_is_caught() -> None:
     kept: list[Any] = []
 
     def tamper(seat: int, item: Publish | Private) -> Publish | Private:
-        body = item.body if isinstance(item, Publish) and item.kind == DECK else None
-        if seat != CHEATER or not body or body.get("kind") != SHARES:
+        body = item.body if isinstance(item, Publish) and item.kind == STEP else None
+        if seat != CHEATER or not body or body.get("shares") is None:
             return item
+        shares = body["shares"]
         if not kept:
-            kept.append(body["shares"][0]["share"])
+            kept.append(shares["shares"][0]["share"])
             return item
-        shares = [dict(s) for s in body["shares"]]
-        shares[0]["share"] = kept[0]
-        return Publish(DECK, {**body, "shares": shares})
+        changed = [dict(s) for s in shares["shares"]]
+        changed[0]["share"] = kept[0]
+        return Publish(STEP, {**body, "shares": {**shares, "shares": changed}})
 
     net = LieSansIO(2, quick_options(hand_size=3), seed=13)
     net.run(tamper=tamper)
@@ -77,21 +100,22 @@ def test_a_wrong_deal_share_is_caught() -> None:
 
 
 def test_two_signed_envelopes_for_one_place_are_caught() -> None:
-    """The cheater signs two different claims as its envelope #k and shows each to a peer."""
+    """The cheater signs two different step envelopes as its envelope #k, one per peer."""
     net = LieSansIO(3, quick_options(hand_size=2), seed=14)
     net.run(claims=lambda _s, _t: None, until=lambda n: n.tables[CHEATER].can_claim())
     net.run(claims=lambda _s, _t: None)
-    a, b = net.tables[CHEATER].claimable()[:2]
-    first = net.sign(CHEATER, CLAIM, {"slot": a, "side": "left"})
+    cheater = net.tables[CHEATER]
+    cheater.publish_action(Claim(cheater.claimable()[0]))
+    body = cheater.outbox.pop().body
+    first = net.sign(CHEATER, STEP, body)
     second = sign_envelope(
         net.ids[CHEATER],
         table=first.table,
         seat=first.seat,
         seq=first.seq,
-        lamport=first.lamport,
         prev=first.prev,
-        kind=CLAIM,
-        body={"slot": b, "side": "left"},
+        kind=STEP,
+        body={**body, "commit": bytes(32)},
     )
     net.receive(0, first)
     net.receive(2, second)
@@ -116,7 +140,7 @@ class CheatingTable(LieTable):
     cheat: Cheat
     cheated = False
 
-    def publish_action(self, action: Claim | Play | Pass) -> None:
+    def publish_action(self, action: Claim | Play | Pass, *, check: bool = True) -> None:
         if not self.claiming() and not self.cheated:
             play = type(self).cheat(self.view())
             if play is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.lie import Claim, LieOptions, Phase, Side
+from fairdeal.engine.lie import Claim, LieOptions, Phase
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
@@ -84,23 +84,16 @@ async def until_claiming(peers: list[TablePeer]) -> None:
 
 
 def quiet(peers: list[TablePeer]) -> bool:
-    """Every log at one head, holding back nothing but heartbeats that acknowledge nothing,
-    and no seat owing a heartbeat: nothing more will be signed until someone claims."""
+    """Every log at one head, holding back nothing, no step under way and no seat with
+    anything to say: nothing more will be signed until someone claims (protocol.md 10.11.5)."""
     for peer in peers:
         assert peer.sync is not None and peer.table is not None
     logs = [p.sync.log for p in peers]
     return (
         len({log.head for log in logs}) == 1
         and not any(p.table.outbox for p in peers)
-        and not any(
-            p.table.needs_stability(e)
-            for log, p in zip(logs, peers, strict=True)
-            for e in log.buffered
-        )
-        and all(
-            p.table.heartbeat(p.sync.log.waiting_for(p.table.needs_stability), p._last_prev) is None
-            for p in peers
-        )
+        and not any(log.buffered for log in logs)
+        and all(p.table._position == 0 and not p.table._reason() for p in peers)
     )
 
 
@@ -119,28 +112,27 @@ async def let_the_loop_run(rounds: int = 200) -> None:
         await asyncio.sleep(0)
 
 
-async def test_a_quiet_table_goes_quiet_and_a_claim_costs_few_heartbeats(tmp_path: Path) -> None:
-    """No tick storm (protocol.md 10.11.6): with nobody claiming, Phase 1 goes silent; one claim
-    is acknowledged by a bounded number of heartbeats, then the table is silent again."""
+async def test_a_quiet_table_sends_nothing_and_a_claim_costs_three_steps(tmp_path: Path) -> None:
+    """No heartbeats (protocol.md 10.11.5): with nobody claiming, Phase 1 is silent; one claim
+    takes three steps (committed, opened, dealt), then the table is silent again."""
     gate = Gate()
     table = await open_table(3, tmp_path, quick(), seed=5, claim_pace=1.0, bot_sleep=gate)
     try:
         await until_claiming(table.peers)
         await until_quiet(table.peers)
-        before = [p.timings.heartbeats for p in table.peers]
+        before = [len(p.sync.log.entries) for p in table.peers]
         await let_the_loop_run()
-        assert [p.timings.heartbeats for p in table.peers] == before and quiet(table.peers)
+        assert [len(p.sync.log.entries) for p in table.peers] == before and quiet(table.peers)
 
         claimer = table.peers[2]
         slot = claimer.table.claimable()[0]
-        await claimer.act(Claim(slot, Side.LEFT))
+        await claimer.act(Claim(slot))
         await until_quiet(table.peers)
         await let_the_loop_run()
         assert quiet(table.peers)
         assert claimer.table.state.hands[2] == (slot,)  # T3: the claim took effect
-        ticks = sum(p.timings.heartbeats for p in table.peers) - sum(before)
-        # the others acknowledge the claim and the shares that deal it: a few each, not a storm
-        assert 2 <= ticks <= 3 * len(table.peers), ticks
+        assert {p.table.steps for p in table.peers} == {3}
+        assert len(table.peers[0].sync.log.entries) - before[0] == 3 * len(table.peers)
         assert len(claimer.timings.claim_latencies) == 1
     finally:
         await table.close()
@@ -161,7 +153,7 @@ async def test_silence_in_phase_1_names_the_seat_the_claims_wait_for(tmp_path: P
         await silent.close()
         claimer = table.peers[0]
         since = {peer.seat: len(peer.history) for peer in table.peers}  # setup had its waits
-        await claimer.act(Claim(claimer.table.claimable()[0], Side.RIGHT))
+        await claimer.act(Claim(claimer.table.claimable()[0]))
 
         def reported(peer: TablePeer) -> set[int]:
             return {
@@ -195,7 +187,7 @@ async def test_a_claim_signed_before_a_crash_still_counts_after_the_restart(
         victim = table.peers[1]
         await table.meshes[1].close()  # cut off: its claim reaches nobody
         slot = victim.table.claimable()[0]
-        await victim.act(Claim(slot, Side.RIGHT))
+        await victim.act(Claim(slot))
         assert victim.sync.log.buffered  # signed, on disk, never applied
         await victim.close()  # the crash: what is on disk is all that is left
 
@@ -238,7 +230,7 @@ async def test_a_lie_seat_resumes_from_its_transcript_mid_phase_1(tmp_path: Path
     try:
         await until_claiming(table.peers)
         victim = table.peers[1]
-        await victim.act(Claim(victim.table.claimable()[0], Side.LEFT))
+        await victim.act(Claim(victim.table.claimable()[0]))
         hand = victim.table.state.hands
         await victim.sync.wait_until(lambda: len(victim.table.state.hands[1]) == 1, 30)
         assert hand != victim.table.state.hands
@@ -279,16 +271,25 @@ async def test_a_lie_seat_resumes_from_its_transcript_mid_phase_1(tmp_path: Path
 
 
 class GreedyTable(LieTable):
-    """A cheat's driver: its bot claims card after card at once, past a full hand (T3)."""
+    """A cheat's driver: its bot claims whenever it can sign, past a full hand (T3)."""
 
     def may_choose(self) -> bool:
         if self.claiming():
-            return len(self._open_own) <= self.options.hand_size
+            return self._want_claim is None and bool(self.state.table)
         return super().may_choose()
+
+    def _why_not_claim(self, seat: int, placing: bool) -> str | None:
+        return None if seat == self.me else super()._why_not_claim(seat, placing)
+
+    def claim_in_flight(self) -> bool:
+        return False
+
+    def _drop_stale_wishes(self) -> None:
+        pass
 
 
 async def test_a_peer_claiming_past_its_hand_is_named_by_the_others(tmp_path: Path) -> None:
-    """Bad input from a peer over real channels: a claim past `hand_size` (protocol.md 10.11.3)
+    """Bad input from a peer over real channels: a claim it may not make (protocol.md 10.11.3)
     stops every honest peer's table with a fault naming that seat, keeps its signed envelope as
     evidence beside the transcript, and the audit names the same seat."""
     options = quick(hand_size=2)
@@ -299,7 +300,7 @@ async def test_a_peer_claiming_past_its_hand_is_named_by_the_others(tmp_path: Pa
         for peer in table.peers[:2]:
             fault = peer.table.fault
             assert fault is not None and fault.seat == 2, fault
-            assert "past 2" in fault.what
+            assert "(T3)" in fault.what and "claimed slot" in fault.what
             assert evidence_path(peer.transcript_path).exists()
     finally:
         await table.close()

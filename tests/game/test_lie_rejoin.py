@@ -43,8 +43,10 @@ async def test_a_peer_killed_and_restarted_finishes_the_game(tmp_path: Path, whe
             await simulation.wait_for(VICTIM, lambda p: p.moves >= 2)
         simulation.kill(VICTIM)
         await simulation.restart(VICTIM)  # waits for the killed process first
-        # where the victim was when it died, by its own transcript
-        assert (acts_in(victim) == 0) if when == "phase 1" else (acts_in(victim) >= 2)
+        # where the victim was when it died, by its own transcript (progress is printed as an
+        # envelope applies, the transcript syncs once per turn of the loop: the kill may take
+        # the newest applied record with it)
+        assert (acts_in(victim) == 0) if when == "phase 1" else (acts_in(victim) >= 1)
         summary = await simulation.finish()
     finally:
         for peer in simulation.peers:

@@ -1,6 +1,8 @@
 """The Lie at a sans-IO table: the full fair deck, in-memory logs, controlled delivery (T3-T10).
 
-Crypto-heavy, so few and small: 2-3 seats, short hands.
+Phase 1 runs in lockstep steps (protocol.md 10.11): property tests of the step machine with
+random delivery orders, ties by the step's seed, the documented bytes, audits, crash and rejoin
+mid-step. Crypto-heavy, so few and small: 2-3 seats, short hands.
 """
 
 from __future__ import annotations
@@ -12,21 +14,31 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import msgpack
 import pytest
 
-from fairdeal.engine.lie import Claim, Phase, Side
+from fairdeal.engine.lie import Claim, Phase
 from fairdeal.engine.lie.cards import BACK_OF, NUMBER_OF
+from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckSession
-from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 from fairdeal.p2p.log.tablelog import TableLog
 from fairdeal.p2p.log.transcript import Transcript, load_transcript
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
-from fairdeal.p2p.table.driver import Publish
 from fairdeal.p2p.table.games import table_class, table_class_for
 from fairdeal.p2p.table.larry import LarryTable
-from fairdeal.p2p.table.lie import CLAIM, LieTable, race_key, race_winner
+from fairdeal.p2p.table.lie import (
+    STEP,
+    LieTable,
+    commitment,
+    done_rank,
+    rank,
+    step_seed,
+    tie_winner,
+)
 from tests.game.lie_sansio import LieSansIO, quick_options
+from tests.game.test_audit import read_records, write_records
 
 
 def no_claims(_seat: int, _table: LieTable) -> None:
@@ -84,7 +96,7 @@ def test_a_whole_three_round_game_every_peer_agrees(three_rounds: LieSansIO) -> 
         for slot in won:  # every front opened has the back the table showed (T1)
             assert BACK_OF[final.revealed[slot]] == final.backs[slot]
     assert sum(len(won) for won in final.prizes) == 3 * (3 + 2 + 1)  # T8, three rounds
-    assert net.tables[0].races_decided > 0  # the greedy seats did race
+    assert net.tables[0].ties > 0  # the greedy seats did claim one card in one step
     auditor = follow_as_auditor(net)
     assert auditor.fault is None and auditor.state.scores == final.scores
     assert auditor.head == net.logs[0].head
@@ -97,19 +109,25 @@ def first_play_state(table: LieTable) -> object:
     )
 
 
-def test_every_peer_ends_phase_1_with_the_same_hands_in_the_same_order() -> None:
-    """Claims delivered in a different random order to each peer still give one outcome (T3)."""
-    net = LieSansIO(3, quick_options(hand_size=4), seed=5)
+@pytest.mark.parametrize(("seed", "fraction"), [(5, 0.3), (6, 0.1), (8, 0.9), (13, 0.5)])
+def test_every_peer_ends_phase_1_with_the_same_hands_in_the_same_order(
+    seed: int, fraction: float
+) -> None:
+    """Property of the step machine: envelopes delivered in a different random order, with
+    random delays (a part of what is in flight each time), to each peer still give one outcome
+    (T3): the same hands in the same order, the same first "Done!", the same prize pile."""
+    net = LieSansIO(3, quick_options(hand_size=4), seed=seed)
     net.run(
         until=lambda n: all(t.state is not None and t.state.phase is Phase.PLAY for t in n.tables),
-        fraction=0.3,
+        fraction=fraction,
     )
+    assert not net.rejected and all(t.fault is None for t in net.tables)
     starts = [first_play_state(t) for t in net.tables]
     assert len({s.hands for s in starts}) == 1
     assert all(len(hand) == 4 for hand in starts[0].hands)
+    assert_earliest_step_wins(net, starts[0].hands)
     assert len({s.first_done for s in starts}) == 1
     assert len({s.prize_pile for s in starts}) == 1
-    assert net.tables[0].races_decided > 0
     # Each seat knows the fronts of its own hand and of no other.
     for table, start in zip(net.tables, starts, strict=True):
         mine = start.hands[table.me]
@@ -119,126 +137,184 @@ def test_every_peer_ends_phase_1_with_the_same_hands_in_the_same_order() -> None
         assert all(table.deck.known_card(table.masked_slot(s)) is None for s in unplayed)
 
 
-def race(order_of_arrival: dict[int, list[int]]) -> LieSansIO:
-    """Seats 0 and 1 claim the same slot without seeing each other; `order_of_arrival` says, per
-    receiving seat, whose claim reaches it first."""
-    net = LieSansIO(3, quick_options(hand_size=2), seed=7)
+def assert_earliest_step_wins(net: LieSansIO, hands: tuple[tuple[int, ...], ...]) -> None:
+    """Read from the log alone: every card taken went to a claimer of the earliest step that
+    claimed it, so a seat that is slow (its envelopes delayed) never wins a slot another seat
+    claimed in an earlier step (T3, protocol.md 10.11.4)."""
+    claims: dict[int, list[tuple[int, int]]] = {}
+    for envelope in net.logs[0].entries:
+        if envelope.kind == STEP and envelope.body["open"] is not None:
+            for slot in envelope.body["open"]["claims"]:  # committed a step before
+                claims.setdefault(slot, []).append((envelope.body["step"] - 1, envelope.seat))
+    for seat, hand in enumerate(hands):
+        for slot in hand:
+            earliest = min(step for step, _ in claims[slot])
+            assert (earliest, seat) in claims[slot], (slot, seat, claims[slot])
+
+
+def test_a_delayed_seat_never_wins_a_slot_claimed_a_step_before() -> None:
+    """Property: one seat's envelopes reach the others late (held back, then delivered in a
+    random order with the rest); the hands still follow the earliest claiming step."""
+    net = LieSansIO(3, quick_options(hand_size=4), seed=17)
+    slow = 2
+
+    def deliver_slowly(fraction: float = 0.5) -> None:
+        rng = net.rng
+        rng.shuffle(net.in_flight)
+        now = [i for i in net.in_flight if i.envelope.seat != slow or rng.random() < 0.2]
+        now = now[: max(1, int(len(now) * fraction))] if now else net.in_flight[:1]
+        for item in now:
+            net.in_flight.remove(item)
+            net.receive(item.to, item.envelope)
+
+    net.deliver_some = deliver_slowly  # type: ignore[method-assign]
+    net.run(
+        until=lambda n: all(t.state is not None and t.state.phase is Phase.PLAY for t in n.tables)
+    )
+    assert all(t.fault is None for t in net.tables)
+    starts = [first_play_state(t) for t in net.tables]
+    assert len({s.hands for s in starts}) == 1
+    assert_earliest_step_wins(net, starts[0].hands)
+
+
+def step_envelopes(net: LieSansIO, round_no: int, step: int) -> list[Envelope]:
+    return [
+        e
+        for e in net.logs[0].entries
+        if e.kind == STEP and e.body["round"] == round_no and e.body["step"] == step
+    ]
+
+
+def seed_of(net: LieSansIO, round_no: int, step: int) -> bytes:
+    """The seed of a step, from the openings its envelopes carry (protocol.md 10.11.4)."""
+    openings = []
+    for envelope in step_envelopes(net, round_no, step):
+        opened = envelope.body["open"]
+        openings.append(
+            b"" if opened is None else opened["nonce"] + pack_canonical(opened["claims"])
+        )
+    return step_seed(net.roster.table, round_no, step, openings)
+
+
+def quiet_claims_open(seats: int, seed: int) -> LieSansIO:
+    net = LieSansIO(seats, quick_options(hand_size=2), seed=seed)
     net.run(claims=no_claims, until=claims_open_everywhere)
-    net.run(claims=no_claims)  # settle: nothing in flight
-    slot = net.tables[0].claimable()[0]
-    claims = {}
-    for seat, side in ((0, Side.LEFT), (1, Side.RIGHT)):
-        net.tables[seat].publish_action(Claim(slot, side))
-        item = net.tables[seat].outbox.pop()
-        claims[seat] = net.sign(seat, item.kind, item.body)
-    for to, first in order_of_arrival.items():
-        for seat in first:
-            if seat == to:
-                continue
-            net.receive(to, claims[seat])
-    for seat in (0, 1):
-        net.receive(seat, claims[seat])
-    net.run(claims=no_claims)
+    net.run(claims=no_claims)  # settle: nothing in flight, nothing to say
     return net
 
 
-def test_a_race_is_decided_the_same_whichever_claim_arrives_first() -> None:
-    """T3: neither claimer had seen the other's claim; both delivery orders give every peer the
-    same winner, the one the race rule picks; the loser's claim is void, without fault."""
-    one = race({0: [0, 1], 1: [1, 0], 2: [0, 1]})
-    other = race({0: [1, 0], 1: [0, 1], 2: [1, 0]})
+def test_a_quiet_table_sends_nothing_and_a_claim_starts_a_step_at_once() -> None:
+    net = quiet_claims_open(3, seed=7)
+    entries = len(net.logs[0].entries)
+    net.run(claims=no_claims)
+    assert len(net.logs[0].entries) == entries and not net.in_flight  # nothing to say
+    table = net.tables[2]
+    slot = table.claimable()[0]
+    table.publish_action(Claim(slot))
+    assert [item.kind for item in table.outbox] == [STEP]  # signed at once, not on a timer
+    body = table.outbox[0].body
+    assert body["step"] == 1 and body["answers"] is None and body["open"] is None
+    net.run(claims=no_claims)
+    # step 1 (the claim committed), step 2 (opened: taken), step 3 (its shares), then quiet
+    assert {t.steps for t in net.tables} == {3}
+    assert all(net.hands(s)[2] == (slot,) for s in range(3))
+    answers = {e.seat: e.body["answers"] for e in step_envelopes(net, 1, 1)}
+    assert answers[2] is None and answers[0] is not None and answers[1] is not None
+
+
+def test_a_tie_in_one_step_goes_by_the_steps_seed_whichever_arrives_first() -> None:
+    """T3: seats 0 and 1 claim one slot in the same step; whatever the delivery order, every
+    peer gives it to the seat the step's seed picks; the other claim is void, without fault."""
     outcomes = []
-    for net in (one, other):
-        assert all(t.fault is None for t in net.tables)
-        assert len(net.heads()) == 1
+    for order in ([0, 1], [1, 0]):
+        net = quiet_claims_open(3, seed=7)
+        slot = net.tables[0].claimable()[0]
+        for seat in order:
+            net.tables[seat].publish_action(Claim(slot))
+            net.flush(seat)
+        net.run(claims=no_claims)
+        assert all(t.fault is None for t in net.tables) and len(net.heads()) == 1
         assert {t.void_claims for t in net.tables} == {1}
-        assert {t.races_decided for t in net.tables} == {1}
-        outcomes.append((net.hands(0), net.hands(1), net.hands(2)))
-        assert len({net.hands(s) for s in range(3)}) == 1
-    assert outcomes[0][0] == outcomes[1][0]
-    hands = outcomes[0][0]
-    (slot,) = [s for hand in hands for s in hand]
-    seed = one.tables[0]._round_seed
-    assert seed is not None
-    winner = race_winner(seed, slot, [0, 1])
-    assert hands[winner] == (slot,) and hands[1 - winner] == ()
-
-
-def test_a_claim_of_a_slot_seen_claimed_is_not_a_race() -> None:
-    """Seat 1 saw seat 0's claim, then claimed the same slot: a fault by seat 1, not a race."""
-    net = LieSansIO(2, quick_options(hand_size=2), seed=3)
-    net.run(claims=no_claims, until=claims_open_everywhere)
-    net.run(claims=no_claims)
-    slot = net.tables[0].claimable()[0]
-    net.tables[0].publish_action(Claim(slot))
-    net.flush(0)
-    net.deliver_all()  # seat 1 applies seat 0's claim once stable
-    net.run(claims=no_claims, until=lambda n: slot not in n.tables[1].claimable())
-    net.run(claims=no_claims)
-    net.tables[1].outbox.append(Publish(CLAIM, {"slot": slot, "side": "left"}))
-    net.run(claims=no_claims)
-    for table in net.tables:
-        assert table.fault is not None and table.fault.seat == 1
-        assert f"claimed slot {slot} after seeing seat 0's claim" in table.fault.what
-        assert "lie.claim #" in table.fault.evidence
-        assert table.expected() is None  # the hand stops
+        assert {t.ties for t in net.tables} == {1}
+        winner = tie_winner(seed_of(net, 1, 2), slot, [0, 1])
+        assert all(net.hands(s)[winner] == (slot,) for s in range(3))
+        assert all(net.hands(s)[1 - winner] == () for s in range(3))
+        outcomes.append(winner)
+    assert outcomes[0] == outcomes[1]
 
 
 def test_claims_not_yet_settled_count_against_the_hand_in_the_view() -> None:
-    """T3: a seat's undecided claims fill its hand as far as its view says: the app offers no
-    claim it would refuse ("hand full") while its last claims' races are still open."""
-    net = LieSansIO(2, quick_options(hand_size=2), seed=5)
-    net.run(claims=no_claims, until=claims_open_everywhere)
-    net.run(claims=no_claims)
+    """T3, one card at a time: a seat's claim fills its hand in its view until it is settled,
+    and it may not claim again before its card's front is known."""
+    net = quiet_claims_open(2, seed=5)
     table = net.tables[0]
-    first, second = table.claimable()[:2]
+    first = table.claimable()[0]
     table.publish_action(Claim(first))
     view = table.view()
-    assert view.pending_claims == (first,) and view.can_claim
-    table.publish_action(Claim(second))
-    view = table.view()
-    assert sorted(view.pending_claims) == sorted((first, second))
-    assert not view.can_claim and not view.my_turn and len(view.hand) == 0
-    net.flush(0)  # in the log, undecided until seat 1 has seen them
-    assert set(table.view().pending_claims) == {first, second}
+    assert view.pending_claims == (first,)
+    assert not table.can_claim() and not table.may_choose()
     net.run(claims=no_claims)
-    view = table.view()
-    assert view.pending_claims == () and len(view.hand) == 2 and not view.can_claim
+    assert table.pending_claims() == () and len(table.state.hands[0]) == 1
+    assert table.can_claim()
 
 
-# -- the race rule --------------------------------------------------------------------------------
+# -- the documented bytes and the tie rule -----------------------------------------------------
 
 
-def test_race_key_is_the_documented_bytes() -> None:
-    seed = bytes(range(64))
+def test_commitment_seed_and_rank_are_the_documented_bytes() -> None:
+    table, nonce = b"T" * 16, bytes(range(32))
     expected = hashlib.sha256(
-        b"fairdeal/lie/race/v1\x00" + seed + (17).to_bytes(8, "big") + (2).to_bytes(8, "big")
+        b"fairdeal/lie/step-commit/v3\x00"
+        + bytes([16])
+        + table
+        + (2).to_bytes(8, "big")
+        + (7).to_bytes(8, "big")
+        + (3).to_bytes(8, "big")
+        + nonce
+        + bytes([0x91, 0x11])  # msgpack [17]
     ).digest()
-    assert race_key(seed, 17, 2) == expected
-    assert race_winner(seed, 17, [0, 1, 2]) == race_winner(seed, 17, [2, 1, 0])  # no seat order
+    assert commitment(table, 2, 7, 3, nonce, [17]) == expected
+    openings = [b"", nonce + bytes([0x90])]
+    seed = hashlib.sha256(
+        b"fairdeal/lie/step-seed/v3\x00"
+        + bytes([16])
+        + table
+        + (2).to_bytes(8, "big")
+        + (8).to_bytes(8, "big")
+        + bytes([0])
+        + bytes([33])
+        + nonce
+        + bytes([0x90])
+    ).digest()
+    assert step_seed(table, 2, 8, openings) == seed
+    assert (
+        rank(seed, 17, 2)
+        == hashlib.sha256(
+            b"fairdeal/lie/rank/v3\x00" + seed + (17).to_bytes(8, "big") + (2).to_bytes(8, "big")
+        ).digest()
+    )
+    assert tie_winner(seed, 17, [0, 1, 2]) == tie_winner(seed, 17, [2, 1, 0])  # no seat order
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 6])
-def test_no_seat_wins_ties_more_than_its_share(seats: int) -> None:
-    """Over many races (fixed seeds: deterministic), every seat wins ties about 1/seats of the
-    time: each count is within 5 standard deviations of the binomial mean (a seed-independent
-    rule would fail this by far if it favoured a seat: low seats, say, or the first claimer)."""
-    races = 6000
-    wins = [0] * seats
-    for n in range(races):
-        seed = hashlib.sha512(n.to_bytes(8, "big")).digest()
-        wins[race_winner(seed, n % 96, list(range(seats)))] += 1
-    p = 1 / seats
-    bound = 5 * math.sqrt(races * p * (1 - p))
-    assert all(abs(w - races * p) <= bound for w in wins), wins
-    # And between any two claimers, the winner is a coin toss over seeds, not a seat's privilege.
+def test_over_many_ties_each_seat_wins_its_share(seats: int) -> None:
+    """Ties decided by step seeds made as the protocol makes them (the hash of every seat's
+    opening: a fresh 32-byte nonce and its claims): each seat's wins are Binomial(n, 1/seats)
+    if the rule is fair, and the test allows 5 standard deviations either side. False-alarm
+    rate for a fair rule: P(|Z| > 5) = 5.7e-7 per seat, under 3.5e-6 per case (6 seats); the
+    seeds are fixed, so the test is deterministic. A rule favouring a seat by even 3 points
+    (a low seat, the first opener) fails it at these counts."""
+    ties = 6000
     rng = random.Random(seats)
-    pair = rng.sample(range(seats), 2)
-    firsts = sum(
-        race_winner(hashlib.sha512(bytes([n % 256, n // 256])).digest(), 5, pair) == pair[0]
-        for n in range(2000)
-    )
-    assert abs(firsts - 1000) <= 5 * math.sqrt(2000 * 0.25)
+    wins = [0] * seats
+    for n in range(ties):
+        slot = n % 96
+        openings = [rng.randbytes(32) + pack_canonical([slot]) for _ in range(seats)]
+        seed = step_seed(b"T" * 16, 1, n + 2, openings)
+        wins[tie_winner(seed, slot, list(range(seats)))] += 1
+    p = 1 / seats
+    bound = 5 * math.sqrt(ties * p * (1 - p))
+    assert all(abs(w - ties * p) <= bound for w in wins), wins
 
 
 # -- audit ----------------------------------------------------------------------------------------
@@ -272,9 +348,111 @@ def test_every_lie_transcript_audits(three_rounds: LieSansIO, tmp_path: Path) ->
 
 
 def phase_1_index(net: LieSansIO) -> int:
-    """A position in the log among Phase 1's claims (the first claim of round 2)."""
-    claims = [i for i, e in enumerate(net.logs[0].entries) if e.kind == CLAIM]
+    """A position in the log among Phase 1's step envelopes: one that opens a claim."""
+    claims = [
+        i
+        for i, e in enumerate(net.logs[0].entries)
+        if e.kind == STEP and e.body["open"] is not None and e.body["open"]["claims"]
+    ]
     return claims[len(claims) // 2]
+
+
+def resign(net: LieSansIO, envelope: Envelope, body: dict) -> Envelope:
+    """The envelope with another body, signed again by its own author (a tamper the signature
+    cannot catch: only the rules can)."""
+    return sign_envelope(
+        net.ids[envelope.seat],
+        table=envelope.table,
+        seat=envelope.seat,
+        seq=envelope.seq,
+        prev=envelope.prev,
+        kind=envelope.kind,
+        body=body,
+    )
+
+
+def first_step(net: LieSansIO, test: Callable[[dict], bool]) -> int:
+    return next(i for i, e in enumerate(net.logs[0].entries) if e.kind == STEP and test(e.body))
+
+
+TAMPERS = {
+    # an opening changed to another claim: not what was committed
+    "opening": (
+        lambda b: b["open"] is not None and bool(b["open"]["claims"]),
+        lambda b: {**b, "open": {**b["open"], "claims": [b["open"]["claims"][0] + 1]}},
+        "opened its step",
+    ),
+    # a placement where the author holds nothing to place (T3)
+    "placement": (
+        lambda b: b["place"] is None and b["step"] == 1,
+        lambda b: {**b, "place": "left"},
+        "placed a card it does not hold unplaced",
+    ),
+    # the step number moved on: out of the lockstep
+    "step number": (
+        lambda b: b["step"] >= 2,
+        lambda b: {**b, "step": b["step"] + 1},
+        "where step",
+    ),
+}
+
+
+@pytest.mark.parametrize("what", sorted(TAMPERS))
+def test_a_step_envelope_tampered_and_signed_again_is_named_by_the_audit(
+    three_rounds: LieSansIO, tmp_path: Path, what: str
+) -> None:
+    """The audit checks the step rules themselves, not only signatures: an opening, a placement
+    or a step number changed by its own author (signed again) fails the audit, naming that
+    author (protocol.md 10.11.3, 10.11.6)."""
+    net = three_rounds
+    find, change, message = TAMPERS[what]
+    at = first_step(net, find)
+    target = net.logs[0].entries[at]
+    honest = write_transcript(net, 0, tmp_path / "honest.transcript")
+
+    def tamper(envelopes: list[Envelope]) -> list[Envelope]:
+        envelopes[at] = resign(net, target, change(dict(target.body)))
+        return envelopes
+
+    report = audit_transcript(rewrite(honest, tmp_path / f"{what}.transcript", tamper))
+    assert not report.verified
+    assert report.fault.seat == target.seat, str(report.fault)
+    assert message in report.fault.what, str(report.fault)
+
+
+def test_a_changed_commitment_names_its_author(three_rounds: LieSansIO, tmp_path: Path) -> None:
+    """A commitment changed in the file fails its author's signature; signed again by the
+    author it is a different envelope, so the next envelope's `prev` no longer chains (a
+    commitment cannot be swapped after the fact without rewriting the whole log after it)."""
+    net = three_rounds
+    at = first_step(net, lambda b: b["step"] >= 2)
+    target = net.logs[0].entries[at]
+    honest = write_transcript(net, 0, tmp_path / "honest.transcript")
+    packed = pack_canonical(target.body["commit"])
+
+    def tamper(envelopes: list[Envelope]) -> list[Envelope]:
+        signed = target.signed.replace(packed, pack_canonical(bytes(32)))
+        envelopes[at] = replace(target, signed=signed)
+        return envelopes
+
+    report = audit_transcript(rewrite(honest, tmp_path / "commit.transcript", tamper))
+    assert not report.verified and report.fault.seat == target.seat, str(report.fault)
+
+
+def test_a_reordered_step_is_out_of_order(three_rounds: LieSansIO, tmp_path: Path) -> None:
+    """Two envelopes of one step swapped (seat 1's before seat 0's): the step's order is the
+    seats' order, so the audit names the envelope out of its place."""
+    entries = three_rounds.logs[0].entries
+    at = first_step(three_rounds, lambda b: b["step"] == 3)
+    assert entries[at].seat == 0 and entries[at + 1].seat == 1
+    honest = write_transcript(three_rounds, 0, tmp_path / "honest.transcript")
+
+    def swap(envelopes: list[Envelope]) -> list[Envelope]:
+        envelopes[at], envelopes[at + 1] = envelopes[at + 1], envelopes[at]
+        return envelopes
+
+    report = audit_transcript(rewrite(honest, tmp_path / "swapped.transcript", swap))
+    assert not report.verified and report.fault.seat == 1
 
 
 @pytest.mark.parametrize("where", ["phase 1", "phase 2"])
@@ -316,26 +494,86 @@ def test_an_altered_dropped_or_moved_lie_envelope_names_its_seat(
 # -- crash and rejoin ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("when", ["phase 1", "trick"])
+CRASH_POINTS = ["before its commitment", "after its commitment", "before its opening", "trick"]
+
+
+@pytest.mark.parametrize("when", CRASH_POINTS)
 def test_a_seat_that_crashes_and_rejoins_finishes_the_game(when: str) -> None:
-    """SIGKILL and rejoin in memory: the seat's table is rebuilt from its seed, its log and
-    what it had signed; the game completes and every peer agrees."""
+    """SIGKILL and rejoin in memory, in the middle of a step: before the seat signed its
+    envelope of a step under way, after it signed one committing to a claim, after that step
+    ended and before it opened it (its nonce comes back from its secret randomness), or in a
+    trick. The seat's table is rebuilt from its seed, its log and what it had signed; the game
+    completes and every peer agrees."""
     net = LieSansIO(3, quick_options(hand_size=3), seed=9)
 
     def crash_point(n: LieSansIO) -> bool:
         table = n.tables[1]
-        if table.state is None:
+        if table.state is None or table.over:
             return False
-        if when == "phase 1":
-            return table.claiming() and sum(map(len, table.state.hands)) >= 3
-        return table.state.phase is Phase.PLAY and bool(table.state.trick)
+        if when == "trick":
+            return table.state.phase is Phase.PLAY and bool(table.state.trick)
+        if not table.claiming() or not table.state.table:
+            return False
+        if when == "before its commitment":
+            return table._position > 0 and table._signed_step < table._step
+        if when == "after its commitment":
+            return table._claim_step is not None and table._claim_step == table._signed_step
+        return (
+            table._position == 0
+            and table._claim_step == table._step
+            and table._signed_step == table._step
+        )
 
     net.run(until=crash_point)
     assert crash_point(net) and not net.tables[1].over
-    before = net.logs[1].head
+    before = list(net.logs[1].entries)
     net.crash_and_rejoin(1)
-    assert net.logs[1].head == before  # the replay reached the same place
+    # the replay reached the same place (and what the others held may have come on top)
+    assert net.logs[1].entries[: len(before)] == before
+    assert not net.logs[1].faults and net.tables[1].fault is None
     net.run()
     assert all(t.fault is None and t.state.over for t in net.tables), [t.fault for t in net.tables]
     assert len(net.heads()) == 1
     assert len({t.state.scores for t in net.tables}) == 1
+
+
+def test_a_version_2_lie_transcript_is_refused_naming_its_version(
+    three_rounds: LieSansIO, tmp_path: Path
+) -> None:
+    """Envelopes of protocol version 2 (layout 1, with a Lamport time, `lie.claim`s) cannot be
+    replayed by version 3: the audit refuses them with a message that names the version."""
+    honest = write_transcript(three_rounds, 0, tmp_path / "honest.transcript")
+    records = read_records(honest)
+    for record in records:
+        if record.get("k") == "applied":
+            fields = msgpack.unpackb(record["d"], raw=False)
+            _, table, seat, seq, prev, kind, body = fields
+            record["d"] = msgpack.packb(
+                [1, table, seat, seq, seq + 1, prev, kind, body], use_bin_type=True
+            )
+    old = tmp_path / "v2.transcript"
+    write_records(old, records)
+    report = audit_transcript(old)
+    assert not report.verified
+    assert "protocol version 2" in f"{report.fault}", str(report.fault)
+
+
+def test_a_done_tie_in_one_step_goes_by_the_steps_seed() -> None:
+    """T3 "Done!": two seats place their last card in the same step; the one first in the
+    step's placement order (`done_rank` under the step's seed) is first done, on every peer."""
+    net = LieSansIO(2, quick_options(hand_size=2), seed=41)
+
+    def apart(seat: int, table: LieTable) -> Claim | None:
+        slots = table.claimable()
+        return Claim(slots[seat]) if len(slots) > seat else None  # never the same card
+
+    net.run(claims=apart, fraction=1.0)
+    placed = [
+        (e.body["step"], e.seat) for e in net.logs[0].entries if e.kind == STEP and e.body["place"]
+    ]
+    last = {seat: max(step for step, s in placed if s == seat) for seat in (0, 1)}
+    assert last[0] == last[1], placed  # both hands were completed in one step
+    seed = seed_of(net, 1, last[0])
+    expected = min((0, 1), key=lambda seat: done_rank(seed, seat))
+    starts = [first_play_state(t) for t in net.tables]
+    assert {s.first_done for s in starts} == {expected}

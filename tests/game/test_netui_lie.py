@@ -20,14 +20,11 @@ from textual.pilot import Pilot
 from fairdeal.engine.bots import make_bot
 from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import Played
-from fairdeal.p2p.deck.messages import SHARES
-from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.lobby.discovery import LOOPBACK
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.api import FaultDetected, ProofStatus, StateChanged
 from fairdeal.p2p.table.audit import audit_many
-from fairdeal.p2p.table.driver import DECK, Publish
 from fairdeal.p2p.table.gather import join_lobby
 from fairdeal.p2p.table.lie import LieTable
 from fairdeal.p2p.table.peer import TablePeer
@@ -64,20 +61,20 @@ class ReusedShareTable(LieTable):
     kept: Any = None
     cheated = False
 
-    def _take_output(self, output: Output, transfer: Any = None) -> None:
-        super()._take_output(output, transfer)
-        for index, item in enumerate(self.outbox):
-            body = item.body if isinstance(item, Publish) and item.kind == DECK else None
-            if self.cheated or not body or body.get("kind") != SHARES:
-                continue
-            share = body["shares"][0]["share"]
-            if self.kept is None:
-                self.kept = share
-            elif share != self.kept:
-                shares = [dict(s) for s in body["shares"]]
-                shares[0]["share"] = self.kept
-                self.outbox[index] = Publish(DECK, {**body, "shares": shares})
-                self.cheated = True
+    def _step_body(self, step: int, answers: bytes | None) -> dict[str, Any]:
+        body = super()._step_body(step, answers)
+        shares = body["shares"]  # the shares ride in the step envelope (protocol.md 10.11.3)
+        if self.cheated or shares is None:
+            return body
+        share = shares["shares"][0]["share"]
+        if self.kept is None:
+            self.kept = share
+        elif share != self.kept:
+            changed = [dict(s) for s in shares["shares"]]
+            changed[0]["share"] = self.kept
+            body["shares"] = {**shares, "shares": changed}
+            self.cheated = True
+        return body
 
 
 async def open_with_a_friend(
@@ -115,8 +112,9 @@ async def caught_up(pilot: Pilot[None], screen: LieTableScreen, session: Network
 async def play_with_keys(
     pilot: Pilot[None], screen: LieTableScreen, session: NetworkedTable
 ) -> None:
-    """Grab with d, then play (else pass) at every go, until the game is over or stopped (a
-    round's score table can come up before the prizes are turned over: play waits behind it)."""
+    """Take the card at the cursor with Enter and place it with →, then play (else pass) at
+    every go, until the game is over or stopped (a round's score table can come up before the
+    prizes are turned over: play waits behind it)."""
 
     def table() -> LieTable:
         assert session.peer is not None and isinstance(session.peer.table, LieTable)
@@ -128,8 +126,10 @@ async def play_with_keys(
         seen = session.event_count
         if isinstance(pilot.app.screen, LieScoresScreen | FaultScreen):
             pass  # a round's scores (the prizes are still being turned over) or the fault: wait
+        elif table().claiming() and table().can_place():
+            await pilot.press("right")  # T3: its front is known, it goes to the right end
         elif table().claiming() and table().can_claim():
-            await pilot.press("d")
+            await pilot.press("enter")  # take the card at the cursor
         elif table().state.phase is Phase.PLAY and table().my_turn():
             await pilot.press("enter")
             if session.event_count == seen and table().my_turn():

@@ -1,7 +1,8 @@
 """`fairdeal simulate lie` (issue 10, acceptance): four bot peers as OS processes over loopback
 play a whole 3-round game of The Lie with every peer in agreement; every transcript passes
 `fairdeal audit`, and one with an envelope altered, dropped or moved fails naming the right
-seat, in Phase 1 (claims, heartbeats, shares of a claimed card) and in a trick."""
+seat, in Phase 1 (step envelopes opening a claim, answering, carrying the shares of a claimed
+card) and in a trick."""
 
 from __future__ import annotations
 
@@ -40,7 +41,9 @@ def test_four_peers_finish_a_three_round_game_in_agreement(simulated: dict[str, 
     # T3: every seat claimed 12 cards a round, each timed from its claim to its front
     assert simulated["claim_latency_ms"]["count"] == 4 * 12 * 3
     assert 0 < simulated["claim_latency_ms"]["median"] <= simulated["claim_latency_ms"]["p99"]
-    assert simulated["races_decided"] >= 0 and simulated["void_claims"] >= 0
+    assert simulated["ties"] >= 0 and simulated["void_claims"] >= 0
+    assert simulated["cards_taken"] == 4 * 12 * 3
+    assert len(simulated["steps_per_round"]) == 3 and simulated["envelopes_per_card"] > 0
     assert set(simulated["time"]) == {
         "setup_seconds",
         "moves_seconds",
@@ -61,37 +64,35 @@ def test_every_transcript_audits_with_the_same_result(
     for report in audit["transcripts"]:
         assert report["over"] and report["hands"] == 3
         assert report["scores"] == simulated["scores"]  # T10: the prizes opened and counted
-        assert report["counters"]["races_decided"] == simulated["races_decided"]
+        assert report["counters"]["steps"] == simulated["steps"]
+        assert report["counters"]["void_claims"] == simulated["void_claims"]
 
 
-def kinds(records: list[dict]) -> list[tuple[str, str | None]]:
-    """(kind, deck message kind) of every applied envelope, in log order."""
+def kinds(records: list[dict]) -> list[tuple[str, Any]]:
+    """(kind, body) of every applied envelope, in log order."""
     out = []
     for index in applied_indices(records):
         fields = msgpack.unpackb(records[index]["d"], raw=False)
-        body = fields[-1]
-        out.append((fields[6], body.get("kind") if isinstance(body, dict) else None))
+        out.append((fields[5], fields[6]))
     return out
 
 
 def position_of(records: list[dict], where: str) -> int:
-    """An applied envelope's position in round 1 (an early one keeps the audit short): a claim
-    among others, a heartbeat, the shares of a claimed card (Phase 1), or the first play of a
-    trick."""
+    """An applied envelope's position in round 1 (an early one keeps the audit short): a step
+    envelope opening a claim, one answering another, one carrying the shares of a claimed card
+    (Phase 1), or the first play of a trick."""
     listed = kinds(records)
-    claims = [i for i, (kind, _) in enumerate(listed) if kind == "lie.claim"]
+    steps = [(i, body) for i, (kind, body) in enumerate(listed) if kind == "lie.step"]
     if where == "claim":
-        return claims[5]
+        return [i for i, body in steps if body["open"] and body["open"]["claims"]][5]
     if where == "tick":
-        return next(i for i, (kind, _) in enumerate(listed) if i > claims[0] and kind == "lie.tick")
+        return next(i for i, body in steps if body["answers"] is not None and i > steps[6][0])
     if where == "claim shares":
-        return next(
-            i for i, k in enumerate(listed) if i > claims[0] and k == ("deck", "deck.shares")
-        )
+        return next(i for i, body in steps if body["shares"] is not None)
     return next(i for i, (kind, _) in enumerate(listed) if kind == "lie.act")
 
 
-WHERE = ["claim", "tick", "claim shares", "trick"]
+WHERE = ["claim", "tick", "claim shares", "trick"]  # "tick": a step envelope that answers
 
 
 @pytest.mark.parametrize("where", WHERE)
@@ -103,7 +104,7 @@ def test_an_altered_envelope_names_its_seat(
     index = applied_indices(records)[position]
     author = seat_of(records[index])
     signed = bytearray(records[index]["d"])
-    prev = msgpack.unpackb(signed, raw=False)[5]
+    prev = msgpack.unpackb(signed, raw=False)[4]
     signed[signed.find(prev) + len(prev) - 1] ^= 0x01  # still msgpack, no longer signed
     records[index]["d"] = bytes(signed)
     path = tmp_path / "altered.transcript"
@@ -152,9 +153,8 @@ def test_a_moved_envelope_names_its_seat(
 def test_a_transcript_cut_in_phase_1_verifies_so_far(
     simulated: dict[str, Any], tmp_path: Path, where: str
 ) -> None:
-    """A seat gone mid-Phase 1 leaves a log whose last envelopes were applied on envelopes it
-    held back and never recorded: they apply in the order they stand (protocol.md 10.7), and the
-    transcript is verified so far, incomplete, not out of order."""
+    """A seat gone mid-Phase 1 (even mid-step) leaves a log that is verified so far,
+    incomplete, not out of order: every envelope applies where it stands (protocol.md 10.7)."""
     records = read_records(Path(simulated["transcripts"][3]))
     position = position_of(records, where)
     cut = applied_indices(records)[position] + 1

@@ -36,7 +36,6 @@ def scenarios(draw: st.DrawFn) -> list[Envelope]:
                 table=ROSTER.table,
                 seat=seat,
                 seq=view.author(IDS[seat], seat, "m", None).seq,
-                lamport=step + 1,
                 prev=bytes([step]) * 32,
                 kind="m",
                 body=step,
@@ -79,7 +78,7 @@ def test_any_arrival_order_gives_the_same_log_and_faults(made: list[Envelope], r
 @PROPERTY
 @given(scenarios(), st.integers(0, 2), st.randoms(use_true_random=False))
 def test_equivocation_is_found_whatever_the_order(made: list[Envelope], seat: int, rng) -> None:
-    place = {"table": ROSTER.table, "seat": seat, "seq": 50, "lamport": 60, "kind": "m"}
+    place = {"table": ROSTER.table, "seat": seat, "seq": 50, "kind": "m"}
     prev = new_log().head
     first = sign_envelope(IDS[seat], prev=prev, body="one", **place)
     second = sign_envelope(IDS[seat], prev=prev, body="two", **place)  # same place, other body

@@ -112,7 +112,6 @@ async def test_bad_envelope_is_reported_against_the_sender_and_changes_no_state(
         table=log.roster.table,
         seat=2,  # seat 2's place, signed by seat 0's key
         seq=0,
-        lamport=1,
         prev=log.head,
         kind="move",
         body=None,
@@ -135,7 +134,6 @@ async def test_wrong_table_envelope_is_reported(table: list[LoopbackPeer]) -> No
         table=b"another-table",
         seat=0,
         seq=0,
-        lamport=1,
         prev=table[0].sync.log.head,
         kind="move",
         body=None,

@@ -123,7 +123,6 @@ VALID = sign_envelope(
     table=b"table",
     seat=0,
     seq=3,
-    lamport=4,
     prev=genesis_head(b"table"),
     kind="move",
     body={"cards": [1, 2], "say": "seven"},

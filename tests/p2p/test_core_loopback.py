@@ -10,7 +10,7 @@ import pytest
 
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.sync import TableSync
-from fairdeal.p2p.log.tablelog import Simultaneous, TableLog, seat_order
+from fairdeal.p2p.log.tablelog import seat_order
 from fairdeal.p2p.log.transcript import load_transcript
 from fairdeal.p2p.net.mesh import Mesh
 from tests.p2p.core_support import (
@@ -142,41 +142,6 @@ async def test_a_peer_that_missed_envelopes_gets_them_relayed_by_anyone() -> Non
         peers[1].sync.publish("move", {})
         await peers[2].sync.wait_for_length(2, timeout=5)
         assert peers[2].sync.log.entries[0].signed == envelope.signed
-    finally:
-        await stop_table(peers)
-
-
-async def test_simultaneous_phase_with_ticks_agrees_over_the_network() -> None:
-    grabs_in_phase = 6
-
-    def grabs(log: TableLog) -> int:
-        return sum(1 for e in log.entries if e.kind == "grab")
-
-    def phase(log: TableLog) -> Simultaneous | None:
-        # The Lie's Phase 1 shape: everyone at once until six cards are grabbed.
-        return Simultaneous(frozenset(range(4))) if grabs(log) < grabs_in_phase else None
-
-    peers = await start_table(4, ordering=phase)
-    try:
-        for peer in peers:
-
-            def tick_if_blocking(peer: LoopbackPeer = peer) -> None:
-                log = peer.sync.log
-                mine_held = any(e.seat == peer.seat for e in log.buffered)
-                if peer.seat in log.waiting_for() and not mine_held:
-                    peer.sync.publish("tick", None)
-
-            peer.sync.on_update(tick_if_blocking)
-        for n in range(3):  # seats 0 and 2 grab three times each, at once; 1 and 3 stay quiet
-            peers[0].sync.publish("grab", n)
-            peers[2].sync.publish("grab", n)
-        for peer in peers:
-            await peer.sync.wait_until(lambda p=peer: grabs(p.sync.log) == grabs_in_phase, 10)
-        orders = [[e.signed for e in peer.sync.log.entries] for peer in peers]
-        assert all(order == orders[0] for order in orders)
-        keys = [(e.lamport, e.seat) for e in peers[0].sync.log.entries]
-        assert keys == sorted(keys)
-        assert all(not peer.sync.log.faults and not peer.mesh.errors for peer in peers)
     finally:
         await stop_table(peers)
 

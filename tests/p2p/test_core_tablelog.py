@@ -1,5 +1,5 @@
 """The table log: verification, ordering by the game's rules, buffering, duplicates,
-equivocation evidence, Lamport ordering of simultaneous phases, catch-up sets."""
+equivocation evidence, catch-up sets; no clock in an envelope (protocol v3)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from fairdeal.p2p.log.tablelog import (
     EquivocationError,
     Rejected,
     Roster,
-    Simultaneous,
     TableLog,
     genesis_head,
     seat_order,
@@ -82,7 +81,7 @@ def test_duplicate_and_replayed_envelopes_are_ignored() -> None:
 def test_bad_signature_is_refused_naming_the_sender_and_changes_nothing() -> None:
     good = new_log().author(IDS[0], 0, "move", {"card": 3})
     forged = sign_envelope(
-        IDS[3], table=TABLE, seat=0, seq=0, lamport=1, prev=good.prev, kind="move", body=None
+        IDS[3], table=TABLE, seat=0, seq=0, prev=good.prev, kind="move", body=None
     )
     sink = new_log()
     with pytest.raises(EnvelopeError, match=r"peer-x.*bad signature.*seat 0"):
@@ -146,72 +145,18 @@ def test_game_rejection_is_a_fault_of_the_author_and_not_applied() -> None:
 
 def test_unknown_prev_head_is_a_fault() -> None:
     bogus = sign_envelope(
-        IDS[0], table=TABLE, seat=0, seq=0, lamport=1, prev=b"\x07" * 32, kind="m", body=None
+        IDS[0], table=TABLE, seat=0, seq=0, prev=b"\x07" * 32, kind="m", body=None
     )
     sink = new_log()
     assert sink.receive(bogus, "peer") == []
     assert sink.faults[0].kind == "bad-prev" and sink.faults[0].seat == 0
 
 
-def test_lamport_time_must_grow() -> None:
-    source = new_log()
-    first = source.author(IDS[0], 0, "m", None)
-    source.receive(first)
-    stale = sign_envelope(
-        IDS[1], table=TABLE, seat=1, seq=0, lamport=1, prev=source.head, kind="m", body=None
-    )
-    sink = new_log()
-    sink.receive(first, "p")
-    sink.receive(stale, "p")
-    assert [f.kind for f in sink.faults] == ["lamport"]
-
-
-def test_simultaneous_phase_orders_by_lamport_then_seat_once_stable() -> None:
-    """T3: of two claims made at once, the earlier in (lamport, seat) order wins everywhere."""
-
-    def phase(log: TableLog) -> Simultaneous:
-        return Simultaneous(frozenset({0, 1, 2}))
-
-    authoring = TableLog(ROSTER, phase)
-    # Three seats grab at once on the same head: equal Lamport times, so seat order decides.
-    grabs = [authoring.author(IDS[seat], seat, "grab", seat) for seat in (2, 0, 1)]
-    seat0, seat1, seat2 = grabs[1], grabs[2], grabs[0]
-    # Seat 0's grab sorts first and is stable even before seat 1 is heard from: seat 1 cannot
-    # send anything before Lamport time 1, and (1, 1) sorts after (1, 0).
-    sink = TableLog(ROSTER, phase)
-    assert sink.receive(seat2, "p") == []
-    assert sink.receive(seat0, "p") == [seat0]
-    assert sink.receive(seat1, "p") == [seat1, seat2]
-    # Seat 1's grab is not stable while seat 0 might still send (1, 0).
-    sink = TableLog(ROSTER, phase)
-    assert sink.receive(seat1, "p") == []
-    assert sink.receive(seat2, "p") == []
-    assert sink.receive(seat0, "p") == [seat0, seat1, seat2]
-
-
-def test_simultaneous_phase_applies_the_same_order_whatever_the_arrival() -> None:
-    def phase(log: TableLog) -> Simultaneous:
-        return Simultaneous(frozenset({0, 1, 2, 3}))
-
-    rng = random.Random(7)
-    authors = [TableLog(ROSTER, phase) for _ in range(4)]
-    everything: list[Envelope] = []
-    for _ in range(12):  # each seat signs on its own partial view, then some delivery happens
-        seat = rng.randrange(4)
-        envelope = authors[seat].author(IDS[seat], seat, "grab", None)
-        everything.append(envelope)
-        for log in authors:
-            if log is authors[seat] or rng.random() < 0.5:
-                log.receive(envelope, "p")
-    orders = []
-    for _ in range(5):
-        sink = TableLog(ROSTER, phase)
-        for envelope in rng.sample(everything, len(everything)):
-            sink.receive(envelope, "p")
-        orders.append([(e.seat, e.seq) for e in sink.entries])
-    assert all(order == orders[0] for order in orders)
-    lamports = [(e.lamport, e.seat) for e in sink.entries]
-    assert lamports == sorted(lamports)
+def test_a_version_2_envelope_is_refused_naming_its_version() -> None:
+    """Layout 1 (protocol version 2, with a Lamport time) is refused with a message naming it."""
+    old = msgpack.packb([1, TABLE, 0, 0, 1, genesis_head(TABLE), "m", None])
+    with pytest.raises(EnvelopeError, match="protocol version 2 or older"):
+        parse_envelope({"t": "env", "d": old, "s": bytes(64)}, "peer")
 
 
 def test_catch_up_lists_what_a_peer_lacks() -> None:
@@ -236,7 +181,6 @@ def test_envelopes_far_ahead_or_beyond_the_buffer_are_refused() -> None:
         table=TABLE,
         seat=0,
         seq=5000,
-        lamport=1,
         prev=genesis_head(TABLE),
         kind="m",
         body=None,
@@ -259,19 +203,6 @@ def test_waiting_for_names_the_seat_whose_silence_blocks_the_log() -> None:
     log.receive(log.author(IDS[0], 0, "move", None), "p")
     assert len(log.entries) == 2 and log.waiting_for() == {2}
 
-    def phase(log: TableLog) -> Simultaneous:
-        return Simultaneous(frozenset({0, 1, 2}))
-
-    simultaneous = TableLog(ROSTER, phase)
-    assert simultaneous.waiting_for() == set()  # nothing held: nobody needs to speak
-    grab = simultaneous.author(IDS[2], 2, "grab", None)  # (1, 2)
-    simultaneous.receive(grab, "p")
-    assert simultaneous.waiting_for() == {0, 1}  # either could still send (1, 0) or (1, 1)
-    simultaneous.receive(simultaneous.author(IDS[0], 0, "tick", None), "p")  # (2, 0)
-    assert simultaneous.waiting_for() == {1}
-    simultaneous.receive(simultaneous.author(IDS[1], 1, "tick", None), "p")  # (2, 1)
-    assert simultaneous.entries[0] == grab
-
 
 def test_envelope_kinds_are_printable_ascii_only() -> None:
     for kind in ("", "a b", "move\x1b[2J", "é", "x" * 65):
@@ -280,7 +211,6 @@ def test_envelope_kinds_are_printable_ascii_only() -> None:
             table=TABLE,
             seat=0,
             seq=0,
-            lamport=1,
             prev=genesis_head(TABLE),
             kind="placeholder",
             body=None,
