@@ -7,29 +7,15 @@ reports) without running peers; bench/README.md has the real runs.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
 QUIET = {"mul_us": 57.0, "mul_base_us": 18.7, "add_us": 16.0, "validate_us": 5.4}
-
-
-def load(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    monkeypatch.syspath_prepend(str(BENCH))  # the benches import bench/calibration.py
-    # bench/calibration.py under its own name, so that the bench loaded after it imports it
-    module_name = name if name == "calibration" else f"bench_{name}"
-    spec = importlib.util.spec_from_file_location(module_name, BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, module_name, module)  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 def larry_summary(peers: int, doubts: list[float]) -> dict[str, Any]:
@@ -54,10 +40,12 @@ def larry_summary(peers: int, doubts: list[float]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def quiet(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def quiet(
+    monkeypatch: pytest.MonkeyPatch, load_bench: Callable[[str], ModuleType]
+) -> dict[str, Any]:
     """A quiet machine for the calibration: no libsodium runs, load 0.2, no other processes."""
     state: dict[str, Any] = {"others": 0.0, "load": 0.2}
-    calibration = load("calibration", monkeypatch)
+    calibration = load_bench("calibration")
     monkeypatch.setattr(
         calibration, "calibrate", lambda *a, **k: {**QUIET, "load_1min": state["load"]}
     )
@@ -65,10 +53,18 @@ def quiet(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return state
 
 
+@pytest.fixture
+def game(quiet: dict[str, Any], load_bench: Callable[[str], ModuleType]) -> ModuleType:
+    """bench/game.py, importing the quiet calibration above."""
+    return load_bench("game")
+
+
 def run_bench(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, summaries: dict[int, dict[str, Any]]
+    game: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    summaries: dict[int, dict[str, Any]],
 ) -> dict[str, Any]:
-    game = load("game", monkeypatch)
     monkeypatch.setattr(game, "simulate", lambda peers, *a, **k: summaries[peers])
     out = tmp_path / "game.json"
     sizes = [str(size) for size in summaries]
@@ -81,9 +77,13 @@ def run_bench(
 
 @pytest.mark.parametrize("peers", [2, 6])
 def test_a_larry_table_size_without_targets_is_measured(
-    peers: int, quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    peers: int,
+    game: ModuleType,
+    quiet: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
-    report = run_bench(monkeypatch, tmp_path, {peers: larry_summary(peers, [10.0, 20.0])})
+    report = run_bench(game, monkeypatch, tmp_path, {peers: larry_summary(peers, [10.0, 20.0])})
     (result,) = report["results"]
     assert result["peers"] == peers
     assert result["setup_s"] == 0.5
@@ -91,9 +91,9 @@ def test_a_larry_table_size_without_targets_is_measured(
 
 
 def test_a_game_without_a_doubt_reports_no_doubt_figure(
-    quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys
+    game: ModuleType, quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys
 ) -> None:
-    report = run_bench(monkeypatch, tmp_path, {4: larry_summary(4, [])})
+    report = run_bench(game, monkeypatch, tmp_path, {4: larry_summary(4, [])})
     (result,) = report["results"]
     assert result["doubt_median_ms"] is None and result["doubt_p99_ms"] is None
     assert result["doubts"] == [0, 0]
@@ -101,9 +101,8 @@ def test_a_game_without_a_doubt_reports_no_doubt_figure(
 
 
 def test_doubt_figures_come_from_the_runs_that_had_doubts(
-    quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    game: ModuleType, quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    game = load("game", monkeypatch)
     runs = iter([larry_summary(4, []), larry_summary(4, [10.0, 30.0])])
     monkeypatch.setattr(game, "simulate", lambda *a, **k: next(runs))
     result = game.run_size(4, 2, short=True)
@@ -112,18 +111,18 @@ def test_doubt_figures_come_from_the_runs_that_had_doubts(
 
 
 def test_other_processes_busy_during_the_run_raise_the_warning(
-    quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    game: ModuleType, quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     quiet["others"] = 1.2  # quiet before and after, but other work took 1.2 cores meanwhile
-    report = run_bench(monkeypatch, tmp_path, {4: larry_summary(4, [10.0])})
+    report = run_bench(game, monkeypatch, tmp_path, {4: larry_summary(4, [10.0])})
     assert report["others_cpu_cores"] == 1.2
     assert report["loaded_warning"] is not None and "1.20 cores" in report["loaded_warning"]
     assert report["calibration_after"]["load_1min"] == 0.2  # the reading, not zero
 
 
 def test_a_quiet_run_has_no_warning(
-    quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    game: ModuleType, quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    report = run_bench(monkeypatch, tmp_path, {8: larry_summary(8, [10.0])})
+    report = run_bench(game, monkeypatch, tmp_path, {8: larry_summary(8, [10.0])})
     assert report["loaded_warning"] is None
     assert report["results"][0]["targets"]["setup"] is True
