@@ -7,8 +7,11 @@ API overview (RULES.md "The Lie" cites the rulings T1-T10):
 - State: `LieState`, immutable and public: every slot's back is public (`backs`), fronts enter
   `revealed` only through a Reveal. `state.actors()` are the seats that may act (several in
   Phase 1), `state.pending` the requests the driver must serve, in order.
-- Actions: `Claim(slot, side)` in Phase 1 (T3), `Play(slots)` and `Pass()` in Phase 2 (T5).
-  Illegal ones raise an `IllegalAction` subclass (`SlotTaken`, `HandFull`, `NotAdjacent`,
+- Actions: `Claim(slot)` then, once its front is dealt, `Place(side)` in Phase 1 (T3; the engine
+  places a hand's first card itself), `Play(slots)` and `Pass()` in Phase 2 (T5). `state.unplaced`
+  holds each seat's taken, unplaced slot; `Placed` events tell where each card went.
+  Illegal ones raise an `IllegalAction` subclass (`SlotTaken`, `HandFull`, `PlaceFirst`,
+  `NothingToPlace`, `NotAdjacent`,
   `MustLead`, …, exported here) naming the seat; a play its revealed faces contradict is a
   `Violation` event naming the seat, and the game stops.
 - Requests: `NewGroupedDeck` and `GroupedReshuffle` (cards stay with their backs, T1, T9),
@@ -21,7 +24,7 @@ API overview (RULES.md "The Lie" cites the rulings T1-T10):
 from __future__ import annotations
 
 from fairdeal.engine.game import Game
-from fairdeal.engine.lie.actions import Action, Claim, Pass, Play, Side
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import BACK_OF, DECK, LieCard, card_names, fronts_behind
 from fairdeal.engine.lie.errors import (
     DRIVER,
@@ -37,8 +40,10 @@ from fairdeal.engine.lie.errors import (
     NotAdjacent,
     NotBuilding,
     NotGreater,
+    NothingToPlace,
     NotPlaying,
     NotYourTurn,
+    PlaceFirst,
     SlotTaken,
     UnknownAction,
     WaitingForDriver,
@@ -76,8 +81,11 @@ __all__ = [
     "NotGreater",
     "NotPlaying",
     "NotYourTurn",
+    "NothingToPlace",
     "Pass",
     "Phase",
+    "Place",
+    "PlaceFirst",
     "Play",
     "Side",
     "SlotTaken",

@@ -7,7 +7,18 @@ from enum import StrEnum
 
 from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
 
-__all__ = ["Ack", "Action", "Arrangement", "Claim", "Faces", "Pass", "Play", "Resolution", "Side"]
+__all__ = [
+    "Ack",
+    "Action",
+    "Arrangement",
+    "Claim",
+    "Faces",
+    "Pass",
+    "Place",
+    "Play",
+    "Resolution",
+    "Side",
+]
 
 
 class Side(StrEnum):
@@ -17,15 +28,25 @@ class Side(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """T3: take the card in table slot `slot` and add it at the far `side` of one's hand.
+    """T3: take the card in table slot `slot`; its front is dealt to the claimer alone.
 
-    Any seat with fewer cards than a full hand may claim, at any time during Phase 1; the driver
-    delivers claims in one order and a slot already taken is refused (SlotTaken). For the first
-    card of a hand the side does not matter.
+    Any seat with fewer cards than a full hand and no card left to place may claim, at any time
+    during Phase 1; the driver delivers claims in one order and a slot already taken is refused
+    (SlotTaken). The side is chosen afterwards, by Place, once the front is known; the first
+    card of a hand just starts it (the engine places it when its Deal is answered).
     """
 
     slot: int
-    side: Side = Side.RIGHT
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """T3: add the card one took, whose front one now knows, at the far `side` of one's hand.
+
+    Needed from a hand's second card on; the next card is claimed only after this one is placed.
+    """
+
+    side: Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,4 +66,4 @@ class Pass:
     """T5: let one's go in this trick pass (not allowed for the leader)."""
 
 
-Action = Claim | Play | Pass
+Action = Claim | Place | Play | Pass

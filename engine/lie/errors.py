@@ -30,6 +30,8 @@ __all__ = [
     "NotGreater",
     "NotPlaying",
     "NotYourTurn",
+    "NothingToPlace",
+    "PlaceFirst",
     "SlotTaken",
     "UnknownAction",
     "WaitingForDriver",
@@ -47,6 +49,14 @@ class SlotTaken(IllegalAction):
 
 class HandFull(IllegalAction):
     """T3: a player stops at a full hand (12 cards)."""
+
+
+class PlaceFirst(IllegalAction):
+    """T3: the next card is taken only after the last one is placed."""
+
+
+class NothingToPlace(IllegalAction):
+    """T3: Place puts the card one took at an end of the hand; this seat holds none unplaced."""
 
 
 class NotPlaying(IllegalAction):

@@ -13,6 +13,7 @@ __all__ = [
     "GameOver",
     "HandComplete",
     "Passed",
+    "Placed",
     "Played",
     "PrizePileFormed",
     "PrizesTaken",
@@ -44,13 +45,22 @@ class TableLaidOut:
 
 @dataclass(frozen=True, slots=True)
 class Claimed:
-    """T3: `seat` took `slot` (back `back`) to the `side` of its hand; it now holds `size` cards."""
+    """T3: `seat` took `slot` (back `back`); it now holds `size` cards, this one not yet placed."""
+
+    seat: int
+    slot: int
+    back: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """T3: `seat` added its taken card `slot` at the far `side` of its hand (the first card of a
+    hand is placed by the engine, to the right, once its front is dealt)."""
 
     seat: int
     slot: int
     side: Side
-    back: int
-    size: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +148,7 @@ Event = (
     RoundStarted
     | TableLaidOut
     | Claimed
+    | Placed
     | HandComplete
     | PrizePileFormed
     | TrickStarted

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from fairdeal.engine.lie.actions import Action, Claim, Pass, Play, Side
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import COLOUR_OF, NUMBER_OF
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.rules import apply
 from fairdeal.engine.lie.state import Phase
 from fairdeal.engine.lie.view import LieView
 
+PLACES: tuple[Action, ...] = (Place(Side.LEFT), Place(Side.RIGHT))
+
 
 def claim_actions(view: LieView) -> tuple[Action, ...]:
-    """T3: every table slot, at either end (the first card just starts the hand)."""
+    """T3: every table slot, or, with a taken card whose front is known, either end of the hand."""
+    if view.can_place:
+        return PLACES
     if not view.can_claim:
         return ()
-    sides = (Side.LEFT, Side.RIGHT) if view.state.hands[view.seat] else (Side.RIGHT,)
-    return tuple(Claim(slot, side) for slot in view.table for side in sides)
+    return tuple(Claim(slot) for slot in view.table)
 
 
 def combinations(view: LieView) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:

@@ -1,10 +1,12 @@
 """The Lie's transitions: `new_game`, and `apply(state, seat, action)` for actions and resolutions.
 
 Phase 1 (T3): claims by any seat with room, in the order they reach `apply`; each asks the driver
-to deal that slot to the claimer. Phase 2 (T5-T7): tricks; each play asks for a Reveal and is
-checked on its faces (a contradicted play is a Violation). Rounds and the prize pile (T4, T8, T9)
-and scoring (T10) follow. Every transition copies the state's field dict once and builds the next
-state from it (as Larry does), which keeps the hot path cheap.
+to deal that slot to the claimer, and once that Deal is answered the claimer places the card at an
+end of its hand (Place; the engine places a hand's first card itself). Phase 2 (T5-T7): tricks;
+each play asks for a Reveal and is checked on its faces (a contradicted play is a Violation).
+Rounds and the prize pile (T4, T8, T9) and scoring (T10) follow. Every transition copies the
+state's field dict once and builds the next state from it (as Larry does), which keeps the hot
+path cheap.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from fairdeal.engine.events import Violation
 from fairdeal.engine.lie import errors as E
-from fairdeal.engine.lie.actions import Claim, Pass, Play, Side
+from fairdeal.engine.lie.actions import Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import BACK_OF, COLOUR_OF, DECK_SIZE, NUMBER_OF
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.events import (
@@ -22,6 +24,7 @@ from fairdeal.engine.lie.events import (
     GameOver,
     HandComplete,
     Passed,
+    Placed,
     Played,
     PrizePileFormed,
     PrizesTaken,
@@ -97,6 +100,7 @@ def new_game(players: int, options: LieOptions | None = None) -> Step:
         layout=(),
         table=(),
         hands=((),) * players,
+        unplaced=(None,) * players,
         first_done=None,
         prize_pile=(),
         prizes=((),) * players,
@@ -132,6 +136,7 @@ def _lay_out(tx: _Tx, slots: tuple[int, ...]) -> None:
     players: int = v["players"]
     v["phase"] = Phase.BUILD
     v["hands"] = ((),) * players
+    v["unplaced"] = (None,) * players
     v["table"] = v["layout"] = v["prize_pile"] = v["discard"] = v["trick"] = v["order"] = ()
     v["first_done"] = v["lead_colour"] = v["best_seat"] = None
     v["trick_no"] = v["position"] = v["best"] = 0
@@ -152,7 +157,10 @@ def apply(state: LieState, seat: int, action: Any) -> Step:
     if kind is Ack:  # the common answer (every claim's Deal): the shortest path
         pending = state.pending
         if seat == E.DRIVER and pending and pending[0].id == action.request:
-            request_kind = type(pending[0])
+            request = pending[0]
+            request_kind = type(request)
+            if request_kind is Deal and _starts_hand(state, request):  # type: ignore[arg-type]
+                return _resolve(state, seat, action)
             if request_kind is not Reveal and request_kind is not Arrange:
                 values = state.__dict__.copy()
                 values["pending"] = pending[1:]
@@ -168,6 +176,8 @@ def apply(state: LieState, seat: int, action: Any) -> Step:
         raise E.NoSuchSeat(seat, f"there is no seat {seat} at this table")
     if kind is Claim:
         return _claim(state, seat, action)
+    if kind is Place:
+        return _place_action(state, seat, action)
     if kind is Play or kind is Pass:
         if state.phase is not Phase.PLAY:
             raise E.NotPlaying(seat, "cards are played only once every hand is complete (T5)")
@@ -188,6 +198,11 @@ def _claim(state: LieState, seat: int, action: Claim) -> Step:
         raise E.NotBuilding(seat, "cards are taken from the table only in Phase 1 (T3)")
     if not state.claims_open():
         raise E.WaitingForDriver(seat, "the table is still being laid out")
+    unplaced = state.unplaced
+    if unplaced[seat] is not None:
+        raise E.PlaceFirst(
+            seat, f"place your last card (slot {unplaced[seat]}) before taking another (T3)"
+        )
     hand = state.hands[seat]
     size = state.options.hand_size
     if len(hand) >= size:
@@ -198,36 +213,73 @@ def _claim(state: LieState, seat: int, action: Claim) -> Step:
         at = table.index(slot)
     except ValueError:
         raise E.SlotTaken(seat, f"slot {slot} is not on the table (T3)") from None
+    values = state.__dict__.copy()
+    values["table"] = table[:at] + table[at + 1 :]
+    now_unplaced = list(unplaced)
+    now_unplaced[seat] = slot
+    values["unplaced"] = tuple(now_unplaced)
+    rid = values["next_request"]
+    values["next_request"] = rid + 1
+    deal = Deal(rid, seat, (slot,))
+    values["pending"] = (*state.pending, deal)
+    next_state = object.__new__(LieState)
+    object.__setattr__(next_state, "__dict__", values)
+    claimed = Claimed(seat, slot, state.backs[slot], len(hand) + 1)
+    return Step(next_state, (claimed,), (deal,))
+
+
+def _starts_hand(state: LieState, deal: Deal) -> bool:
+    """Is `deal` the first card of its seat's hand, which the engine places itself (T3)?"""
+    seat = deal.seat
+    return (
+        state.phase is Phase.BUILD
+        and not state.hands[seat]
+        and state.unplaced[seat] is not None
+        and state.unplaced[seat] in deal.slots
+    )
+
+
+def _place_action(state: LieState, seat: int, action: Place) -> Step:
+    if state.phase is not Phase.BUILD:
+        raise E.NotBuilding(seat, "cards are placed in a hand only in Phase 1 (T3)")
+    slot = state.unplaced[seat]
+    if slot is None:
+        raise E.NothingToPlace(seat, "you hold no taken card to place: take one first (T3)")
+    if not state.front_known(seat):
+        raise E.WaitingForDriver(
+            seat, f"the front of slot {slot} is still being dealt to you: place it once seen (T3)"
+        )
     side = action.side
     if side is not Side.RIGHT and side is not Side.LEFT:
         if side not in _SIDES:
             raise E.UnknownAction(seat, f"side must be left or right, not {side!r}")
         side = Side(side)
-    values = state.__dict__.copy()
-    values["table"] = table[:at] + table[at + 1 :]
+    tx = _Tx(state.__dict__.copy())
+    _place(tx, seat, slot, side)
+    return tx.freeze()
+
+
+def _place(tx: _Tx, seat: int, slot: int, side: Side) -> None:
+    """T3: `slot` goes to the far `side` of `seat`'s hand; a full hand may be "Done!"."""
+    v = tx.v
+    hand: tuple[int, ...] = v["hands"][seat]
     new_hand = (slot, *hand) if side is Side.LEFT else (*hand, slot)
-    hands = list(state.hands)
+    hands = list(v["hands"])
     hands[seat] = new_hand
-    values["hands"] = tuple(hands)
-    rid = values["next_request"]
-    values["next_request"] = rid + 1
-    deal = Deal(rid, seat, (slot,))
-    claimed = Claimed(seat, slot, side, state.backs[slot], len(new_hand))
-    if len(new_hand) < size:  # the common case, built directly: one dict copy, one state
-        values["pending"] = (*state.pending, deal)
-        next_state = object.__new__(LieState)
-        object.__setattr__(next_state, "__dict__", values)
-        return Step(next_state, (claimed,), (deal,))
-    tx = _Tx(values)
-    tx.requests.append(deal)
-    tx.events.append(claimed)
-    first = state.first_done is None
+    v["hands"] = tuple(hands)
+    unplaced = list(v["unplaced"])
+    unplaced[seat] = None
+    v["unplaced"] = tuple(unplaced)
+    tx.events.append(Placed(seat, slot, side))
+    size: int = v["options"].hand_size
+    if len(new_hand) < size:
+        return
+    first = v["first_done"] is None  # the first hand completed, in the order applied (T3)
     if first:
-        values["first_done"] = seat
+        v["first_done"] = seat
     tx.events.append(HandComplete(seat, first))
     if all(len(h) == size for h in hands):
         _end_build(tx)
-    return tx.freeze()
 
 
 _SIDES = frozenset({"left", "right"})
@@ -471,6 +523,11 @@ def _resolve(state: LieState, seat: int, resolution: Any) -> Step:
         return _resolve_arrange(state, request, resolution)  # type: ignore[arg-type]
     if type(resolution) is not Ack:
         raise E.BadResolution(seat, f"request {request.id} is answered with Ack")
+    if kind is Deal and _starts_hand(state, request):  # type: ignore[arg-type]
+        tx = _Tx(dict(state.__dict__))
+        tx.v["pending"] = pending[1:]
+        _place(tx, request.seat, request.slots[0], Side.RIGHT)  # type: ignore[union-attr]
+        return tx.freeze()
     values = dict(state.__dict__)
     values["pending"] = pending[1:]
     next_state = object.__new__(LieState)

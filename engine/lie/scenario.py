@@ -2,8 +2,9 @@
 
 Cards are named "r3/b3" (a red 3 behind a blue-3 back) or by front alone ("r3": the lowest card id
 with that front still available). Hands are built by claims, so a file needs no deck order: the
-`hands` of a round are claimed round-robin (seat 0's first card, seat 1's first, …), each to the
-right, before the script; the script may claim more. The table's layout keeps slot order, the
+`hands` of a round are claimed round-robin (seat 0's first card, seat 1's first, …), each placed
+to the right, before the script; the script may claim and place more (T3: a claim takes the card,
+a place step puts it at an end once its front is seen). The table's layout keeps slot order, the
 prize pile follows `prize_pile` (top first, the rest in table order), later rounds keep each card
 in its place unless `reshuffles` says otherwise.
 """
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairdeal.engine.codec import DecodeError, to_data
-from fairdeal.engine.lie.actions import Action, Claim, Pass, Play, Side
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import DECK, card_names, colour_letters
 from fairdeal.engine.lie.options import LieOptions, options_from_data
 from fairdeal.engine.lie.state import LieState
@@ -147,7 +148,9 @@ def _claim_hands(driver: OracleDriver, setup_of_round: Mapping[str, Any], names:
             if index < len(hand):
                 name = names.check(hand[index], f"{where}[{seat}][{index}]")
                 slot = _table_slot(driver, name, names, where)
-                driver.act(seat, Claim(slot, Side.RIGHT))
+                driver.act(seat, Claim(slot))
+                if driver.state.unplaced[seat] is not None:  # the first card places itself
+                    driver.act(seat, Place(Side.RIGHT))
 
 
 def _table_slot(driver: OracleDriver, name: str, names: _Names, where: str) -> int:
@@ -170,10 +173,14 @@ def action(step: Mapping[str, Any], driver: ScenarioDriver, index: int) -> tuple
     names = driver.names
     state: LieState = driver.state
     kind = step.get("do")
-    if kind == "claim":
-        side = step.get("side", "right")
+    if kind == "place":
+        side = step.get("side")
         if side not in ("left", "right"):
-            raise ScenarioError(f"{where}: 'side' is left or right")
+            raise ScenarioError(f"{where}: a place step names its 'side', left or right")
+        return seat, Place(Side(side))
+    if kind == "claim":
+        if "side" in step:
+            raise ScenarioError(f"{where}: a claim has no side; place the card in a 'place' step")
         if "slot" in step:
             slot = step["slot"]
         elif "card" in step:
@@ -185,11 +192,11 @@ def action(step: Mapping[str, Any], driver: ScenarioDriver, index: int) -> tuple
             slot = min(on_table or found, key=driver.faces.__getitem__)  # taken: SlotTaken
         else:
             raise ScenarioError(f"{where}: name the card ('card') or the slot ('slot')")
-        return seat, Claim(slot, Side(side))
+        return seat, Claim(slot)
     if kind == "pass":
         return seat, Pass()
     if kind != "play":
-        raise ScenarioError(f"{where}: 'do' must be claim, play or pass")
+        raise ScenarioError(f"{where}: 'do' must be claim, place, play or pass")
     if "slots" in step:
         return seat, Play(tuple(step["slots"]))
     cards = step.get("cards")
@@ -237,6 +244,9 @@ def check(
         "actors": list(state.actors()),
         "hand_sizes": list(state.hand_sizes()),
         "hands": [named(hand) for hand in state.hands],
+        "unplaced": [  # by front, as `fronts`
+            None if slot is None else full[faces[slot]].split("/")[0] for slot in state.unplaced
+        ],
         "fronts": [[name.split("/")[0] for name in named(hand)] for hand in state.hands],
         "first_done": state.first_done,
         "placement": list(state.placement),

@@ -30,7 +30,7 @@ __all__ = [
 
 
 class Phase(StrEnum):
-    BUILD = "build"  # Phase 1: every seat with room claims cards (T3)
+    BUILD = "build"  # Phase 1: every seat with room claims cards and places them (T3)
     PLAY = "play"  # Phase 2: tricks (T5)
     SCORING = "scoring"  # the prize cards are being revealed (T10)
     GAME_OVER = "game_over"
@@ -82,6 +82,8 @@ class LieState:
     layout: tuple[int, ...]  # this round's slots in table position order (set by Arrange)
     table: tuple[int, ...]  # the slots still on the table, in layout order (T3)
     hands: tuple[tuple[int, ...], ...]  # per seat, left to right; never re-ordered (T3)
+    # per seat, the slot it took and has not placed yet (T3: it sees the front, then places it)
+    unplaced: tuple[int | None, ...]
     first_done: int | None  # the first seat with a full hand (T3); leads trick 1
     prize_pile: tuple[int, ...]  # top first (T4)
     prizes: tuple[tuple[int, ...], ...]  # prize cards won so far, per seat, unseen (T8)
@@ -126,14 +128,38 @@ class LieState:
             return False
         return all(type(request) is Deal for request in self.pending)
 
+    def front_known(self, seat: int) -> bool:
+        """Has `seat`'s unplaced card been dealt to it (its Deal answered), so it may Place (T3)?"""
+        slot = self.unplaced[seat]
+        if slot is None:
+            return False
+        for request in self.pending:
+            if type(request) is Deal and request.seat == seat and slot in request.slots:
+                return False
+        return True
+
     def actors(self) -> tuple[int, ...]:
-        """The seats that may act now: every seat with room in Phase 1, else the one to go."""
+        """The seats that may act now, else the one to go.
+
+        Phase 1: every seat with room and nothing to place (it may claim) and every seat whose
+        taken card's front it knows (it may place); not a seat whose card is still being dealt.
+        """
         if self.phase is Phase.BUILD:
+            dealing = set()
             for request in self.pending:
                 if type(request) is not Deal:
                     return ()
+                dealing.add(request.seat)
             size = self.options.hand_size
-            return tuple([seat for seat, hand in enumerate(self.hands) if len(hand) < size])
+            unplaced = self.unplaced
+            return tuple(
+                [
+                    seat
+                    for seat, hand in enumerate(self.hands)
+                    if (unplaced[seat] is None and len(hand) < size)
+                    or (unplaced[seat] is not None and seat not in dealing)
+                ]
+            )
         if self.pending or self.phase is not Phase.PLAY:
             return ()
         return (self.order[self.position],)
@@ -151,10 +177,11 @@ class LieState:
         return [slot for play in self.trick for slot in play.slots]
 
     def all_slots(self) -> list[int]:
-        """Every live slot: table, hands, trick, discard, prize pile, prizes won."""
+        """Every live slot: table, hands, unplaced cards, trick, discard, prize pile, prizes won."""
         slots = list(self.table)
         for hand in self.hands:
             slots.extend(hand)
+        slots.extend([slot for slot in self.unplaced if slot is not None])
         slots.extend(self.trick_slots())
         slots.extend(self.discard)
         slots.extend(self.prize_pile)

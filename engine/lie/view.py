@@ -66,16 +66,43 @@ class LieView:
         return tuple([len(hand) for hand in self.state.hands])
 
     @property
-    def can_claim(self) -> bool:
+    def unplaced(self) -> int | None:
+        """The slot this seat took and has not placed yet (T3), or None."""
+        return self.state.unplaced[self.seat]
+
+    @property
+    def unplaced_face(self) -> int | None:
+        """The front of the unplaced card, once it is dealt to this seat (None before)."""
+        slot = self.state.unplaced[self.seat]
+        return None if slot is None else self.knowledge.get(slot)
+
+    @property
+    def held(self) -> int:
+        """The cards that count against the hand: placed, taken but unplaced, claims settling."""
         state = self.state
-        held = len(state.hands[self.seat]) + len(self.pending_claims)
-        return state.claims_open() and held < state.options.hand_size
+        unplaced = state.unplaced[self.seat] is not None
+        return len(state.hands[self.seat]) + unplaced + len(self.pending_claims)
+
+    @property
+    def can_claim(self) -> bool:
+        """T3: Phase 1, room in the hand, and the last card taken already placed."""
+        state = self.state
+        return (
+            state.claims_open()
+            and state.unplaced[self.seat] is None
+            and self.held < state.options.hand_size
+        )
+
+    @property
+    def can_place(self) -> bool:
+        """T3: this seat took a card and knows its front (its Deal was answered)."""
+        return self.state.phase is Phase.BUILD and self.state.front_known(self.seat)
 
     @property
     def my_turn(self) -> bool:
-        """May this seat act now (claim in Phase 1, its go in Phase 2)?"""
+        """May this seat act now (claim or place in Phase 1, its go in Phase 2)?"""
         if self.state.phase is Phase.BUILD:
-            return self.can_claim
+            return self.can_claim or self.can_place
         return self.state.to_act() == self.seat
 
     @property

@@ -3,7 +3,9 @@
 - Phase 1: for each back on the table (16 at most, so a claim costs little) and each end of its
   hand, the chance that the hidden front continues the colour at that end (T1: a back of that
   colour hides it 3 times in 6, any other back once in 6), plus a little for high numbers; it
-  takes the best card to the best end.
+  takes the best card. Once it sees the front (T3) it places it where it extends a run of its
+  colour (the higher number first where both ends match), else at the end of the shorter run,
+  keeping the longer run's end open.
 - Phase 2: leading, it plays its longest run (3 cards make the biggest numbers), highest first;
   following, it plays when it can, preferring plays that do not break a longer run and, among
   those, the most cards (going out early places first). It passes only when nothing is legal.
@@ -13,8 +15,8 @@ from __future__ import annotations
 
 import random
 
-from fairdeal.engine.lie.actions import Action, Claim, Pass, Play, Side
-from fairdeal.engine.lie.cards import BACKS, COLOUR_OF, fronts_behind
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
+from fairdeal.engine.lie.cards import BACKS, COLOUR_OF, NUMBER_OF, fronts_behind
 from fairdeal.engine.lie.combination import combination_fault, number_of
 from fairdeal.engine.lie.legal import combinations
 from fairdeal.engine.lie.state import Phase
@@ -39,6 +41,8 @@ class HeuristicBot:
 
     def choose(self, view: LieView) -> Action:
         if view.phase is Phase.BUILD:
+            if view.can_place:
+                return self._place(view)
             return self._claim(view)
         return self._play(view)
 
@@ -51,18 +55,31 @@ class HeuristicBot:
             first_of.setdefault(backs[slot], slot)
         if not faces:
             back = max(first_of, key=lambda b: (_MEAN_NUMBER[b], -b))
-            return Claim(first_of[back], Side.RIGHT)
-        left, right = COLOUR_OF[faces[0]], COLOUR_OF[faces[-1]]
-        best: tuple[float, int, Side] | None = None
+            return Claim(first_of[back])
+        ends = {COLOUR_OF[faces[0]], COLOUR_OF[faces[-1]]}
+        best: tuple[float, int] | None = None
         for back, slot in first_of.items():
             match = _MATCH[back]
-            bonus = _MEAN_NUMBER[back] / 20
-            for side, colour in ((Side.LEFT, left), (Side.RIGHT, right)):
-                score = match[colour] + bonus
-                if best is None or score > best[0]:
-                    best = (score, slot, side)
+            score = max(match[colour] for colour in ends) + _MEAN_NUMBER[back] / 20
+            if best is None or score > best[0]:
+                best = (score, slot)
         assert best is not None
-        return Claim(best[1], best[2])
+        return Claim(best[1])
+
+    def _place(self, view: LieView) -> Place:
+        """T3: the front is known now; put it where it extends a run of its colour."""
+        face = view.unplaced_face
+        faces = view.hand_faces
+        assert face is not None and faces, "the engine places a hand's first card"
+        colour = COLOUR_OF[face]
+        left, right = faces[0], faces[-1]
+        on_left, on_right = COLOUR_OF[left] == colour, COLOUR_OF[right] == colour
+        if on_left and on_right:  # a run reads left to right: the higher digit goes first
+            return Place(Side.LEFT if NUMBER_OF[face] >= NUMBER_OF[left] else Side.RIGHT)
+        if on_left or on_right:
+            return Place(Side.LEFT if on_left else Side.RIGHT)
+        runs = _run_lengths(faces)
+        return Place(Side.LEFT if runs[0] <= runs[-1] else Side.RIGHT)
 
     # -- Phase 2 -----------------------------------------------------------------------------
     def _play(self, view: LieView) -> Action:

@@ -1,4 +1,4 @@
-"""A bot of The Lie that takes random cards and plays a random legal action.
+"""A bot of The Lie that takes random cards, places them at a random end, and plays at random.
 
 Following a lead it passes one go in four, and otherwise makes a random legal play when it has
 one: a uniform choice among plays and Pass would pass far more often than anyone does.
@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 
-from fairdeal.engine.lie.actions import Action, Claim, Pass, Side
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Side
 from fairdeal.engine.lie.legal import play_actions
 from fairdeal.engine.lie.state import Phase
 from fairdeal.engine.lie.view import LieView
 
-SIDES = (Side.LEFT, Side.RIGHT)
+PLACES = (Place(Side.LEFT), Place(Side.RIGHT))
 PASS = Pass()
 
 
@@ -26,8 +26,10 @@ class RandomBot:
 
     def choose(self, view: LieView) -> Action:
         rng = self.rng
-        if view.phase is Phase.BUILD:  # drawn directly: listing 2 x 96 claims would be slow
-            return Claim(rng.choice(view.table), SIDES[rng.getrandbits(1)])
+        if view.phase is Phase.BUILD:
+            if view.can_place:  # T3: the front is seen; either end, at random
+                return PLACES[rng.getrandbits(1)]
+            return Claim(rng.choice(view.table))  # drawn directly: listing 96 claims is slower
         if view.state.position and rng.random() < 0.25:
             return PASS  # following, it passes one go in four without looking
         actions = play_actions(view)

@@ -20,6 +20,7 @@ from fairdeal.engine.lie import (
     LieState,
     Pass,
     Phase,
+    Place,
     Play,
     Side,
     apply,
@@ -42,7 +43,10 @@ def _claim_round_robin(driver: OracleDriver) -> None:
     state: LieState = driver.state
     while state.phase is Phase.BUILD:
         for seat in state.actors():
-            driver.act(seat, Claim(driver.state.table[0], Side.RIGHT))
+            if driver.state.unplaced[seat] is None:
+                driver.act(seat, Claim(driver.state.table[0]))
+            if driver.state.unplaced[seat] is not None:  # T3: the first card places itself
+                driver.act(seat, Place(Side.RIGHT))
             state = driver.state
             if state.phase is not Phase.BUILD:
                 break

@@ -66,7 +66,12 @@ def test_an_expected_error_that_does_not_happen_fails() -> None:
         ({"options": {"hand_size": "x"}}, "options: $.hand_size"),
         ({"hands": [["r5"], [], [], []]}, "no card is called 'r5'"),
         ({"hands": [["r1/r1"], [], [], []]}, "no card is called 'r1/r1'"),
-        ({"script": [{"seat": 0, "do": "jump"}]}, "'do' must be claim, play or pass"),
+        ({"script": [{"seat": 0, "do": "jump"}]}, "'do' must be claim, place, play or pass"),
+        ({"script": [{"seat": 0, "do": "place"}]}, "a place step names its 'side'"),
+        (
+            {"script": [{"seat": 0, "do": "claim", "card": "r1", "side": "left"}]},
+            "a claim has no side",
+        ),
         ({"game": "chess"}, "'game' must be one of larry, lie"),
         ({"deck": []}, "unknown key(s) deck"),
     ],
