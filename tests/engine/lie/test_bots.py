@@ -1,4 +1,5 @@
-"""The Lie's bots: legal on their view only, a pace for Phase 1, and a heuristic that wins."""
+"""The Lie's bots: legal on their view only, a pace for Phase 1, a heuristic that wins, and sides
+chosen after the front is seen (T3)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import random
 import pytest
 
 from fairdeal.engine import OracleDriver
-from fairdeal.engine.lie import LieOptions
+from fairdeal.engine.bots import Bot
+from fairdeal.engine.lie import Claim, LieOptions, Phase, Place, Side, view_for
 from fairdeal.engine.lie.bots import make_bot
+from fairdeal.engine.lie.cards import COLOUR_OF
 from fairdeal.engine.lie.events import HandComplete
 from fairdeal.engine.selfplay import make_bots, play_game
 
@@ -41,3 +44,96 @@ def test_the_heuristic_bot_wins_well_above_its_share() -> None:
         if 0 in result.winners:
             wins += 1 / len(result.winners)
     assert wins / games > 0.5  # an equal share would be 0.25
+
+
+# -- T3: sides after fronts --------------------------------------------------------------------
+def _take(driver: OracleDriver, seat: int, colour: int) -> int:
+    """`seat` claims the first table card of front colour `colour` (the oracle deals it at once)."""
+    slot = next(s for s in driver.state.table if COLOUR_OF[driver.faces[s]] == colour)
+    driver.act(seat, Claim(slot))
+    return slot
+
+
+def test_the_heuristic_places_after_seeing_the_front_to_extend_a_run() -> None:
+    driver = OracleDriver(2, LieOptions(hand_size=6, rounds=1), seed=3, game="lie")
+    bot = make_bot("heuristic", random.Random(0))
+    red, yellow, green = 0, 1, 2
+
+    def placed(colour: int) -> Side:
+        _take(driver, 0, colour)
+        view = view_for(driver.state, driver.knowledge[0], 0)
+        assert view.can_place and not view.can_claim
+        action = bot.choose(view)
+        assert isinstance(action, Place)
+        driver.act(0, action)
+        return action.side
+
+    _take(driver, 0, red)  # the first card starts the hand by itself
+    assert placed(green) in (Side.LEFT, Side.RIGHT)  # hand: r g or g r
+    hand_colours = [COLOUR_OF[driver.faces[s]] for s in driver.state.hands[0]]
+    for colour in (red, green):  # each goes next to its own colour
+        side = placed(colour)
+        assert side is (Side.LEFT if hand_colours[0] == colour else Side.RIGHT)
+        hand_colours = [COLOUR_OF[driver.faces[s]] for s in driver.state.hands[0]]
+    assert hand_colours in ([red, red, green, green], [green, green, red, red])
+    _take(driver, 0, green)
+    view = view_for(driver.state, driver.knowledge[0], 0)
+    action = bot.choose(view)
+    assert isinstance(action, Place)
+    driver.act(0, action)
+    hand_colours = [COLOUR_OF[driver.faces[s]] for s in driver.state.hands[0]]
+    assert hand_colours.count(green) == 3 and _longest_run(hand_colours) == 3
+    side = placed(yellow)  # no end matches: it goes by the shorter run (red), green stays open
+    assert hand_colours[0 if side is Side.LEFT else -1] == red
+
+
+def _longest_run(colours: list[int]) -> int:
+    best = run = 0
+    for i, colour in enumerate(colours):
+        run = run + 1 if i and colours[i - 1] == colour else 1
+        best = max(best, run)
+    return best
+
+
+def _phase_one_hands(bots: list[Bot], seed: int) -> list[list[int]]:
+    """Play Phase 1 only; each seat's hand colours, left to right."""
+    driver = OracleDriver(len(bots), LieOptions(rounds=1), seed=seed, game="lie")
+    while driver.state.phase is Phase.BUILD:
+        for seat in driver.state.actors():
+            view = view_for(driver.state, driver.knowledge[seat], seat)
+            driver.act(seat, bots[seat].choose(view))
+            if driver.state.phase is not Phase.BUILD:
+                break
+    return [[COLOUR_OF[driver.faces[s]] for s in hand] for hand in driver.state.hands]
+
+
+def test_seeing_the_front_first_lets_the_heuristic_build_long_runs_of_one_colour() -> None:
+    """Sides chosen after fronts (T3) are a skill: the heuristic's hands hold far longer runs of
+    one colour than a random placer's (with blind sides both would be near chance)."""
+    heuristic, chance = [], []
+    for seed in range(12):
+        rng = random.Random(seed)
+        bots = make_bots("heuristic,random", 2, rng, "lie")
+        hands = _phase_one_hands(bots, seed)
+        heuristic.append(_longest_run(hands[0]))
+        chance.append(_longest_run(hands[1]))
+    mean_heuristic, mean_chance = sum(heuristic) / 12, sum(chance) / 12  # measured: 4.1, 2.0
+    assert mean_heuristic >= 3.5 and mean_chance <= 2.5
+
+
+def test_the_random_bot_places_at_either_end_and_claims_only_with_nothing_to_place() -> None:
+    sides = set()
+    for seed in range(8):
+        driver = OracleDriver(2, LieOptions(hand_size=4, rounds=1), seed=seed, game="lie")
+        bot = make_bot("random", random.Random(seed))
+        while driver.state.phase is Phase.BUILD:
+            for seat in driver.state.actors():
+                view = view_for(driver.state, driver.knowledge[seat], seat)
+                action = bot.choose(view)
+                assert isinstance(action, Place if view.can_place else Claim)
+                if isinstance(action, Place):
+                    sides.add(action.side)
+                driver.act(seat, action)
+                if driver.state.phase is not Phase.BUILD:
+                    break
+    assert sides == {Side.LEFT, Side.RIGHT}
