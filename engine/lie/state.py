@@ -2,7 +2,8 @@
 
 Hidden cards are slots (ints, never reused); every slot's back is public (`backs`, T1, T3) and
 its front enters `revealed` only through a Reveal. Like LarryState, LieState keeps a __dict__
-(no __slots__) so that the rules can build the next state by copying it, the fast way.
+(no __slots__) so that the rules can build the next state by copying it, the fast way
+(engine/lie/transaction.py).
 """
 
 from __future__ import annotations
