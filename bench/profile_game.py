@@ -116,7 +116,7 @@ def record(game: str, peers: int, short: bool, raw: Path) -> None:
         done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"py-spy failed: {done.stderr[-2000:]}")
-    summary = json.loads(done.stdout[done.stdout.index("{") :])
+    summary, _ = json.JSONDecoder().raw_decode(done.stdout[done.stdout.index("{") :])
     print(
         f"{game}, {peers} peers: {summary['result']}, {summary['hands']} hands, setup "
         f"{summary['time']['setup_seconds']:.2f} s, game {summary['time']['game_seconds']:.1f} s"
