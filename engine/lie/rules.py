@@ -46,7 +46,7 @@ from fairdeal.engine.lie.state import (
     Phase,
     TrickPlay,
 )
-from fairdeal.engine.lie.transaction import Transaction
+from fairdeal.engine.lie.transaction import Transaction, answered
 from fairdeal.engine.requests import (
     Arrange,
     Deal,
@@ -132,9 +132,7 @@ def apply(state: LieState, seat: int, action: Any) -> Step:
             if request_kind is Deal and _starts_hand(state, request):  # type: ignore[arg-type]
                 return _resolve(state, seat, action)
             if request_kind is not Reveal and request_kind is not Arrange:
-                tx = Transaction(state)
-                tx.pending = pending[1:]
-                return tx.freeze()
+                return answered(state)
         return _resolve(state, seat, action)
     if kind is Faces or kind is Arrangement:
         return _resolve(state, seat, action)
@@ -182,11 +180,16 @@ def _claim(state: LieState, seat: int, action: Claim) -> Step:
     except ValueError:
         raise E.SlotTaken(seat, f"slot {slot} is not on the table (T3)") from None
     # Only the table, this seat's unplaced card and the requests change: the rest is shared.
+    # Written out (no helper calls): a game has about 150 claims.
     tx = Transaction(state)
     tx.table = table[:at] + table[at + 1 :]
-    tx.set_unplaced(seat, slot)
-    tx.ask(Deal(tx.request_id(), seat, (slot,)))
-    tx.emit(Claimed(seat, slot, state.backs[slot], len(hand) + 1))
+    now_unplaced = list(unplaced)
+    now_unplaced[seat] = slot
+    tx.unplaced = tuple(now_unplaced)
+    rid = tx.next_request
+    tx.next_request = rid + 1
+    tx.requests = (Deal(rid, seat, (slot,)),)
+    tx.events = (Claimed(seat, slot, state.backs[slot], len(hand) + 1),)
     return tx.freeze()
 
 
@@ -475,9 +478,7 @@ def _resolve(state: LieState, seat: int, resolution: Any) -> Step:
         tx.pending = pending[1:]
         _place(tx, request.seat, request.slots[0], Side.RIGHT)  # type: ignore[union-attr]
         return tx.freeze()
-    tx = Transaction(state)
-    tx.pending = pending[1:]
-    return tx.freeze()
+    return answered(state)
 
 
 def _resolve_reveal(state: LieState, request: Reveal, resolution: Faces) -> Step:
