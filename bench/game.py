@@ -15,8 +15,9 @@ Per table size it reports (medians over the runs):
   (every pile card's shares checked, the verdict), median and p99;
 * whole game: wall time of the slowest peer; CPU seconds and peak RSS per peer (max over peers).
 
-Targets (this 2-core machine, quiet): setup ≤ 0.6 s with 4 peers and ≤ 2.0 s with 8, move
-latency p99 with 8 peers ≤ 400 ms, L14 reshuffles included (issue 12); doubt resolution ≤ 50 ms
+Targets (this 2-core machine, quiet): setup ≤ 0.4 s with 4 peers and ≤ 1.5 s with 8, move
+latency p99 with 8 peers ≤ 500 ms in every run (judged on the worst run's p99, printed as
+"worst"), L14 reshuffles included (issue 24); doubt resolution ≤ 50 ms
 and peak RSS ≤ 150 MB per peer (issue 5). `--quick` plays short games (one hand).
 
 The Lie (issue 10.7), every bot claiming as fast as it is allowed (claim pace 0: one card at a
@@ -59,8 +60,8 @@ from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.table.simulate import simulate
 
 TARGETS = {
-    4: {"setup_s": 0.6, "doubt_ms": 50.0, "rss_mb": 150.0},
-    8: {"setup_s": 2.0, "move_p99_ms": 400.0, "doubt_ms": 50.0, "rss_mb": 150.0},
+    4: {"setup_s": 0.4, "doubt_ms": 50.0, "rss_mb": 150.0},
+    8: {"setup_s": 1.5, "move_p99_ms": 500.0, "doubt_ms": 50.0, "rss_mb": 150.0},
 }
 LIE_TARGETS = {
     4: {"rss_mb": 150.0},
@@ -103,6 +104,9 @@ def run_size(peers: int, runs: int, short: bool, game: str = "larry") -> dict[st
         "setup_s": median(("time", "setup_seconds")),
         "move_median_ms": median(("move_latency_ms", "median")),
         "move_p99_ms": median(("move_latency_ms", "p99")),
+        "move_p99_ms_max": max(
+            (s["move_latency_ms"].get("p99", 0.0) for s in summaries), default=None
+        ),
         "game_s": median(("time", "game_seconds")),
         "cpu_s_per_peer_max": round(
             statistics.median(max(p["cpu_seconds"] for p in s["per_peer"]) for s in summaries), 3
@@ -166,7 +170,7 @@ def larry_targets(result: dict[str, Any]) -> dict[str, bool]:
     target = TARGETS.get(result["peers"], {"rss_mb": 150.0})
     figures = {
         "setup": ("setup_s", "setup_s"),
-        "move p99": ("move_p99_ms", "move_p99_ms"),
+        "move p99": ("move_p99_ms_max", "move_p99_ms"),  # in every run
         "doubt": ("doubt_median_ms", "doubt_ms"),
         "rss": ("peak_rss_mb_max", "rss_mb"),
     }
@@ -211,7 +215,8 @@ def main() -> int:
         print(
             f"{peers} peers ({args.runs} runs, hands {result['hands']}): "
             f"setup {result['setup_s']:.2f} s | move median {ms(result['move_median_ms'])}, "
-            f"p99 {ms(result['move_p99_ms'])} | doubt median {ms(result['doubt_median_ms'])}, "
+            f"p99 {ms(result['move_p99_ms'])} (worst {ms(result['move_p99_ms_max'])}) | "
+            f"doubt median {ms(result['doubt_median_ms'])}, "
             f"p99 {ms(result['doubt_p99_ms'])} ({doubts}) | game {result['game_s']:.1f} s | "
             f"CPU/peer {result['cpu_s_per_peer_max']:.2f} s | peak RSS "
             f"{result['peak_rss_mb_max']:.0f} MB"
