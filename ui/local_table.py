@@ -10,7 +10,8 @@ and `SeatStatus` for every seat (always connected).
 
 Bots think for `bot_delay` seconds before each move so that a human can follow the game. Where
 several seats act at once (The Lie's Phase 1, T3) every bot claims on its own clock, one card
-every `claim_pace` seconds, while the human claims whenever they like. Tests use 0 for both and
+every `claim_pace` seconds, and places it as soon as its front is dealt, while the human claims
+and places whenever they like. Tests use 0 for both and
 synchronise on `wait_idle()`, which resolves once no bot has anything to do (the human is to act,
 or the game is over).
 """
@@ -237,11 +238,16 @@ class LocalTable:
         else:
             self._idle.clear()
 
-    def _delay(self) -> float:
+    def _delay(self, seat: int) -> float:
         """How long a bot waits before its next move: the claim pace where seats act at once
-        (no single seat is awaited), the bot delay on a turn of its own."""
-        if self._driver.state.to_act() is not None:
+        (no single seat is awaited), the bot delay on a turn of its own. A Lie bot places the
+        card it took at once: the pace is between its cards (T3)."""
+        state = self._driver.state
+        if state.to_act() is not None:
             return self._bot_delay
+        unplaced = getattr(state, "unplaced", None)
+        if unplaced is not None and unplaced[seat] is not None:
+            return 0.0
         return self._claim_pace
 
     async def _run_bots(self) -> None:
@@ -257,7 +263,7 @@ class LocalTable:
                 if seat not in actors:
                     del due[seat]
             for seat in actors:
-                due.setdefault(seat, now + self._delay())
+                due.setdefault(seat, now + self._delay(seat))
             self._update_idle()
             self._wake.clear()
             if not due:

@@ -95,8 +95,16 @@ class LieView:
 
     @property
     def can_place(self) -> bool:
-        """T3: this seat took a card and knows its front (its Deal was answered)."""
-        return self.state.phase is Phase.BUILD and self.state.front_known(self.seat)
+        """T3: this seat took a card and knows its front: its Deal was answered and the front is
+        in this seat's knowledge (so nobody, bot or app, ever places blind)."""
+        state = self.state
+        slot = state.unplaced[self.seat]
+        return (
+            slot is not None
+            and state.phase is Phase.BUILD
+            and slot in self.knowledge
+            and state.front_known(self.seat)
+        )
 
     @property
     def my_turn(self) -> bool:

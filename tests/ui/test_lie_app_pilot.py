@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from fairdeal.engine.lie import DECK, LieOptions, Phase
+from fairdeal.engine.lie import DECK, Claim, LieOptions, Phase, Place, Side
+from fairdeal.engine.lie.cards import COLOUR_OF
 from fairdeal.engine.lie.events import Played, RoundEnded
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.local_table import LocalTable
 from fairdeal.ui.screens.lie_scores import LieScoresScreen
 from fairdeal.ui.screens.lie_table import LieTableScreen
+from fairdeal.ui.widgets.lie_hand import LieHandView
 from fairdeal.ui.widgets.lie_table_grid import COLUMNS, LieTableGrid
 
 from .support import PLAYER, make_app, static_text
@@ -53,15 +55,26 @@ def engine_events(table: LocalTable) -> list[object]:
 
 
 def hint(app: FairdealApp) -> str:
-    return static_text(lie_screen(app).query_one("#lie-hint"))  # type: ignore[arg-type]
+    """The hint line's words, its wrapping undone."""
+    return " ".join(static_text(lie_screen(app).query_one("#lie-hint")).split())  # type: ignore[arg-type]
 
 
 async def grab_a_hand(pilot: Pilot[None], table: LocalTable) -> None:
-    """Phase 1 by keyboard: move and take cards, to the right and to the left by turns."""
-    keys = ["d", "right", "a", "down", "d", "left", "a"]
+    """Phase 1 by keyboard (T3): take the card at the cursor with Enter, then, its front seen,
+    place it with → a ← d by turns; move the cursor every other card."""
+    places = ["right", "a", "left", "d"]
+    moves = ["right", "down", "left"]
     index = 0
-    while table.view().can_claim:
-        await pilot.press(keys[index % len(keys)])
+    while True:
+        view = table.view()
+        if view.can_place:
+            await pilot.press(places[index % len(places)])
+        elif view.can_claim:
+            if index % 2:
+                await pilot.press(moves[index % len(moves)])
+            await pilot.press("enter")
+        else:
+            return
         index += 1
         await settle(pilot, table)
 
@@ -96,8 +109,9 @@ async def test_a_whole_round_through_the_ui_phase_1_included() -> None:
         await grab_a_hand(pilot, table)
         hand = table.state.hands[0]
         assert len(hand) == 12
-        human_claims = [a for s, a in table._driver.log if s == 0]
-        assert {a.side.value for a in human_claims[1:]} == {"left", "right"}  # type: ignore[union-attr]
+        mine = [a for s, a in table._driver.log if s == 0]
+        assert [type(a) for a in mine] == [Claim] + [Claim, Place] * 11  # T3: take, then place
+        assert {a.side for a in mine if isinstance(a, Place)} == {Side.LEFT, Side.RIGHT}
         await settle(pilot, table)
         assert table.state.phase is Phase.PLAY
         await play_my_goes(pilot, table, RoundEnded)
@@ -141,7 +155,7 @@ async def test_a_lost_race_says_who_got_the_card_and_changes_nothing() -> None:
         taken = next(p for p, slot in enumerate(state.layout) if slot in state.hands[2])
         screen.cursor = taken  # we were aiming at a card Ben has just taken
         before = table.state
-        await pilot.press("d")
+        await pilot.press("enter")
         await settle(pilot, table)
         assert table.state is before
         assert "Ben (bot) got that" in hint(app) and "first" in hint(app)
@@ -203,3 +217,46 @@ async def test_tab_walks_the_legal_plays_and_up_never_mixes_colours() -> None:
             await pilot.pause()
             picked = colours[screen.sel_start : screen.sel_start + screen.sel_len]
             assert len(set(picked)) == 1 and 1 <= len(picked) <= 3  # T5: one colour, 1-3
+
+
+async def test_a_taken_card_shows_its_front_beside_the_hand_until_an_arrow_places_it() -> None:
+    """T3 at the app: Enter takes the card at the cursor; its front stands beside the hand and
+    the status line asks where to put it; → and ← place it; nothing else is taken meanwhile."""
+    table = lie_table(seed=6, players=2)
+    app = make_app(table)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, table)
+        screen = lie_screen(app)
+        status = screen.query_one("#lie-status")
+        hand_view = screen.query_one(LieHandView)
+        await pilot.press("enter")  # the first card starts the hand by itself
+        await settle(pilot, table)
+        first = table.state.hands[0]
+        assert len(first) == 1 and table.state.unplaced[0] is None
+        for key, side in (("right", Side.RIGHT), ("a", Side.LEFT)):
+            slot = table.state.layout[screen.cursor]
+            await pilot.press("enter")
+            await settle(pilot, table)
+            view = table.view()
+            assert view.unplaced == slot and view.can_place
+            face = view.unplaced_face
+            assert face is not None
+            name = f"{'rygb'[COLOUR_OF[face]]}{DECK[face].number}"
+            assert f"place the {name}: ← left or → right" in static_text(status)  # type: ignore[arg-type]
+            assert hand_view.new_card == (face, table.state.backs[slot])
+            assert name in hint(app) and "left end" in hint(app)
+            before = table.state.hands[0]
+            cursor = screen.cursor
+            await pilot.press("enter")  # taking another is refused until this one is placed
+            await settle(pilot, table)
+            assert table.view().unplaced == slot and "Place your new card first" in hint(app)
+            await pilot.press(key)  # the arrow places; it does not move the cursor
+            await settle(pilot, table)
+            hand = table.state.hands[0]
+            assert hand == ((*before, slot) if side is Side.RIGHT else (slot, *before))
+            assert table.view().unplaced is None and hand_view.new_card is None
+            assert screen.cursor == cursor
+            assert "Phase 1" in static_text(status)  # type: ignore[arg-type]
+        await pilot.press("right")  # nothing to place: the arrows move the cursor again
+        await pilot.pause()
+        assert screen.cursor != cursor

@@ -109,7 +109,7 @@ async def test_a_claimed_front_shows_as_dots_until_its_shares_arrive_then_proved
     table = NetworkLikeLieTable(3, hold_fronts=True, rounds=1, hand_size=4)
     async with make_app(table).run_test(size=SIZE) as pilot:
         await settle(pilot, table)
-        await pilot.press("d")
+        await pilot.press("enter")
         await settle(pilot, table)
         hand = lie_screen(pilot.app).query_one(LieHandView)  # type: ignore[arg-type]
         assert [face for face, _ in hand.cards] == [-1]  # T3: claimed, its front on the way
@@ -120,6 +120,23 @@ async def test_a_claimed_front_shows_as_dots_until_its_shares_arrive_then_proved
         face = table._driver.knowledge[0][slot]
         assert [f for f, _ in hand.cards] == [face] and "on the way" not in str(hand.border_title)
         assert any(line.startswith("Your ") and "✓ proved" in line for line in logged(pilot.app))
+        # T3: a second card waits beside the hand, unplaceable, until its front is known.
+        screen = lie_screen(pilot.app)  # type: ignore[arg-type]
+        await pilot.press("enter")
+        await settle(pilot, table)
+        taken = table.state.unplaced[0]
+        assert taken is not None and hand.new_card == (-1, table.state.backs[taken])
+        assert "front is on its way" in text_of(screen.query_one("#lie-status"))
+        await pilot.press("left")
+        await settle(pilot, table)
+        assert table.state.unplaced[0] == taken  # not placed blind
+        assert "still on its way" in " ".join(text_of(screen.query_one("#lie-hint")).split())
+        table.arrive()
+        await settle(pilot, table)
+        assert "place the" in text_of(screen.query_one("#lie-status"))
+        await pilot.press("left")
+        await settle(pilot, table)
+        assert table.state.hands[0] == (taken, slot) and hand.new_card is None
 
 
 async def test_a_claim_that_loses_its_race_is_said_void_with_the_winner() -> None:
@@ -129,7 +146,7 @@ async def test_a_claim_that_loses_its_race_is_said_void_with_the_winner() -> Non
     async with make_app(table).run_test(size=SIZE) as pilot:
         await table.go.wait()
         await caught_up(pilot, table)
-        await pilot.press("d")
+        await pilot.press("enter")
         await caught_up(pilot, table)
         (claim,) = table.pending
         assert claim.slot not in table.view().table and table.state.hands[0] == ()

@@ -23,7 +23,8 @@ def test_lie_phase_1(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
     async def grab_some(pilot: Pilot[None]) -> None:
         await settle(pilot, table)
-        for key in ("d", "right", "a", "down", "d"):
+        # Take, move, take and place left, move, take: the last card waits beside the hand.
+        for key in ("enter", "right", "enter", "left", "down", "enter"):
             await pilot.press(key)
             await settle(pilot, table)
 

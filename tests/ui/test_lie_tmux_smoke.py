@@ -70,10 +70,17 @@ def test_play_the_lie_in_a_real_terminal(tmp_path: Path) -> None:
 
         screen = wait(lambda s: "Phase 1: grab cards!" in s and "Take" in s, "Phase 1")
         assert all(len(line) <= 80 for line in screen.splitlines())
-        while "Phase 2" not in screen:  # claim cards one by one until every hand is full
+        while "Phase 2" not in screen:  # take a card, see it, place it (T3), until full
             count = held(screen)
-            keys("d" if count % 2 else "a")
-            screen = wait(lambda s, c=count: held(s) > c or "Phase 2" in s, "a claimed card")
+            if "place the" in screen:
+                keys("Right" if count % 2 else "a")
+                screen = wait(lambda s: "place the" not in s, "the card placed")
+            else:
+                keys("Enter")
+                screen = wait(
+                    lambda s, c=count: held(s) > c or "place the" in s or "Phase 2" in s,
+                    "a card taken",
+                )
         wait(lambda s: "YOUR" in s, "our go in the first trick")
         while True:  # play (or pass, with no legal play) until a trick is won
             screen = pane()

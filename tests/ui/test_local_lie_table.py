@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from fairdeal.engine.lie import Claim, IllegalAction, LieOptions, Phase, Side, SlotTaken
+from fairdeal.engine.lie import Claim, IllegalAction, LieOptions, Phase, Place, Side, SlotTaken
 from fairdeal.engine.lie.bots.heuristic import HeuristicBot
-from fairdeal.engine.lie.events import Claimed, GameOver, RoundEnded
+from fairdeal.engine.lie.events import Claimed, GameOver, Placed, RoundEnded
 from fairdeal.p2p.table.api import SetupProgress, StateChanged
 from fairdeal.ui.local_table import LocalTable
 
@@ -62,8 +62,10 @@ async def test_the_human_and_the_bots_claim_at_the_same_time() -> None:
         if view.phase is not Phase.BUILD:
             break
         bot_claimed = any(isinstance(e, Claimed) and e.seat != 0 for e in event.events)
-        if bot_claimed and view.can_claim:
-            await table.act(Claim(view.table[0], Side.LEFT))
+        if view.can_place:
+            await table.act(Place(Side.LEFT))
+        elif bot_claimed and view.can_claim:
+            await table.act(Claim(view.table[0]))
     claimers = [seat for seat, action in table._driver.log if isinstance(action, Claim)]
     first_human = claimers.index(0)
     assert any(seat != 0 for seat in claimers[first_human:])  # bots went on after the human
@@ -78,7 +80,7 @@ async def test_a_claim_of_a_taken_card_is_refused_and_changes_nothing() -> None:
     taken = table.state.hands[1][0]
     before = table.state
     with pytest.raises(SlotTaken):
-        await table.act(Claim(taken, Side.RIGHT))
+        await table.act(Claim(taken))
     assert table.state is before
     await table.close()
 
@@ -113,8 +115,9 @@ async def test_a_play_our_own_fronts_contradict_is_refused_before_it_is_sent() -
         table = LocalTable(2, game="lie", seed=seed, options=LieOptions(hand_size=6))
         await table.start()
         await table.wait_idle()  # the bot grabs its hand first, so it leads trick 1 (T3)
-        while table.view().can_claim:
-            await table.act(Claim(table.view().table[0], Side.RIGHT))
+        while table.view().can_claim or table.view().can_place:
+            view = table.view()
+            await table.act(Place(Side.RIGHT) if view.can_place else Claim(view.table[0]))
         await table.wait_idle()
         view = table.view()
         lead = view.state.lead_colour
@@ -130,3 +133,35 @@ async def test_a_play_our_own_fronts_contradict_is_refused_before_it_is_sent() -
             return
         await table.close()
     raise AssertionError("no seed gave a go with a wrong-colour card")
+
+
+async def test_bots_at_a_local_table_place_each_card_after_taking_it() -> None:
+    """T3: every bot card is a Claim, then (from the second card) a Place of that very card;
+    the human's unplaced card holds nobody up, and the human places it when they like."""
+    table = LocalTable(3, game="lie", seed=7, claim_pace=0, options=LieOptions(hand_size=5))
+    await table.start()
+    await table.act(Claim(table.view().table[0]))
+    await table.act(Claim(table.view().table[0]))
+    await table.wait_idle()  # the bots fill their hands while ours waits to be placed
+    assert table.state.hand_sizes() == (1, 5, 5) and table.state.unplaced[0] is not None
+    for bot in (1, 2):
+        actions = [type(a) for s, a in table._driver.log if s == bot]
+        assert actions == [Claim] + [Claim, Place] * 4
+    placed = [e for e in engine_events(table) if isinstance(e, Placed)]
+    assert sum(e.seat == 1 for e in placed) == 5  # the first card too, placed by the engine
+    taken = table.state.unplaced[0]
+    await table.act(Place(Side.LEFT))
+    assert table.state.hands[0][0] == taken
+    assert table.state.unplaced[0] is None and table.view().can_claim
+    await table.close()
+
+
+async def test_a_bot_places_its_card_at_once_the_pace_is_between_its_cards() -> None:
+    """`claim_pace` spaces a bot's cards; the placing of a card it took waits for nothing (T3)."""
+    table = LocalTable(2, game="lie", seed=3, claim_pace=5.0, options=LieOptions(hand_size=3))
+    table._driver.act(1, Claim(table.state.table[0]))  # its first card: placed by the engine
+    assert table._delay(1) == 5.0
+    table._driver.act(1, Claim(table.state.table[0]))
+    assert table.state.unplaced[1] is not None and table._delay(1) == 0.0
+    assert table._delay(0) == 5.0
+    await table.close()

@@ -64,11 +64,11 @@ LIE_HELP_TEXT = """\
 ## Keys at the table
 | key | does |
 |---|---|
-| **Phase 1** | grab cards, all at once |
+| **Phase 1** | grab cards, all at once: take one, see its front, then place it |
 | ← → ↑ ↓ | move over the cards on the table |
-| a | take the card at the cursor to the **left** end of your hand |
-| d or Enter | take it to the **right** end |
-| mouse | click a card: left end · right-click or shift-click: right end |
+| Enter or space | take the card at the cursor (or click it): its front shows beside your hand |
+| ← or a | place your new card at the **left** end of your hand |
+| → or d | place it at the **right** end (your first card starts the hand by itself) |
 | **Phase 2** | tricks, in turn |
 | ← → | choose where your combination starts (or click a card) |
 | ↑ ↓ or + − | one card more or fewer (1–3 adjacent, one colour; click a neighbour) |
@@ -82,9 +82,11 @@ LIE_HELP_TEXT = """\
   black, and exactly one of its colour and number is true of the front, so a back hides one of
   6 fronts (the hint names them).
 - **T2** 2–6 players.
-- **T3** Phase 1: everyone grabs at once, in real time. Add each card at the far left or far
-  right of your hand; never re-order it. Others see your backs. A card two players reach for
-  goes to the earlier claim. The first with 12 cards calls "Done!" and leads trick 1.
+- **T3** Phase 1: everyone grabs at once, in real time. Take a card, look at its front (only
+  you see it), then add it at the far left or far right of your hand; take the next one only
+  after placing it, and never re-order the hand. Others see your backs. A card two players
+  reach for goes to the earlier claim. The first with 12 cards placed calls "Done!" and leads
+  trick 1.
 - **T4** The cards left over become the face-down prize pile.
 - **T5** Tricks, clockwise: the leader plays 1 card or 2–3 adjacent cards of one colour, read
   left to right as a number (4 then 1 is 41). Everyone else gets one go: pass, or play 1–3

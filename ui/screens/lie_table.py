@@ -1,5 +1,8 @@
 """The Lie's table: Phase 1, a race for the cards on the table (T3); Phase 2, tricks (T5-T7).
 
+Phase 1 (T3): the cursor and Enter (or a click) take a card; its front shows beside the hand,
+and ← → (or a d) place it at that end of the hand; only then may the next card be taken.
+
 Like the Larry table, the screen keeps no game state of its own beyond what it shows (the trick
 on display, the round results, the proofs of the fronts revealed): it redraws from
 `session.view()` on every `StateChanged`, and a worker follows `session.events()`. Modal views
@@ -38,6 +41,7 @@ from fairdeal.engine.lie import (
     LieView,
     Pass,
     Phase,
+    Place,
     Play,
     Side,
     SlotTaken,
@@ -77,7 +81,8 @@ from fairdeal.ui.widgets.table_status import setup_text
 
 log = logging.getLogger("fairdeal.ui")
 
-PHASE_1_ACTIONS = frozenset({"cursor", "claim"})
+PHASE_1_ACTIONS = frozenset({"cursor", "claim"})  # with nothing to place
+PLACING_ACTIONS = frozenset({"place", "place_first"})  # with a taken card to place (T3)
 PHASE_2_ACTIONS = frozenset({"select", "grow", "next_play", "play", "pass_go"})
 LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1 has no room for the log
 
@@ -98,13 +103,16 @@ class LieTableScreen(Screen[None], TablePresence):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Phase 1 (T3): move over the table, claim to either end of the hand.
+        # Phase 1 (T3): a taken card is placed first (← → or a d), before the cursor moves on;
+        # with nothing to place, move over the table and take a card with Enter.
+        Binding("left,a", "place('left')", "Place ◀left", key_display="←/a"),
+        Binding("right,d", "place('right')", "Place right▶", key_display="→/d"),
         Binding("left", "cursor(-1, 0)", "Move", key_display="←→↑↓"),
         Binding("right", "cursor(1, 0)", show=False),
         Binding("up", "cursor(0, -1)", show=False),
         Binding("down", "cursor(0, 1)", show=False),
-        Binding("a", "claim('left')", "Take ◀left"),
-        Binding("d,enter", "claim('right')", "Take right▶", key_display="d"),
+        Binding("enter,space", "claim", "Take", key_display="⏎"),
+        Binding("enter,space", "place_first", show=False),  # while placing: says why not
         # Phase 2 (T5): choose 1-3 adjacent cards of one colour, play or pass.
         Binding("left", "select(-1)", "Card", key_display="←→"),
         Binding("right", "select(1)", show=False),
@@ -136,6 +144,7 @@ class LieTableScreen(Screen[None], TablePresence):
         self._have_state = False
         self._last_state: LieState | None = None  # of the last StateChanged handled
         self._phase: Phase | None = None
+        self._placing = False  # a taken card waits to be placed: the footer shows place keys
         self._was_my_turn = False
         self._readied_round = 0
         self._modals: deque[Callable[[], Screen[None]]] = deque()
@@ -307,9 +316,12 @@ class LieTableScreen(Screen[None], TablePresence):
             self._queue_scores(f"Round {self.rounds[-1].round} of {view.options.rounds} is over")
         elif round_over:  # the last round: the game-over table follows once the prizes are open
             self.log_line("The prizes are being turned over (T10)…")
-        if view.phase is not self._phase:
+        placing = view.unplaced is not None  # T3: the keys place now, not move or take
+        if view.phase is not self._phase or placing is not self._placing:
+            if view.phase is not self._phase:
+                self.message = ""
             self._phase = view.phase
-            self.message = ""
+            self._placing = placing
             self.refresh_bindings()
         self.refresh_table()
 
@@ -425,6 +437,12 @@ class LieTableScreen(Screen[None], TablePresence):
             )
             size = state.options.hand_size
             title = f"Your hand {len(cards)}/{size}: fronts, backs below"
+            taken = view.unplaced
+            new_card = None
+            if taken is not None:  # T3: the card taken, beside the hand until it is placed
+                face = view.unplaced_face
+                new_card = (face if face is not None else -1, state.backs[taken])
+                title = f"Your hand {len(cards)}/{size} and your new card: ← or → places it"
             arriving = sum(face < 0 for face, _ in cards)
             if arriving:  # a networked table: the others' shares for these are on their way
                 title += f" · {arriving} front(s) on the way ··"
@@ -432,7 +450,7 @@ class LieTableScreen(Screen[None], TablePresence):
                 title += f" · {len(view.pending_claims)} claim(s) settling"
             hand_view = self.query_one(LieHandView)
             hand_view.styles.height = 4  # no choices to mark while grabbing
-            hand_view.show(cards, letters, title=title)
+            hand_view.show(cards, letters, title=title, new_card=new_card)
         else:
             my_turn = view.my_turn
             if my_turn and not self._was_my_turn:
@@ -462,6 +480,12 @@ class LieTableScreen(Screen[None], TablePresence):
         if state.phase is Phase.BUILD:
             done = state.first_done
             done_text = f" · Done! {self.names[done]} was first" if done is not None else ""
+            if view.unplaced is not None:  # T3: the side is chosen now that the front is seen
+                face = view.unplaced_face  # ("Done!" stays in the players' panel: room)
+                if face is None:
+                    return f"{head} · your new card's front is on its way…"
+                card = front_label(face, self.letters(view))
+                return f"{head} · place the {card}: ← left or → right"
             return f"{head} · Phase 1: grab cards! · {len(state.table)} on the table{done_text}"
         if state.over:
             return f"{head} · the game is over"
@@ -480,6 +504,8 @@ class LieTableScreen(Screen[None], TablePresence):
         if state.over:
             return "The game is over. s: scores · n: new game · Esc: lobby · q: quit"
         if state.phase is Phase.BUILD:
+            if view.unplaced is not None:
+                return self._place_hint(view)
             if not view.can_claim and view.pending_claims:
                 return "Your last claims fill your hand: waiting for their races to settle (T3)…"
             if not view.can_claim:
@@ -505,10 +531,26 @@ class LieTableScreen(Screen[None], TablePresence):
         letters = self.letters(view)
         slot = state.layout[self.cursor] if self.cursor < len(state.layout) else None
         if slot is None or slot not in state.table:
-            return "a: take to the left end, d: to the right end (or click a card)."
+            return "Enter: take the card at the cursor (or click a card); you place it once seen."
         back = state.backs[slot]
         behind = " ".join(f"{letters[colour]}{number}" for colour, number in fronts_behind(back))
-        return f"{back_label(back, letters)} hides one of {behind} (T1). a: to the left, d: right."
+        return f"{back_label(back, letters)} hides one of {behind} (T1). Enter: take it."
+
+    def _place_hint(self, view: LieView) -> str:
+        """T3: the taken card's front is seen (or on its way); say what each end would make."""
+        face = view.unplaced_face
+        if face is None:
+            return "Your new card's front is on its way (··): place it once you see it (T3)."
+        letters = self.letters(view)
+        card = front_label(face, letters)
+        faces = view.hand_faces
+        if not faces:
+            return f"Your {card} starts your hand: ← or → places it (T3)."
+        left, right = front_label(faces[0], letters), front_label(faces[-1], letters)
+        return (
+            f"Your new card is {card}: ← or a puts it at the left end, by your {left}; → or d at "
+            f"the right end, by your {right}. Hands are never re-ordered (T3)."
+        )
 
     def _selection_hint(self, view: LieView) -> str:
         slots = self._selected_slots(view)
@@ -572,9 +614,12 @@ class LieTableScreen(Screen[None], TablePresence):
                 row += dy * COLUMNS
         self.refresh_table()
 
-    async def action_claim(self, side: str) -> None:
+    async def action_claim(self) -> None:
         view = self.current_view()
         if view is None or view.phase is not Phase.BUILD:
+            return
+        if view.unplaced is not None:
+            self.action_place_first()
             return
         if not view.can_claim:
             self.message = (
@@ -592,10 +637,11 @@ class LieTableScreen(Screen[None], TablePresence):
             self._lost_race(view, slot)
             return
         try:
-            await self.session.act(Claim(slot, Side(side)))
-            # A networked claim takes effect once settled (T3, protocol.md 10.11.3); until then
+            await self.session.act(Claim(slot))
+            # A networked claim takes effect once settled (T3, protocol.md 10.11); until then
             # another seat's claim of the same card may win the race.
-            if slot not in self.session.view().state.hands[view.seat]:
+            after = cast(LieView, self.session.view())
+            if after.unplaced != slot and slot not in after.state.hands[view.seat]:
                 self._claimed.add(slot)
         except SlotTaken:
             self._lost_race(cast(LieView, self.session.view()), slot)
@@ -608,10 +654,40 @@ class LieTableScreen(Screen[None], TablePresence):
         self.message = ""
         self.refresh_table()
 
+    def action_place_first(self) -> None:
+        """A card is taken and not placed: the next is taken only after it is (T3)."""
+        self.app.bell()
+        self.message = "✗ Place your new card first (← or →): then take the next (T3)."
+        self.refresh_table()
+
+    async def action_place(self, side: str) -> None:
+        """T3: put the taken card, its front seen, at the `side` end of the hand."""
+        view = self.current_view()
+        if view is None or view.phase is not Phase.BUILD or view.unplaced is None:
+            return
+        if view.unplaced_face is None:
+            self.app.bell()
+            self.message = "Your new card's front is still on its way: place it once seen (T3)."
+            self.refresh_table()
+            return
+        try:
+            await self.session.act(Place(Side(side)))
+        except IllegalAction as error:
+            self.app.bell()
+            self.message = f"✗ Not allowed: {error.reason}"
+            self.refresh_table()
+            return
+        self.message = ""
+        self.refresh_table()
+
     def _lost_race(self, view: LieView, slot: int) -> None:
         """Someone else got the card first (T3): say who; nothing changed."""
         self.app.bell()
-        holder = next((s for s, hand in enumerate(view.state.hands) if slot in hand), None)
+        state = view.state
+        holder = next(
+            (s for s, hand in enumerate(state.hands) if slot in hand or state.unplaced[s] == slot),
+            None,
+        )
         back = back_label(view.state.backs[slot], self.letters(view)) if slot in view.backs else ""
         who = self.names[holder] if holder is not None else "Someone"
         self.message = f"✗ {who} got that {back} first. Pick another card."
@@ -620,7 +696,7 @@ class LieTableScreen(Screen[None], TablePresence):
     async def on_lie_table_grid_clicked(self, message: LieTableGrid.Clicked) -> None:
         self.cursor = message.position
         self.message = ""
-        await self.action_claim(message.side)
+        await self.action_claim()
 
     # -- Phase 2 -----------------------------------------------------------------------------------
     def _colours(self, view: LieView) -> list[int]:
@@ -761,7 +837,9 @@ class LieTableScreen(Screen[None], TablePresence):
         view = self.current_view()
         phase = view.phase if view is not None else None
         if action in PHASE_1_ACTIONS:
-            return phase is Phase.BUILD
+            return phase is Phase.BUILD and view is not None and view.unplaced is None
+        if action in PLACING_ACTIONS:
+            return phase is Phase.BUILD and view is not None and view.unplaced is not None
         if action in PHASE_2_ACTIONS:
             return phase is Phase.PLAY
         if action == "new_game":

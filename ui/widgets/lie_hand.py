@@ -1,7 +1,9 @@
 """Your hand of The Lie: each card's front with its back under it, in the hand's fixed order (T3).
 
-In Phase 2 a selection of 1-3 adjacent cards is drawn in brackets with ^ under it, and a dot
-marks every card that is part of some legal play, so the choices are easy to see (T5).
+In Phase 1 the card just taken and not placed yet stands apart to the right of the hand, "new"
+and its front between ◀ ▶, its back under it, until it is placed at one end (T3). In Phase 2 a
+selection of 1-3 adjacent cards is drawn in brackets with ^ under it, and a dot marks every card
+that is part of some legal play, so the choices are easy to see (T5).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class LieHandView(Widget, can_focus=False):
         self.letters: tuple[str, ...] = ("r", "y", "g", "b")
         self.selected: range = range(0)
         self.playable: Collection[int] = ()
+        self.new_card: tuple[int, int] | None = None  # (face, back) taken, not yet placed
 
     def show(
         self,
@@ -41,16 +44,18 @@ class LieHandView(Widget, can_focus=False):
         selected: range = range(0),
         playable: Collection[int] = (),
         title: str = "Your hand",
+        new_card: tuple[int, int] | None = None,
     ) -> None:
         self.cards = cards
         self.letters = letters
         self.selected = selected
         self.playable = playable
         self.border_title = title
+        self.new_card = new_card
         self.refresh()
 
     def render(self) -> Text:
-        if not self.cards:
+        if not self.cards and self.new_card is None:
             return Text("(no cards)", style="dim")
         fronts, backs, marks = Text(no_wrap=True), Text(no_wrap=True), Text(no_wrap=True)
         for index, (face, back) in enumerate(self.cards):
@@ -63,6 +68,14 @@ class LieHandView(Widget, can_focus=False):
             backs.append(" ")
             mark = " ^^ " if chosen else " •  " if index in self.playable else "    "
             marks.append(mark, style="bold" if chosen else "dim")
+        if self.new_card is not None:  # T3: seen, to be placed at one end: beside the hand
+            face, back = self.new_card
+            fronts.append("  new", style="bold")
+            fronts.append("◀", style="bold reverse")
+            fronts.append_text(front_text(face, self.letters))
+            fronts.append("▶", style="bold reverse")
+            backs.append("       ")
+            backs.append_text(back_text(back, self.letters))
         return Text("\n").join([fronts, backs, marks])
 
     def on_click(self, event: events.Click) -> None:

@@ -48,6 +48,10 @@ class LiePlayersView(Static):
                 cards = Text("(your hand, below)", style="dim")
             else:
                 cards = backs_text([state.backs[slot] for slot in hand], letters)
+                taken = state.unplaced[seat] if building else None
+                if taken is not None:  # T3: taken, its front seen by that seat, not yet placed
+                    cards.append(" +", style="dim")
+                    cards.append_text(backs_text([state.backs[taken]], letters))
             count = f"{len(hand)}/{size}" if building else f"{len(hand)} left"
             notes = Text()
             presence = (marks or {}).get(seat)

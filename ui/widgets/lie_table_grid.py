@@ -21,12 +21,12 @@ CELL = 4  # characters per card: " r3 " or "[r3]"
 
 class LieTableGrid(Widget, can_focus=False):
     class Clicked(Message):
-        """A card of the table was clicked: claim it to `side` ("left" or "right")."""
+        """A card of the table was clicked: take it (its side is chosen once its front is seen,
+        T3)."""
 
-        def __init__(self, position: int, side: str) -> None:
+        def __init__(self, position: int) -> None:
             super().__init__()
             self.position = position
-            self.side = side
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -75,6 +75,4 @@ class LieTableGrid(Widget, can_focus=False):
         if offset.x // CELL >= COLUMNS or not 0 <= position < len(self.layout_slots):
             return
         event.stop()
-        # Left button: the left end of the hand; right button (or shift-click): the right end.
-        side = "right" if event.button == 3 or event.shift else "left"
-        self.post_message(self.Clicked(position, side))
+        self.post_message(self.Clicked(position))
