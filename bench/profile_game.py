@@ -38,7 +38,9 @@ FRAME = re.compile(r"^(?P<func>.+) \((?P<file>[^:()]+):(?P<line>\d+)\)$")
 GROUPS = {  # tested on the innermost frame ("file:function"), first match wins
     "Ristretto255 through rbcl (libsodium)": ("rbcl/",),
     "Ed25519 sign/verify through PyNaCl (libsodium)": ("nacl/",),
-    "fsync of the transcript (mostly waiting on the disk)": ("p2p/log/transcript.py:Transcript._flush",),
+    "fsync of the transcript (mostly waiting on the disk)": (
+        "p2p/log/transcript.py:Transcript._flush",
+    ),
     "msgpack": ("msgpack/",),
 }
 
