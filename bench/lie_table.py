@@ -15,20 +15,22 @@ work is timed on its own (CPU seconds spent in its table's `apply` and `start`).
 * peak RSS of this process, which holds every peer at once (an upper bound for one peer).
 
 The networked figures of issue 10.7 (claim latency p50/p99 from a signed claim to the front
-known to the claimer, over loopback) are `bench/game.py --game lie`'s. Note the load (`uptime`)
-with every figure.
+known to the claimer, over loopback) are `bench/game.py --game lie`'s. The libsodium calibration
+and load average before and after, and the CPU other processes used meanwhile
+(bench/calibration.py), are printed and written, with a warning when the machine was loaded.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from calibration import BenchRun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -78,7 +80,6 @@ def run_size(peers: int, game: bool) -> dict[str, Any]:
     per_claim = [(t.cpu - b) / claims for t, b in zip(tables, before, strict=True)]
     result: dict[str, Any] = {
         "peers": peers,
-        "load": os.getloadavg()[0],
         "setup_cpu_s_max_peer": max(setup),
         "setup_cpu_s_all_peers": sum(setup),
         "claims": claims,
@@ -100,6 +101,7 @@ def main() -> int:
     parser.add_argument("--game", action="store_true", help="also play a whole 3-round game")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     args = parser.parse_args()
+    run = BenchRun()
     results = []
     for peers in args.sizes:
         result = run_size(peers, args.game)
@@ -108,7 +110,7 @@ def main() -> int:
         # bound for a LAN table's setup wall time here (the 16 chains pipeline across seats).
         bound = result["setup_cpu_s_all_peers"] / 2
         print(
-            f"{peers} peers (load {result['load']:.2f}):"
+            f"{peers} peers:"
             f" setup CPU {result['setup_cpu_s_max_peer']:.2f} s per peer (max),"
             f" {result['setup_cpu_s_all_peers']:.2f} s all peers, so ≥ {bound:.2f} s wall on 2"
             f" cores (target ≤ {TARGETS['setup_s']} s with 6 peers);"
@@ -121,8 +123,10 @@ def main() -> int:
             )
             + f"; peak RSS {result['peak_rss_mb_process']:.0f} MB (whole process)"
         )
+    load = run.finish()
     if args.json is not None:
-        args.json.write_text(json.dumps(results, indent=2))
+        report = {"benchmark": "lie_table", "results": results, **load}
+        args.json.write_text(json.dumps(report, indent=2))
     return 0
 
 

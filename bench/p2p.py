@@ -15,7 +15,9 @@ Usage (from the repository root):  .venv/bin/python bench/p2p.py [--quick] [--tr
 * handshake: open_channel to a listening peer until the channel is ready (median).
 * frames/s: small messages through one encrypted channel, sender to receiver.
 
-Targets (issue 4): latency p50 ≤ 2 ms and p99 ≤ 10 ms with 8 peers.
+Targets (issue 4): latency p50 ≤ 2 ms and p99 ≤ 10 ms with 8 peers. The libsodium calibration
+and load average before and after, and the CPU other processes used meanwhile
+(bench/calibration.py), are printed and written, with a warning when the machine was loaded.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
+
+from calibration import BenchRun
 
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope
@@ -307,8 +311,10 @@ def main() -> int:
         "--processes", action="store_true", help="also run each peer in its own process"
     )
     args = parser.parse_args()
+    bench = BenchRun()
     figures = asyncio.run(run(args.quick, args.transcripts, args.rounds, args.processes))
     report(figures)
+    figures |= bench.finish()
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(figures, indent=2, sort_keys=True))

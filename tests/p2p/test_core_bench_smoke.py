@@ -14,6 +14,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "p2p.py"
 def test_bench_quick_run_writes_every_figure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.syspath_prepend(str(BENCH.parent))  # it imports bench/calibration.py
     spec = importlib.util.spec_from_file_location("bench_p2p", BENCH)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
@@ -30,3 +31,5 @@ def test_bench_quick_run_writes_every_figure(
     assert figures["handshake"]["median_ms"] > 0
     assert figures["channel"]["frames_per_s"] > 0
     assert figures["transcripts"] is True
+    assert figures["calibration_before"]["mul_us"] > 0  # the load is written with the figures
+    assert "loaded_warning" in figures
