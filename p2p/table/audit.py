@@ -25,6 +25,7 @@ also checks that several transcripts of one table agree (one log a prefix of the
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,11 +161,24 @@ class _Stop(Exception):
         self.fault = fault
 
 
-def audit_transcript(path: Path) -> AuditReport:
-    """Audit one transcript; the file is only read (protocol.md 10.7)."""
+@dataclass(frozen=True)
+class Follow:
+    """How a replay (p2p.table.replay) rides on the audit's own pass: the fair-deck session the
+    table is followed with (None: an observer's; a seat's, rebuilt from its seed, also opens
+    that seat's own cards) and a call after each batch of envelopes the log applied, before the
+    table's events are consumed."""
+
+    deck: Callable[[bytes, int], DeckSession] | None = None
+    forwards: tuple[Any, ...] = ()  # give-aways the seat received and kept (its secrets file)
+    on_applied: Callable[[TableDriver, list[Envelope]], None] | None = None
+
+
+def audit_transcript(path: Path, follow: Follow | None = None) -> AuditReport:
+    """Audit one transcript; the file is only read (protocol.md 10.7). `follow`: a replay's
+    hooks (the audit is the same pass)."""
     report = AuditReport(str(path))
     try:
-        _Audit(path, report).run()
+        _Audit(path, report, follow or Follow()).run()
     except _Stop as stop:
         report.fault = stop.fault
     return report
@@ -197,9 +211,10 @@ class _Audit:
     """One pass over the file, one record in memory at a time: each record is checked and its
     envelope replayed as it is read, so the first fault is found in file order."""
 
-    def __init__(self, path: Path, report: AuditReport) -> None:
+    def __init__(self, path: Path, report: AuditReport, follow: Follow) -> None:
         self.path = path
         self.report = report
+        self.follow = follow
         self.replay: _Replay | None = None
         self.next_seq: dict[int, int] = {}
         self.own: dict[int, bytes] = {}  # seq -> id of this seat's envelopes seen so far
@@ -253,7 +268,7 @@ class _Audit:
         report.roster = [fingerprint(key) for key in roster.keys]
         signed_roster = _signed_roster(first.fields, roster)
         report.signed_roster = signed_roster is not None
-        self.replay = _Replay(roster, report, signed_roster)
+        self.replay = _Replay(roster, report, signed_roster, self.follow)
         for record in records:
             if record.kind == "header":
                 raise _Stop(
@@ -394,8 +409,15 @@ class _Replay:
     """The full replay, fed one applied envelope at a time. The envelopes before seat 0's join
     wait until it comes: the join carries the terms the table is built with."""
 
-    def __init__(self, roster: Roster, report: AuditReport, signed: SignedRoster | None) -> None:
+    def __init__(
+        self,
+        roster: Roster,
+        report: AuditReport,
+        signed: SignedRoster | None,
+        follow: Follow | None = None,
+    ) -> None:
         self.roster = roster
+        self.follow = follow or Follow()
         self.report = report
         self.signed = signed
         self.at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
@@ -463,13 +485,23 @@ class _Replay:
                 )
             )
         seats = len(self.roster.keys)
-        deck = DeckSession.observer(self.roster.table, seats)
+        make_deck = self.follow.deck
+        deck = (
+            DeckSession.observer(self.roster.table, seats)
+            if make_deck is None
+            else make_deck(self.roster.table, seats)
+        )
         try:
-            table = driver(self.roster.table, seats, options, deck, signed)
+            table = driver(self.roster.table, seats, options, deck, signed, keys=self.roster.keys)
         except ValueError as exc:
             raise _Stop(AuditFault(0, "impossible game terms", str(exc), index, offset)) from None
         table.terms = join.body  # seat 0's join; every other join must equal it
-        table.observe()
+        if deck.observing:
+            table.observe()
+        else:  # a seat's replay: what it would publish is in the log already
+            table.start()
+            for kept in self.follow.forwards:
+                table.restore_forward(kept)
         self.table = table
         self.log = TableLog(self.roster, lambda _log: table.expected_seat(), table.apply)
         self.report.started = True
@@ -522,6 +554,8 @@ class _Replay:
         if table.fault is not None:
             fault = table.fault
             raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index, offset))
+        if self.follow.on_applied is not None:
+            self.follow.on_applied(table, applied)
         _tally(table, report)
         table.outbox.clear()  # an observer publishes nothing
 

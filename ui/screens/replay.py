@@ -1,0 +1,152 @@
+"""The replay: the game's own table screen over a `ReplaySession`, with keys to move in time.
+
+← → one step (an action, a card opened, a doubt), PgUp PgDn a hand (Larry) or a trick and
+round (The Lie), Home End the start and the end; s the scores (with their chart), Esc back.
+Moving forward feeds the screen the next steps' events; moving back opens a new screen at the
+earlier step (`replay_screen`), since a table screen only ever goes forward.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Static
+
+from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent
+from fairdeal.p2p.table.replay import Replay
+from fairdeal.ui.replay_session import ReplaySession
+from fairdeal.ui.screens.lie_table import LieTableScreen
+from fairdeal.ui.screens.table import TableScreen
+
+REPLAY_BINDINGS: list[BindingType] = [
+    Binding("left", "step(-1)", "Step", key_display="←→"),
+    Binding("right", "step(1)", show=False),
+    Binding("pageup", "jump(-1)", "Hand/trick", key_display="PgUp/PgDn"),
+    Binding("pagedown", "jump(1)", show=False),
+    Binding("home", "edge(-1)", "Start/End", key_display="Home/End"),
+    Binding("end", "edge(1)", show=False),
+    Binding("s", "scores", "Scores"),
+    Binding("question_mark,f1", "help", "Help", key_display="?"),
+    Binding("escape", "leave", "Back"),
+]
+
+REPLAY_CSS = """
+#replay-bar { dock: top; height: 1; padding: 0 1; background: $accent 40%; }
+"""
+
+
+def replay_screen(replay: Replay, position: int = 0) -> Screen[None]:
+    """The replay's screen at frame `position`, for its game."""
+    session = ReplaySession(replay, position)
+    if replay.game == "lie":
+        return LieReplayScreen(session)
+    return LarryReplayScreen(session)
+
+
+def bar_text(replay: Replay, position: int) -> str:
+    """Where the replay stands: step, hand/round (trick), whose step, whose eyes."""
+    frame = replay.frames[position]
+    round_name = "round" if replay.game == "lie" else "hand"
+    where = f"{round_name} {frame.round}" if frame.round else "setup"
+    if frame.trick:
+        where += f", trick {frame.trick}"
+    by = ", ".join(replay.names[s] for s in frame.authors) or "—"
+    eyes = (
+        f"as {replay.names[replay.seat]} saw it"
+        if replay.own_eyes
+        else f"public cards only (no secrets of {replay.names[replay.seat]} here)"
+    )
+    return (
+        f"REPLAY ✓ audited · step {position + 1}/{len(replay.frames)} · {where} · "
+        f"entry {frame.entry} · by {by} · {eyes}"
+    )
+
+
+class _ReplayControls:
+    """The keys and the bar shared by both games' replay screens (mixed into a table screen)."""
+
+    session: ReplaySession
+    app: Any
+
+    def replay_bar(self) -> Static:
+        return Static(bar_text(self.session.replay, self.session.position), id="replay-bar")
+
+    def _update_bar(self) -> None:
+        bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
+        bar.update(bar_text(self.session.replay, self.session.position))
+
+    def go_to(self, position: int) -> None:
+        session = self.session
+        last = len(session.replay.frames) - 1
+        position = max(0, min(position, last))
+        if position == session.position:
+            return
+        if position > session.position:
+            session.advance(position - session.position)
+            self._update_bar()
+        else:
+            self.app.switch_screen(replay_screen(session.replay, position))
+
+    def action_step(self, delta: int) -> None:
+        self.go_to(self.session.position + delta)
+
+    def action_jump(self, direction: int) -> None:
+        replay, here = self.session.replay, self.session.position
+        marks = replay.marks(fine=replay.game == "lie")
+        if direction > 0:
+            later = [m for m in marks if m > here]
+            self.go_to(later[0] if later else len(replay.frames) - 1)
+        else:
+            earlier = [m for m in marks if m < here]
+            self.go_to(earlier[-1] if earlier else 0)
+
+    def action_edge(self, direction: int) -> None:
+        self.go_to(0 if direction < 0 else len(self.session.replay.frames) - 1)
+
+    def others_would_wait(self) -> bool:
+        return False  # nobody waits on a replay
+
+    def action_leave(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+
+class LarryReplayScreen(_ReplayControls, TableScreen):
+    inherit_bindings: ClassVar[bool] = False
+    BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
+    DEFAULT_CSS = REPLAY_CSS
+
+    def __init__(self, session: ReplaySession) -> None:
+        super().__init__(session, reveal_interval=0.0)
+
+    def compose(self) -> ComposeResult:
+        yield self.replay_bar()
+        yield from super().compose()
+
+
+class LieReplayScreen(_ReplayControls, LieTableScreen):
+    inherit_bindings: ClassVar[bool] = False
+    BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
+    DEFAULT_CSS = REPLAY_CSS
+
+    def __init__(self, session: ReplaySession) -> None:
+        super().__init__(session)
+        self._history = False  # the steps before this one: logged, no views opened
+
+    def compose(self) -> ComposeResult:
+        yield self.replay_bar()
+        yield from super().compose()
+
+    async def handle(self, event: TableEvent) -> None:
+        if isinstance(event, ReplayStarted | ReplayDone):
+            self._history = isinstance(event, ReplayStarted)
+        await super().handle(event)
+
+    def _queue_modal(self, make: Any) -> None:
+        if not self._history:
+            super()._queue_modal(make)
