@@ -2,8 +2,9 @@
 
 ← → one step (an action, a card opened, a doubt), PgUp PgDn a hand (Larry) or a trick and
 round (The Lie), Home End the start and the end; s the scores (with their chart), Esc back.
-Moving forward feeds the screen the next steps' events; moving back opens a new screen at the
-earlier step (`replay_screen`), since a table screen only ever goes forward.
+A step forward feeds the screen that step's events; a jump or a step back opens a new screen at
+that step (`replay_screen`): a table screen only ever goes forward, and the steps passed over
+are history there (logged, with no doubt or scores view opening for them).
 """
 
 from __future__ import annotations
@@ -84,10 +85,10 @@ class _ReplayControls:
         position = max(0, min(position, last))
         if position == session.position:
             return
-        if position > session.position:
-            session.advance(position - session.position)
+        if position == session.position + 1:  # the next step: its events, its views
+            session.advance(1)
             self._update_bar()
-        else:
+        else:  # a jump: the steps passed over are history (no views open for them)
             self.app.switch_screen(replay_screen(session.replay, position))
 
     def action_step(self, delta: int) -> None:
@@ -116,8 +117,7 @@ class _ReplayControls:
             self.app.exit()
 
 
-class LarryReplayScreen(_ReplayControls, TableScreen):
-    inherit_bindings: ClassVar[bool] = False
+class LarryReplayScreen(_ReplayControls, TableScreen, inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
     DEFAULT_CSS = REPLAY_CSS
 
@@ -129,8 +129,7 @@ class LarryReplayScreen(_ReplayControls, TableScreen):
         yield from super().compose()
 
 
-class LieReplayScreen(_ReplayControls, LieTableScreen):
-    inherit_bindings: ClassVar[bool] = False
+class LieReplayScreen(_ReplayControls, LieTableScreen, inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
     DEFAULT_CSS = REPLAY_CSS
 

@@ -1,0 +1,274 @@
+"""`fairdeal replay`: a transcript audited, then stepped through as its owner saw it.
+
+The games are transcripts recorded by `fairdeal simulate` (tests/ui/replays/README.md: a Larry
+short game at 4 seats and a one-round Lie at 3 seats with hands of 4, seat 1's transcript and
+secrets each), so the snapshots do not depend on the timing of a live table.
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+from pathlib import Path
+
+import msgpack
+import pytest
+from textual.pilot import Pilot
+
+from fairdeal.p2p.table.api import StateChanged
+from fairdeal.p2p.table.replay import load_replay
+from fairdeal.ui.cli import main
+from fairdeal.ui.replay_app import ReplayApp
+from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen
+
+REPLAYS = Path(__file__).parent / "replays"
+SIZE = (100, 32)
+
+
+def owner_copy(game: str, tmp_path: Path, secrets: bool = True) -> Path:
+    """The game's transcript (and the owner's secrets, 0600 as a data directory keeps them)."""
+    directory = tmp_path / game
+    directory.mkdir()
+    shutil.copy(REPLAYS / game / "table.transcript", directory)
+    if secrets:
+        shutil.copy(REPLAYS / game / "secrets", directory)
+        (directory / "secrets").chmod(0o600)
+    return directory / "table.transcript"
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Until the replay screen has shown every event its session holds (no sleeping)."""
+    for _ in range(400):
+        await pilot.pause()
+        screen = replay_screen_of(pilot)
+        if screen.events_seen >= len(screen.session.history):
+            return
+    raise AssertionError("the replay screen never caught up")
+
+
+def replay_screen_of(pilot: Pilot[None]) -> LarryReplayScreen | LieReplayScreen:
+    """The replay's screen, under whatever view (scores, a doubt) is open over it."""
+    screens = pilot.app.screen_stack
+    return next(s for s in reversed(screens) if isinstance(s, LarryReplayScreen | LieReplayScreen))
+
+
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+# -- the replay itself ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_a_replay_through_the_owners_eyes_shows_its_hand_and_no_other(
+    game: str, tmp_path: Path
+) -> None:
+    replay = load_replay(owner_copy(game, tmp_path), tmp_path / game)
+    assert replay.fault is None and replay.own_eyes
+    assert replay.report.over
+    for frame in replay.frames:
+        view = frame.view
+        if view is None:
+            continue
+        state = view.state
+        others = {s for seat, hand in enumerate(state.hands) if seat != 1 for s in hand}
+        own = set(state.hands[1])
+        # every card of its own hand it had been dealt shows; others' only once opened to all
+        for slot in others & set(view.knowledge):
+            assert slot in public_slots(replay, frame), f"a front of another seat's hand: {slot}"
+        if game == "lie" and frame is replay.frames[-1]:
+            assert not own  # the round is over
+    last = replay.frames[-1].view
+    assert last.state.over
+
+
+def public_slots(replay, frame) -> set[int]:  # type: ignore[no-untyped-def]
+    """Slots an observer (no secrets) knows at the same point: the public cards."""
+    public = load_replay(replay.path, None)
+    index = next(i for i, f in enumerate(public.frames) if f.entry >= frame.entry)
+    return set(public.frames[index].view.knowledge)
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_without_the_secrets_only_public_cards_show(game: str, tmp_path: Path) -> None:
+    own = load_replay(owner_copy(game, tmp_path), tmp_path / game)
+    public = load_replay(own.path, None)
+    assert public.fault is None and not public.own_eyes
+    assert public.frames[-1].entry == own.frames[-1].entry
+    seen_own = seen_public = 0
+    for frame in own.frames:
+        match = [f for f in public.frames if f.entry == frame.entry]
+        if not match or frame.view is None:
+            continue
+        hand = set(frame.view.state.hands[1])
+        seen_own += len(hand & set(frame.view.knowledge))
+        seen_public += len(hand & set(match[0].view.knowledge))
+        assert set(match[0].view.knowledge) <= set(frame.view.knowledge)
+    assert seen_own > seen_public  # the owner's eyes show its hand; the observer's do not
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_the_replay_steps_are_the_audits_entries_in_order(game: str, tmp_path: Path) -> None:
+    replay = load_replay(owner_copy(game, tmp_path), tmp_path / game)
+    entries = [frame.entry for frame in replay.frames]
+    assert entries == sorted(entries) and entries[-1] == replay.report.entries
+    states = [e for f in replay.frames for e in f.events if isinstance(e, StateChanged)]
+    assert states[-1].state.over
+    marks = replay.marks(fine=game == "lie")
+    assert marks[0] == 0 and marks == sorted(set(marks))
+    if game == "lie":
+        assert len(marks) > 2  # tricks
+
+
+def read_records(path: Path) -> list[dict]:
+    data, records, offset = path.read_bytes(), [], 0
+    while offset < len(data):
+        (length,) = struct.unpack_from(">I", data, offset)
+        records.append(msgpack.unpackb(data[offset + 4 : offset + 4 + length], raw=False))
+        offset += 4 + length
+    return records
+
+
+def write_records(path: Path, records: list[dict]) -> None:
+    out = b""
+    for record in records:
+        payload = msgpack.packb(record, use_bin_type=True)
+        out += struct.pack(">I", len(payload)) + payload
+    path.write_bytes(out)
+
+
+def tampered(game: str, tmp_path: Path) -> Path:
+    """One applied envelope of the middle of the game altered by a byte."""
+    path = owner_copy(game, tmp_path)
+    records = read_records(path)
+    applied = [i for i, r in enumerate(records) if r["k"] == "applied"]
+    record = records[applied[len(applied) // 2]]
+    data = bytearray(record["d"])
+    data[-1] ^= 1
+    record["d"] = bytes(data)
+    write_records(path, records)
+    return path
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_a_tampered_file_gives_the_audits_fault_and_nothing_else(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tampered(game, tmp_path)
+    replay = load_replay(path, path.parent)
+    assert replay.fault is not None and replay.frames == []
+    assert main(["replay", str(path)]) == 1  # no app: the runner below is never reached
+    err = capsys.readouterr().err
+    assert main(["audit", str(path)]) == 1
+    audit_out = capsys.readouterr().out
+    assert f"FAULT: {replay.fault}" in err and f"FAULT: {replay.fault}" in audit_out
+
+
+def test_a_tampered_file_opens_no_app(tmp_path: Path) -> None:
+    from fairdeal.ui.commands import replay as command
+
+    path = tampered("larry", tmp_path)
+    opened: list[object] = []
+    args = command_args(path)
+    assert command.run(args, runner=opened.append) == 1
+    assert opened == []
+
+
+def command_args(path: Path, plain: bool = False):  # type: ignore[no-untyped-def]
+    import argparse
+
+    return argparse.Namespace(transcript=path, data_dir=None, plain=plain)
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_plain_tells_the_story_with_the_games_narrators(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = owner_copy(game, tmp_path)
+    assert main(["replay", "--plain", str(path)]) == 0
+    out = capsys.readouterr().out
+    replay = load_replay(path, path.parent)
+    assert out.count("-- REPLAY ✓ audited") == len(replay.frames)
+    if game == "larry":
+        assert "Hand 1: 7 cards each" in out and "Game over" in out
+    else:
+        assert "Round 1:" in out and "Game over" in out and "✓" in out
+    assert out.rstrip().endswith(replay.report.result_text())
+
+
+# -- the screen ----------------------------------------------------------------------------------
+
+
+def test_replay_keys_move_in_time(tmp_path: Path) -> None:
+    import asyncio
+
+    replay = load_replay(owner_copy("lie", tmp_path), tmp_path / "lie")
+
+    async def run() -> None:
+        app = ReplayApp(replay)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert replay_screen_of(pilot).session.position == 0
+            await press(pilot, "right", "right")
+            assert replay_screen_of(pilot).session.position == 2
+            await press(pilot, "left")
+            assert replay_screen_of(pilot).session.position == 1
+            await press(pilot, "end")
+            assert replay_screen_of(pilot).session.position == len(replay.frames) - 1
+            await press(pilot, "escape", "pageup")  # the game-over view closed first
+            marks = replay.marks(fine=True)
+            assert replay_screen_of(pilot).session.position == marks[-1]
+            await press(pilot, "home")
+            assert replay_screen_of(pilot).session.position == 0
+            await press(pilot, "pagedown")
+            assert replay_screen_of(pilot).session.position == marks[1]
+
+    asyncio.run(run())
+
+
+def snapshot_app(game: str, tmp_path: Path) -> ReplayApp:
+    return ReplayApp(load_replay(owner_copy(game, tmp_path), tmp_path / game))
+
+
+def test_larry_replay_at_the_deal(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    async def at(pilot: Pilot[None]) -> None:
+        await press(pilot, "right", "right")
+
+    assert snap_compare(snapshot_app("larry", tmp_path), terminal_size=SIZE, run_before=at)
+
+
+def test_larry_replay_mid_hand(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    async def at(pilot: Pilot[None]) -> None:
+        await press(pilot, *(["right"] * 20))
+
+    assert snap_compare(snapshot_app("larry", tmp_path), terminal_size=SIZE, run_before=at)
+
+
+def test_larry_replay_at_the_end(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    async def at(pilot: Pilot[None]) -> None:
+        await press(pilot, "end", "escape")  # the end; the scores view closed
+
+    assert snap_compare(snapshot_app("larry", tmp_path), terminal_size=SIZE, run_before=at)
+
+
+def test_lie_replay_in_phase_1(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    async def at(pilot: Pilot[None]) -> None:
+        await press(pilot, *(["right"] * 8))
+
+    assert snap_compare(snapshot_app("lie", tmp_path), terminal_size=SIZE, run_before=at)
+
+
+def test_lie_replay_at_a_trick(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    async def at(pilot: Pilot[None]) -> None:
+        await press(pilot, "pagedown", "pagedown", "pagedown")
+
+    assert snap_compare(snapshot_app("lie", tmp_path), terminal_size=SIZE, run_before=at)
+
+
+def test_lie_replay_at_the_end(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    async def at(pilot: Pilot[None]) -> None:
+        await press(pilot, "end")
+
+    assert snap_compare(snapshot_app("lie", tmp_path), terminal_size=SIZE, run_before=at)
