@@ -107,6 +107,13 @@ class _ReplayControls:
     def action_edge(self, direction: int) -> None:
         self.go_to(0 if direction < 0 else len(self.session.replay.frames) - 1)
 
+    def drawing_deferred(self) -> bool:
+        """The table is drawn once for the history, and once per step after its last event."""
+        if self._history:  # type: ignore[attr-defined]
+            return True
+        seen = self.events_seen  # type: ignore[attr-defined]
+        return seen + 1 < len(self.session.history)
+
     def others_would_wait(self) -> bool:
         return False  # nobody waits on a replay
 
@@ -123,10 +130,23 @@ class LarryReplayScreen(_ReplayControls, TableScreen, inherit_bindings=False):
 
     def __init__(self, session: ReplaySession) -> None:
         super().__init__(session, reveal_interval=0.0)
+        self._history = False
 
     def compose(self) -> ComposeResult:
         yield self.replay_bar()
         yield from super().compose()
+
+    async def handle(self, event: TableEvent) -> None:
+        started = isinstance(event, ReplayStarted)
+        if started or isinstance(event, ReplayDone):
+            self._history = started
+        await super().handle(event)
+        if isinstance(event, ReplayDone):
+            await self.refresh_table()  # once, for all the history before it
+
+    async def refresh_table(self) -> None:
+        if not self.drawing_deferred():
+            await super().refresh_table()
 
 
 class LieReplayScreen(_ReplayControls, LieTableScreen, inherit_bindings=False):
@@ -142,9 +162,16 @@ class LieReplayScreen(_ReplayControls, LieTableScreen, inherit_bindings=False):
         yield from super().compose()
 
     async def handle(self, event: TableEvent) -> None:
-        if isinstance(event, ReplayStarted | ReplayDone):
-            self._history = isinstance(event, ReplayStarted)
+        started = isinstance(event, ReplayStarted)
+        if started or isinstance(event, ReplayDone):
+            self._history = started
         await super().handle(event)
+        if isinstance(event, ReplayDone):
+            self.refresh_table()  # once, for all the history before it
+
+    def refresh_table(self) -> None:
+        if not self.drawing_deferred():
+            super().refresh_table()
 
     def _queue_modal(self, make: Any) -> None:
         if not self._history:
