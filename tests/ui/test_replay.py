@@ -272,3 +272,99 @@ def test_lie_replay_at_the_end(snap_compare, tmp_path: Path) -> None:  # type: i
         await press(pilot, "end")
 
     assert snap_compare(snapshot_app("lie", tmp_path), terminal_size=SIZE, run_before=at)
+
+
+# -- the lobby's past tables ---------------------------------------------------------------------
+
+
+def data_with_past_tables(tmp_path: Path) -> Path:
+    """A data directory holding a finished Larry table (older) and a Lie table left (newer)."""
+    import os
+
+    data = tmp_path / "data"
+    tables = data / "tables"
+    tables.mkdir(parents=True)
+    larry = tables / "aa.transcript"
+    lie = tables / "bb.transcript"
+    shutil.copy(REPLAYS / "larry" / "table.transcript", larry)
+    shutil.copy(REPLAYS / "lie" / "table.transcript", lie)
+    (tables / "aa.transcript.done").touch()
+    (tables / "bb.transcript.left").touch()
+    shutil.copy(REPLAYS / "lie" / "table.transcript", tables / "cc.transcript")  # unfinished
+    os.utime(larry, (1_000_000, 1_000_000))
+    os.utime(lie, (2_000_000, 2_000_000))
+    return data
+
+
+def test_past_tables_are_the_finished_and_left_ones_newest_first(tmp_path: Path) -> None:
+    from fairdeal.ui.screens.past_tables import past_tables
+
+    found = past_tables(data_with_past_tables(tmp_path))
+    assert [(p.path.name, p.how, p.game) for p in found] == [
+        ("bb.transcript", "left", "The Lie"),
+        ("aa.transcript", "finished", "Larry"),
+    ]
+
+
+def test_r_in_the_lobby_lists_them_and_enter_replays_one(tmp_path: Path) -> None:
+    import asyncio
+
+    from fairdeal.p2p.table.session import NetworkSettings, use_settings
+    from fairdeal.ui.app import FairdealApp
+    from fairdeal.ui.player import Player
+    from fairdeal.ui.screens.past_tables import PastTablesScreen
+
+    data = data_with_past_tables(tmp_path)
+    previous = use_settings(NetworkSettings(data_dir=data))
+
+    async def run() -> None:
+        app = FairdealApp(Player("Tess", "ab12-cd34", "ab12cd34"), finder=None)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, PastTablesScreen)
+            await pilot.press("down", "enter")  # the older one: the finished Larry table
+            await settle(pilot)
+            screen = replay_screen_of(pilot)
+            assert isinstance(screen, LarryReplayScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not any(isinstance(s, LarryReplayScreen) for s in app.screen_stack)
+
+    try:
+        asyncio.run(run())
+    finally:
+        use_settings(previous)
+
+
+def test_a_past_table_that_does_not_verify_shows_the_fault_only(tmp_path: Path) -> None:
+    import asyncio
+
+    from textual.app import App
+    from textual.widgets import Static
+
+    from fairdeal.ui.screens.past_tables import PastTablesScreen
+
+    data = data_with_past_tables(tmp_path)
+    path = tampered("larry", tmp_path)
+    import os
+
+    shutil.copy(path, data / "tables" / "aa.transcript")
+    os.utime(data / "tables" / "aa.transcript", (1_000_000, 1_000_000))  # still the older one
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(PastTablesScreen(data))
+
+    async def run() -> None:
+        app = Host()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, PastTablesScreen)
+            hint = str(app.screen.query_one("#past-hint", Static).render())
+            assert hint.startswith("✗ FAULT: seat")
+
+    asyncio.run(run())

@@ -29,6 +29,7 @@ LOBBY_KEYS = """\
 | j or Enter | join the chosen table |
 | c | connect to a table at HOST:PORT (where mDNS does not reach) |
 | n | open a new table: Larry or The Lie, its options, seats, bots, here or on the network |
+| r | past tables: your finished and left tables, newest first; Enter replays one |
 | ? or F1 | this help · q quit |
 """
 
@@ -46,6 +47,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_table", "New table"),
         Binding("j", "join", "Join"),
         Binding("c", "connect", "Connect"),
+        Binding("r", "past_tables", "Past tables"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
     ]
 
@@ -130,6 +132,12 @@ class LobbyScreen(Screen[None]):
             return None
         key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
         return self.tables.get(key) if key is not None else None
+
+    def action_past_tables(self) -> None:
+        from fairdeal.p2p.table.session import current_settings
+        from fairdeal.ui.screens.past_tables import PastTablesScreen
+
+        self.app.push_screen(PastTablesScreen(current_settings().data))
 
     def action_new_table(self) -> None:
         self.post_message(NewTableRequested())
