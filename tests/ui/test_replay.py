@@ -198,6 +198,21 @@ def test_plain_tells_the_story_with_the_games_narrators(
     assert out.rstrip().endswith(replay.report.result_text())
 
 
+def test_a_game_that_stops_midway_replays_up_to_where_it_stops(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A seat that left or crashed mid-game: its transcript verifies so far and replays so far."""
+    path = owner_copy("lie", tmp_path)
+    records = read_records(path)
+    applied = [i for i, r in enumerate(records) if r["k"] == "applied"]
+    write_records(path, records[: applied[len(applied) // 2]])
+    replay = load_replay(path, path.parent)
+    assert replay.fault is None and replay.report.incomplete and replay.frames
+    assert not replay.frames[-1].view.state.over
+    assert main(["replay", "--plain", str(path)]) == 0
+    assert "verified so far: incomplete" in capsys.readouterr().out
+
+
 # -- the screen ----------------------------------------------------------------------------------
 
 

@@ -59,7 +59,8 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
 
         for line in story(replay):
             print(line)
-        print(f"{args.transcript}: verified: {replay.report.result_text()}")
+        verdict = "verified so far" if replay.report.incomplete else "verified"
+        print(f"{args.transcript}: {verdict}: {replay.report.result_text()}")
         return 0
     if runner is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
