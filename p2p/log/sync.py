@@ -10,12 +10,21 @@
   many envelopes that turn applied (an fsync costs milliseconds, and The Lie's Phase 1 applies an
   envelope from every seat for every claim); an own envelope's record syncs at once, and with it
   everything written before it;
+* relay (protocol.md 4.4): an envelope this peer takes in for the first time, from anyone, is
+  passed on at once to every seated peer that may lack it (all but its author, the peer that
+  delivered it, and this one), so that an envelope reaching one honest peer reaches them all
+  (an author that crashed mid-broadcast stalls nobody) and two different envelopes signed for
+  one place meet at some honest peer. A copy already held is dropped by a dictionary look-up
+  on its signature before anything is decoded or verified;
+* equivocation: when the log finds two different envelopes signed for one place, both go to
+  every seated peer but their author, so that each checks the two signatures itself;
 * on every new channel each side sends "need" with its per-seat next sequence numbers and the
   other answers with every envelope the asker lacks (applied and buffered; relaying is safe
   because envelopes are signed). An envelope that arrives past a gap triggers a "need" too.
 
 Envelopes go to, and "need" is answered for, seated peers only: a mesh may also carry peers that
-are not in the roster (lobby watchers), and the log is not theirs to read.
+are not in the roster (lobby watchers), and the log is not theirs to read. `_readers` is the one
+place that decides who gets the log's envelopes.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from typing import Any
 from fairdeal.p2p.errors import MalformedFrame
 from fairdeal.p2p.identity import Identity, PublicIdentity
 from fairdeal.p2p.log.envelope import Envelope, parse_envelope
-from fairdeal.p2p.log.tablelog import Fault, Ordering, TableLog
+from fairdeal.p2p.log.tablelog import EquivocationError, Fault, Ordering, TableLog
 from fairdeal.p2p.log.transcript import Transcript, TranscriptWriteError, replay
 from fairdeal.p2p.net.framing import field
 from fairdeal.p2p.net.mesh import Mesh
@@ -70,6 +79,15 @@ class TableSync:
         mesh.on("need-done", self._on_need_done)
         mesh.on_peer_up(self._on_peer_up)
         self.answered: set[int] = set()  # seats that answered our `need` in full (need-done)
+        # signature -> signed bytes of every envelope the log holds: the duplicate check that
+        # runs before an envelope is decoded or verified (relay delivers most envelopes n-1 times)
+        self._held: dict[bytes, bytes] = {}
+        # Envelopes to pass on at the end of this turn of the event loop, each with the peers
+        # known to hold it already (its deliverer, and whoever sent a copy meanwhile): copies
+        # that arrive in the same turn spare their senders a relay.
+        self._to_relay: dict[bytes, tuple[Envelope, set[bytes]]] = {}
+        self.relayed = 0  # envelopes passed on to others (not counting this seat's own)
+        self.duplicates = 0  # copies dropped by the duplicate check
         self._answer_callbacks: list[Callable[[int], None]] = []
 
     @classmethod
@@ -109,8 +127,7 @@ class TableSync:
                 raise
             self._unsynced = False
         self._take(envelope, "self")
-        unseated = [key for key in self.mesh.peers if self.log.roster.seat_of(key) is None]
-        self.mesh.broadcast(envelope.to_wire(), exclude=unseated)  # e.g. lobby watchers
+        self._send_on(envelope)
         return envelope
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
@@ -143,13 +160,72 @@ class TableSync:
     def _on_env(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         if self.failure is not None:
             return  # nothing more is taken in than the disk keeps
+        signature = message.get("s")
+        if isinstance(signature, bytes) and self._held.get(signature) == message.get("d"):
+            self.duplicates += 1  # a relayed copy of one held: nothing to decode or verify
+            pending = self._to_relay.get(signature)
+            if pending is not None:
+                pending[1].add(peer.key)  # it has it: no need to send it there
+            return
         culprit = self.culprit(peer)
         envelope = parse_envelope(message, culprit)
         is_new = not self.log.holds(envelope.seat, envelope.seq)
-        self._take(envelope, culprit)
+        try:
+            self._take(envelope, culprit)
+        except EquivocationError:
+            self._send_proof(envelope.seat, envelope.seq)
+            raise
+        if is_new and self.log.held(envelope.seat, envelope.seq) is envelope:
+            self._relay_soon(envelope, peer.key)
         gap = envelope.seq > self.log.next_seq(envelope.seat)
         if is_new and (gap or not self.log.knows_head(envelope.prev)):
             self._ask(peer)  # its author saw envelopes this peer lacks: fetch them
+
+    def _readers(self) -> list[bytes]:
+        """The connected peers that get the log's envelopes: the seated ones (a mesh may also
+        carry lobby watchers). A spectator would be added here, and only here."""
+        roster = self.log.roster
+        return [key for key in self.mesh.peers if roster.seat_of(key) is not None]
+
+    def _relay_soon(self, envelope: Envelope, deliverer: bytes) -> None:
+        """Pass a new envelope on once this turn of the event loop has taken in what else
+        arrived (at once when there is no loop, as in a sans-IO test)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._send_on(envelope, exclude={deliverer})
+            return
+        if not self._to_relay:
+            loop.call_soon(self._relay_pending)
+        self._to_relay[envelope.signature] = (envelope, {deliverer})
+
+    def _relay_pending(self) -> None:
+        pending, self._to_relay = self._to_relay, {}
+        for envelope, holders in pending.values():
+            self._send_on(envelope, exclude=holders)
+
+    def _send_on(
+        self, envelope: Envelope, exclude: set[bytes] | frozenset[bytes] = frozenset()
+    ) -> None:
+        """Send an envelope just taken in to every reader that may lack it: not its author, not
+        the peer that delivered it (`exclude`)."""
+        author = self.log.roster.keys[envelope.seat]
+        skip = {*exclude, author, self.identity.key}
+        targets = [key for key in self._readers() if key not in skip]
+        if envelope.seat != self.seat:
+            self.relayed += 1
+        if targets:
+            self.mesh.broadcast(envelope.to_wire(), exclude=set(self.mesh.peers) - set(targets))
+
+    def _send_proof(self, seat: int, seq: int) -> None:
+        """Two different envelopes signed for one place: both go to every reader but their
+        author, so that each checks the two signatures itself (protocol.md 4.6)."""
+        for fault in reversed(self.log.faults):
+            first = fault.evidence[0]
+            if fault.kind == "equivocation" and (first.seat, first.seq) == (seat, seq):
+                for envelope in fault.evidence:
+                    self._send_on(envelope)
+                return
 
     def _on_need(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         culprit = self.culprit(peer)
@@ -199,7 +275,10 @@ class TableSync:
         return self._step(self.log.advance)
 
     def _take(self, envelope: Envelope, culprit: str) -> list[Envelope]:
-        return self._step(lambda: self.log.receive(envelope, culprit))
+        applied = self._step(lambda: self.log.receive(envelope, culprit))
+        if self.log.held(envelope.seat, envelope.seq) is envelope:
+            self._held[envelope.signature] = envelope.signed
+        return applied
 
     def _step(self, action: Callable[[], list[Envelope]]) -> list[Envelope]:
         try:

@@ -128,6 +128,8 @@ class TableLog:
         self._heads: dict[bytes, int] = {self.head: 0}  # head hash -> log length at that head
         self._by_place: dict[tuple[int, int], Envelope] = {}  # applied and buffered
         self._buffer: dict[tuple[int, int], Envelope] = {}
+        # place -> signed bytes of the second envelopes found there (each is one fault, once)
+        self._proven: dict[tuple[int, int], set[bytes]] = {}
         self._next_seq = dict.fromkeys(roster.seats, 0)
         self._last_applied: dict[int, Envelope] = {}
         self._max_lamport = 0
@@ -156,6 +158,11 @@ class TableLog:
     def holds(self, seat: int, seq: int) -> bool:
         """Whether an envelope for this place is applied or buffered here."""
         return (seat, seq) in self._by_place
+
+    def held(self, seat: int, seq: int) -> Envelope | None:
+        """The envelope applied or buffered here for this place (the first one, if its author
+        signed two)."""
+        return self._by_place.get((seat, seq))
 
     def knows_head(self, head: bytes) -> bool:
         """Whether this log has been at `head` (an envelope naming another head means the
@@ -202,6 +209,9 @@ class TableLog:
         if known is not None:
             if known.signed == envelope.signed:
                 return []  # the same content under another valid signature of its author
+            if envelope.signed in self._proven.get(place, ()):
+                return []  # a second copy already proven: relays carry the proof to everyone
+            self._proven.setdefault(place, set()).add(envelope.signed)
             fault = Fault(
                 envelope.seat,
                 "equivocation",

@@ -39,9 +39,10 @@ from fairdeal.p2p.net.framing import field as get_field
 from fairdeal.p2p.net.framing import pack_message, unpack_message
 
 PROTOCOL_NAME = "fairdeal"
-SUPPORTED_VERSIONS: tuple[int, ...] = (2,)
-# Version 2 moved the fair deck to Ristretto255 (protocol.md §6.1); a version 1 peer's deck
-# messages cannot be verified, so version 1 is no longer offered.
+SUPPORTED_VERSIONS: tuple[int, ...] = (3,)
+# Version 2 moved the fair deck to Ristretto255 (protocol.md §6.1); version 3 relays every
+# envelope and changed The Lie's Phase 1 (protocol.md §8 lists it all). A peer of an older
+# version would stall or split the table, so only version 3 is offered.
 PROTOCOL_VERSION: int = max(SUPPORTED_VERSIONS)
 LABEL = b"fairdeal/handshake/v1"
 HANDSHAKE_INFO = b"fairdeal/v1/handshake-keys"

@@ -410,6 +410,62 @@ class TableDriver:
         what the log holds back (shares owed, acknowledgements a race needs)."""
         return frozenset()
 
+    def owes(self) -> dict[int, tuple[str, ...]]:
+        """For each seat the table waits for, what it owes, in words a player reads ("its
+        turn", "shares for the doubt", "a give-away forward"); empty when the table waits for
+        nobody (over, stopped, or a quiet simultaneous phase). The silence watch and the
+        players' screens show these (protocol.md 10.6).
+
+        Shares are owed by every publisher not yet applied (in seat order, they apply one by
+        one). A give-away waits for the giver's private forward, which only the receiver sees:
+        the receiver's own table names the giver alone, the others name the giver and the
+        receiver's receipt; the giver's own table names the receiver only."""
+        expect = self.expected()
+        if expect is None:
+            return {}
+        if isinstance(expect, Concurrent):
+            return {seat: ("its next envelope",) for seat in sorted(self.holding_up())}
+        service = self._service
+        if service is not None and service.kind == "shares" and expect.deck_kind == SHARES:
+            what = f"shares for {self._shares_purpose(service)}"
+            return {seat: (what,) for seat in service.publishers[service.published :]}
+        transfer = self._pending_transfer()
+        if transfer is not None and expect.kind == self.received_kind:
+            giver, receiver = transfer.from_seat, transfer.to_seat
+            owed: dict[int, tuple[str, ...]] = {}
+            if self.me != giver:
+                owed[giver] = ("a give-away forward",)
+            if self.me != receiver:
+                owed[receiver] = ("its receipt of the give-away",)
+            return owed
+        return {expect.seat: (self._expect_words(expect),)}
+
+    def _shares_purpose(self, service: _Service) -> str:
+        request = service.requests[0]
+        if isinstance(request, Reveal):
+            return {
+                "doubt": "the doubt",
+                "face_up": "the face-up card",
+                "score": "the scoring",
+                "play": "the play",
+            }.get(request.reason, f"the {request.reason.replace('_', ' ')}")
+        return "the deal"
+
+    def _expect_words(self, expect: Expect) -> str:
+        if expect.kind == self.act_kind:
+            return "its turn"
+        if expect.kind == ROSTER_KIND:
+            return "the signed roster"
+        if expect.kind == self.join_kind:
+            return "its join"
+        return {
+            KEY: "its key",
+            SHUFFLE: "its shuffle",
+            SHARES: "its shares",
+            COIN_COMMIT: "its commitment to a joint coin",
+            COIN_REVEAL: "its reveal of a joint coin",
+        }.get(expect.deck_kind or "", f"its {expect.deck_kind or expect.kind} envelope")
+
     def counters(self) -> dict[str, int]:
         """What the game counts for `simulate` and the benchmark (The Lie: races decided, void
         claims)."""

@@ -485,7 +485,7 @@ class TablePeer:
         the transcript, where `fairdeal audit` checks it, and stop the table."""
         self._keep_evidence(fault.seat, fault.kind, fault.detail, fault.evidence)
         table = self._require_table()
-        table._stop(fault.seat, fault.kind, fault.detail)
+        table.log_fault(fault)  # names the seat and the envelopes that prove it
         self._schedule()
 
     def _keep_evidence(
@@ -779,22 +779,23 @@ class TablePeer:
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)
 
-    def _held_up_by(self, table: TableDriver) -> frozenset[int]:
-        """The other seats the table waits for: the one whose envelope is due, or, where seats
-        send at once, those the log needs before it can apply what it holds and those the table
-        itself waits on (shares owed, a race's acknowledgements)."""
+    def _held_up_by(self, table: TableDriver) -> dict[int, tuple[str, ...]]:
+        """The other seats the table waits for, with what each owes (`TableDriver.owes`: the
+        seat whose turn it is, every seat that owes shares, a give-away's giver), and, where
+        seats send at once, those the log needs before it can apply what it holds. A seat whose
+        next envelope is already here is not silent: the log holds it for others."""
         expect = table.expected_seat()
         if expect is None:
-            return frozenset()
+            return {}
+        assert self.sync is not None
+        log_ = self.sync.log
+        sent = {envelope.seat for envelope in log_.buffered}
+        owed = {seat: what for seat, what in table.owes().items() if seat not in sent}
         if isinstance(expect, Simultaneous):
-            assert self.sync is not None
-            log_ = self.sync.log
-            # a seat whose next envelope is here is not silent: the log holds it for others
-            sent = {envelope.seat for envelope in log_.buffered}
-            seats = log_.waiting_for(table.needs_stability) | (table.holding_up() - sent)
-        else:
-            seats = frozenset({expect})
-        return seats - {self._seat}
+            for seat in log_.waiting_for(table.needs_stability):
+                owed.setdefault(seat, ("its next envelope",))
+        owed.pop(self._seat, None)
+        return owed
 
     async def _watch_silence(self) -> None:
         """A seat silent past the limit is shown as holding up the game; we wait. A seat's
@@ -827,4 +828,4 @@ class TablePeer:
                 connected = self.roster.keys[seat] in self.mesh.peers
                 withheld = self._withheld
                 what = withheld.what if withheld is not None and withheld.seat == seat else None
-                self._emit(SeatStatus(seat, connected, waited[seat], what))
+                self._emit(SeatStatus(seat, connected, waited[seat], what, held[seat]))

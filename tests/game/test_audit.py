@@ -162,8 +162,23 @@ def test_a_signed_roster_of_other_players_is_refused(game_dir: Path, tmp_path: P
     assert "not this transcript's table" in report.fault.what
 
 
-def test_an_honest_transcript_records_protocol_version_2(game_dir: Path) -> None:
-    assert all(read_records(path)[0]["proto"] == 2 for path in transcripts(game_dir))
+def test_an_honest_transcript_records_protocol_version_3(game_dir: Path) -> None:
+    assert all(read_records(path)[0]["proto"] == 3 for path in transcripts(game_dir))
+
+
+def test_a_transcript_of_protocol_version_2_is_refused_naming_its_version(
+    game_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = read_records(transcripts(game_dir)[0])
+    records[0]["proto"] = 2  # version 2 sent no relayed envelopes and had another Phase 1
+    path = tmp_path / "v2.transcript"
+    write_records(path, records)
+    report = audit_transcript(path)
+    assert not report.verified
+    assert report.fault.what == "another protocol version"
+    assert "made by protocol version 2" in report.fault.evidence
+    assert main(["audit", str(path)]) == 1
+    assert "made by protocol version 2" in capsys.readouterr().out
 
 
 def test_a_transcript_of_protocol_version_1_is_refused_before_any_proof(

@@ -9,6 +9,7 @@ from fairdeal.engine.larry import PlayFaceDown, legal_actions
 from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.driver import ACT
+from fairdeal.p2p.table.peer import evidence_path
 
 from .cheaters import (
     FakeNumberBot,
@@ -140,5 +141,35 @@ async def test_a_forged_roster_record_is_caught_naming_the_forged_signature(
         for peer in table.peers[1:]:
             assert peer.table.applied == 1
             assert "'signatures of seats': [2]" in peer.table.fault.evidence
+    finally:
+        await table.close()
+
+
+async def test_two_actions_for_one_place_sent_to_disjoint_seats_are_caught(tmp_path: Path) -> None:
+    """Attack 2 over loopback: one signed action to seat 1, a different one for the same seq to
+    seats 2 and 3, each seat getting only one. The honest peers' relays make the two meet; each
+    honest peer stops naming seat 0 with both envelopes, keeps them in its evidence file, and
+    the auditor reports it from the transcript and that file."""
+    table = await open_table(4, tmp_path, wrap={CHEATER: lambda bot: None})
+    cheater = table.peers[CHEATER]
+    try:
+        await cheater.sync.wait_until(lambda: cheater.table.my_turn(), timeout=30)
+        one, other = legal_actions(cheater.table.view())[:2]
+        log = cheater.sync.log
+        first = log.author(cheater.identity, CHEATER, ACT, to_data(one))
+        second = log.author(cheater.identity, CHEATER, ACT, to_data(other))
+        cheater.mesh.send(table.roster.keys[1], first.to_wire())
+        for seat in (2, 3):
+            cheater.mesh.send(table.roster.keys[seat], second.to_wire())
+        for peer in table.peers[1:]:
+            await peer.finished(timeout=30)
+            fault = peer.table.fault
+            assert fault is not None and fault.seat == CHEATER and fault.what == "equivocation"
+            assert first.id.hex()[:16] in fault.evidence and second.id.hex()[:16] in fault.evidence
+            kept = evidence_path(table.transcript(peer.seat)).read_bytes()
+            assert first.signature in kept and second.signature in kept
+            report = audit_transcript(table.transcript(peer.seat))
+            assert not report.verified and report.fault.seat == CHEATER
+            assert "equivocation" in report.fault.what
     finally:
         await table.close()

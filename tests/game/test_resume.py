@@ -202,17 +202,21 @@ def test_resume_refuses_a_transcript_not_started_in_a_lobby(
     assert str(path) in error and "no signed roster" in error
 
 
-def test_resume_refuses_a_transcript_of_protocol_version_1(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("version", [1, 2])
+def test_resume_refuses_a_transcript_of_an_older_protocol_version(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], version: int
 ) -> None:
     path = tmp_path / "tables" / "old.transcript"
     Transcript.create(path, Roster(b"t" * 16, (b"k" * 32, b"j" * 32)), 0).close()
     data = path.read_bytes()  # the header is the only record: rewrite it as version 1 wrote it
     header = msgpack.unpackb(data[4:], raw=False)
-    del header["proto"]
+    if version == 1:
+        del header["proto"]  # version 1 wrote no "proto"
+    else:
+        header["proto"] = version
     payload = msgpack.packb(header, use_bin_type=True)
     path.write_bytes(len(payload).to_bytes(4, "big") + payload)
     assert main(["resume", str(path)]) == 1
     error = capsys.readouterr().err
-    assert "made by protocol version 1" in error and str(path) in error
+    assert f"made by protocol version {version}" in error and str(path) in error
     assert "damaged" not in error and "Traceback" not in error

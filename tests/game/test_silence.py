@@ -12,7 +12,10 @@ from fairdeal.engine.larry import legal_actions
 from fairdeal.p2p.table.api import SeatStatus
 from fairdeal.p2p.table.peer import TablePeer
 
+from .cheaters import GiverBot
 from .support import open_table, play_to_end
+from .test_gift_forwards import GIVE_TO
+from .test_owes import WithholdingGiver
 
 SILENT = 1
 LIMIT = 0.3
@@ -63,3 +66,59 @@ async def test_a_silent_seat_is_shown_as_holding_up_the_game_and_the_game_waits(
         assert all(peer.table.fault is None for peer in table.peers)
     finally:
         await table.close()
+
+
+async def test_a_silent_seat_is_shown_owing_its_turn(tmp_path: Path) -> None:
+    """protocol.md 10.6: the status says what the table waits for from the seat."""
+    table = await open_table(3, tmp_path, silence_limit=LIMIT, wrap={SILENT: lambda bot: None})
+    silent = table.peers[SILENT]
+    try:
+        await silent.sync.wait_until(lambda: silent.table.my_turn(), timeout=30)
+        other = table.peers[0]
+        status = await status_of(other, holding_up=True, after=len(other.history))
+        assert status.owes == ("its turn",)
+    finally:
+        await table.close()
+
+
+async def test_a_withheld_give_away_forward_shows_the_giver_holding_up_the_game(
+    tmp_path: Path,
+) -> None:
+    """A giver that never sends its forward is the seat shown holding up the game at the
+    receiver (before, the receiver was shown, at every seat); a third seat shows both, with
+    what each owes, since only the receiver can tell whether the forward came."""
+    giver, receiver, third = 0, GIVE_TO[0], 2
+    wrap = {s: (lambda b, s=s: GiverBot(b, GIVE_TO[s])) for s in range(3)}
+    table = await open_table(
+        3, tmp_path, seed=3, silence_limit=LIMIT, wrap=wrap, tables={giver: WithholdingGiver}
+    )
+    try:
+        at_receiver = table.peers[receiver]
+        await at_receiver.sync.wait_until(
+            lambda: at_receiver.table._pending_transfer() is not None, timeout=60
+        )
+        mark = len(at_receiver.history)
+        named = await first_holdup(at_receiver, after=mark)
+        assert named == {giver: ("a give-away forward",)}
+        named = await first_holdup(table.peers[third], after=0, count=2)
+        assert named == {
+            giver: ("a give-away forward",),
+            receiver: ("its receipt of the give-away",),
+        }
+        assert all(peer.table.fault is None for peer in table.peers)
+    finally:
+        await table.close()
+
+
+async def first_holdup(peer: TablePeer, after: int, count: int = 1) -> dict[int, tuple[str, ...]]:
+    """The seats first reported holding up the game (with what they owe) from event `after`."""
+    named: dict[int, tuple[str, ...]] = {}
+    async with asyncio.timeout(30):
+        index = 0
+        async for event in peer.events():
+            index += 1
+            if index > after and isinstance(event, SeatStatus) and event.waiting_seconds:
+                named[event.seat] = event.owes
+                if len(named) >= count:
+                    return named
+    raise AssertionError("the session closed")

@@ -35,7 +35,7 @@ def test_txt_round_trip() -> None:
     ad = make_ad()
     txt = ad.to_txt()
     assert txt == {
-        "proto": "2",
+        "proto": "3",
         "game": "larry",
         "table": "Friday night",
         "seats": "1/4",

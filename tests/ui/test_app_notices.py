@@ -81,6 +81,22 @@ async def test_a_seat_holding_up_the_game_is_marked_and_announced() -> None:
         assert log[-2:] == ["Sam is playing again.", "Mallory is connected again."]
 
 
+async def test_a_stall_names_the_seat_and_what_it_owes_in_the_log_and_the_hint() -> None:
+    """protocol.md 10.6: "waiting for Sam: shares for the doubt", as the peer's silence watch
+    reports it (`SeatStatus.owes`, from `TableDriver.owes`)."""
+    session = ScriptedSession()
+    async with app_for(session).run_test(size=(80, 24)) as pilot:
+        await caught_up(pilot, session)
+        session.push(SeatStatus(2, True, 31.0, owes=("shares for the doubt",)))
+        screen = await caught_up(pilot, session)
+        log = screen.query_one(GameLog).lines_written
+        assert "Waiting for Sam: shares for the doubt (31 s)." in log
+        assert "Waiting for Sam: shares for the doubt" in static_text(screen.query_one("#hint"))
+        session.push(SeatStatus(2, connected=True))
+        await caught_up(pilot, session)
+        assert "Waiting for" not in static_text(screen.query_one("#hint"))
+
+
 async def test_a_seat_withholding_its_coin_reveal_is_named_as_such() -> None:
     """Issue 13 item 6: the table screen says which seat withholds the coin and that the table
     may be ended with that evidence."""

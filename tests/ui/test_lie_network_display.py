@@ -213,9 +213,13 @@ async def test_waiting_offline_and_departed_seats_and_leaving_ask_first() -> Non
         assert "OFFLINE" in players and "WAIT" in players
         assert_usable_at_80x24(screen, building=True)
         assert any("Ben is holding up the game (31 s)" in line for line in logged(pilot.app))
+        table._emit(SeatStatus(1, False, 33.0, owes=("its next envelope",)))
+        await settle(pilot, table)
+        assert "Waiting for Ben: its next envelope" in text_of(screen.query_one("#lie-hint"))
         table._emit(SeatStatus(1, connected=True))
         await settle(pilot, table)
         assert "OFFLINE" not in text_of(screen.query_one(LiePlayersView))
+        assert "Waiting for" not in text_of(screen.query_one("#lie-hint"))
         assert any("Ben is connected again" in line for line in logged(pilot.app))
         table._emit(SeatLeft(2, "Cleo left the table"))
         await settle(pilot, table)

@@ -110,7 +110,8 @@ lie`) every card is shuffled, dealt and revealed by the fair-deck protocol: the 
 shows each seat keying and shuffling; a card you claim shows ·· until the others' shares bring
 its front (✓ proved); every play in a trick is marked ✓ (proved) or ✗ (a failed proof, which
 stops the game and names the seat on the fault screen); the prizes are turned over with their
-proofs at the end. A seat that is waited on, offline or gone is marked WAIT, OFFLINE or LEFT;
+proofs at the end. A seat that is waited on, offline or gone is marked WAIT, OFFLINE or LEFT
+(the hint line says what a waited-on seat owes: "Waiting for Ben: shares for the play");
 e ends a table a seat has left, and Esc or q at a game in progress asks first and tells the
 others.
 """

@@ -28,6 +28,7 @@ class TablePresence:
 
     def init_presence(self) -> None:
         self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
+        self._owes: dict[int, tuple[str, ...]] = {}  # what each of them owes, in words
         self._withholding: set[int] = set()  # of those, seats withholding a coin reveal (13.6)
         self._offline: set[int] = set()
         self.left: dict[int, str] = {}  # seats that left the table for good (SeatLeft)
@@ -60,9 +61,15 @@ class TablePresence:
         """The seats panel shows every update; the log and a notification only the changes."""
         self.show_seat_status(event)
         name = self.names[event.seat]
+        if event.waiting_seconds is not None:
+            self._owes[event.seat] = event.owes
         if event.waiting_seconds is not None and event.seat not in self._holding_up:
             self._holding_up.add(event.seat)
             text = f"{name} is holding up the game ({event.waiting_seconds:.0f} s)."
+            if event.owes:  # protocol.md 10.6: what the table waits for from it
+                text = (
+                    f"Waiting for {name}: {', '.join(event.owes)} ({event.waiting_seconds:.0f} s)."
+                )
             if event.withholding is not None:  # issue 13 item 6: it may be doing so on purpose
                 self._withholding.add(event.seat)
                 text = (
@@ -74,6 +81,7 @@ class TablePresence:
         elif event.waiting_seconds is None and event.seat in self._holding_up:
             self._holding_up.discard(event.seat)
             self._withholding.discard(event.seat)
+            self._owes.pop(event.seat, None)
             self.log_line(f"{name} is playing again.")
         if not event.connected and event.seat not in self._offline:
             self._offline.add(event.seat)
@@ -109,7 +117,18 @@ class TablePresence:
         if self.left:
             who = ", ".join(self.names[s] for s in self.left)
             return f"{who} left the table: e ends it with the result so far."
-        return None
+        return self.waiting_hint()
+
+    def waiting_hint(self) -> str | None:
+        """Whom the table has waited for past the silence limit, and what each owes: "Waiting
+        for Bob: shares for the doubt · Sam: its turn" (protocol.md 10.6)."""
+        owing = [(s, self._owes.get(s, ())) for s in sorted(self._holding_up) if s not in self.left]
+        if not owing:
+            return None
+        parts = [
+            f"{self.names[s]}: {', '.join(what)}" if what else self.names[s] for s, what in owing
+        ]
+        return "Waiting for " + " · ".join(parts)
 
     # -- leaving (issue 14.3) ----------------------------------------------------------------------
     def others_would_wait(self) -> bool:
