@@ -184,6 +184,71 @@ def audit_transcript(path: Path, follow: Follow | None = None) -> AuditReport:
     return report
 
 
+class LiveAudit:
+    """The audit of a log that grows, one envelope at a time in log order (a watcher, p2p.table
+    .watch): each is checked as a file's records are (its table, its seat's signature, each
+    seat's numbering) and replayed as `fairdeal audit` replays a transcript. The first fault is
+    kept in `report.fault`; nothing is taken in after it."""
+
+    def __init__(
+        self,
+        roster: Roster,
+        report: AuditReport,
+        extra: dict[str, Any],
+        on_applied: Callable[[TableDriver, list[Envelope]], None] | None = None,
+    ) -> None:
+        self.roster = roster
+        self.report = report
+        self.next_seq: dict[int, int] = {}
+        report.seats = len(roster.keys)
+        report.roster = [fingerprint(key) for key in roster.keys]
+        self.replay: _Replay | None = None
+        try:
+            signed = _signed_roster({"extra": extra}, roster)
+        except _Stop as stop:
+            report.fault = stop.fault
+            return
+        report.signed_roster = signed is not None
+        self.replay = _Replay(roster, report, signed, Follow(on_applied=on_applied))
+
+    @property
+    def game_name(self) -> str:
+        table = self.replay.table if self.replay is not None else None
+        return table.game_name if table is not None else ""
+
+    def feed(self, envelope: Envelope, index: int) -> None:
+        replay, report = self.replay, self.report
+        if replay is None or report.fault is not None:
+            return
+        keys = self.roster.keys
+        try:
+            if envelope.table != self.roster.table or envelope.seat >= len(keys):
+                raise _Stop(AuditFault(envelope.seat, "envelope of another table", str(envelope)))
+            if not envelope.verify(keys[envelope.seat]):
+                raise _Stop(
+                    AuditFault(
+                        envelope.seat,
+                        "bad signature: the envelope was altered",
+                        f"{envelope} is not signed by seat {envelope.seat}'s key",
+                        index,
+                    )
+                )
+            expected = self.next_seq.get(envelope.seat, 0)
+            if envelope.seq != expected:
+                raise _Stop(
+                    AuditFault(
+                        envelope.seat,
+                        f"seat {envelope.seat}'s envelope #{expected} is not the next one",
+                        f"found {envelope} instead",
+                        index,
+                    )
+                )
+            self.next_seq[envelope.seat] = expected + 1
+            replay.feed(envelope, index, 0)
+        except _Stop as stop:
+            report.fault = AuditFault(stop.fault.seat, stop.fault.what, stop.fault.evidence, index)
+
+
 def audit_many(paths: list[Path]) -> tuple[list[AuditReport], AuditFault | None]:
     """Audit each transcript, then check that they are of one table and agree."""
     reports = [audit_transcript(path) for path in paths]

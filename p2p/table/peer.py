@@ -76,6 +76,7 @@ from fairdeal.p2p.table.randomness import (
     seat_seed,
     table_secret_name,
 )
+from fairdeal.p2p.table.watch import WatchService
 from fairdeal.p2p.table.withheld import WITHHELD_KIND, WithheldReveal, withheld_reveal
 
 if TYPE_CHECKING:
@@ -375,6 +376,13 @@ class TablePeer:
             log_ = TableLog(self.roster, self._ordering, self._apply)
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync
+        # Watchers (protocol.md 4.7): the log in order to peers with no seat, nothing private.
+        header = (
+            {}
+            if self.signed_roster is None
+            else {"signed_roster": signed_roster_record(self.signed_roster)}
+        )
+        self.watch = WatchService(self.mesh, sync.log, self._seat, header)
         sync.on_failure(self._on_disk_failure)
         sync.log.on_applied(self._on_applied)
         # An envelope held back (a simultaneous phase) may need this seat's heartbeat.

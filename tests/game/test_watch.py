@@ -1,0 +1,165 @@
+"""Watchers over loopback (protocol.md 4.7): a peer with no seat follows a 4-seat table to the
+end and agrees with the players' transcripts; nothing private reaches it on the wire; more than
+the limit are refused with the reason; a hostile watcher changes nothing at the table."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairdeal.engine.larry import LarryOptions
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.log.envelope import sign_envelope
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.watch import MAX_WATCHERS, WatchClient, WatchRefused
+
+from .support import LocalTable, open_table, play_to_end
+
+pytestmark = pytest.mark.timeout(240)
+
+# A full game: 3 hands at 4 seats, give-aways (L11) among them.
+OPTIONS = LarryOptions(short_game=False, hands=2)
+
+
+def watcher_identity(index: int) -> Identity:
+    return Identity.generate(f"watcher{index}", lambda n: bytes([200 + index]) * n)
+
+
+def record_sends(table: LocalTable, key: bytes) -> tuple[list[str], list[str]]:
+    """Every message type the seated meshes send to `key`, and every one sent between seats."""
+    to_watcher: list[str] = []
+    between_seats: list[str] = []
+    seats = set(table.roster.keys)
+    for mesh in table.meshes:
+        send, broadcast = mesh.send, mesh.broadcast
+
+        def spy_send(peer: bytes, message: Mapping[str, Any], send=send) -> bool:  # type: ignore[no-untyped-def]
+            (to_watcher if peer == key else between_seats).append(message["t"])
+            return send(peer, message)
+
+        def spy_broadcast(message: Mapping[str, Any], exclude=(), broadcast=broadcast, mesh=mesh):  # type: ignore[no-untyped-def]
+            for peer in set(mesh.peers) - set(exclude):
+                (to_watcher if peer == key else between_seats).append(message["t"])
+            return broadcast(message, exclude)
+
+        mesh.send, mesh.broadcast = spy_send, spy_broadcast  # type: ignore[method-assign]
+    assert seats
+    return to_watcher, between_seats
+
+
+def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
+    tmp_path: Path,
+) -> None:
+    async def run() -> None:
+        table = await open_table(4, tmp_path, OPTIONS, seed=5)
+        watcher = WatchClient(watcher_identity(0))
+        to_watcher, between_seats = record_sends(table, watcher.identity.key)
+        try:
+            host, port = table.meshes[1].address  # type: ignore[misc]
+            await watcher.connect(host, port)
+            await play_to_end(table, timeout=200)
+            replay = await watcher.follow(timeout=30)
+        finally:
+            await watcher.close()
+            await table.close()
+        assert replay.fault is None, replay.fault
+        assert replay.frames[-1].view.state.over
+        reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
+        assert disagreement is None and all(r.verified for r in reports)
+        assert replay.report.ids == reports[0].ids  # the same log, envelope for envelope
+        assert replay.frames[-1].view.state.scores == reports[0].scores
+        # Nothing private on the wire to it: the header and envelopes only, while the seats
+        # did send each other give-aways' forwards (L11, protocol.md 10.8).
+        assert set(to_watcher) == {"watching", "env"}
+        assert "fwd" in between_seats
+        # The watcher sees public cards only: no front of any hand but those opened to all.
+        last = replay.frames[-1].view
+        assert not any(slot in last.knowledge for hand in last.state.hands for slot in hand)
+
+    asyncio.run(run())
+
+
+def test_watchers_beyond_the_limit_are_refused_with_the_reason(tmp_path: Path) -> None:
+    async def run() -> None:
+        table = await open_table(2, tmp_path, LarryOptions(short_game=True), seed=6, bots=False)
+        watchers = [WatchClient(watcher_identity(i)) for i in range(MAX_WATCHERS + 1)]
+        try:
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            for watcher in watchers[:MAX_WATCHERS]:
+                await watcher.connect(host, port)
+            with pytest.raises(WatchRefused, match=f"already has {MAX_WATCHERS} watchers"):
+                await watchers[-1].connect(host, port)
+            assert len(table.peers[0].watch.watchers) == MAX_WATCHERS
+            assert table.peers[0].watch.refused == 1
+            await watchers[0].close()  # one leaves: a place is free again
+            await table.meshes[0].wait_until(
+                lambda: len(table.peers[0].watch.watchers) < MAX_WATCHERS, 10
+            )
+            late = WatchClient(watcher_identity(MAX_WATCHERS + 1))
+            watchers.append(late)
+            await late.connect(host, port)
+        finally:
+            for watcher in watchers:
+                await watcher.close()
+            await table.close()
+
+    asyncio.run(run())
+
+
+async def hostile(mesh: Mesh, seat_key: bytes, table: LocalTable, stop: asyncio.Event) -> None:
+    """Garbage, forged envelopes, a flood of requests, then stalls (stops reading)."""
+    rng = random.Random(1)
+    forger = watcher_identity(9)
+    count = 0
+    while not stop.is_set():
+        count += 1
+        # an envelope in seat 0's name, signed by the watcher's own key
+        envelope = sign_envelope(
+            forger,
+            table=table.roster.table,
+            seat=0,
+            seq=count,
+            lamport=count,
+            prev=b"\0" * 32,
+            kind="act",
+            body={"x": 1},
+        )
+        for message in (
+            {"t": "watch"},
+            {"t": "need", "table": table.roster.table, "have": [0] * 300},
+            {"t": "fwd", "table": table.roster.table, "garbage": rng.randbytes(32)},
+            {"t": "env", "d": rng.randbytes(64), "s": rng.randbytes(64)},
+            {"t": "left", "seat": 0, "reason": "forged"},
+            envelope.to_wire(),
+        ):
+            mesh.send(seat_key, message)
+        await asyncio.sleep(0)
+
+
+def test_a_hostile_watcher_changes_nothing_at_the_table(tmp_path: Path) -> None:
+    async def run() -> None:
+        table = await open_table(4, tmp_path, LarryOptions(short_game=True), seed=5)
+        intruder = Mesh(watcher_identity(5))
+        stop = asyncio.Event()
+        try:
+            await intruder.start("127.0.0.1", 0)
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            peer = await intruder.connect(host, port)
+            flood = asyncio.get_running_loop().create_task(hostile(intruder, peer.key, table, stop))
+            await play_to_end(table, timeout=200)
+            stop.set()
+            await flood
+        finally:
+            await intruder.close()
+            await table.close()
+        reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
+        assert disagreement is None and all(r.verified and r.over for r in reports)
+        assert all(peer.table is not None and peer.table.fault is None for peer in table.peers)
+
+    asyncio.run(run())
