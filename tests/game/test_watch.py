@@ -17,6 +17,7 @@ from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.replay import load_replay
 from fairdeal.p2p.table.watch import MAX_WATCHERS, WatchClient, WatchRefused
 
 from .support import LocalTable, open_table, play_to_end
@@ -78,9 +79,12 @@ def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
         # did send each other give-aways' forwards (L11, protocol.md 10.8).
         assert set(to_watcher) == {"watching", "env"}
         assert "fwd" in between_seats
-        # The watcher sees public cards only: no front of any hand but those opened to all.
-        last = replay.frames[-1].view
-        assert not any(slot in last.knowledge for hand in last.state.hands for slot in hand)
+        # The watcher knows the fronts opened to all, as an auditor of a transcript does, and
+        # no more (a seat's own replay knows its hand besides).
+        public = load_replay(table.transcript(1), None).frames[-1].view
+        own = load_replay(table.transcript(1), tmp_path / "seat1").frames[-1].view
+        assert dict(replay.frames[-1].view.knowledge) == dict(public.knowledge)
+        assert set(public.knowledge) < set(own.knowledge)
 
     asyncio.run(run())
 
