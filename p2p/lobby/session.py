@@ -193,7 +193,7 @@ class HostedTable:
 
     def _accepts(self, peer: PublicIdentity) -> bool:
         """Anyone may watch the lobby, and, once started, the table: a peer that is not seated
-        is a watcher there, limited and served by p2p.table.watch (protocol.md 4.7)."""
+        is a watcher there, limited and served by p2p.table.watch (protocol.md 4.8)."""
         return True
 
     def _on_message(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
@@ -344,7 +344,7 @@ class JoinedTable:
 
     def _accepts(self, peer: PublicIdentity) -> bool:
         """Before the start only the host dials us; after it, the seats, and watchers once the
-        table has started (p2p.table.watch limits and serves them, protocol.md 4.7)."""
+        table has started (p2p.table.watch limits and serves them, protocol.md 4.8)."""
         lobby = self.lobby
         if lobby is None:  # the host we are dialling (by a typed address: no key to check yet)
             return self._host_fingerprint in (None, peer.fingerprint)

@@ -376,7 +376,7 @@ class TablePeer:
             log_ = TableLog(self.roster, self._ordering, self._apply)
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync
-        # Watchers (protocol.md 4.7): the log in order to peers with no seat, nothing private.
+        # Watchers (protocol.md 4.8): the log in order to peers with no seat, nothing private.
         header = (
             {}
             if self.signed_roster is None

@@ -1,6 +1,6 @@
 """Watchers: a peer with no seat follows a table live, checking every signature and proof itself.
 
-Seat side, `WatchService` (protocol.md 4.7): a peer that is not in the roster connects to a
+Seat side, `WatchService` (protocol.md 4.8): a peer that is not in the roster connects to a
 seated peer's mesh and sends `{"t": "watch"}`; the seated peer answers with the table's header
 (`watching`: table id, the roster's keys, its own seat, the lobby's signed roster) and then every
 envelope of its log in log order, as `env` messages (the relay's wire form): the ones applied so

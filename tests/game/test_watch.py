@@ -1,4 +1,4 @@
-"""Watchers over loopback (protocol.md 4.7): a peer with no seat follows a 4-seat table to the
+"""Watchers over loopback (protocol.md 4.8): a peer with no seat follows a 4-seat table to the
 end and agrees with the players' transcripts; nothing private reaches it on the wire; more than
 the limit are refused with the reason; a hostile watcher changes nothing at the table."""
 
