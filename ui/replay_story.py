@@ -35,17 +35,29 @@ PROOF_MARKS = {
 
 def story(replay: Replay) -> Iterator[str]:
     """Every step's heading and lines, from the start to the end."""
-    names = list(replay.names)
-    shown_hand = ""
-    for position, frame in enumerate(replay.frames):
+    teller = StoryTeller(replay)
+    for position in range(len(replay.frames)):
+        yield from teller.lines(position)
+
+
+class StoryTeller:
+    """One step's lines at a time (a watcher prints each as it comes)."""
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay = replay
+        self.shown_hand = ""
+
+    def lines(self, position: int) -> Iterator[str]:
+        replay = self.replay
+        frame = replay.frames[position]
         yield f"-- {bar_text(replay, position)}"
         view = frame.view
         for event in frame.events:
-            for line in event_lines(replay, event, view, names):
+            for line in event_lines(replay, event, view, list(replay.names)):
                 yield f"   {line}"
         hand = hand_line(replay, frame) if view is not None else ""
-        if hand != shown_hand:  # the owner's hand and the scores, when they change
-            shown_hand = hand
+        if hand != self.shown_hand:  # the owner's hand and the scores, when they change
+            self.shown_hand = hand
             yield f"   {hand}"
 
 

@@ -383,6 +383,7 @@ class TablePeer:
             else {"signed_roster": signed_roster_record(self.signed_roster)}
         )
         self.watch = WatchService(self.mesh, sync.log, self._seat, header)
+        self.watch.on_change(self._on_watchers)
         sync.on_failure(self._on_disk_failure)
         sync.log.on_applied(self._on_applied)
         # An envelope held back (a simultaneous phase) may need this seat's heartbeat.
@@ -783,6 +784,12 @@ class TablePeer:
                 )
                 self._keep_table_fault(event)
             self._emit(event)
+
+    def _on_watchers(self) -> None:
+        """The players see who watches through this seat (name and key code, protocol.md 4.8)."""
+        watchers = self.watch.watchers.values()
+        who = ", ".join(f"{w.name} ({w.code})" for w in watchers) or "nobody any more"
+        self._emit(Notice(f"Watching through this seat: {who}."))
 
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)

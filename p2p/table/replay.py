@@ -65,6 +65,7 @@ class Replay:
     names: tuple[str, ...] = ()
     codes: tuple[str, ...] = ()
     own_eyes: bool = False  # followed with the seat's own secrets (else: an observer's)
+    live: bool = False  # a watcher's: the log still grows (p2p.table.watch)
     frames: list[Frame] = field(default_factory=list)
 
     @property

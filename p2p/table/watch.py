@@ -219,6 +219,7 @@ class WatchClient:
             seat=seat,
             names=names,
             codes=codes,
+            live=True,
         )
         self._recorder = _Recorder(replay)
         self.live = LiveAudit(roster, replay.report, extra, self._recorder.took)

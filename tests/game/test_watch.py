@@ -16,6 +16,7 @@ from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.replay import load_replay
 from fairdeal.p2p.table.watch import MAX_WATCHERS, WatchClient, WatchRefused
@@ -71,6 +72,10 @@ def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
             await table.close()
         assert replay.fault is None, replay.fault
         assert replay.frames[-1].view.state.over
+        # the players of the seat it watched through were told who watches (name, key code)
+        told = [e.text for e in table.peers[1].history.events if isinstance(e, Notice)]
+        who = f"{watcher.identity.name} ({watcher.identity.code})"
+        assert f"Watching through this seat: {who}." in told
         reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
         assert disagreement is None and all(r.verified for r in reports)
         assert replay.report.ids == reports[0].ids  # the same log, envelope for envelope
@@ -165,5 +170,55 @@ def test_a_hostile_watcher_changes_nothing_at_the_table(tmp_path: Path) -> None:
         reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
         assert disagreement is None and all(r.verified and r.over for r in reports)
         assert all(peer.table is not None and peer.table.fault is None for peer in table.peers)
+
+    asyncio.run(run())
+
+
+def test_fairdeal_watch_plain_prints_the_game_as_it_goes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fairdeal.ui.commands.watch import _plain
+
+    async def run() -> int:
+        table = await open_table(3, tmp_path, LarryOptions(short_game=True), seed=8)
+        try:
+            host, port = table.meshes[2].address  # type: ignore[misc]
+            watching = asyncio.get_running_loop().create_task(
+                _plain(WatchClient(watcher_identity(1)), host, port, 200)
+            )
+            await play_to_end(table, timeout=200)
+            return await watching
+        finally:
+            await table.close()
+
+    assert asyncio.run(run()) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("-- WATCHING ✓ verified so far · step 1/")
+    assert "Hand 1: " in out and "Game over" in out
+    assert "every signature and proof checked" in out
+
+
+def test_the_watch_app_follows_the_end(tmp_path: Path) -> None:
+    from fairdeal.ui.screens.replay import LarryReplayScreen
+    from fairdeal.ui.watch_app import WatchApp
+
+    async def run() -> None:
+        table = await open_table(3, tmp_path, LarryOptions(short_game=True), seed=8)
+        try:
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            client = WatchClient(watcher_identity(2))
+            app = WatchApp(client, host, port)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await play_to_end(table, timeout=200)
+                await client.follow(timeout=30)
+                for _ in range(200):  # until the screen stands at the last step
+                    await pilot.pause()
+                    screens = [s for s in app.screen_stack if isinstance(s, LarryReplayScreen)]
+                    if screens and screens[-1].session.position == len(client.replay.frames) - 1:
+                        break
+                assert screens and screens[-1].session.position == len(client.replay.frames) - 1
+                assert screens[-1].session.view().state.over
+        finally:
+            await table.close()
 
     asyncio.run(run())

@@ -55,13 +55,18 @@ def bar_text(replay: Replay, position: int) -> str:
     if frame.trick:
         where += f", trick {frame.trick}"
     by = ", ".join(replay.names[s] for s in frame.authors) or "—"
-    eyes = (
-        f"as {replay.names[replay.seat]} saw it"
-        if replay.own_eyes
-        else f"public cards only (no secrets of {replay.names[replay.seat]} here)"
-    )
+    if replay.live:
+        eyes = f"public cards only, through {replay.names[replay.seat]}"
+        what = "WATCHING ✓ verified so far"
+    else:
+        eyes = (
+            f"as {replay.names[replay.seat]} saw it"
+            if replay.own_eyes
+            else f"public cards only (no secrets of {replay.names[replay.seat]} here)"
+        )
+        what = "REPLAY ✓ audited"
     return (
-        f"REPLAY ✓ audited · step {position + 1}/{len(replay.frames)} · {where} · "
+        f"{what} · step {position + 1}/{len(replay.frames)} · {where} · "
         f"entry {frame.entry} · by {by} · {eyes}"
     )
 
