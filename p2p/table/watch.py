@@ -145,10 +145,13 @@ class WatchClient:
         await self.mesh.start("127.0.0.1", 0)
         peer = await self.mesh.connect(host, port)
         self.seat_key = peer.key
-        self.mesh.send(peer.key, {"t": WATCH})
         async with asyncio.timeout(timeout):
             while self.replay is None and self.refused is None:
-                await self._wait()
+                # again each second: a seat that has just started may not serve watchers yet
+                self.mesh.send(peer.key, {"t": WATCH})
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1.0):
+                        await self._wait()
                 if peer.key not in self.mesh.peers and self.replay is None:
                     raise WatchRefused(self.refused or f"{host}:{port} closed the connection")
         if self.refused is not None:
