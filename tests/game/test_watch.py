@@ -161,6 +161,10 @@ def test_a_hostile_watcher_changes_nothing_at_the_table(tmp_path: Path) -> None:
             host, port = table.meshes[0].address  # type: ignore[misc]
             peer = await intruder.connect(host, port)
             flood = asyncio.get_running_loop().create_task(hostile(intruder, peer.key, table, stop))
+            # and a watcher that goes away mid-game (a crash: its channel just closes)
+            quitter = WatchClient(watcher_identity(6))
+            await quitter.connect(*table.meshes[2].address)  # type: ignore[misc]
+            await quitter.close()
             await play_to_end(table, timeout=200)
             stop.set()
             await flood
