@@ -55,6 +55,19 @@ def record_sends(table: LocalTable, key: bytes) -> tuple[list[str], list[str]]:
     return to_watcher, between_seats
 
 
+def record_received(mesh: Mesh) -> list[str]:
+    """Every message type `mesh` takes off its channels (its dispatch looks each one up)."""
+    received: list[str] = []
+
+    class Recording(dict):  # type: ignore[type-arg]
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            received.append(key)
+            return super().get(key, default)
+
+    mesh._handlers = Recording(mesh._handlers)  # type: ignore[attr-defined]
+    return received
+
+
 def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
     tmp_path: Path,
 ) -> None:
@@ -62,6 +75,7 @@ def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
         table = await open_table(4, tmp_path, OPTIONS, seed=5)
         watcher = WatchClient(watcher_identity(0))
         to_watcher, between_seats = record_sends(table, watcher.identity.key)
+        received = record_received(watcher.mesh)
         try:
             host, port = table.meshes[1].address  # type: ignore[misc]
             await watcher.connect(host, port)
@@ -83,6 +97,7 @@ def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
         # Nothing private on the wire to it: the header and envelopes only, while the seats
         # did send each other give-aways' forwards (L11, protocol.md 10.8).
         assert set(to_watcher) == {"watching", "env"}
+        assert set(received) == {"watching", "env"}  # as its channel decrypted them
         assert "fwd" in between_seats
         # The watcher knows the fronts opened to all, as an auditor of a transcript does, and
         # no more (a seat's own replay knows its hand besides).
