@@ -82,10 +82,6 @@ class TableSync:
         # signature -> signed bytes of every envelope the log holds: the duplicate check that
         # runs before an envelope is decoded or verified (relay delivers most envelopes n-1 times)
         self._held: dict[bytes, bytes] = {}
-        # Envelopes to pass on at the end of this turn of the event loop, each with the peers
-        # known to hold it already (its deliverer, and whoever sent a copy meanwhile): copies
-        # that arrive in the same turn spare their senders a relay.
-        self._to_relay: dict[bytes, tuple[Envelope, set[bytes]]] = {}
         self.relayed = 0  # envelopes passed on to others (not counting this seat's own)
         self.duplicates = 0  # copies dropped by the duplicate check
         self._answer_callbacks: list[Callable[[int], None]] = []
@@ -163,9 +159,6 @@ class TableSync:
         signature = message.get("s")
         if isinstance(signature, bytes) and self._held.get(signature) == message.get("d"):
             self.duplicates += 1  # a relayed copy of one held: nothing to decode or verify
-            pending = self._to_relay.get(signature)
-            if pending is not None:
-                pending[1].add(peer.key)  # it has it: no need to send it there
             return
         culprit = self.culprit(peer)
         envelope = parse_envelope(message, culprit)
@@ -176,7 +169,10 @@ class TableSync:
             self._send_proof(envelope.seat, envelope.seq)
             raise
         if is_new and self.log.held(envelope.seat, envelope.seq) is envelope:
-            self._relay_soon(envelope, peer.key)
+            # At once, before this peer signs anything on top of it: channels keep order, so
+            # every peer gets an envelope before any envelope that names a head after it (and
+            # an equivocation's second envelope before anything built on the first).
+            self._send_on(envelope, exclude={peer.key})
         gap = envelope.seq > self.log.next_seq(envelope.seat)
         if is_new and (gap or not self.log.knows_head(envelope.prev)):
             self._ask(peer)  # its author saw envelopes this peer lacks: fetch them
@@ -186,23 +182,6 @@ class TableSync:
         carry lobby watchers). A spectator would be added here, and only here."""
         roster = self.log.roster
         return [key for key in self.mesh.peers if roster.seat_of(key) is not None]
-
-    def _relay_soon(self, envelope: Envelope, deliverer: bytes) -> None:
-        """Pass a new envelope on once this turn of the event loop has taken in what else
-        arrived (at once when there is no loop, as in a sans-IO test)."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._send_on(envelope, exclude={deliverer})
-            return
-        if not self._to_relay:
-            loop.call_soon(self._relay_pending)
-        self._to_relay[envelope.signature] = (envelope, {deliverer})
-
-    def _relay_pending(self) -> None:
-        pending, self._to_relay = self._to_relay, {}
-        for envelope, holders in pending.values():
-            self._send_on(envelope, exclude=holders)
 
     def _send_on(
         self, envelope: Envelope, exclude: set[bytes] | frozenset[bytes] = frozenset()

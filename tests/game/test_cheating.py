@@ -7,6 +7,7 @@ from pathlib import Path
 
 from fairdeal.engine.larry import PlayFaceDown, legal_actions
 from fairdeal.engine.larry.codec import to_data
+from fairdeal.p2p.canonical import pack_canonical, unpack_canonical
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.driver import ACT
 from fairdeal.p2p.table.peer import evidence_path
@@ -171,5 +172,30 @@ async def test_two_actions_for_one_place_sent_to_disjoint_seats_are_caught(tmp_p
             report = audit_transcript(table.transcript(peer.seat))
             assert not report.verified and report.fault.seat == CHEATER
             assert "equivocation" in report.fault.what
+    finally:
+        await table.close()
+
+
+async def test_a_forged_second_envelope_names_only_the_seat_that_delivered_it(
+    tmp_path: Path,
+) -> None:
+    """Seat 1 sends seat 2 another body under seat 0's signature of an envelope seat 2 holds:
+    no equivocation is found against seat 0, seat 1 is named for a bad signature, the forgery
+    goes no further and the game plays to its end."""
+    table = await open_table(3, tmp_path)
+    try:
+        at_two = table.peers[2]
+        await at_two.sync.wait_until(lambda: at_two.table.applied >= 12, timeout=30)
+        genuine = next(e for e in at_two.sync.log.entries if e.seat == 0)
+        fields = unpack_canonical(genuine.signed)
+        fields[-1] = {"forged": True}
+        forged = {"t": "env", "d": pack_canonical(fields), "s": genuine.signature}
+        table.meshes[1].send(table.roster.keys[2], forged)
+        await play_to_end(table, timeout=60)
+        assert all(peer.table.fault is None for peer in table.peers)
+        assert all(not peer.sync.log.faults for peer in table.peers)
+        named = [str(error) for error in table.meshes[2].errors]
+        assert any("seat 1" in line and "bad signature" in line for line in named), named
+        assert not any("bad signature" in str(e) for e in table.meshes[0].errors)
     finally:
         await table.close()
