@@ -241,3 +241,23 @@ def test_the_watch_app_follows_the_end(tmp_path: Path) -> None:
             await table.close()
 
     asyncio.run(run())
+
+
+def test_fairdeal_watch_refuses_a_bad_address_before_anything_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from fairdeal.ui.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["watch", "no-port-here"])
+    assert exit_.value.code == 2
+    assert "is not HOST:PORT" in capsys.readouterr().err
+
+
+def test_fairdeal_watch_names_an_address_where_nobody_listens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fairdeal.ui.cli import main
+
+    assert main(["watch", "127.0.0.1:1", "--plain", "--data-dir", str(tmp_path)]) == 1
+    assert "127.0.0.1:1" in capsys.readouterr().err
