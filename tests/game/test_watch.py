@@ -261,3 +261,26 @@ def test_fairdeal_watch_names_an_address_where_nobody_listens(
 
     assert main(["watch", "127.0.0.1:1", "--plain", "--data-dir", str(tmp_path)]) == 1
     assert "127.0.0.1:1" in capsys.readouterr().err
+
+
+def test_a_watcher_follows_the_lie_and_agrees_with_the_players(tmp_path: Path) -> None:
+    """The Lie's Phase 1 (seats at once, T3): the watcher's log is the seats' log."""
+    from fairdeal.engine.lie import LieOptions
+
+    async def run() -> None:
+        table = await open_table(3, tmp_path, LieOptions(rounds=1, hand_size=3), seed=4)
+        watcher = WatchClient(watcher_identity(3))
+        try:
+            await watcher.connect(*table.meshes[0].address)  # type: ignore[misc]
+            await play_to_end(table, timeout=200)
+            replay = await watcher.follow(timeout=30)
+        finally:
+            await watcher.close()
+            await table.close()
+        assert replay.fault is None, replay.fault
+        assert replay.game == "lie" and replay.frames[-1].view.state.over
+        reports, disagreement = audit_many([table.transcript(s) for s in range(3)])
+        assert disagreement is None and all(r.verified for r in reports)
+        assert replay.report.ids == reports[0].ids
+
+    asyncio.run(run())
