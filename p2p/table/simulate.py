@@ -182,14 +182,22 @@ class Simulation:
         await self._start_watchers()
 
     async def _start_watchers(self) -> None:
-        from fairdeal.p2p.table.watch import WatchClient
+        from fairdeal.p2p.table.watch import WatchClient, WatchRefused
 
         for k in range(self.watchers):
-            client = WatchClient(Identity.generate(f"watcher{k}"))
             port = self.peers[k % len(self.peers)].port
             assert port is not None
-            await client.connect("127.0.0.1", port, timeout=self.timeout)
-            self.watch_clients.append(client)
+            for attempt in range(3):  # a channel dropped while the table starts: dial again
+                client = WatchClient(Identity.generate(f"watcher{k}"))
+                try:
+                    await client.connect("127.0.0.1", port, timeout=self.timeout)
+                except WatchRefused as error:
+                    await client.close()
+                    if attempt == 2 or "closed the connection" not in str(error):
+                        raise
+                    continue
+                self.watch_clients.append(client)
+                break
 
     async def _finish_watchers(self) -> list[dict[str, Any]]:
         """What each watcher saw: the log's length and head (equal to the seats' when it
