@@ -20,6 +20,11 @@
 
 The observer holds no seat and no secret, so cards never revealed stay secret. `audit_many`
 also checks that several transcripts of one table agree (one log a prefix of the other).
+
+The same pass serves the replay and the watchers, so that there is one replay of a log:
+`Follow` lets `fairdeal replay` (p2p.table.replay) ride on it, with a call after each batch of
+applied envelopes and, to show the owner's own hand, the seat's fair deck rebuilt from its seed;
+`LiveAudit` feeds it a log that grows, one envelope at a time (a watcher, p2p.table.watch).
 """
 
 from __future__ import annotations
