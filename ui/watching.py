@@ -28,7 +28,10 @@ class Following:
         replay = self.client.replay
         if replay is None:
             return
-        if replay.fault is not None:
+        if replay.fault is not None:  # shown alone: the table is closed, nothing of it stays
+            screen = self.screen()
+            if screen is not None and screen is self.app.screen:
+                self.app.pop_screen()
             self.app.notify(f"FAULT: {replay.fault}", title="Watching stopped", severity="error")
             return
         end = len(replay.frames) - 1
