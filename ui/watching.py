@@ -42,7 +42,7 @@ class Following:
                 self.end = end
             return
         if screen.session.position == self.end and end > self.end:  # following the end
-            screen.go_to(self.end + 1 if end == self.end + 1 else end)
+            screen.follow_to(end)
         self.end = end
 
 

@@ -284,3 +284,43 @@ def test_a_watcher_follows_the_lie_and_agrees_with_the_players(tmp_path: Path) -
         assert replay.report.ids == reports[0].ids
 
     asyncio.run(run())
+
+
+def test_w_in_the_lobby_watches_the_chosen_table(tmp_path: Path) -> None:
+    from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
+    from fairdeal.p2p.table.session import NetworkSettings, use_settings
+    from fairdeal.ui.app import FairdealApp
+    from fairdeal.ui.player import Player
+    from fairdeal.ui.screens.replay import LarryReplayScreen
+    from fairdeal.ui.table_finder import FixedFinder
+
+    previous = use_settings(NetworkSettings(data_dir=tmp_path / "me"))
+
+    async def run() -> None:
+        table = await open_table(3, tmp_path, LarryOptions(short_game=True), seed=8)
+        try:
+            host_id = table.peers[0].identity
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            ad = TableAd("ab" * 16, "Ben's table", "larry", 3, 3, host_id.fingerprint)
+            found = DiscoveredTable("Ben._fairdeal._tcp.local.", ad, (host,), port)
+            app = FairdealApp(Player("Tess", "ab12", "ab12"), finder=FixedFinder([found]))
+            async with app.run_test(size=(100, 32)) as pilot:
+                await pilot.pause()
+                await pilot.press("w")
+                await play_to_end(table, timeout=200)
+                for _ in range(400):  # until the watched table's last step is on screen
+                    await pilot.pause()
+                    screens = [s for s in app.screen_stack if isinstance(s, LarryReplayScreen)]
+                    replay = screens[-1].session.replay if screens else None
+                    done = replay is not None and replay.frames[-1].view.state.over
+                    if done and screens[-1].session.position == len(replay.frames) - 1:
+                        break
+                assert screens and screens[-1].session.view().state.over
+                assert replay is not None and replay.live and replay.fault is None
+        finally:
+            await table.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        use_settings(previous)

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -81,7 +82,10 @@ class _ReplayControls:
         return Static(bar_text(self.session.replay, self.session.position), id="replay-bar")
 
     def _update_bar(self) -> None:
-        bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
+        try:  # a watcher's screen may move on before it is mounted: compose draws it then
+            bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
+        except NoMatches:
+            return
         bar.update(bar_text(self.session.replay, self.session.position))
 
     def go_to(self, position: int) -> None:
@@ -95,6 +99,13 @@ class _ReplayControls:
             self._update_bar()
         else:  # a jump: the steps passed over are history (no views open for them)
             self.app.switch_screen(replay_screen(session.replay, position))
+
+    def follow_to(self, position: int) -> None:
+        """A watcher's screen at the end moves on to the new end: every step's events in turn,
+        on this screen (a doubt or scores view opens as at the table)."""
+        if position > self.session.position:
+            self.session.advance(position - self.session.position)
+            self._update_bar()
 
     def action_step(self, delta: int) -> None:
         self.go_to(self.session.position + delta)
