@@ -145,7 +145,9 @@ class LarryReplayScreen(_ReplayControls, TableScreen, inherit_bindings=False):
     DEFAULT_CSS = REPLAY_CSS
 
     def __init__(self, session: ReplaySession) -> None:
-        super().__init__(session, reveal_interval=0.0)
+        # A replay turns a doubt's cards over at once (the user steps); a watcher's screen
+        # turns them over as the table does, so that other seats' doubts close by themselves.
+        super().__init__(session, reveal_interval=0.4 if session.replay.live else 0.0)
         self._history = False
 
     def compose(self) -> ComposeResult:
