@@ -1,6 +1,8 @@
 """Watchers over loopback (protocol.md 4.8): a peer with no seat follows a 4-seat table to the
 end and agrees with the players' transcripts; nothing private reaches it on the wire; more than
-the limit are refused with the reason; a hostile watcher changes nothing at the table."""
+the limit are refused with the reason; a hostile watcher (garbage, forged envelopes, a flood of
+requests, one that crashes, one that stalls) changes nothing at the table; both games; the app's
+screen and the lobby's `w` follow a live table to its end."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import sign_envelope
+from fairdeal.p2p.net.channel import open_channel
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.audit import audit_many
@@ -171,6 +174,7 @@ def test_a_hostile_watcher_changes_nothing_at_the_table(tmp_path: Path) -> None:
         table = await open_table(4, tmp_path, LarryOptions(short_game=True), seed=5)
         intruder = Mesh(watcher_identity(5))
         stop = asyncio.Event()
+        staller = None
         try:
             await intruder.start("127.0.0.1", 0)
             host, port = table.meshes[0].address  # type: ignore[misc]
@@ -180,10 +184,16 @@ def test_a_hostile_watcher_changes_nothing_at_the_table(tmp_path: Path) -> None:
             quitter = WatchClient(watcher_identity(6))
             await quitter.connect(*table.meshes[2].address)  # type: ignore[misc]
             await quitter.close()
+            # and one that asks to watch and then never reads a byte (a stall)
+            staller = await open_channel(*table.meshes[3].address, watcher_identity(7))  # type: ignore[misc]
+            staller.send({"t": "watch"})
             await play_to_end(table, timeout=200)
             stop.set()
             await flood
+            assert watcher_identity(7).key in table.peers[3].watch.watchers  # it was served
         finally:
+            if staller is not None:
+                await staller.close()
             await intruder.close()
             await table.close()
         reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
