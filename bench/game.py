@@ -15,6 +15,10 @@ Per table size it reports (medians over the runs):
   (every pile card's shares checked, the verdict), median and p99;
 * whole game: wall time of the slowest peer; CPU seconds and peak RSS per peer (max over peers).
 
+`--watchers N` adds N watchers to every table (protocol.md 4.8: peers with no seat, run in the
+bench's own process, each following through one seat in turn, checking every proof); each must
+agree with the seats' log. Target: move latency at 4 seats with 4 watchers within 10 % of none.
+
 Targets (this 2-core machine, quiet): setup ≤ 0.4 s with 4 peers and ≤ 1.5 s with 8, move
 latency p99 with 8 peers ≤ 500 ms in every run (judged on the worst run's p99, printed as
 "worst"), L14 reshuffles included (issue 24); doubt resolution ≤ 50 ms
@@ -79,20 +83,25 @@ LIE_TARGETS = {
 SIZES = {"larry": [4, 8], "lie": [4, 6]}
 
 
-def run_size(peers: int, runs: int, short: bool, game: str = "larry") -> dict[str, Any]:
+def run_size(
+    peers: int, runs: int, short: bool, game: str = "larry", watchers: int = 0
+) -> dict[str, Any]:
     summaries = []
     for run in range(runs):
         with tempfile.TemporaryDirectory() as directory:
+            common = {"seed": run, "timeout": 600, "watchers": watchers}
             if game == "lie":
                 options = LieOptions(rounds=1) if short else LieOptions()
-                summary = simulate(peers, Path(directory), options=options, seed=run, timeout=600)
+                summary = simulate(peers, Path(directory), options=options, **common)
                 summary["transcript_mb"] = max(
                     Path(t).stat().st_size for t in summary["transcripts"]
                 ) / (1 << 20)
             else:
-                summary = simulate(peers, Path(directory), short=short, seed=run, timeout=600)
+                summary = simulate(peers, Path(directory), short=short, **common)
         if summary["result"] != "finished" or not summary["agree"]:
             raise SystemExit(f"{peers} peers, run {run}: {summary['result']} {summary['fault']}")
+        if watchers and not summary["watchers_agree"]:
+            raise SystemExit(f"{peers} peers, run {run}: watchers {summary['watchers']}")
         summaries.append(summary)
 
     def median(path: tuple[str, ...]) -> float | None:
@@ -222,11 +231,17 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=None)
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
+    parser.add_argument(
+        "--watchers",
+        type=int,
+        default=0,
+        help="peers with no seat following each table (protocol.md 4.8), in the parent process",
+    )
     args = parser.parse_args()
     run = BenchRun()
     results = []
     for peers in args.sizes or SIZES[args.game]:
-        result = run_size(peers, args.runs, args.quick, args.game)
+        result = run_size(peers, args.runs, args.quick, args.game, args.watchers)
         results.append(result)
         if args.game == "lie":
             print(lie_line(result, args.runs))

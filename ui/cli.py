@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("bot", "join a table (Larry or The Lie) on the LAN as a bot"),
     "simulate": ("simulate", "play a game between bot peers in separate processes over loopback"),
     "audit": ("audit", "verify transcripts (Larry or The Lie) offline and print the result"),
+    "replay": ("replay", "step through a transcript's game (Larry or The Lie) after auditing it"),
+    "watch": ("watch", "follow a table you have no seat at (HOST:PORT of a seated peer)"),
     "resume": ("resume", "reopen the app at your seat of a networked table after a crash"),
 }
 

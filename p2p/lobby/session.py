@@ -192,11 +192,9 @@ class HostedTable:
         )
 
     def _accepts(self, peer: PublicIdentity) -> bool:
-        """Anyone may watch the lobby; once started, only the seats may connect."""
-        lobby = self.lobby
-        if lobby is None or lobby.signed_roster is None:
-            return True
-        return lobby.signed_roster.roster.seat_of(peer.key) is not None
+        """Anyone may watch the lobby, and, once started, the table: a peer that is not seated
+        is a watcher there, limited and served by p2p.table.watch (protocol.md 4.8)."""
+        return True
 
     def _on_message(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         decoded = decode_lobby_message(message, str(peer))
@@ -345,13 +343,15 @@ class JoinedTable:
         return self.lobby
 
     def _accepts(self, peer: PublicIdentity) -> bool:
-        """Before the start only the host dials us; after it, only the seats."""
+        """Before the start only the host dials us; after it, the seats, and watchers once the
+        table has started (p2p.table.watch limits and serves them, protocol.md 4.8)."""
         lobby = self.lobby
         if lobby is None:  # the host we are dialling (by a typed address: no key to check yet)
             return self._host_fingerprint in (None, peer.fingerprint)
         if lobby.roster is None:
             return peer.key == lobby.host.key
-        return lobby.roster.seat_of(peer.key) is not None
+        seated = lobby.roster.seat_of(peer.key) is not None
+        return seated or getattr(lobby, "signed_roster", None) is not None
 
     def _on_message(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         lobby = self.lobby

@@ -21,11 +21,17 @@
 
 The observer holds no seat and no secret, so cards never revealed stay secret. `audit_many`
 also checks that several transcripts of one table agree (one log a prefix of the other).
+
+The same pass serves the replay and the watchers, so that there is one replay of a log:
+`Follow` lets `fairdeal replay` (p2p.table.replay) ride on it, with a call after each batch of
+applied envelopes and, to show the owner's own hand, the seat's fair deck rebuilt from its seed;
+`LiveAudit` feeds it a log that grows, one envelope at a time (a watcher, p2p.table.watch).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -203,14 +209,92 @@ class _Stop(Exception):
         self.fault = fault
 
 
-def audit_transcript(path: Path) -> AuditReport:
-    """Audit one transcript; the file is only read (protocol.md 10.7)."""
+@dataclass(frozen=True)
+class Follow:
+    """How a replay (p2p.table.replay) rides on the audit's own pass: the fair-deck session the
+    table is followed with (None: an observer's; a seat's, rebuilt from its seed, also opens
+    that seat's own cards) and a call after each batch of envelopes the log applied, before the
+    table's events are consumed."""
+
+    deck: Callable[[bytes, int], DeckSession] | None = None
+    forwards: tuple[Any, ...] = ()  # give-aways the seat received and kept (its secrets file)
+    on_applied: Callable[[TableDriver, list[Envelope]], None] | None = None
+
+
+def audit_transcript(path: Path, follow: Follow | None = None) -> AuditReport:
+    """Audit one transcript; the file is only read (protocol.md 10.7). `follow`: a replay's
+    hooks (the audit is the same pass)."""
     report = AuditReport(str(path))
     try:
-        _Audit(path, report).run()
+        _Audit(path, report, follow or Follow()).run()
     except _Stop as stop:
         report.fault = stop.fault
     return report
+
+
+class LiveAudit:
+    """The audit of a log that grows, one envelope at a time in log order (a watcher, p2p.table
+    .watch): each is checked as a file's records are (its table, its seat's signature, each
+    seat's numbering) and replayed as `fairdeal audit` replays a transcript. The first fault is
+    kept in `report.fault`; nothing is taken in after it."""
+
+    def __init__(
+        self,
+        roster: Roster,
+        report: AuditReport,
+        extra: dict[str, Any],
+        on_applied: Callable[[TableDriver, list[Envelope]], None] | None = None,
+    ) -> None:
+        self.roster = roster
+        self.report = report
+        self.next_seq: dict[int, int] = {}
+        report.seats = len(roster.keys)
+        report.roster = [fingerprint(key) for key in roster.keys]
+        self.replay: _Replay | None = None
+        try:
+            signed = _signed_roster({"extra": extra}, roster)
+        except _Stop as stop:
+            report.fault = stop.fault
+            return
+        report.signed_roster = signed is not None
+        self.replay = _Replay(roster, report, signed, Follow(on_applied=on_applied))
+
+    @property
+    def game_name(self) -> str:
+        table = self.replay.table if self.replay is not None else None
+        return table.game_name if table is not None else ""
+
+    def feed(self, envelope: Envelope, index: int) -> None:
+        replay, report = self.replay, self.report
+        if replay is None or report.fault is not None:
+            return
+        keys = self.roster.keys
+        try:
+            if envelope.table != self.roster.table or envelope.seat >= len(keys):
+                raise _Stop(AuditFault(envelope.seat, "envelope of another table", str(envelope)))
+            if not envelope.verify(keys[envelope.seat]):
+                raise _Stop(
+                    AuditFault(
+                        envelope.seat,
+                        "bad signature: the envelope was altered",
+                        f"{envelope} is not signed by seat {envelope.seat}'s key",
+                        index,
+                    )
+                )
+            expected = self.next_seq.get(envelope.seat, 0)
+            if envelope.seq != expected:
+                raise _Stop(
+                    AuditFault(
+                        envelope.seat,
+                        f"seat {envelope.seat}'s envelope #{expected} is not the next one",
+                        f"found {envelope} instead",
+                        index,
+                    )
+                )
+            self.next_seq[envelope.seat] = expected + 1
+            replay.feed(envelope, index, 0)
+        except _Stop as stop:
+            report.fault = AuditFault(stop.fault.seat, stop.fault.what, stop.fault.evidence, index)
 
 
 def audit_many(paths: list[Path]) -> tuple[list[AuditReport], AuditFault | None]:
@@ -250,9 +334,10 @@ class _Audit:
     """One pass over the file, one record in memory at a time: each record is checked and its
     envelope replayed as it is read, so the first fault is found in file order."""
 
-    def __init__(self, path: Path, report: AuditReport) -> None:
+    def __init__(self, path: Path, report: AuditReport, follow: Follow) -> None:
         self.path = path
         self.report = report
+        self.follow = follow
         self.replay: _Replay | None = None
         self.next_seq: dict[int, int] = {}
         self.own: dict[int, bytes] = {}  # seq -> id of this seat's envelopes seen so far
@@ -310,7 +395,7 @@ class _Audit:
         report.roster = [fingerprint(key) for key in roster.keys]
         signed_roster = _signed_roster(first.fields, roster)
         report.signed_roster = signed_roster is not None
-        self.replay = _Replay(roster, report, signed_roster)
+        self.replay = _Replay(roster, report, signed_roster, self.follow)
         for record in records:
             if record.kind == "header":
                 raise _Stop(
@@ -452,8 +537,15 @@ class _Replay:
     """The full replay, fed one applied envelope at a time. The envelopes before seat 0's join
     wait until it comes: the join carries the terms the table is built with."""
 
-    def __init__(self, roster: Roster, report: AuditReport, signed: SignedRoster | None) -> None:
+    def __init__(
+        self,
+        roster: Roster,
+        report: AuditReport,
+        signed: SignedRoster | None,
+        follow: Follow | None = None,
+    ) -> None:
         self.roster = roster
+        self.follow = follow or Follow()
         self.report = report
         self.signed = signed
         self.at = 0 if signed is None else 1  # seat 0's join follows its roster envelope
@@ -537,13 +629,23 @@ class _Replay:
                     offset,
                 )
             )
-        deck = DeckSession.observer(self.roster.table, seats)
+        make_deck = self.follow.deck
+        deck = (
+            DeckSession.observer(self.roster.table, seats)
+            if make_deck is None
+            else make_deck(self.roster.table, seats)
+        )
         try:
-            table = driver(self.roster.table, seats, options, deck, signed)
+            table = driver(self.roster.table, seats, options, deck, signed, keys=self.roster.keys)
         except ValueError as exc:
             raise _Stop(AuditFault(0, "impossible game terms", str(exc), index, offset)) from None
         table.terms = join.body  # seat 0's join; every other join must equal it
-        table.observe()
+        if deck.observing:
+            table.observe()
+        else:  # a seat's replay: what it would publish is in the log already
+            table.start()
+            for kept in self.follow.forwards:
+                table.restore_forward(kept)
         self.table = table
 
         def apply(envelope: Envelope) -> None:
@@ -603,6 +705,8 @@ class _Replay:
             if self.faulted_by is not None:
                 index, offset = stands.get(id(self.faulted_by), (index, offset))
             raise _Stop(AuditFault(fault.seat, fault.what, fault.evidence, index, offset))
+        if self.follow.on_applied is not None:
+            self.follow.on_applied(table, applied)
         _tally(table, report)
         table.outbox.clear()  # an observer publishes nothing
 

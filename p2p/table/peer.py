@@ -78,6 +78,7 @@ from fairdeal.p2p.table.randomness import (
     seat_seed,
     table_secret_name,
 )
+from fairdeal.p2p.table.watch import WatchService
 from fairdeal.p2p.table.withheld import WITHHELD_KIND, WithheldReveal, withheld_reveal
 
 if TYPE_CHECKING:
@@ -376,6 +377,14 @@ class TablePeer:
             log_ = TableLog(self.roster, self._ordering, self._apply)
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync
+        # Watchers (protocol.md 4.8): the log in order to peers with no seat, nothing private.
+        header = (
+            {}
+            if self.signed_roster is None
+            else {"signed_roster": signed_roster_record(self.signed_roster)}
+        )
+        self.watch = WatchService(self.mesh, sync.log, self._seat, header)
+        self.watch.on_change(self._on_watchers)
         sync.on_failure(self._on_disk_failure)
         sync.log.on_applied(self._on_applied)
         # An envelope held back (another seat's step envelope) may need this seat's answer.
@@ -795,6 +804,12 @@ class TablePeer:
                 )
                 self._keep_table_fault(event)
             self._emit(event)
+
+    def _on_watchers(self) -> None:
+        """The players see who watches through this seat (name and key code, protocol.md 4.8)."""
+        watchers = self.watch.watchers.values()
+        who = ", ".join(f"{w.name} ({w.code})" for w in watchers) or "nobody any more"
+        self._emit(Notice(f"Watching through this seat: {who}."))
 
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)

@@ -65,8 +65,13 @@ class Simulation:
         python: str = sys.executable,
         options: Any = None,
         claim_pace: float = 0.0,
+        watchers: int = 0,
     ) -> None:
+        """`watchers`: peers with no seat following the table (protocol.md 4.8), run in this
+        process, each through one seat in turn."""
         self.directory = directory
+        self.watchers = watchers
+        self.watch_clients: list[Any] = []
         self.seed = seed
         self.timeout = timeout
         self.python = python
@@ -174,6 +179,44 @@ class Simulation:
             await self.wait_for(peer.seat, lambda p: p.port is not None)
         for peer in self.peers:
             self.wire(peer.seat)
+        await self._start_watchers()
+
+    async def _start_watchers(self) -> None:
+        from fairdeal.p2p.table.watch import WatchClient, WatchRefused
+
+        for k in range(self.watchers):
+            port = self.peers[k % len(self.peers)].port
+            assert port is not None
+            for attempt in range(3):  # a channel dropped while the table starts: dial again
+                client = WatchClient(Identity.generate(f"watcher{k}"))
+                try:
+                    await client.connect("127.0.0.1", port, timeout=self.timeout)
+                except WatchRefused as error:
+                    await client.close()
+                    if attempt == 2 or "closed the connection" not in str(error):
+                        raise
+                    continue
+                self.watch_clients.append(client)
+                break
+
+    async def _finish_watchers(self) -> list[dict[str, Any]]:
+        """What each watcher saw: the log's length and head (equal to the seats' when it
+        agrees), and its first fault."""
+        seen = []
+        for client in self.watch_clients:
+            try:
+                replay = await client.follow(timeout=60)
+            finally:
+                await client.close()
+            table = client.live.replay.table if client.live and client.live.replay else None
+            seen.append(
+                {
+                    "entries": replay.report.entries,
+                    "head": table.head.hex() if table is not None else None,
+                    "fault": None if replay.fault is None else str(replay.fault),
+                }
+            )
+        return seen
 
     def kill(self, seat: int) -> None:
         process = self.peers[seat].process
@@ -201,7 +244,13 @@ class Simulation:
                 await peer.process.wait()
             if peer.reader is not None:
                 await peer.reader
-        return self.summary(elapsed)
+        watched = await self._finish_watchers()
+        summary = self.summary(elapsed)
+        if self.watchers:
+            summary["watchers"] = watched
+            head = self.peers[0].result["head"] if self.peers[0].result else None
+            summary["watchers_agree"] = all(w["head"] == head for w in watched)
+        return summary
 
     async def run(self) -> dict[str, Any]:
         try:
@@ -211,6 +260,8 @@ class Simulation:
             for peer in self.peers:
                 if peer.process is not None and peer.process.returncode is None:
                     peer.process.kill()
+            for client in self.watch_clients:
+                await client.close()
 
     # -- summary ---------------------------------------------------------------------------
 

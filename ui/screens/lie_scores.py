@@ -19,6 +19,7 @@ from fairdeal.engine.lie.events import GameOver
 from fairdeal.p2p.table.api import ProofStatus, SeatInfo
 from fairdeal.ui.proofs import short_mark
 from fairdeal.ui.widgets.lie_cards import fronts_text, ordinal
+from fairdeal.ui.widgets.score_chart import score_chart
 
 
 @dataclass(frozen=True)
@@ -110,10 +111,17 @@ class LieScoresScreen(ModalScreen[None]):
             table.add_row(name, *cells)
         return table
 
+    def chart(self) -> Text:
+        """Prize cards taken per round (their points stay unseen until the end, T8)."""
+        names = [info.name for info in self.seats]
+        series = [[r.prizes.get(seat, 0) for seat in range(len(names))] for r in self.rounds]
+        return score_chart(names, series, "round", "  (prize cards)")
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Static(self.title_text, classes="title")
             yield Static(self.score_table())
+            yield Static(self.chart(), classes="chart")
             if self.final is None:
                 note = (
                     "Place +prize cards taken: 1st 3, 2nd 2 (1 with two players), 3rd 1 (T8)."

@@ -30,6 +30,8 @@ LOBBY_KEYS = """\
 | j or Enter | join the chosen table |
 | c | connect to a table at HOST:PORT (where mDNS does not reach) |
 | n | open a new table: Larry or The Lie, its options, seats, bots, here or on the network |
+| w | watch the chosen table (it has started): the public table live, every proof checked |
+| r | past tables: your finished and left tables, newest first; Enter replays one |
 | ? or F1 | this help · q quit |
 """
 
@@ -47,6 +49,8 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_table", "New table"),
         Binding("j", "join", "Join"),
         Binding("c", "connect", "Connect"),
+        Binding("w", "watch", "Watch"),
+        Binding("r", "past_tables", "Past tables"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
     ]
 
@@ -131,6 +135,26 @@ class LobbyScreen(Screen[None]):
             return None
         key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
         return self.tables.get(key) if key is not None else None
+
+    def action_watch(self) -> None:
+        """Follow the chosen table without a seat (protocol.md 4.8)."""
+        from fairdeal.p2p.identity import load_or_create_identity
+        from fairdeal.p2p.table.session import current_settings
+        from fairdeal.p2p.table.watch import WatchClient
+        from fairdeal.ui.watching import watch_in_app
+
+        found = self.selected_table()
+        if found is None:
+            self.notify("No table selected: there are none on the network yet.", severity="warning")
+            return
+        client = WatchClient(load_or_create_identity(current_settings().data))
+        self.app.run_worker(watch_in_app(self.app, client, found.addresses[0], found.port))
+
+    def action_past_tables(self) -> None:
+        from fairdeal.p2p.table.session import current_settings
+        from fairdeal.ui.screens.past_tables import PastTablesScreen
+
+        self.app.push_screen(PastTablesScreen(current_settings().data))
 
     def action_new_table(self) -> None:
         self.post_message(NewTableRequested())

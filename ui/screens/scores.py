@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.ui.widgets.score_chart import score_chart
 
 
 class ScoresScreen(ModalScreen[None]):
@@ -44,6 +45,8 @@ class ScoresScreen(ModalScreen[None]):
         with Vertical(classes="dialog wide"):
             yield Static(self.title_text, classes="title")
             yield Static(table)
+            names = [info.name for info in self.seats]
+            yield Static(score_chart(names, self.hand_scores, "hand"), classes="chart")
             note = "Went out: +2; everyone else: minus the Larry symbols left in hand (L17)."
             if self.winners is not None:
                 names = " and ".join(self.seats[w].name for w in self.winners)

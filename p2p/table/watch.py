@@ -1,0 +1,255 @@
+"""Watchers: a peer with no seat follows a table live, checking every signature and proof itself.
+
+Seat side, `WatchService` (protocol.md 4.8): a peer that is not in the roster connects to a
+seated peer's mesh and sends `{"t": "watch"}`; the seated peer answers with the table's header
+(`watching`: table id, the roster's keys, its own seat, the lobby's signed roster) and then every
+envelope of its log in log order, as `env` messages (the relay's wire form): the ones applied so
+far at once, each later one as its log applies it. That is all a watcher ever gets: envelopes
+are public, and private messages (a give-away's forward, protocol.md 10.8) go to one seat by key,
+never to a watcher. A watcher signs nothing; what else it sends is ignored here (the log's own
+checks refuse an envelope it forged, and `need` is answered for seats only). At most
+`MAX_WATCHERS` per seated peer: the next is sent `watch-refused` with the reason and dropped. A
+watcher that stops reading is dropped by its channel (its send backlog), so none slows the table.
+
+Watcher side, `WatchClient`: feeds what arrives, in order, to the audit's own replay
+(`audit._Replay` through `audit.follow_live`), so it checks exactly what `fairdeal audit` checks
+and its frames are those of `fairdeal replay` (p2p.table.replay): the watcher's screen is the
+replay's, following the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from fairdeal.p2p.errors import P2PError, PeerError
+from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.lobby.messages import parse_signed_roster_record
+from fairdeal.p2p.log.envelope import Envelope, parse_envelope
+from fairdeal.p2p.log.tablelog import Roster, TableLog
+from fairdeal.p2p.net.framing import field
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.audit import AuditReport, LiveAudit
+from fairdeal.p2p.table.replay import Replay, _names, _Recorder
+
+log = logging.getLogger(__name__)
+
+MAX_WATCHERS = 8
+WATCH, WATCHING, REFUSED = "watch", "watching", "watch-refused"
+
+
+class WatchService:
+    """A seated peer's watchers: who they are, and the log sent to each in order."""
+
+    def __init__(
+        self,
+        mesh: Mesh,
+        table_log: TableLog,
+        seat: int,
+        header_extra: dict[str, Any],
+        limit: int = MAX_WATCHERS,
+    ) -> None:
+        self.mesh = mesh
+        self.log = table_log
+        self.seat = seat
+        self.extra = header_extra
+        self.limit = limit
+        self.watchers: dict[bytes, PublicIdentity] = {}
+        self.refused = 0
+        self._changed: list[Callable[[], None]] = []
+        mesh.on(WATCH, self._on_watch)
+        mesh.on_peer_down(self._on_peer_down)
+        table_log.on_applied(self._applied)
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Called when a watcher comes or goes (the seats panel lists them)."""
+        self._changed.append(callback)
+
+    def _on_watch(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        roster = self.log.roster
+        if roster.seat_of(peer.key) is not None or peer.key in self.watchers:
+            return  # a seat has the log already; a second request changes nothing
+        if len(self.watchers) >= self.limit:
+            self.refused += 1
+            reason = f"this table already has {self.limit} watchers here; try again later"
+            self.mesh.send(peer.key, {"t": REFUSED, "reason": reason})
+            channel = self.mesh.channel(peer.key)
+            if channel is not None:
+                with contextlib.suppress(RuntimeError):
+                    asyncio.get_running_loop().create_task(channel.close("watchers full"))
+            return
+        self.watchers[peer.key] = peer
+        header = {
+            "t": WATCHING,
+            "table": roster.table,
+            "roster": list(roster.keys),
+            "seat": self.seat,
+            "extra": self.extra,
+        }
+        self.mesh.send(peer.key, header)
+        for envelope in self.log.entries:
+            self.mesh.send(peer.key, envelope.to_wire())
+        self._notify()
+
+    def _applied(self, envelope: Envelope) -> None:
+        if not self.watchers:
+            return
+        wire = envelope.to_wire()
+        for key in list(self.watchers):
+            if not self.mesh.send(key, wire):  # gone (or dropped for not reading)
+                self.watchers.pop(key, None)
+                self._notify()
+
+    def _on_peer_down(self, peer: PublicIdentity) -> None:
+        if self.watchers.pop(peer.key, None) is not None:
+            self._notify()
+
+    def _notify(self) -> None:
+        for callback in self._changed:
+            callback()
+
+
+class WatchRefused(P2PError):
+    """The seated peer refused this watcher (its reason), or the table is not a table."""
+
+
+class WatchClient:
+    """Follows one table through one seated peer; `replay` grows as the log does."""
+
+    def __init__(self, identity: Identity) -> None:
+        self.identity = identity
+        self.mesh = Mesh(identity)
+        self.replay: Replay | None = None
+        self.live: LiveAudit | None = None
+        self.refused: str | None = None
+        self.seat_key: bytes | None = None
+        self.index = 0
+        self._recorder: _Recorder | None = None
+        self._update: list[Callable[[], None]] = []
+        self._ready = asyncio.Event()
+        self._changed = asyncio.Event()
+        self.mesh.on(WATCHING, self._on_watching)
+        self.mesh.on(REFUSED, self._on_refused)
+        self.mesh.on("env", self._on_env)
+        self.mesh.on_peer_down(lambda _peer: self._wake())
+
+    def on_update(self, callback: Callable[[], None]) -> None:
+        """Called after each envelope taken in (a new frame may be there)."""
+        self._update.append(callback)
+
+    async def connect(self, host: str, port: int, timeout: float = 10.0) -> Replay:
+        """Connect, ask to watch, wait for the header; raises WatchRefused with the reason."""
+        await self.mesh.start("127.0.0.1", 0)
+        peer = await self.mesh.connect(host, port)
+        self.seat_key = peer.key
+        async with asyncio.timeout(timeout):
+            while self.replay is None and self.refused is None:
+                # again each second: a seat that has just started may not serve watchers yet
+                self.mesh.send(peer.key, {"t": WATCH})
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1.0):
+                        await self._wait()
+                if peer.key not in self.mesh.peers and self.replay is None:
+                    raise WatchRefused(self.refused or f"{host}:{port} closed the connection")
+        if self.refused is not None:
+            raise WatchRefused(self.refused)
+        assert self.replay is not None
+        return self.replay
+
+    @property
+    def over(self) -> bool:
+        """The game ended, a fault stopped the watching, or the seat went away."""
+        if self.replay is None:
+            return self.refused is not None
+        if self.replay.fault is not None:
+            return True
+        frames = self.replay.frames
+        view = frames[-1].view if frames else None
+        ended = view is not None and view.state.over
+        return ended or self.seat_key not in self.mesh.peers
+
+    async def follow(self, timeout: float | None = None) -> Replay:
+        """Until the game is over (or watching stops); returns the replay so far."""
+        async with asyncio.timeout(timeout):
+            while not self.over:
+                await self._wait()
+        assert self.replay is not None
+        return self.replay
+
+    async def close(self) -> None:
+        await self.mesh.close()
+
+    async def _wait(self) -> None:
+        await self._changed.wait()
+        self._changed = asyncio.Event()
+
+    def _wake(self) -> None:
+        self._changed.set()
+
+    def _on_refused(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        reason = message.get("reason")
+        self.refused = str(reason)[:200] if isinstance(reason, str) else "refused"
+        self._wake()
+
+    def _on_watching(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        if peer.key != self.seat_key or self.replay is not None:
+            return
+        culprit = str(peer)
+        table = field(message, "table", bytes, culprit)
+        keys = field(message, "roster", list, culprit)
+        seat = field(message, "seat", int, culprit)
+        extra = message.get("extra") if isinstance(message.get("extra"), dict) else {}
+        if not all(isinstance(k, bytes) and len(k) == 32 for k in keys) or not (
+            0 <= seat < len(keys)
+        ):
+            raise PeerError(culprit, '"watching": a roster of 32-byte keys and a seat of it')
+        if keys[seat] != peer.key:
+            raise PeerError(culprit, '"watching": the peer is not the seat it says it is')
+        roster = Roster(table, tuple(keys))
+        signed = None
+        if extra.get("signed_roster") is not None:
+            try:
+                signed = parse_signed_roster_record(extra["signed_roster"], culprit)
+            except P2PError as error:
+                raise PeerError(culprit, f'"watching": bad signed roster: {error}') from None
+        names, codes = _names(signed, len(keys), seat)
+        replay = Replay(
+            path=_Where(f"{peer.name} at the table"),  # type: ignore[arg-type]
+            report=AuditReport(culprit),
+            seat=seat,
+            names=names,
+            codes=codes,
+            live=True,
+        )
+        self._recorder = _Recorder(replay)
+        self.live = LiveAudit(roster, replay.report, extra, self._recorder.took)
+        self.replay = replay
+        self._wake()
+
+    def _on_env(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        live, replay = self.live, self.replay
+        if peer.key != self.seat_key or live is None or replay is None or replay.fault:
+            return
+        envelope = parse_envelope(message, str(peer))
+        live.feed(envelope, self.index)
+        self.index += 1
+        if replay.report.fault is not None:
+            replay.frames.clear()  # a fault shows alone, as for a file that does not audit
+        else:
+            replay.game = live.game_name or replay.game
+        for callback in self._update:
+            callback()
+        self._wake()
+
+
+class _Where:
+    """What a live replay shows where a file's name would be."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __str__(self) -> str:
+        return self.name

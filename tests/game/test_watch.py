@@ -1,0 +1,336 @@
+"""Watchers over loopback (protocol.md 4.8): a peer with no seat follows a 4-seat table to the
+end and agrees with the players' transcripts; nothing private reaches it on the wire; more than
+the limit are refused with the reason; a hostile watcher (garbage, forged envelopes, a flood of
+requests, one that crashes, one that stalls) changes nothing at the table; both games; the app's
+screen and the lobby's `w` follow a live table to its end."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairdeal.engine.larry import LarryOptions
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.log.envelope import sign_envelope
+from fairdeal.p2p.net.channel import open_channel
+from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.replay import load_replay
+from fairdeal.p2p.table.watch import MAX_WATCHERS, WatchClient, WatchRefused
+
+from .support import LocalTable, open_table, play_to_end
+
+pytestmark = pytest.mark.timeout(240)
+
+# A full game: 3 hands at 4 seats, give-aways (L11) among them.
+OPTIONS = LarryOptions(short_game=False, hands=2)
+
+
+def watcher_identity(index: int) -> Identity:
+    return Identity.generate(f"watcher{index}", lambda n: bytes([200 + index]) * n)
+
+
+def record_sends(table: LocalTable, key: bytes) -> tuple[list[str], list[str]]:
+    """Every message type the seated meshes send to `key`, and every one sent between seats."""
+    to_watcher: list[str] = []
+    between_seats: list[str] = []
+    seats = set(table.roster.keys)
+    for mesh in table.meshes:
+        send, broadcast = mesh.send, mesh.broadcast
+
+        def spy_send(peer: bytes, message: Mapping[str, Any], send=send) -> bool:  # type: ignore[no-untyped-def]
+            (to_watcher if peer == key else between_seats).append(message["t"])
+            return send(peer, message)
+
+        def spy_broadcast(message: Mapping[str, Any], exclude=(), broadcast=broadcast, mesh=mesh):  # type: ignore[no-untyped-def]
+            for peer in set(mesh.peers) - set(exclude):
+                (to_watcher if peer == key else between_seats).append(message["t"])
+            return broadcast(message, exclude)
+
+        mesh.send, mesh.broadcast = spy_send, spy_broadcast  # type: ignore[method-assign]
+    assert seats
+    return to_watcher, between_seats
+
+
+def record_received(mesh: Mesh) -> list[str]:
+    """Every message type `mesh` takes off its channels (its dispatch looks each one up)."""
+    received: list[str] = []
+
+    class Recording(dict):  # type: ignore[type-arg]
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            received.append(key)
+            return super().get(key, default)
+
+    mesh._handlers = Recording(mesh._handlers)  # type: ignore[attr-defined]
+    return received
+
+
+def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
+    tmp_path: Path,
+) -> None:
+    async def run() -> None:
+        table = await open_table(4, tmp_path, OPTIONS, seed=5)
+        watcher = WatchClient(watcher_identity(0))
+        to_watcher, between_seats = record_sends(table, watcher.identity.key)
+        received = record_received(watcher.mesh)
+        try:
+            host, port = table.meshes[1].address  # type: ignore[misc]
+            await watcher.connect(host, port)
+            await play_to_end(table, timeout=200)
+            replay = await watcher.follow(timeout=30)
+        finally:
+            await watcher.close()
+            await table.close()
+        assert replay.fault is None, replay.fault
+        assert replay.frames[-1].view.state.over
+        # the players of the seat it watched through were told who watches (name, key code)
+        told = [e.text for e in table.peers[1].history.events if isinstance(e, Notice)]
+        who = f"{watcher.identity.name} ({watcher.identity.code})"
+        assert f"Watching through this seat: {who}." in told
+        reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
+        assert disagreement is None and all(r.verified for r in reports)
+        assert replay.report.ids == reports[0].ids  # the same log, envelope for envelope
+        assert replay.frames[-1].view.state.scores == reports[0].scores
+        # Nothing private on the wire to it: the header and envelopes only, while the seats
+        # did send each other give-aways' forwards (L11, protocol.md 10.8).
+        assert set(to_watcher) == {"watching", "env"}
+        assert set(received) == {"watching", "env"}  # as its channel decrypted them
+        assert "fwd" in between_seats
+        # The watcher knows the fronts opened to all, as an auditor of a transcript does, and
+        # no more (a seat's own replay knows its hand besides).
+        public = load_replay(table.transcript(1), None).frames[-1].view
+        own = load_replay(table.transcript(1), tmp_path / "seat1").frames[-1].view
+        assert dict(replay.frames[-1].view.knowledge) == dict(public.knowledge)
+        assert set(public.knowledge) < set(own.knowledge)
+
+    asyncio.run(run())
+
+
+def test_watchers_beyond_the_limit_are_refused_with_the_reason(tmp_path: Path) -> None:
+    async def run() -> None:
+        table = await open_table(2, tmp_path, LarryOptions(short_game=True), seed=6, bots=False)
+        watchers = [WatchClient(watcher_identity(i)) for i in range(MAX_WATCHERS + 1)]
+        try:
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            for watcher in watchers[:MAX_WATCHERS]:
+                await watcher.connect(host, port)
+            with pytest.raises(WatchRefused, match=f"already has {MAX_WATCHERS} watchers"):
+                await watchers[-1].connect(host, port)
+            assert len(table.peers[0].watch.watchers) == MAX_WATCHERS
+            assert table.peers[0].watch.refused == 1
+            await watchers[0].close()  # one leaves: a place is free again
+            await table.meshes[0].wait_until(
+                lambda: len(table.peers[0].watch.watchers) < MAX_WATCHERS, 10
+            )
+            late = WatchClient(watcher_identity(MAX_WATCHERS + 1))
+            watchers.append(late)
+            await late.connect(host, port)
+        finally:
+            for watcher in watchers:
+                await watcher.close()
+            await table.close()
+
+    asyncio.run(run())
+
+
+async def hostile(mesh: Mesh, seat_key: bytes, table: LocalTable, stop: asyncio.Event) -> None:
+    """Garbage, forged envelopes, a flood of requests, then stalls (stops reading)."""
+    rng = random.Random(1)
+    forger = watcher_identity(9)
+    count = 0
+    while not stop.is_set():
+        count += 1
+        # an envelope in seat 0's name, signed by the watcher's own key
+        envelope = sign_envelope(
+            forger,
+            table=table.roster.table,
+            seat=0,
+            seq=count,
+            lamport=count,
+            prev=b"\0" * 32,
+            kind="act",
+            body={"x": 1},
+        )
+        for message in (
+            {"t": "watch"},
+            {"t": "need", "table": table.roster.table, "have": [0] * 300},
+            {"t": "fwd", "table": table.roster.table, "garbage": rng.randbytes(32)},
+            {"t": "env", "d": rng.randbytes(64), "s": rng.randbytes(64)},
+            {"t": "left", "seat": 0, "reason": "forged"},
+            envelope.to_wire(),
+        ):
+            mesh.send(seat_key, message)
+        await asyncio.sleep(0)
+
+
+def test_a_hostile_watcher_changes_nothing_at_the_table(tmp_path: Path) -> None:
+    async def run() -> None:
+        table = await open_table(4, tmp_path, LarryOptions(short_game=True), seed=5)
+        intruder = Mesh(watcher_identity(5))
+        stop = asyncio.Event()
+        staller = None
+        try:
+            await intruder.start("127.0.0.1", 0)
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            peer = await intruder.connect(host, port)
+            flood = asyncio.get_running_loop().create_task(hostile(intruder, peer.key, table, stop))
+            # and a watcher that goes away mid-game (a crash: its channel just closes)
+            quitter = WatchClient(watcher_identity(6))
+            await quitter.connect(*table.meshes[2].address)  # type: ignore[misc]
+            await quitter.close()
+            # and one that asks to watch and then never reads a byte (a stall)
+            staller = await open_channel(*table.meshes[3].address, watcher_identity(7))  # type: ignore[misc]
+            staller.send({"t": "watch"})
+            await play_to_end(table, timeout=200)
+            stop.set()
+            await flood
+            assert watcher_identity(7).key in table.peers[3].watch.watchers  # it was served
+        finally:
+            if staller is not None:
+                await staller.close()
+            await intruder.close()
+            await table.close()
+        reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
+        assert disagreement is None and all(r.verified and r.over for r in reports)
+        assert all(peer.table is not None and peer.table.fault is None for peer in table.peers)
+
+    asyncio.run(run())
+
+
+def test_fairdeal_watch_plain_prints_the_game_as_it_goes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fairdeal.ui.commands.watch import _plain
+
+    async def run() -> int:
+        table = await open_table(3, tmp_path, LarryOptions(short_game=True), seed=8)
+        try:
+            host, port = table.meshes[2].address  # type: ignore[misc]
+            watching = asyncio.get_running_loop().create_task(
+                _plain(WatchClient(watcher_identity(1)), host, port, 200)
+            )
+            await play_to_end(table, timeout=200)
+            return await watching
+        finally:
+            await table.close()
+
+    assert asyncio.run(run()) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("-- WATCHING ✓ verified so far · step 1/")
+    assert "Hand 1: " in out and "Game over" in out
+    assert "every signature and proof checked" in out
+
+
+def test_the_watch_app_follows_the_end(tmp_path: Path) -> None:
+    from fairdeal.ui.screens.replay import LarryReplayScreen
+    from fairdeal.ui.watch_app import WatchApp
+
+    async def run() -> None:
+        table = await open_table(3, tmp_path, LarryOptions(short_game=True), seed=8)
+        try:
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            client = WatchClient(watcher_identity(2))
+            app = WatchApp(client, host, port)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await play_to_end(table, timeout=200)
+                await client.follow(timeout=30)
+                for _ in range(200):  # until the screen stands at the last step
+                    await pilot.pause()
+                    screens = [s for s in app.screen_stack if isinstance(s, LarryReplayScreen)]
+                    if screens and screens[-1].session.position == len(client.replay.frames) - 1:
+                        break
+                assert screens and screens[-1].session.position == len(client.replay.frames) - 1
+                assert screens[-1].session.view().state.over
+        finally:
+            await table.close()
+
+    asyncio.run(run())
+
+
+def test_fairdeal_watch_refuses_a_bad_address_before_anything_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from fairdeal.ui.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["watch", "no-port-here"])
+    assert exit_.value.code == 2
+    assert "is not HOST:PORT" in capsys.readouterr().err
+
+
+def test_fairdeal_watch_names_an_address_where_nobody_listens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fairdeal.ui.cli import main
+
+    assert main(["watch", "127.0.0.1:1", "--plain", "--data-dir", str(tmp_path)]) == 1
+    assert "127.0.0.1:1" in capsys.readouterr().err
+
+
+def test_a_watcher_follows_the_lie_and_agrees_with_the_players(tmp_path: Path) -> None:
+    """The Lie's Phase 1 (seats at once, T3): the watcher's log is the seats' log."""
+    from fairdeal.engine.lie import LieOptions
+
+    async def run() -> None:
+        table = await open_table(3, tmp_path, LieOptions(rounds=1, hand_size=3), seed=4)
+        watcher = WatchClient(watcher_identity(3))
+        try:
+            await watcher.connect(*table.meshes[0].address)  # type: ignore[misc]
+            await play_to_end(table, timeout=200)
+            replay = await watcher.follow(timeout=30)
+        finally:
+            await watcher.close()
+            await table.close()
+        assert replay.fault is None, replay.fault
+        assert replay.game == "lie" and replay.frames[-1].view.state.over
+        reports, disagreement = audit_many([table.transcript(s) for s in range(3)])
+        assert disagreement is None and all(r.verified for r in reports)
+        assert replay.report.ids == reports[0].ids
+
+    asyncio.run(run())
+
+
+def test_w_in_the_lobby_watches_the_chosen_table(tmp_path: Path) -> None:
+    from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
+    from fairdeal.p2p.table.session import NetworkSettings, use_settings
+    from fairdeal.ui.app import FairdealApp
+    from fairdeal.ui.player import Player
+    from fairdeal.ui.screens.replay import LarryReplayScreen
+    from fairdeal.ui.table_finder import FixedFinder
+
+    previous = use_settings(NetworkSettings(data_dir=tmp_path / "me"))
+
+    async def run() -> None:
+        table = await open_table(3, tmp_path, LarryOptions(short_game=True), seed=8)
+        try:
+            host_id = table.peers[0].identity
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            ad = TableAd("ab" * 16, "Ben's table", "larry", 3, 3, host_id.fingerprint)
+            found = DiscoveredTable("Ben._fairdeal._tcp.local.", ad, (host,), port)
+            app = FairdealApp(Player("Tess", "ab12", "ab12"), finder=FixedFinder([found]))
+            async with app.run_test(size=(100, 32)) as pilot:
+                await pilot.pause()
+                await pilot.press("w")
+                await play_to_end(table, timeout=200)
+                for _ in range(400):  # until the watched table's last step is on screen
+                    await pilot.pause()
+                    screens = [s for s in app.screen_stack if isinstance(s, LarryReplayScreen)]
+                    replay = screens[-1].session.replay if screens else None
+                    done = replay is not None and replay.frames[-1].view.state.over
+                    if done and screens[-1].session.position == len(replay.frames) - 1:
+                        break
+                assert screens and screens[-1].session.view().state.over
+                assert replay is not None and replay.live and replay.fault is None
+        finally:
+            await table.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        use_settings(previous)

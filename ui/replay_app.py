@@ -1,0 +1,29 @@
+"""The app of `fairdeal replay`: the replay screen alone (Esc or q ends it)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from fairdeal.p2p.table.replay import Replay
+from fairdeal.ui.screens.replay import replay_screen
+
+
+class ReplayApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "fairdeal replay"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(self, replay: Replay, position: int = 0) -> None:
+        super().__init__()
+        self.replay = replay
+        self.position = position
+
+    def on_mount(self) -> None:
+        self.push_screen(replay_screen(self.replay, self.position))

@@ -1,0 +1,125 @@
+"""`fairdeal replay --plain`: the replay's story as text, step by step.
+
+The engine's events are told by the games' own narrators (ui.describe for Larry, ui.lie_describe
+for The Lie), the ones the table screens log with; what the fair deck opened is told with its
+proof, as the screens mark it (✓ proved, ✗ failed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from fairdeal.p2p.table.api import (
+    CardsVerified,
+    DoubtVerification,
+    FaultDetected,
+    Notice,
+    ProofStatus,
+    SetupProgress,
+    StateChanged,
+    TableEvent,
+)
+from fairdeal.p2p.table.replay import Frame, Replay
+from fairdeal.ui.describe import card_name, event_text
+from fairdeal.ui.lie_describe import lie_event_text
+from fairdeal.ui.screens.replay import bar_text
+from fairdeal.ui.widgets.lie_cards import front_label, letters_for
+
+PROOF_MARKS = {
+    ProofStatus.VERIFIED: "✓",
+    ProofStatus.FAILED: "✗ FAILED",
+    ProofStatus.NOT_APPLICABLE: "",
+}
+
+
+def story(replay: Replay) -> Iterator[str]:
+    """Every step's heading and lines, from the start to the end."""
+    teller = StoryTeller(replay)
+    for position in range(len(replay.frames)):
+        yield from teller.lines(position)
+
+
+class StoryTeller:
+    """One step's lines at a time (a watcher prints each as it comes)."""
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay = replay
+        self.shown_hand = ""
+
+    def lines(self, position: int) -> Iterator[str]:
+        replay = self.replay
+        frame = replay.frames[position]
+        yield f"-- {bar_text(replay, position)}"
+        view = frame.view
+        for event in frame.events:
+            for line in event_lines(replay, event, view, list(replay.names)):
+                yield f"   {line}"
+        hand = hand_line(replay, frame) if view is not None else ""
+        if hand != self.shown_hand:  # the owner's hand and the scores, when they change
+            self.shown_hand = hand
+            yield f"   {hand}"
+
+
+def event_lines(replay: Replay, event: TableEvent, view: Any, names: list[str]) -> list[str]:
+    lie = replay.game == "lie"
+    if isinstance(event, StateChanged) and view is not None:
+        lines = []
+        for engine_event in event.events:
+            if lie:
+                letters = letters_for(view.options.colour_names)
+                line = lie_event_text(engine_event, names, letters, view.options.colour_names)
+            else:
+                line = event_text(engine_event, names, view.deck)
+            if line:
+                lines.append(line)
+        return lines
+    if isinstance(event, CardsVerified) and view is not None:
+        letters = letters_for(view.options.colour_names)
+        fronts = " ".join(
+            f"{front_label(c.face, letters)}{PROOF_MARKS[c.proof]}" for c in event.cards
+        )
+        if not fronts:
+            return []
+        whose = "their prizes" if event.reason == "prizes" else event.reason
+        return [f"opened ({whose} of {names[event.seat]}): {fronts}"]
+    if isinstance(event, DoubtVerification) and view is not None:
+        cards = ", ".join(
+            f"{card_name(view.deck[c.face])} by {names[c.seat]} {PROOF_MARKS[c.proof]}"
+            for c in event.cards
+        )
+        verdict = "right" if event.correct else "wrong"
+        return [
+            f"doubt view: {names[event.doubter]} doubted {names[event.last_player]}; the pile: "
+            f"{cards}; true total {event.true_total} against {event.announced} said: "
+            f"{verdict}; {names[event.loser]} picks up"
+        ]
+    if isinstance(event, FaultDetected):
+        return [f"FAULT by {names[event.seat]}: {event.what} ({event.evidence})"]
+    if isinstance(event, SetupProgress):
+        if event.done >= event.total and event.total:
+            return [
+                f"setup: every seat's {event.phase} is done ({event.proofs_verified} proofs ok)"
+            ]
+        return []
+    if isinstance(event, Notice):
+        return [event.text]
+    return []
+
+
+def hand_line(replay: Replay, frame: Frame) -> str:
+    """The owner's hand as it saw it: fronts it knew, backs (▒) for the rest."""
+    view = frame.view
+    seat = replay.seat
+    slots = view.state.hands[seat]
+    if replay.game == "lie":
+        letters = letters_for(view.options.colour_names)
+        shown = [
+            front_label(view.knowledge[s], letters) if s in view.knowledge else "▒" for s in slots
+        ]
+    else:
+        shown = [
+            card_name(view.deck[view.knowledge[s]]) if s in view.knowledge else "▒" for s in slots
+        ]
+    scores = ", ".join(f"{replay.names[s]} {v}" for s, v in enumerate(view.state.scores))
+    return f"{replay.names[seat]}'s hand: {' '.join(shown) or '(empty)'} · scores: {scores}"

@@ -1,0 +1,196 @@
+"""The replay: the game's own table screen over a `ReplaySession`, with keys to move in time.
+
+← → one step (an action, a card opened, a doubt), PgUp PgDn a hand (Larry) or a trick and
+round (The Lie), Home End the start and the end; s the scores (with their chart), Esc back.
+A step forward feeds the screen that step's events; a jump or a step back opens a new screen at
+that step (`replay_screen`): a table screen only ever goes forward, and the steps passed over
+are history there (logged, with no doubt or scores view opening for them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Static
+
+from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent
+from fairdeal.p2p.table.replay import Replay
+from fairdeal.ui.replay_session import ReplaySession
+from fairdeal.ui.screens.lie_table import LieTableScreen
+from fairdeal.ui.screens.table import TableScreen
+
+REPLAY_BINDINGS: list[BindingType] = [
+    Binding("left", "step(-1)", "Step", key_display="←→"),
+    Binding("right", "step(1)", show=False),
+    Binding("pageup", "jump(-1)", "Hand/trick", key_display="PgUp/PgDn"),
+    Binding("pagedown", "jump(1)", show=False),
+    Binding("home", "edge(-1)", "Start/End", key_display="Home/End"),
+    Binding("end", "edge(1)", show=False),
+    Binding("s", "scores", "Scores"),
+    Binding("question_mark,f1", "help", "Help", key_display="?"),
+    Binding("escape", "leave", "Back"),
+]
+
+REPLAY_CSS = """
+#replay-bar { dock: top; height: 1; padding: 0 1; background: $accent 40%; }
+"""
+
+
+def replay_screen(replay: Replay, position: int = 0) -> Screen[None]:
+    """The replay's screen at frame `position`, for its game."""
+    session = ReplaySession(replay, position)
+    if replay.game == "lie":
+        return LieReplayScreen(session)
+    return LarryReplayScreen(session)
+
+
+def bar_text(replay: Replay, position: int) -> str:
+    """Where the replay stands: step, hand/round (trick), whose step, whose eyes."""
+    frame = replay.frames[position]
+    round_name = "round" if replay.game == "lie" else "hand"
+    where = f"{round_name} {frame.round}" if frame.round else "setup"
+    if frame.trick:
+        where += f", trick {frame.trick}"
+    by = ", ".join(replay.names[s] for s in frame.authors) or "—"
+    if replay.live:
+        eyes = f"public cards only, through {replay.names[replay.seat]}"
+        what = "WATCHING ✓ verified so far"
+    else:
+        eyes = (
+            f"as {replay.names[replay.seat]} saw it"
+            if replay.own_eyes
+            else f"public cards only (no secrets of {replay.names[replay.seat]} here)"
+        )
+        what = "REPLAY ✓ audited"
+    return (
+        f"{what} · step {position + 1}/{len(replay.frames)} · {where} · "
+        f"entry {frame.entry} · by {by} · {eyes}"
+    )
+
+
+class _ReplayControls:
+    """The keys and the bar shared by both games' replay screens (mixed into a table screen)."""
+
+    session: ReplaySession
+    app: Any
+
+    def replay_bar(self) -> Static:
+        return Static(bar_text(self.session.replay, self.session.position), id="replay-bar")
+
+    def _update_bar(self) -> None:
+        try:  # a watcher's screen may move on before it is mounted: compose draws it then
+            bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
+        except NoMatches:
+            return
+        bar.update(bar_text(self.session.replay, self.session.position))
+
+    def go_to(self, position: int) -> None:
+        session = self.session
+        last = len(session.replay.frames) - 1
+        position = max(0, min(position, last))
+        if position == session.position:
+            return
+        if position == session.position + 1:  # the next step: its events, its views
+            session.advance(1)
+            self._update_bar()
+        else:  # a jump: the steps passed over are history (no views open for them)
+            self.app.switch_screen(replay_screen(session.replay, position))
+
+    def follow_to(self, position: int) -> None:
+        """A watcher's screen at the end moves on to the new end: every step's events in turn,
+        on this screen (a doubt or scores view opens as at the table)."""
+        if position > self.session.position:
+            self.session.advance(position - self.session.position)
+            self._update_bar()
+
+    def action_step(self, delta: int) -> None:
+        self.go_to(self.session.position + delta)
+
+    def action_jump(self, direction: int) -> None:
+        replay, here = self.session.replay, self.session.position
+        marks = replay.marks(fine=replay.game == "lie")
+        if direction > 0:
+            later = [m for m in marks if m > here]
+            self.go_to(later[0] if later else len(replay.frames) - 1)
+        else:
+            earlier = [m for m in marks if m < here]
+            self.go_to(earlier[-1] if earlier else 0)
+
+    def action_edge(self, direction: int) -> None:
+        self.go_to(0 if direction < 0 else len(self.session.replay.frames) - 1)
+
+    def drawing_deferred(self) -> bool:
+        """The table is drawn once for the history, and once per step after its last event."""
+        if self._history:  # type: ignore[attr-defined]
+            return True
+        seen = self.events_seen  # type: ignore[attr-defined]
+        return seen + 1 < len(self.session.history)
+
+    def others_would_wait(self) -> bool:
+        return False  # nobody waits on a replay
+
+    def action_leave(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+
+class LarryReplayScreen(_ReplayControls, TableScreen, inherit_bindings=False):
+    BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
+    DEFAULT_CSS = REPLAY_CSS
+
+    def __init__(self, session: ReplaySession) -> None:
+        # A replay turns a doubt's cards over at once (the user steps); a watcher's screen
+        # turns them over as the table does, so that other seats' doubts close by themselves.
+        super().__init__(session, reveal_interval=0.4 if session.replay.live else 0.0)
+        self._history = False
+
+    def compose(self) -> ComposeResult:
+        yield self.replay_bar()
+        yield from super().compose()
+
+    async def handle(self, event: TableEvent) -> None:
+        started = isinstance(event, ReplayStarted)
+        if started or isinstance(event, ReplayDone):
+            self._history = started
+        await super().handle(event)
+        if isinstance(event, ReplayDone):
+            await self.refresh_table()  # once, for all the history before it
+
+    async def refresh_table(self) -> None:
+        if not self.drawing_deferred():
+            await super().refresh_table()
+
+
+class LieReplayScreen(_ReplayControls, LieTableScreen, inherit_bindings=False):
+    BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
+    DEFAULT_CSS = REPLAY_CSS
+
+    def __init__(self, session: ReplaySession) -> None:
+        super().__init__(session)
+        self._history = False  # the steps before this one: logged, no views opened
+
+    def compose(self) -> ComposeResult:
+        yield self.replay_bar()
+        yield from super().compose()
+
+    async def handle(self, event: TableEvent) -> None:
+        started = isinstance(event, ReplayStarted)
+        if started or isinstance(event, ReplayDone):
+            self._history = started
+        await super().handle(event)
+        if isinstance(event, ReplayDone):
+            self.refresh_table()  # once, for all the history before it
+
+    def refresh_table(self) -> None:
+        if not self.drawing_deferred():
+            super().refresh_table()
+
+    def _queue_modal(self, make: Any) -> None:
+        if not self._history:
+            super()._queue_modal(make)

@@ -1,0 +1,59 @@
+"""Watching a table in the app: the replay's screen over a watcher's growing log, following the
+end (`fairdeal watch HOST:PORT`, `w` in the lobby). The watcher checks every signature and proof
+itself (p2p.table.watch); a fault stops it and is shown alone."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from fairdeal.p2p.table.watch import WatchClient, WatchRefused
+from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen, replay_screen
+
+
+class Following:
+    """Keeps the app's replay screen at the end of the log while the user is there."""
+
+    def __init__(self, app: App[None], client: WatchClient) -> None:
+        self.app = app
+        self.client = client
+        self.end = -1
+
+    def screen(self) -> LarryReplayScreen | LieReplayScreen | None:
+        for screen in reversed(self.app.screen_stack):
+            if isinstance(screen, LarryReplayScreen | LieReplayScreen):
+                return screen
+        return None
+
+    def update(self) -> None:
+        replay = self.client.replay
+        if replay is None:
+            return
+        if replay.fault is not None:  # shown alone: the table is closed, nothing of it stays
+            screen = self.screen()
+            if screen is not None and screen is self.app.screen:
+                self.app.pop_screen()
+            self.app.notify(f"FAULT: {replay.fault}", title="Watching stopped", severity="error")
+            return
+        end = len(replay.frames) - 1
+        screen = self.screen()
+        if screen is None:
+            if end >= 0:
+                self.app.push_screen(replay_screen(replay, end))
+                self.end = end
+            return
+        if screen.session.position == self.end and end > self.end:  # following the end
+            screen.follow_to(end)
+        self.end = end
+
+
+async def watch_in_app(app: App[None], client: WatchClient, host: str, port: int) -> bool:
+    """Connect and follow; False (with a notification) when refused or unreachable."""
+    try:
+        await client.connect(host, port)
+    except (WatchRefused, OSError, TimeoutError) as error:
+        app.notify(f"{host}:{port}: {error}", title="Cannot watch", severity="error")
+        return False
+    following = Following(app, client)
+    client.on_update(following.update)
+    following.update()
+    return True
