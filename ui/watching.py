@@ -32,7 +32,11 @@ class Following:
             screen = self.screen()
             if screen is not None and screen is self.app.screen:
                 self.app.pop_screen()
-            self.app.notify(f"FAULT: {replay.fault}", title="Watching stopped", severity="error")
+            self.app.notify(
+                f"{replay.fault.verdict}: {replay.fault}",
+                title="Watching stopped",
+                severity="error",
+            )
             return
         end = len(replay.frames) - 1
         screen = self.screen()

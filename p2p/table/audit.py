@@ -73,6 +73,12 @@ class AuditFault:
     # nothing proves that seat cheated, so the text must not read as if it did.
     blames: bool = True
 
+    @property
+    def verdict(self) -> str:
+        """The word before the fault: FAULT when a seat is proven at fault, DOES NOT VERIFY when
+        only the file is (protocol.md 10.7)."""
+        return "FAULT" if self.blames else "DOES NOT VERIFY"
+
     def __str__(self) -> str:
         where = f" at entry {self.entry}" if self.entry is not None else ""
         at = f" at byte {self.offset}" if self.offset is not None else ""

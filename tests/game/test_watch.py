@@ -152,7 +152,6 @@ async def hostile(mesh: Mesh, seat_key: bytes, table: LocalTable, stop: asyncio.
             table=table.roster.table,
             seat=0,
             seq=count,
-            lamport=count,
             prev=b"\0" * 32,
             kind="act",
             body={"x": 1},

@@ -162,7 +162,8 @@ def test_a_tampered_file_gives_the_audits_fault_and_nothing_else(
     err = capsys.readouterr().err
     assert main(["audit", str(path)]) == 1
     audit_out = capsys.readouterr().out
-    assert f"FAULT: {replay.fault}" in err and f"FAULT: {replay.fault}" in audit_out
+    said = f"{replay.fault.verdict}: {replay.fault}"  # the audit's own words, in both
+    assert said in err and said in audit_out
 
 
 def test_a_tampered_file_opens_no_app(tmp_path: Path) -> None:
@@ -379,6 +380,6 @@ def test_a_past_table_that_does_not_verify_shows_the_fault_only(tmp_path: Path) 
             await pilot.pause()
             assert isinstance(app.screen, PastTablesScreen)
             hint = str(app.screen.query_one("#past-hint", Static).render())
-            assert hint.startswith("✗ FAULT: seat")
+            assert hint.startswith("✗ DOES NOT VERIFY: the record")  # altered after signing
 
     asyncio.run(run())

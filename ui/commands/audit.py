@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
         if report.verified:
             verdict = "verified so far" if report.incomplete else "verified"
             print(f"{report.path}: {verdict}: {report.result_text()} (log {digest(report)})")
-        elif report.fault is not None and not report.fault.blames:
-            print(f"{report.path}: DOES NOT VERIFY: {report.fault}")  # no seat proven at fault
+        elif report.fault is not None:  # DOES NOT VERIFY when no seat is proven at fault
+            print(f"{report.path}: {report.fault.verdict}: {report.fault}")
         else:
             print(f"{report.path}: FAULT: {report.fault}")
     if disagreement is not None:

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
         print(f"fairdeal replay: {error}", file=sys.stderr)
         return 1
     if replay.fault is not None:
-        print(f"{args.transcript}: FAULT: {replay.fault}", file=sys.stderr)
+        print(f"{args.transcript}: {replay.fault.verdict}: {replay.fault}", file=sys.stderr)
         return 1
     if args.plain:
         from fairdeal.ui.replay_story import story

@@ -85,7 +85,7 @@ async def _plain(client, host: str, port: int, timeout: float) -> int:  # type: 
     finally:
         await client.close()
     if replay.fault is not None:
-        print(f"fairdeal watch: FAULT: {replay.fault}", file=sys.stderr)
+        print(f"fairdeal watch: {replay.fault.verdict}: {replay.fault}", file=sys.stderr)
         return 1
     while printed < len(replay.frames):
         for line in teller.lines(printed):

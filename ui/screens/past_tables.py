@@ -129,7 +129,7 @@ class PastTablesScreen(ModalScreen[None]):
             self.query_one("#past-hint", Static).update(f"✗ {error}")
             return
         if replay.fault is not None:  # the audit's message and nothing else
-            self.query_one("#past-hint", Static).update(f"✗ FAULT: {replay.fault}")
+            self.query_one("#past-hint", Static).update(f"✗ {replay.fault.verdict}: {replay.fault}")
             return
         self.app.switch_screen(replay_screen(replay))
 
