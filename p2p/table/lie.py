@@ -34,7 +34,17 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import IllegalAction
-from fairdeal.engine.lie import Claim, HandFull, LieOptions, Pass, Phase, Play, Side, SlotTaken
+from fairdeal.engine.lie import (
+    Claim,
+    HandFull,
+    LieOptions,
+    Pass,
+    Phase,
+    Place,
+    Play,
+    Side,
+    SlotTaken,
+)
 from fairdeal.engine.lie.codec import DecodeError, action_from_data, to_data
 from fairdeal.engine.lie.events import GameOver, Played
 from fairdeal.engine.requests import Arrange, Deal
@@ -45,11 +55,6 @@ from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import CardsVerified, Notice, ProofStatus, VerifiedCard
 from fairdeal.p2p.table.driver import Expect, Publish, TableDriver, _Service
-
-try:  # sides after fronts (T3): the engine's Place, where the engine has it
-    from fairdeal.engine.lie import Place  # type: ignore[attr-defined]
-except ImportError:  # an engine that still takes the side with the claim
-    Place = None  # type: ignore[assignment,misc]
 
 GAME = "lie"
 JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
@@ -237,7 +242,7 @@ class LieTable(TableDriver):
         unplaced = self.unplaced(seat)
         if unplaced is not None and not placing:
             return "it had not placed its last card"
-        held = len(state.hands[seat]) + (1 if unplaced is not None and Place is not None else 0)
+        held = len(state.hands[seat]) + (1 if unplaced is not None else 0)
         if held >= self.options.hand_size:
             return "its hand was full"
         return None
@@ -336,7 +341,7 @@ class LieTable(TableDriver):
             self._want_claim = action.slot
             self._sign_step_if_due([])
             return
-        if Place is not None and isinstance(action, Place):
+        if isinstance(action, Place):
             if check and not self.can_place():
                 raise IllegalAction(self.me, "nothing to place (T3)")
             self._want_place = Side(action.side)
@@ -721,7 +726,6 @@ class LieTable(TableDriver):
             self._deal_now()
 
     def _place(self, seat: int, side: Side) -> None:
-        assert Place is not None  # _check_place refused a placement with nothing unplaced
         try:
             step = self.game.apply(self.state, seat, Place(side))
         except IllegalAction as exc:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.engine.lie import Claim, LieOptions, Side
+from fairdeal.engine.lie import Claim, LieOptions, Place, Side
 from fairdeal.engine.lie.bots import make_bot
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckSession
@@ -24,7 +24,7 @@ from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
 from fairdeal.p2p.table.driver import Private, Publish
-from fairdeal.p2p.table.lie import LieTable, Place
+from fairdeal.p2p.table.lie import LieTable
 from fairdeal.p2p.table.randomness import SeededRandom
 
 Tamper = Callable[[int, Publish | Private], Publish | Private | None]
@@ -131,7 +131,7 @@ class LieSansIO:
         if table.over or table.outbox:
             return
         if table.claiming():
-            if Place is not None and table.can_place():
+            if table.can_place():
                 table.publish_action(Place(Side(self.rng.choice(["left", "right"]))))
             if table.can_claim():
                 claim = claims(seat, table)

@@ -15,7 +15,7 @@
 - bounded growth: a seat that begins steps with nothing to say is named.
 
 On v2 these tests cannot even be built (no `lie.step`, no `owes`, no `answers`): each would fail
-there, and the v2 behaviour each replaces is the one described above (issue 19, protocol.md 10.11
+there, and the v2 behaviour each replaces is the one described above (protocol.md 10.11
 of v2).
 """
 
@@ -30,7 +30,7 @@ from fairdeal.p2p.canonical import NotCanonical
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.log.envelope import MAX_SEQ, sign_envelope
 from fairdeal.p2p.table.driver import Private, Publish
-from fairdeal.p2p.table.lie import STEP, LieTable, Place
+from fairdeal.p2p.table.lie import STEP, LieTable
 from tests.game.lie_sansio import LieSansIO, greedy_claims, quick_options
 
 CHEATER = 1
@@ -325,7 +325,6 @@ def test_a_seat_that_never_claims_its_last_card_is_named() -> None:
         assert table.owes() == {2: ("a claim (1 card(s) to take)",)}
 
 
-@pytest.mark.skipif(Place is None, reason="the engine places the card with its claim (pre-T3)")
 def test_a_seat_that_never_places_its_card_is_named() -> None:
     net = quiet(3, seed=31, hand_size=3)
 
