@@ -131,7 +131,8 @@ def test_a_quiet_run_has_no_warning(
 def test_the_move_p99_target_holds_in_every_run_not_in_the_median_run(
     game: ModuleType, quiet: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The move target holds "in every run" (bench/README.md). One run's L14 reshuffle stall is not outvoted."""
+    """The move target holds "in every run" (bench/README.md): one run's L14 reshuffle stall is
+    not outvoted."""
     calm, stalled, calm_again = (larry_summary(8, [10.0]) for _ in range(3))
     stalled["move_latency_ms"] = {"count": 3, "median": 3.0, "p99": 1416.0}
     runs = iter([calm, stalled, calm_again])
