@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from fairdeal.engine.lie import events as ev
-from fairdeal.ui.describe import seat_names
+from fairdeal.p2p.table.api import ClaimVoid
 from fairdeal.ui.widgets.lie_cards import back_label, front_label, ordinal
-
-_SLOT = re.compile(r"\bslot (\d+)\b")
 
 
 def lie_event_text(
@@ -51,21 +48,19 @@ def lie_event_text(
     return ""
 
 
-def lie_notice_text(
-    text: str,
+def claim_void_text(
+    event: ClaimVoid,
     names: Sequence[str],
     backs: Mapping[int, int] | Sequence[int],
     letters: tuple[str, ...],
 ) -> str:
-    """A table's notice in the players' words: the networked table (p2p/table/lie.py) says "seat
-    0's claim of slot 59 is void: seat 2 won the race (T3)"; the players see "Tess's claim of the
-    r2 is void: Ben won the race (T3)". A number that names no seat or card is left as it is."""
-
-    def card(match: re.Match[str]) -> str:
-        slot = int(match.group(1))
-        try:
-            return f"the {back_label(backs[slot], letters)}"
-        except (IndexError, KeyError):
-            return match.group(0)
-
-    return seat_names(_SLOT.sub(card, text), names)
+    """A void claim in the players' words (T3): "Tess's claim of the y2 is void: Ben won the
+    tie (T3)", or "…: taken a step before (T3)"."""
+    try:
+        card = f"the {back_label(backs[event.slot], letters)}"
+    except (IndexError, KeyError):  # a slot the view does not know any more: its number
+        card = f"slot {event.slot}"
+    why = (
+        f"{names[event.winner]} won the tie" if event.winner is not None else "taken a step before"
+    )
+    return f"{names[event.seat]}'s claim of {card} is void: {why} (T3)"

@@ -53,7 +53,12 @@ from fairdeal.p2p.deck import CardDealt, DeckFault, Slot
 from fairdeal.p2p.deck.messages import SHARES, SharesMessage
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.api import CardsVerified, Notice, ProofStatus, VerifiedCard
+from fairdeal.p2p.table.api import (
+    CardsVerified,
+    ClaimVoid,
+    ProofStatus,
+    VerifiedCard,
+)
 from fairdeal.p2p.table.driver import Expect, Publish, TableDriver, _Service
 
 GAME = "lie"
@@ -704,9 +709,8 @@ class LieTable(TableDriver):
                         if winner is not None
                         else "taken a step before"
                     )
-                    self.events.append(
-                        Notice(f"seat {seat}'s claim of slot {slot} is void: {why} (T3)")
-                    )
+                    text = f"seat {seat}'s claim of slot {slot} is void: {why} (T3)"
+                    self.events.append(ClaimVoid(text, seat=seat, slot=slot, winner=winner))
             if winner is not None:
                 winners.append((winner, slot))
                 self.cards_taken += 1

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import RoundEnded
 from fairdeal.engine.requests import Arrange
-from fairdeal.p2p.table.api import SetupProgress, StateChanged
-from fairdeal.ui.lie_describe import lie_notice_text
+from fairdeal.p2p.table.api import ClaimVoid, SetupProgress, StateChanged
+from fairdeal.ui.lie_describe import claim_void_text
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.lie_players import LiePlayersView
 
@@ -26,19 +26,19 @@ def status(app: object) -> str:
 
 
 def test_a_void_claim_names_the_players_and_the_cards_back() -> None:
+    """The table says a void claim with seat and slot numbers and their meaning (ClaimVoid, from
+    p2p/table/lie.py); the players read names and the card's back (T3)."""
     names = ["Tess", "Ada", "Ben"]
     backs = {59: 5, 7: 0}  # back 5 is y2 (colour 1, number 2), back 0 is r1
     letters = ("r", "y", "g", "b")
-    text = "seat 0's claim of slot 59 is void: seat 2 won the race (T3)"
-    assert lie_notice_text(text, names, backs, letters) == (
-        "Tess's claim of the y2 is void: Ben won the race (T3)"
-    )
-    tie = "seat 1's claim of slot 7 is void: seat 0 won the tie (T3)"  # protocol v3's wording
-    assert lie_notice_text(tie, names, backs, letters) == (
+    tie = ClaimVoid("seat 1's claim of slot 7 is void: …", seat=1, slot=7, winner=0)
+    assert claim_void_text(tie, names, backs, letters) == (
         "Ada's claim of the r1 is void: Tess won the tie (T3)"
     )
-    # numbers that name no seat or card stay as they are
-    assert lie_notice_text("seat 9 and slot 3", names, backs, letters) == "seat 9 and slot 3"
+    late = ClaimVoid("seat 0's claim of slot 59 is void: …", seat=0, slot=59, winner=None)
+    assert claim_void_text(late, names, backs, letters) == (
+        "Tess's claim of the y2 is void: taken a step before (T3)"
+    )
 
 
 async def test_the_header_tells_the_phase_and_whose_go_from_the_state() -> None:
@@ -53,10 +53,10 @@ async def test_the_header_tells_the_phase_and_whose_go_from_the_state() -> None:
         # a networked table waits for the layout's joint coin before anyone grabs (T1)
         laying = replace(opened, pending=(Arrange(1, tuple(opened.table), "layout"),))
         assert "Phase 1 · laying out the cards" in screen.status_text(
-            SimpleNamespace(state=laying, seat=0)  # type: ignore[arg-type]
+            SimpleNamespace(state=laying, seat=0, unplaced=None)  # type: ignore[arg-type]
         )
         assert "Phase 1: everyone grabs at once" in screen.status_text(
-            SimpleNamespace(state=opened, seat=0)  # type: ignore[arg-type]
+            SimpleNamespace(state=opened, seat=0, unplaced=None)  # type: ignore[arg-type]
         )
         # a claim's deal started at a networked table is no setting up (it said "deal 0/3")
         await screen.handle(SetupProgress("deal", None, 0, 3, 51))
@@ -82,7 +82,7 @@ async def test_between_rounds_the_setup_shows_until_the_state_it_made() -> None:
         await screen.handle(SetupProgress("arrange", 0, 0, 4, 51))
         await pilot.pause()
         assert "setting up: drawing where the cards lie · 51 proofs checked" in status(pilot.app)
-        await pilot.press("d")  # our claim: a new state
+        await pilot.press("enter")  # our claim (T3: Enter takes the card): a new state
         await settle(pilot, table)
         assert "setting up" not in status(pilot.app)
 

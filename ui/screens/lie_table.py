@@ -54,6 +54,7 @@ from fairdeal.engine.lie.cards import DECK
 from fairdeal.engine.requests import Arrange, GroupedReshuffle, NewGroupedDeck, Reveal
 from fairdeal.p2p.table.api import (
     CardsVerified,
+    ClaimVoid,
     FaultDetected,
     Notice,
     ProofStatus,
@@ -66,8 +67,8 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     TableSession,
 )
-from fairdeal.ui.describe import counted
-from fairdeal.ui.lie_describe import lie_event_text, lie_notice_text
+from fairdeal.ui.describe import counted, seat_names
+from fairdeal.ui.lie_describe import claim_void_text, lie_event_text
 from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.proofs import combined
 from fairdeal.ui.screens.fault import FaultScreen
@@ -234,12 +235,10 @@ class LieTableScreen(Screen[None], TablePresence):
             self._on_table_ended(event)
         elif isinstance(event, Notice):
             view = self.current_view()
-            if view is not None:  # "seat 2", "slot 59" as the players see them: names, backs
-                self.log_line(
-                    lie_notice_text(event.text, self.names, view.backs, self.letters(view))
-                )
+            if isinstance(event, ClaimVoid) and view is not None:  # names and the card's back
+                self.log_line(claim_void_text(event, self.names, view.backs, self.letters(view)))
             else:
-                self.log_line(event.text)
+                self.log_line(seat_names(event.text, self.names))
             if not self._have_state:  # gathering: the latest news is the hint
                 self._gathering = event.text.rstrip(".…")
                 self.refresh_table()
