@@ -15,8 +15,8 @@ Usage (from the repository root):  .venv/bin/python bench/p2p.py [--quick] [--tr
 * handshake: open_channel to a listening peer until the channel is ready (median).
 * frames/s: small messages through one encrypted channel, sender to receiver.
 
-Targets (bench/README.md, p2p.py): latency p50 ≤ 2 ms and p99 ≤ 10 ms with 8 peers. The libsodium calibration
-and load average before and after, and the CPU other processes used meanwhile
+Targets (bench/README.md, p2p.py): latency p50 ≤ 2 ms and p99 ≤ 10 ms with 8 peers. The
+libsodium calibration and load average before and after, and the CPU other processes used meanwhile
 (bench/calibration.py), are printed and written, with a warning when the machine was loaded.
 """
 
