@@ -87,6 +87,25 @@ def make_peer(
     )
 
 
+async def restart_seat(table: LocalTable, seat: int, directory: Path, *, seed: int) -> TablePeer:
+    """Start `seat` again from its files on a new mesh, in place of its old peer (as `fairdeal
+    resume` does after a crash); the caller connects it to the seats it should meet first."""
+    mesh = Mesh(identity(seat))
+    await mesh.start("127.0.0.1", 0)
+    restarted = make_peer(
+        seat,
+        table.roster,
+        mesh,
+        directory,
+        table.peers[0].options,
+        seed=seed,
+        signed_roster=table.peers[0].signed_roster,
+    )
+    table.peers[seat], table.meshes[seat] = restarted, mesh
+    await restarted.start()
+    return restarted
+
+
 def sign_roster(ids: list[Identity], table_id: bytes, options: Any) -> SignedRoster:
     """The roster a lobby would have had every seat sign (protocol.md 5.3)."""
     driver = table_class_for(options)

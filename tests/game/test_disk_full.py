@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 
 from fairdeal.p2p.log.transcript import TranscriptWriteError, torn_tail_path
-from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 
-from .support import identity, make_peer, open_table
+from .support import identity, open_table, restart_seat
 
 pytestmark = pytest.mark.timeout(120)
 VICTIM = 1
@@ -41,7 +40,6 @@ async def test_a_full_disk_stops_the_seat_keeps_what_was_written_and_it_resumes(
     tmp_path: Path,
 ) -> None:
     table = await open_table(3, tmp_path, seed=3, silence_limit=60.0)
-    restarted = None
     try:
         victim = table.peers[VICTIM]
         await victim.sync.wait_until(lambda: victim.table.applied >= 40, timeout=60)
@@ -60,19 +58,8 @@ async def test_a_full_disk_stops_the_seat_keeps_what_was_written_and_it_resumes(
         on_disk = path.read_bytes()
 
         # Space again: the seat restarts from its files (as `fairdeal resume` does).
-        mesh = Mesh(identity(VICTIM))
-        await mesh.start("127.0.0.1", 0)
-        restarted = make_peer(
-            VICTIM,
-            table.roster,
-            mesh,
-            tmp_path,
-            table.peers[0].options,
-            seed=3,
-            signed_roster=table.peers[0].signed_roster,
-        )
-        table.peers[VICTIM], table.meshes[VICTIM] = restarted, mesh
-        await restarted.start()
+        await restart_seat(table, VICTIM, tmp_path, seed=3)
+        mesh = table.meshes[VICTIM]
         for seat in (0, 2):
             await mesh.connect(*table.meshes[seat].address, expected_peer=identity(seat).key)
         for peer in table.peers:

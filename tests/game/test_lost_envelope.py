@@ -14,11 +14,10 @@ import pytest
 
 from fairdeal.engine.larry import PlayFaceDown, legal_actions
 from fairdeal.engine.larry.codec import to_data
-from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.driver import ACT
 
-from .support import identity, make_peer, open_table
+from .support import open_table, restart_seat
 from .test_lost_records import records
 
 pytestmark = pytest.mark.timeout(120)
@@ -61,19 +60,8 @@ async def test_an_action_that_reached_one_seat_before_its_author_crashed_reaches
         own = [offset for offset, record in records(data) if record["k"] == "signed"]
         path.write_bytes(data[: own[-1]])  # the disk kept nothing from the signed action on
 
-        mesh = Mesh(identity(VICTIM))
-        await mesh.start("127.0.0.1", 0)
-        restarted = make_peer(
-            VICTIM,
-            table.roster,
-            mesh,
-            tmp_path,
-            table.peers[0].options,
-            seed=4,
-            signed_roster=table.peers[0].signed_roster,
-        )
-        table.peers[VICTIM], table.meshes[VICTIM] = restarted, mesh
-        await restarted.start()
+        restarted = await restart_seat(table, VICTIM, tmp_path, seed=4)
+        mesh = table.meshes[VICTIM]
         # The restarted seat meets the one that missed the action first and answers its
         # catch-up request before it has the action back itself (the run that stalled before).
         answered = asyncio.Event()

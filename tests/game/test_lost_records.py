@@ -11,10 +11,9 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.audit import audit_many
 
-from .support import identity, make_peer, open_table
+from .support import identity, open_table, restart_seat
 
 pytestmark = pytest.mark.timeout(120)
 VICTIM = 1
@@ -44,19 +43,8 @@ async def test_a_seat_that_lost_its_last_records_recovers_them_from_the_others(
         own = [offset for offset, record in records(data) if record["k"] == "signed"]
         path.write_bytes(data[: own[-lost]])  # the disk kept nothing after these
 
-        mesh = Mesh(identity(VICTIM))
-        await mesh.start("127.0.0.1", 0)
-        restarted = make_peer(
-            VICTIM,
-            table.roster,
-            mesh,
-            tmp_path,
-            table.peers[0].options,
-            seed=4,
-            signed_roster=table.peers[0].signed_roster,
-        )
-        table.peers[VICTIM], table.meshes[VICTIM] = restarted, mesh
-        await restarted.start()
+        await restart_seat(table, VICTIM, tmp_path, seed=4)
+        mesh = table.meshes[VICTIM]
         for seat in (0, 2):
             await mesh.connect(*table.meshes[seat].address, expected_peer=identity(seat).key)
         for peer in table.peers:
