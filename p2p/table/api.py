@@ -136,6 +136,15 @@ class ReplayDone(Notice):
 
 
 @dataclass(frozen=True, slots=True)
+class WatchersChanged(Notice):
+    """Who watches the table through this seat now (protocol.md 4.8): each watcher's name and
+    key code, in the order they came. A Notice, so that a front end that does not list them
+    still logs the news."""
+
+    watchers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SeatLeft:
     """A seat left the table for good (its signed `left` message, protocol.md 10.12): the game
     cannot go on past its turn; the remaining players may end the table (`end_table`)."""

@@ -65,6 +65,7 @@ from fairdeal.p2p.table.api import (
     SeatStatus,
     StateChanged,
     TableEvent,
+    WatchersChanged,
     result_so_far,
 )
 from fairdeal.p2p.table.driver import Private, TableDriver
@@ -807,9 +808,9 @@ class TablePeer:
 
     def _on_watchers(self) -> None:
         """The players see who watches through this seat (name and key code, protocol.md 4.8)."""
-        watchers = self.watch.watchers.values()
-        who = ", ".join(f"{w.name} ({w.code})" for w in watchers) or "nobody any more"
-        self._emit(Notice(f"Watching through this seat: {who}."))
+        watchers = tuple((w.name, w.code) for w in self.watch.watchers.values())
+        who = ", ".join(f"{name} ({code})" for name, code in watchers) or "nobody any more"
+        self._emit(WatchersChanged(f"Watching through this seat: {who}.", watchers))
 
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)

@@ -8,8 +8,11 @@ far at once, each later one as its log applies it. That is all a watcher ever ge
 are public, and private messages (a give-away's forward, protocol.md 10.8) go to one seat by key,
 never to a watcher. A watcher signs nothing; what else it sends is ignored here (the log's own
 checks refuse an envelope it forged, and `need` is answered for seats only). At most
-`MAX_WATCHERS` per seated peer: the next is sent `watch-refused` with the reason and dropped. A
-watcher that stops reading is dropped by its channel (its send backlog), so none slows the table.
+`MAX_WATCHERS` per table: each seated peer serves its share, `seat_share(seats)` =
+ceil(MAX_WATCHERS / seats), and sends the next `watch-refused` with the reason and drops it. No
+seat has to trust another's count, and a seat that serves more than its share gains nothing a
+watcher could not get from any seat's transcript. A watcher that stops reading is dropped by its
+channel (its send backlog), so none slows the table.
 
 Watcher side, `WatchClient`: feeds what arrives, in order, to the audit's own replay
 (`audit._Replay` through `audit.follow_live`), so it checks exactly what `fairdeal audit` checks
@@ -22,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -37,8 +41,15 @@ from fairdeal.p2p.table.replay import Replay, _names, _Recorder
 
 log = logging.getLogger(__name__)
 
-MAX_WATCHERS = 8
+MAX_WATCHERS = 8  # per table, shared out among its seats (`seat_share`)
 WATCH, WATCHING, REFUSED = "watch", "watching", "watch-refused"
+
+
+def seat_share(seats: int) -> int:
+    """How many watchers one seated peer serves: its share of the table's `MAX_WATCHERS`."""
+    if seats < 1:
+        raise ValueError(f"a table has at least one seat, not {seats}")
+    return math.ceil(MAX_WATCHERS / seats)
 
 
 class WatchService:
@@ -50,13 +61,14 @@ class WatchService:
         table_log: TableLog,
         seat: int,
         header_extra: dict[str, Any],
-        limit: int = MAX_WATCHERS,
+        limit: int | None = None,
     ) -> None:
+        """`limit`: the watchers this seat serves (its `seat_share` of the table's unless set)."""
         self.mesh = mesh
         self.log = table_log
         self.seat = seat
         self.extra = header_extra
-        self.limit = limit
+        self.limit = seat_share(len(table_log.roster.keys)) if limit is None else limit
         self.watchers: dict[bytes, PublicIdentity] = {}
         self.refused = 0
         self._changed: list[Callable[[], None]] = []
@@ -74,7 +86,11 @@ class WatchService:
             return  # a seat has the log already; a second request changes nothing
         if len(self.watchers) >= self.limit:
             self.refused += 1
-            reason = f"this table already has {self.limit} watchers here; try again later"
+            seats = len(roster.keys)
+            reason = (
+                f"this seat already serves {self.limit} watchers, its share of the table's "
+                f"{MAX_WATCHERS} across {seats} seats; another seat may have room, or try later"
+            )
             self.mesh.send(peer.key, {"t": REFUSED, "reason": reason})
             channel = self.mesh.channel(peer.key)
             if channel is not None:

@@ -65,6 +65,7 @@ from fairdeal.p2p.table.api import (
     TableEnded,
     TableEvent,
     TableSession,
+    WatchersChanged,
 )
 from fairdeal.ui.describe import counted
 from fairdeal.ui.lie_describe import lie_event_text, lie_notice_text
@@ -232,6 +233,8 @@ class LieTableScreen(Screen[None], TablePresence):
             await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             self._on_table_ended(event)
+        elif isinstance(event, WatchersChanged):
+            await self.follow_watchers(event)
         elif isinstance(event, Notice):
             view = self.current_view()
             if view is not None:  # "seat 2", "slot 59" as the players see them: names, backs
@@ -457,7 +460,7 @@ class LieTableScreen(Screen[None], TablePresence):
         self.query_one("#lie-status", Static).update(self.status_text(view))
         seats = self.session.seats
         marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
-        self.query_one(LiePlayersView).show(view, seats, marks)
+        self.query_one(LiePlayersView).show(view, seats, marks, self.watchers)
         cards = tuple(
             (face, state.backs[slot])
             for slot, face in zip(state.hands[view.seat], view.hand_faces, strict=True)

@@ -47,6 +47,7 @@ from fairdeal.p2p.table.api import (
     TableEnded,
     TableEvent,
     TableSession,
+    WatchersChanged,
 )
 from fairdeal.ui.describe import card_name, card_use, counted, event_text, seat_names
 from fairdeal.ui.key_checks import (
@@ -203,6 +204,8 @@ class TableScreen(Screen[None], TablePresence):
             await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             await self._on_table_ended(event)
+        elif isinstance(event, WatchersChanged):
+            await self.follow_watchers(event)
         elif isinstance(event, Notice):
             if isinstance(event, ReplayStarted | ReplayDone):
                 self._replaying = isinstance(event, ReplayStarted)
@@ -424,7 +427,7 @@ class TableScreen(Screen[None], TablePresence):
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        self.query_one(SeatList).show(view, seats, left=self.left)
+        self.query_one(SeatList).show(view, seats, left=self.left, watchers=self.watchers)
         self.query_one(TableStatus).show(view, seats)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)
