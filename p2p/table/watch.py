@@ -17,7 +17,10 @@ channel (its send backlog), so none slows the table.
 Watcher side, `WatchClient`: feeds what arrives, in order, to the audit's own replay
 (`audit._Replay` through `audit.follow_live`), so it checks exactly what `fairdeal audit` checks
 and its frames are those of `fairdeal replay` (p2p.table.replay): the watcher's screen is the
-replay's, following the end.
+replay's, following the end. The checking is done one envelope at a time in a task that lets the
+event loop run between them: a channel's reader hands over every frame it has buffered without
+yielding, so a watcher catching up (the log so far, a shuffle proof per seat) would otherwise
+hold its loop for seconds, and its other channels' handshakes and keepalives would time out.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import asyncio
 import contextlib
 import logging
 import math
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -147,6 +151,8 @@ class WatchClient:
         self._update: list[Callable[[], None]] = []
         self._ready = asyncio.Event()
         self._changed = asyncio.Event()
+        self._arrived: deque[Envelope] = deque()  # parsed, not yet checked
+        self._checking: asyncio.Task[None] | None = None
         self.mesh.on(WATCHING, self._on_watching)
         self.mesh.on(REFUSED, self._on_refused)
         self.mesh.on("env", self._on_env)
@@ -185,7 +191,8 @@ class WatchClient:
         frames = self.replay.frames
         view = frames[-1].view if frames else None
         ended = view is not None and view.state.over
-        return ended or self.seat_key not in self.mesh.peers
+        gone = self.seat_key not in self.mesh.peers and not self._arrived  # all checked
+        return ended or gone
 
     async def follow(self, timeout: float | None = None) -> Replay:
         """Until the game is over (or watching stops); returns the replay so far."""
@@ -196,6 +203,10 @@ class WatchClient:
         return self.replay
 
     async def close(self) -> None:
+        if self._checking is not None:
+            self._checking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checking
         await self.mesh.close()
 
     async def _wait(self) -> None:
@@ -249,16 +260,26 @@ class WatchClient:
         live, replay = self.live, self.replay
         if peer.key != self.seat_key or live is None or replay is None or replay.fault:
             return
-        envelope = parse_envelope(message, str(peer))
-        live.feed(envelope, self.index)
-        self.index += 1
-        if replay.report.fault is not None:
-            replay.frames.clear()  # a fault shows alone, as for a file that does not audit
-        else:
-            replay.game = live.game_name or replay.game
-        for callback in self._update:
-            callback()
-        self._wake()
+        self._arrived.append(parse_envelope(message, str(peer)))
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.get_running_loop().create_task(self._check_arrived())
+
+    async def _check_arrived(self) -> None:
+        """Check what has arrived, in order, giving the loop a turn after each envelope."""
+        live, replay = self.live, self.replay
+        assert live is not None and replay is not None
+        while self._arrived and replay.fault is None:
+            live.feed(self._arrived.popleft(), self.index)
+            self.index += 1
+            if replay.report.fault is not None:
+                replay.frames.clear()  # a fault shows alone, as for a file that does not audit
+                self._arrived.clear()
+            else:
+                replay.game = live.game_name or replay.game
+            for callback in self._update:
+                callback()
+            self._wake()
+            await asyncio.sleep(0)  # a turn for the channels (handshakes, keepalives) and screen
 
 
 class _Where:

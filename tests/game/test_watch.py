@@ -20,7 +20,7 @@ from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.net.channel import open_channel
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.api import WatchersChanged
-from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.audit import LiveAudit, audit_many
 from fairdeal.p2p.table.replay import load_replay
 from fairdeal.p2p.table.watch import MAX_WATCHERS, WatchClient, WatchRefused, seat_share
 
@@ -151,6 +151,48 @@ def test_watchers_beyond_a_seats_share_are_refused_with_the_reason(tmp_path: Pat
             for watcher in watchers:
                 await watcher.close()
             await table.close()
+
+    asyncio.run(run())
+
+
+def test_a_watcher_catching_up_gives_its_event_loop_a_turn_between_envelopes(
+    tmp_path: Path,
+) -> None:
+    """Its channel's reader hands over every buffered frame at once; checked in one go, the
+    log so far (shuffle proofs and all) held the loop for seconds under load, and a channel
+    dialled meanwhile timed out (the simulation's watchers had to dial again)."""
+
+    async def run() -> None:
+        table = await open_table(4, tmp_path, OPTIONS, seed=5)
+        watcher = WatchClient(watcher_identity(0))
+        turns: list[str] = []
+        feed = LiveAudit.feed
+
+        def counted_feed(self: LiveAudit, envelope: Any, index: int) -> None:
+            turns.append("feed")
+            feed(self, envelope, index)
+
+        async def ticker() -> None:
+            while True:
+                turns.append("tick")
+                await asyncio.sleep(0)
+
+        ticking = asyncio.get_running_loop().create_task(ticker())
+        try:
+            await play_to_end(table, timeout=200)  # the whole log comes at once on connecting
+            LiveAudit.feed = counted_feed  # type: ignore[method-assign]
+            await watcher.connect(*table.meshes[1].address)  # type: ignore[misc]
+            replay = await watcher.follow(timeout=60)
+        finally:
+            LiveAudit.feed = feed  # type: ignore[method-assign]
+            ticking.cancel()
+            await watcher.close()
+            await table.close()
+        assert replay.fault is None and replay.frames[-1].view.state.over
+        feeds = turns.count("feed")
+        assert feeds == len(table.peers[0].sync.log.entries) > 100  # type: ignore[union-attr]
+        runs = "".join("f" if turn == "feed" else "." for turn in turns).split(".")
+        assert max(len(run) for run in runs) == 1  # never two envelopes without a turn between
 
     asyncio.run(run())
 
