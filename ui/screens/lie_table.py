@@ -139,6 +139,11 @@ class LieTableScreen(Screen[None], TablePresence):
     def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
+        self.init_table_state()
+
+    def init_table_state(self) -> None:
+        """What the screen knows of the table, as before its first event (a replay stepping
+        back starts it again on the same screen, ui/screens/replay.py)."""
         self.cursor = 0  # a table position (Phase 1)
         self.sel_start = 0  # the selection in the hand (Phase 2): start and length
         self.sel_len = 1

@@ -99,6 +99,12 @@ class TableScreen(Screen[None], TablePresence):
         super().__init__()
         self.session = session
         self.reveal_interval = reveal_interval
+        self._top_fitted: tuple[object, ...] | None = None  # what the top panels were fitted to
+        self.init_table_state()
+
+    def init_table_state(self) -> None:
+        """What the screen knows of the table, as before its first event (a replay stepping
+        back starts it again on the same screen, ui/screens/replay.py)."""
         self.selected = 0
         self.larry_armed = False
         self.events_seen = 0  # table events handled so far (tests wait for the session's count)
@@ -148,6 +154,13 @@ class TableScreen(Screen[None], TablePresence):
         get (a 2-seat table still shows every status line; 8 seats show every seat)."""
         top = self.query_one("#top")
         width = top.size.width or self.size.width or self.app.size.width
+        # Measuring renders both panels (a tenth of a replay's step): only when what decides
+        # their heights changed. A seat's row never wraps; the status lines may.
+        status = str(self.query_one(TableStatus).content)
+        fitted = (width, self.size, len(self.session.seats), bool(self.watchers), status)
+        if fitted == self._top_fitted:
+            return
+        self._top_fitted = fitted
         lines = 1
         for panel in (self.query_one(SeatList), self.query_one(TableStatus)):
             inner = max(1, width // 2 - panel.styles.gutter.width)
