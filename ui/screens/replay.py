@@ -90,7 +90,7 @@ class _ReplayControls:
             bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
         except NoMatches:
             return
-        bar.update(bar_text(self.session.replay, self.session.position))
+        bar.update(bar_text(self.session.replay, self.session.position), layout=False)  # 1 row
 
     def go_to(self, position: int) -> None:
         session = self.session

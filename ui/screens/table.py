@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -154,9 +155,11 @@ class TableScreen(Screen[None], TablePresence):
         get (a 2-seat table still shows every status line; 8 seats show every seat)."""
         top = self.query_one("#top")
         width = top.size.width or self.size.width or self.app.size.width
-        # Measuring renders both panels (a tenth of a replay's step): only when what decides
-        # their heights changed. A seat's row never wraps; the status lines may.
-        status = str(self.query_one(TableStatus).content)
+        # Measuring renders both panels (a fifth of a replay's step): only when what decides
+        # their heights changed. A seat's row never wraps; the status lines may, when too long.
+        rows = str(self.query_one(TableStatus).content).split("\n")
+        inner = width // 2 - self.query_one(TableStatus).styles.gutter.width
+        status = len(rows) if all(cell_len(row) <= inner for row in rows) else tuple(rows)
         fitted = (width, self.size, len(self.session.seats), bool(self.watchers), status)
         if fitted == self._top_fitted:
             return
@@ -444,7 +447,9 @@ class TableScreen(Screen[None], TablePresence):
         self.query_one(TableStatus).show(view, seats)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)
-        self.query_one("#hint", Static).update(self.hint_text(view))
+        hint, shown = self.hint_text(view), self.query_one("#hint", Static)
+        if hint != shown.content:  # an update lays the screen out again (the hint's height)
+            shown.update(hint)
         await self.query_one(HandView).show(cards, self.selected)
 
     def current_view(self) -> LarryView | None:
