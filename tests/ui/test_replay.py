@@ -418,8 +418,7 @@ def test_a_step_back_shows_on_the_same_screen_what_a_new_screen_there_shows(
             screen = replay_screen_of(pilot)
             screen.go_to(here + 1)
             await settle(pilot)
-            while pilot.app.screen is not screen:  # a view of that step: closed by hand
-                await press(pilot, "escape")
+            await press(pilot, "escape") if pilot.app.screen is not screen else None
             await press(pilot, "left")
             assert replay_screen_of(pilot) is screen  # the same screen, started again
             assert screen.session.position == here
@@ -446,3 +445,27 @@ def opens_a_view(replay, position: int) -> bool:  # type: ignore[no-untyped-def]
         for event in replay.frames[position].events
         for e in getattr(event, "events", ())
     )
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_a_step_back_from_a_step_with_a_view_closes_the_view(game: str, tmp_path: Path) -> None:
+    import asyncio
+
+    replay = load_replay(owner_copy(game, tmp_path), tmp_path / game)
+
+    async def run() -> None:
+        app = ReplayApp(replay)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            screen = replay_screen_of(pilot)
+            while pilot.app.screen is screen:  # on to the first step that opens a view
+                assert screen.session.position < len(replay.frames) - 1, "no view opens"
+                screen.go_to(screen.session.position + 1)
+                await settle(pilot)
+            with_view = screen.session.position
+            screen.go_to(with_view - 1)  # as ← on the replay would
+            await settle(pilot)
+            assert pilot.app.screen is screen and screen.session.position == with_view - 1
+            assert replay_screen_of(pilot) is screen
+
+    asyncio.run(run())

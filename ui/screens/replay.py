@@ -6,8 +6,8 @@ A step forward feeds the screen that step's events; a jump or a step back starts
 again at that step (`init_table_state`, its log emptied, the session's history to there replayed
 into it): a table screen only ever goes forward, and the steps passed over are history there
 (logged, with no doubt or scores view opening for them). The widgets stay: building a new screen
-(compose, styles, layout) cost more than the whole history. With a view open over the replay (a
-doubt, the scores) a new screen is opened instead (`replay_screen`), leaving no view behind.
+(compose, styles, layout) cost more than the whole history. A view open over the replay (a
+doubt's, the scores) is closed first: it belonged to the step left.
 """
 
 from __future__ import annotations
@@ -101,13 +101,15 @@ class _ReplayControls:
         if position == session.position + 1:  # the next step: its events, its views
             session.advance(1)
             self._update_bar()
-        elif self.app.screen is self:  # the steps passed over are history (no views for them)
+        else:  # the steps passed over are history (no views open for them)
             self._start_again_at(position)
-        else:  # a view is open over this screen: a new one, with no view
-            self.app.switch_screen(replay_screen(session.replay, position))
 
     def _start_again_at(self, position: int) -> None:
         """This screen as new at `position`: its state, an empty log, the history replayed."""
+        stack = self.app.screen_stack
+        while self in stack and stack[-1] is not self:  # a view of the step left
+            self.app.pop_screen()  # (its callback goes with it: the state starts again anyway)
+            stack = self.app.screen_stack
         self.session = ReplaySession(self.session.replay, position)
         self.init_table_state()  # type: ignore[attr-defined]
         self._history = False
