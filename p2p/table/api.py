@@ -137,9 +137,9 @@ class ReplayDone(Notice):
 
 @dataclass(frozen=True, slots=True)
 class WatchersChanged(Notice):
-    """Who watches the table through this seat now (protocol.md 4.8): each watcher's name and
-    key code, in the order they came. A Notice, so that a front end that does not list them
-    still logs the news."""
+    """Who watches the table now (protocol.md 4.8), through this seat and the others: each
+    watcher's name and key code. A Notice, so that a front end that does not list them still
+    logs the news."""
 
     watchers: tuple[tuple[str, str], ...] = ()
 

@@ -807,10 +807,11 @@ class TablePeer:
             self._emit(event)
 
     def _on_watchers(self) -> None:
-        """The players see who watches through this seat (name and key code, protocol.md 4.8)."""
-        watchers = tuple((w.name, w.code) for w in self.watch.watchers.values())
+        """The players see who watches the table (name and key code, protocol.md 4.8): through
+        this seat, and through the others as they say."""
+        watchers = self.watch.everyone()
         who = ", ".join(f"{name} ({code})" for name, code in watchers) or "nobody any more"
-        self._emit(WatchersChanged(f"Watching through this seat: {who}.", watchers))
+        self._emit(WatchersChanged(f"Watching the table: {who}.", watchers))
 
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)

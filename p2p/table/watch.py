@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fairdeal.p2p.errors import P2PError, PeerError
-from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.identity import Identity, PublicIdentity, fingerprint_code
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.log.envelope import Envelope, parse_envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 
 MAX_WATCHERS = 8  # per table, shared out among its seats (`seat_share`)
 WATCH, WATCHING, REFUSED = "watch", "watching", "watch-refused"
+SERVES = "watchers"  # a seat tells the other seats whom it serves, for their players to see
+MAX_NAME = 64  # of a watcher's name as a seat passes it on
 
 
 def seat_share(seats: int) -> int:
@@ -74,15 +76,67 @@ class WatchService:
         self.extra = header_extra
         self.limit = seat_share(len(table_log.roster.keys)) if limit is None else limit
         self.watchers: dict[bytes, PublicIdentity] = {}
+        self.elsewhere: dict[int, tuple[tuple[str, str], ...]] = {}  # the other seats' (`SERVES`)
         self.refused = 0
         self._changed: list[Callable[[], None]] = []
         mesh.on(WATCH, self._on_watch)
+        mesh.on(SERVES, self._on_serves)
+        mesh.on_peer_up(self._on_peer_up)
         mesh.on_peer_down(self._on_peer_down)
         table_log.on_applied(self._applied)
 
     def on_change(self, callback: Callable[[], None]) -> None:
-        """Called when a watcher comes or goes (the seats panel lists them)."""
+        """Called when a watcher comes or goes, here or at another seat (the seats panel)."""
         self._changed.append(callback)
+
+    def everyone(self) -> tuple[tuple[str, str], ...]:
+        """Name and key code of every watcher of the table: this seat's, then the others' in
+        seat order, as each seat says (a seat could name watchers it has not; it gains nothing)."""
+        own = tuple((w.name, w.code) for w in self.watchers.values())
+        return own + tuple(w for seat in sorted(self.elsewhere) for w in self.elsewhere[seat])
+
+    def _tell_seats(self, only: bytes | None = None) -> None:
+        roster = self.log.roster
+        message = {
+            "t": SERVES,
+            "table": roster.table,
+            "watchers": [[w.key, w.name[:MAX_NAME]] for w in self.watchers.values()],
+        }
+        for key in roster.keys if only is None else (only,):
+            if key != roster.keys[self.seat]:
+                self.mesh.send(key, message)
+
+    def _on_peer_up(self, peer: PublicIdentity) -> None:
+        if self.watchers and self.log.roster.seat_of(peer.key) is not None:
+            self._tell_seats(peer.key)  # a seat that (re)connects hears whom this one serves
+
+    def _on_serves(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        roster = self.log.roster
+        seat = roster.seat_of(peer.key)
+        if seat is None or seat == self.seat:
+            return  # only a seat says whom it serves; a watcher's word is ignored
+        culprit = str(peer)
+        listed = field(message, "watchers", list, culprit)
+        if field(message, "table", bytes, culprit) != roster.table:
+            raise PeerError(culprit, f'"{SERVES}": another table')
+        if len(listed) > seat_share(len(roster.keys)) or not all(
+            isinstance(w, list)
+            and len(w) == 2
+            and isinstance(w[0], bytes)
+            and len(w[0]) == 32
+            and isinstance(w[1], str)
+            and len(w[1]) <= MAX_NAME
+            for w in listed
+        ):
+            raise PeerError(
+                culprit,
+                f'"{SERVES}": at most a seat\'s share of [32-byte key, name of at most '
+                f"{MAX_NAME} characters] pairs",
+            )
+        self.elsewhere[seat] = tuple((name, fingerprint_code(key)) for key, name in listed)
+        if not self.elsewhere[seat]:
+            del self.elsewhere[seat]
+        self._notify(tell=False)
 
     def _on_watch(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         roster = self.log.roster
@@ -126,8 +180,14 @@ class WatchService:
     def _on_peer_down(self, peer: PublicIdentity) -> None:
         if self.watchers.pop(peer.key, None) is not None:
             self._notify()
+        seat = self.log.roster.seat_of(peer.key)
+        if seat is not None and self.elsewhere.pop(seat, None) is not None:
+            self._notify(tell=False)  # told again when it is back
 
-    def _notify(self) -> None:
+    def _notify(self, tell: bool = True) -> None:
+        """`tell`: this seat's own watchers changed, which the other seats hear of."""
+        if tell:
+            self._tell_seats()
         for callback in self._changed:
             callback()
 

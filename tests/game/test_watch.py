@@ -86,17 +86,22 @@ def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
             replay = await watcher.follow(timeout=30)
             await watcher.close()  # it leaves: the seat it watched through sees it go
             await table.meshes[1].wait_until(lambda: not table.peers[1].watch.watchers, 10)
+            for peer in table.peers:  # the other seats hear of it from that one
+                async with asyncio.timeout(10):
+                    while peer.watch.everyone():
+                        await peer.history.changed()
         finally:
             await watcher.close()
             await table.close()
         assert replay.fault is None, replay.fault
         assert replay.frames[-1].view.state.over
         # the players of the seat it watched through were told who watches (name, key code)
-        told = [e for e in table.peers[1].history.events if isinstance(e, WatchersChanged)]
         who = (watcher.identity.name, watcher.identity.code)
-        assert told[0].watchers == (who,)  # the seats panel lists it
-        assert told[0].text == f"Watching through this seat: {who[0]} ({who[1]})."
-        assert told[-1].watchers == ()  # and drops it once it has gone
+        for peer in table.peers:  # every seat's players, as the seat it came through told them
+            told = [e for e in peer.history.events if isinstance(e, WatchersChanged)]
+            assert told[0].watchers == (who,), peer.seat  # the seats panel lists it
+            assert told[0].text == f"Watching the table: {who[0]} ({who[1]})."
+            assert told[-1].watchers == (), peer.seat  # and drops it once it has gone
         reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
         assert disagreement is None and all(r.verified for r in reports)
         assert replay.report.ids == reports[0].ids  # the same log, envelope for envelope

@@ -21,7 +21,7 @@ BO = ("Bo", "7TR-2MC")
 
 
 def watchers(*who: tuple[str, str]) -> WatchersChanged:
-    return WatchersChanged("Watching through this seat: …", tuple(who))
+    return WatchersChanged("Watching the table: …", tuple(who))
 
 
 def larry_table() -> LocalTable:
@@ -43,7 +43,7 @@ async def test_larrys_seats_panel_lists_the_watchers_and_drops_one_that_left() -
         await settle(pilot, table)
         shown = static_text(screen.query_one(SeatList), width=80)
         assert "Bo (7TR-2MC)" in shown and "Ann" not in shown
-        assert any("Ann (K3F-9QX) stopped watching" in line for line in log_lines(screen))
+        assert any("Ann (K3F-9QX) stopped watching." in line for line in log_lines(screen))
         table._emit(watchers())
         await settle(pilot, table)
         assert "Watching" not in static_text(screen.query_one(SeatList), width=80)

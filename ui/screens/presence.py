@@ -41,7 +41,7 @@ class TablePresence:
         self.left: dict[int, str] = {}  # seats that left the table for good (SeatLeft)
         self.ended: TableEnded | None = None  # this seat stopped playing here (TableEnded)
         self._asking_to_leave = False
-        self.watchers: tuple[tuple[str, str], ...] = ()  # watching through this seat (4.8)
+        self.watchers: tuple[tuple[str, str], ...] = ()  # watching the table (4.8)
 
     # -- what the screen provides ---------------------------------------------------------------
     if TYPE_CHECKING:  # declared for the type checker only: the Screen's own methods run
@@ -123,7 +123,7 @@ class TablePresence:
         self.watchers = event.watchers
         for verb, who in (("is watching", came), ("stopped watching", went)):
             for name, code in who:
-                self.log_line(f"{name} ({code}) {verb} (through this seat).")
+                self.log_line(f"{name} ({code}) {verb}.")
         await self.redraw()
 
     def seat_marks(self, seat: int) -> list[str]:

@@ -31,7 +31,7 @@ class LiePlayersView(Static):
         watchers: Sequence[tuple[str, str]] = (),
     ) -> None:
         """`marks`: seat -> its presence at a networked table (OFFLINE, WAIT, LEFT), in words;
-        `watchers`: name and key code of each peer watching through this seat (protocol.md 4.8)."""
+        `watchers`: name and key code of each peer watching the table (protocol.md 4.8)."""
         state = view.state
         letters = letters_for(state.options.colour_names)
         size = state.options.hand_size

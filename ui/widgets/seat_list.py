@@ -40,7 +40,7 @@ class SeatList(Static):
         watchers: Sequence[tuple[str, str]] = (),
     ) -> None:
         """`left`: the seats that left the table for good (protocol.md 10.12); `watchers`: name
-        and key code of each peer watching through this seat (protocol.md 4.8)."""
+        and key code of each peer watching the table (protocol.md 4.8)."""
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
         table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")

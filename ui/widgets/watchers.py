@@ -1,4 +1,4 @@
-"""The line under both games' seats panels: who watches the table through this seat (name and
+"""The line under both games' seats panels: who watches the table, through any seat (name and
 key code, protocol.md 4.8). One line, cut short at the panel's width, and none without watchers,
 so that the panels keep their height at a table nobody watches."""
 
