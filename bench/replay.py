@@ -6,9 +6,12 @@ Without TRANSCRIPT it plays the target's game first: a full Larry game (3 hands,
 with `fairdeal simulate` (a few minutes), in a temporary directory. Measured, wall clock:
 
 - open: the audit's pass with the replay's frames (`load_replay`, through the owner's eyes) plus
-  the app's first screen shown (Textual headless, 100×32);
-- step: one → (the next step's events handled by the table screen) and one ← (a new screen at
-  the step before, its history replayed into it), each until the screen has shown every event.
+  the app's first screen shown (Textual headless, 100×32); `audit_s` is the audit alone
+  (`audit_transcript`, the same signature and proof checks without the frames), the floor of the
+  opening;
+- step: one → (the next step's events handled by the table screen) and one ← (the same screen
+  started again at the step before, its history replayed into it), each until the screen has
+  shown every event.
 
 Targets (issue "Watch and replay"): open ≤ 2 s, a step ≤ 50 ms. The libsodium calibration and the
 load average are printed before and after (bench/calibration.py).
@@ -28,6 +31,7 @@ from pathlib import Path
 
 from calibration import calibrate, calibration_line, load_warning
 
+from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.replay import load_replay
 from fairdeal.ui.replay_app import ReplayApp
 from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen
@@ -70,6 +74,9 @@ async def caught_up(app: ReplayApp) -> LarryReplayScreen | LieReplayScreen:
 
 async def measure(transcript: Path, data: Path, steps: int) -> dict[str, object]:
     start = time.perf_counter()
+    audit_transcript(transcript)
+    audited = time.perf_counter() - start
+    start = time.perf_counter()
     replay = load_replay(transcript, data)
     loaded = time.perf_counter() - start
     if replay.fault is not None:
@@ -89,14 +96,14 @@ async def measure(transcript: Path, data: Path, steps: int) -> dict[str, object]
             t = time.perf_counter()
             screen.go_to(screen.session.position + 1)
             await caught_up(app)
-            await pilot.pause()
+            await pilot.pause(0)  # its messages processed and the screen drawn
             forward.append(time.perf_counter() - t)
         for _ in range(steps):
             screen = await caught_up(app)
             t = time.perf_counter()
             screen.go_to(screen.session.position - 1)
             await caught_up(app)
-            await pilot.pause()
+            await pilot.pause(0)  # its messages processed and the screen drawn
             back.append(time.perf_counter() - t)
     return {
         "transcript": str(transcript),
@@ -105,6 +112,7 @@ async def measure(transcript: Path, data: Path, steps: int) -> dict[str, object]
         "entries": replay.report.entries,
         "frames": len(replay.frames),
         "own_eyes": replay.own_eyes,
+        "audit_s": audited,
         "load_s": loaded,
         "open_s": shown,
         "step_forward_ms_median": statistics.median(forward) * 1e3,

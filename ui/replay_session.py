@@ -4,8 +4,9 @@ The session stands at one frame of a `Replay` (p2p.table.replay). Its events are
 owner's session emitted up to that frame: the frames before it between `ReplayStarted` and
 `ReplayDone` (the screens log them and open no view for them, as for a resumed seat), then the
 frame itself (its doubt view, scores or fault open as they did). `advance` moves on by adding the
-next frames' events; going back builds a new session at the earlier frame (the screens keep no
-state that can be taken back). `view()` is the owner's view at the frame: nothing is played.
+next frames' events; going back builds a new session at the earlier frame (the screen starts
+again on it: it keeps no state that can be taken back). `view()` is the owner's view at the
+frame: nothing is played.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class ReplaySession:
         self.replay = replay
         self.game = get_game(replay.game)
         self.position = max(0, min(position, len(replay.frames) - 1))
+        self._seats: tuple[SeatInfo, ...] | None = None
         self.history = EventHistory()
         self.history.append(ReplayStarted(f"replay of {replay.path.name}…"))
         for frame in replay.frames[: self.position]:
@@ -50,11 +52,13 @@ class ReplaySession:
 
     @property
     def seats(self) -> tuple[SeatInfo, ...]:
-        replay = self.replay
-        return tuple(
-            SeatInfo(name, code, False, s == replay.seat)
-            for s, (name, code) in enumerate(zip(replay.names, replay.codes, strict=True))
-        )
+        if self._seats is None:  # asked for at every event the screens handle: made once
+            replay = self.replay
+            self._seats = tuple(
+                SeatInfo(name, code, False, s == replay.seat)
+                for s, (name, code) in enumerate(zip(replay.names, replay.codes, strict=True))
+            )
+        return self._seats
 
     def view(self) -> Any:
         """The owner's view at this frame (the last one before it, for a frame with none)."""

@@ -147,6 +147,15 @@ class ReplayDone(Notice):
 
 
 @dataclass(frozen=True, slots=True)
+class WatchersChanged(Notice):
+    """Who watches the table now (protocol.md 4.8), through this seat and the others: each
+    watcher's name and key code. A Notice, so that a front end that does not list them still
+    logs the news."""
+
+    watchers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SeatLeft:
     """A seat left the table for good (its signed `left` message, protocol.md 10.12): the game
     cannot go on past its turn; the remaining players may end the table (`end_table`)."""

@@ -65,6 +65,7 @@ from fairdeal.p2p.table.api import (
     SeatStatus,
     StateChanged,
     TableEvent,
+    WatchersChanged,
     result_so_far,
 )
 from fairdeal.p2p.table.driver import Private, TableDriver
@@ -806,10 +807,11 @@ class TablePeer:
             self._emit(event)
 
     def _on_watchers(self) -> None:
-        """The players see who watches through this seat (name and key code, protocol.md 4.8)."""
-        watchers = self.watch.watchers.values()
-        who = ", ".join(f"{w.name} ({w.code})" for w in watchers) or "nobody any more"
-        self._emit(Notice(f"Watching through this seat: {who}."))
+        """The players see who watches the table (name and key code, protocol.md 4.8): through
+        this seat, and through the others as they say."""
+        watchers = self.watch.everyone()
+        who = ", ".join(f"{name} ({code})" for name, code in watchers) or "nobody any more"
+        self._emit(WatchersChanged(f"Watching the table: {who}.", watchers))
 
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)

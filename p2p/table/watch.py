@@ -8,13 +8,19 @@ far at once, each later one as its log applies it. That is all a watcher ever ge
 are public, and private messages (a give-away's forward, protocol.md 10.8) go to one seat by key,
 never to a watcher. A watcher signs nothing; what else it sends is ignored here (the log's own
 checks refuse an envelope it forged, and `need` is answered for seats only). At most
-`MAX_WATCHERS` per seated peer: the next is sent `watch-refused` with the reason and dropped. A
-watcher that stops reading is dropped by its channel (its send backlog), so none slows the table.
+`MAX_WATCHERS` per table: each seated peer serves its share, `seat_share(seats)` =
+ceil(MAX_WATCHERS / seats), and sends the next `watch-refused` with the reason and drops it. No
+seat has to trust another's count, and a seat that serves more than its share gains nothing a
+watcher could not get from any seat's transcript. A watcher that stops reading is dropped by its
+channel (its send backlog), so none slows the table.
 
 Watcher side, `WatchClient`: feeds what arrives, in order, to the audit's own replay
 (`audit._Replay` through `audit.follow_live`), so it checks exactly what `fairdeal audit` checks
 and its frames are those of `fairdeal replay` (p2p.table.replay): the watcher's screen is the
-replay's, following the end.
+replay's, following the end. The checking is done one envelope at a time in a task that lets the
+event loop run between them: a channel's reader hands over every frame it has buffered without
+yielding, so a watcher catching up (the log so far, a shuffle proof per seat) would otherwise
+hold its loop for seconds, and its other channels' handshakes and keepalives would time out.
 """
 
 from __future__ import annotations
@@ -22,11 +28,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from fairdeal.p2p.errors import P2PError, PeerError
-from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.identity import Identity, PublicIdentity, fingerprint_code
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.log.envelope import Envelope, parse_envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
@@ -37,8 +45,17 @@ from fairdeal.p2p.table.replay import Replay, _names, _Recorder
 
 log = logging.getLogger(__name__)
 
-MAX_WATCHERS = 8
+MAX_WATCHERS = 8  # per table, shared out among its seats (`seat_share`)
 WATCH, WATCHING, REFUSED = "watch", "watching", "watch-refused"
+SERVES = "watchers"  # a seat tells the other seats whom it serves, for their players to see
+MAX_NAME = 64  # of a watcher's name as a seat passes it on
+
+
+def seat_share(seats: int) -> int:
+    """How many watchers one seated peer serves: its share of the table's `MAX_WATCHERS`."""
+    if seats < 1:
+        raise ValueError(f"a table has at least one seat, not {seats}")
+    return math.ceil(MAX_WATCHERS / seats)
 
 
 class WatchService:
@@ -50,23 +67,76 @@ class WatchService:
         table_log: TableLog,
         seat: int,
         header_extra: dict[str, Any],
-        limit: int = MAX_WATCHERS,
+        limit: int | None = None,
     ) -> None:
+        """`limit`: the watchers this seat serves (its `seat_share` of the table's unless set)."""
         self.mesh = mesh
         self.log = table_log
         self.seat = seat
         self.extra = header_extra
-        self.limit = limit
+        self.limit = seat_share(len(table_log.roster.keys)) if limit is None else limit
         self.watchers: dict[bytes, PublicIdentity] = {}
+        self.elsewhere: dict[int, tuple[tuple[str, str], ...]] = {}  # the other seats' (`SERVES`)
         self.refused = 0
         self._changed: list[Callable[[], None]] = []
         mesh.on(WATCH, self._on_watch)
+        mesh.on(SERVES, self._on_serves)
+        mesh.on_peer_up(self._on_peer_up)
         mesh.on_peer_down(self._on_peer_down)
         table_log.on_applied(self._applied)
 
     def on_change(self, callback: Callable[[], None]) -> None:
-        """Called when a watcher comes or goes (the seats panel lists them)."""
+        """Called when a watcher comes or goes, here or at another seat (the seats panel)."""
         self._changed.append(callback)
+
+    def everyone(self) -> tuple[tuple[str, str], ...]:
+        """Name and key code of every watcher of the table: this seat's, then the others' in
+        seat order, as each seat says (a seat could name watchers it has not; it gains nothing)."""
+        own = tuple((w.name, w.code) for w in self.watchers.values())
+        return own + tuple(w for seat in sorted(self.elsewhere) for w in self.elsewhere[seat])
+
+    def _tell_seats(self, only: bytes | None = None) -> None:
+        roster = self.log.roster
+        message = {
+            "t": SERVES,
+            "table": roster.table,
+            "watchers": [[w.key, w.name[:MAX_NAME]] for w in self.watchers.values()],
+        }
+        for key in roster.keys if only is None else (only,):
+            if key != roster.keys[self.seat]:
+                self.mesh.send(key, message)
+
+    def _on_peer_up(self, peer: PublicIdentity) -> None:
+        if self.watchers and self.log.roster.seat_of(peer.key) is not None:
+            self._tell_seats(peer.key)  # a seat that (re)connects hears whom this one serves
+
+    def _on_serves(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        roster = self.log.roster
+        seat = roster.seat_of(peer.key)
+        if seat is None or seat == self.seat:
+            return  # only a seat says whom it serves; a watcher's word is ignored
+        culprit = str(peer)
+        listed = field(message, "watchers", list, culprit)
+        if field(message, "table", bytes, culprit) != roster.table:
+            raise PeerError(culprit, f'"{SERVES}": another table')
+        if len(listed) > seat_share(len(roster.keys)) or not all(
+            isinstance(w, list)
+            and len(w) == 2
+            and isinstance(w[0], bytes)
+            and len(w[0]) == 32
+            and isinstance(w[1], str)
+            and len(w[1]) <= MAX_NAME
+            for w in listed
+        ):
+            raise PeerError(
+                culprit,
+                f'"{SERVES}": at most a seat\'s share of [32-byte key, name of at most '
+                f"{MAX_NAME} characters] pairs",
+            )
+        self.elsewhere[seat] = tuple((name, fingerprint_code(key)) for key, name in listed)
+        if not self.elsewhere[seat]:
+            del self.elsewhere[seat]
+        self._notify(tell=False)
 
     def _on_watch(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         roster = self.log.roster
@@ -74,7 +144,11 @@ class WatchService:
             return  # a seat has the log already; a second request changes nothing
         if len(self.watchers) >= self.limit:
             self.refused += 1
-            reason = f"this table already has {self.limit} watchers here; try again later"
+            seats = len(roster.keys)
+            reason = (
+                f"this seat already serves {self.limit} watchers, its share of the table's "
+                f"{MAX_WATCHERS} across {seats} seats; another seat may have room, or try later"
+            )
             self.mesh.send(peer.key, {"t": REFUSED, "reason": reason})
             channel = self.mesh.channel(peer.key)
             if channel is not None:
@@ -106,8 +180,14 @@ class WatchService:
     def _on_peer_down(self, peer: PublicIdentity) -> None:
         if self.watchers.pop(peer.key, None) is not None:
             self._notify()
+        seat = self.log.roster.seat_of(peer.key)
+        if seat is not None and self.elsewhere.pop(seat, None) is not None:
+            self._notify(tell=False)  # told again when it is back
 
-    def _notify(self) -> None:
+    def _notify(self, tell: bool = True) -> None:
+        """`tell`: this seat's own watchers changed, which the other seats hear of."""
+        if tell:
+            self._tell_seats()
         for callback in self._changed:
             callback()
 
@@ -131,6 +211,8 @@ class WatchClient:
         self._update: list[Callable[[], None]] = []
         self._ready = asyncio.Event()
         self._changed = asyncio.Event()
+        self._arrived: deque[Envelope] = deque()  # parsed, not yet checked
+        self._checking: asyncio.Task[None] | None = None
         self.mesh.on(WATCHING, self._on_watching)
         self.mesh.on(REFUSED, self._on_refused)
         self.mesh.on("env", self._on_env)
@@ -169,7 +251,8 @@ class WatchClient:
         frames = self.replay.frames
         view = frames[-1].view if frames else None
         ended = view is not None and view.state.over
-        return ended or self.seat_key not in self.mesh.peers
+        gone = self.seat_key not in self.mesh.peers and not self._arrived  # all checked
+        return ended or gone
 
     async def follow(self, timeout: float | None = None) -> Replay:
         """Until the game is over (or watching stops); returns the replay so far."""
@@ -180,6 +263,10 @@ class WatchClient:
         return self.replay
 
     async def close(self) -> None:
+        if self._checking is not None:
+            self._checking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checking
         await self.mesh.close()
 
     async def _wait(self) -> None:
@@ -233,16 +320,29 @@ class WatchClient:
         live, replay = self.live, self.replay
         if peer.key != self.seat_key or live is None or replay is None or replay.fault:
             return
-        envelope = parse_envelope(message, str(peer))
-        live.feed(envelope, self.index)
-        self.index += 1
-        if replay.report.fault is not None:
-            replay.frames.clear()  # a fault shows alone, as for a file that does not audit
-        else:
-            replay.game = live.game_name or replay.game
-        for callback in self._update:
-            callback()
-        self._wake()
+        self._arrived.append(parse_envelope(message, str(peer)))
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.get_running_loop().create_task(self._check_arrived())
+
+    async def _check_arrived(self) -> None:
+        """Check what has arrived, in order, giving the loop a turn after each envelope."""
+        live, replay = self.live, self.replay
+        assert live is not None and replay is not None
+        while self._arrived and replay.fault is None:
+            try:
+                live.feed(self._arrived.popleft(), self.index)
+            except Exception:  # a bug of ours, not the seat's fault: as the mesh does, log it
+                log.exception("checking envelope #%d failed", self.index)
+            self.index += 1
+            if replay.report.fault is not None:
+                replay.frames.clear()  # a fault shows alone, as for a file that does not audit
+                self._arrived.clear()
+            else:
+                replay.game = live.game_name or replay.game
+            for callback in self._update:
+                callback()
+            self._wake()
+            await asyncio.sleep(0)  # a turn for the channels (handshakes, keepalives) and screen
 
 
 class _Where:

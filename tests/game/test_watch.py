@@ -19,10 +19,10 @@ from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.net.channel import open_channel
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.api import Notice
-from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.api import WatchersChanged
+from fairdeal.p2p.table.audit import LiveAudit, audit_many
 from fairdeal.p2p.table.replay import load_replay
-from fairdeal.p2p.table.watch import MAX_WATCHERS, WatchClient, WatchRefused
+from fairdeal.p2p.table.watch import MAX_WATCHERS, WatchClient, WatchRefused, seat_share
 
 from .support import LocalTable, open_table, play_to_end
 
@@ -84,15 +84,24 @@ def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
             await watcher.connect(host, port)
             await play_to_end(table, timeout=200)
             replay = await watcher.follow(timeout=30)
+            await watcher.close()  # it leaves: the seat it watched through sees it go
+            await table.meshes[1].wait_until(lambda: not table.peers[1].watch.watchers, 10)
+            for peer in table.peers:  # the other seats hear of it from that one
+                async with asyncio.timeout(10):
+                    while peer.watch.everyone():
+                        await peer.history.changed()
         finally:
             await watcher.close()
             await table.close()
         assert replay.fault is None, replay.fault
         assert replay.frames[-1].view.state.over
         # the players of the seat it watched through were told who watches (name, key code)
-        told = [e.text for e in table.peers[1].history.events if isinstance(e, Notice)]
-        who = f"{watcher.identity.name} ({watcher.identity.code})"
-        assert f"Watching through this seat: {who}." in told
+        who = (watcher.identity.name, watcher.identity.code)
+        for peer in table.peers:  # every seat's players, as the seat it came through told them
+            told = [e for e in peer.history.events if isinstance(e, WatchersChanged)]
+            assert told[0].watchers == (who,), peer.seat  # the seats panel lists it
+            assert told[0].text == f"Watching the table: {who[0]} ({who[1]})."
+            assert told[-1].watchers == (), peer.seat  # and drops it once it has gone
         reports, disagreement = audit_many([table.transcript(s) for s in range(4)])
         assert disagreement is None and all(r.verified for r in reports)
         assert replay.report.ids == reports[0].ids  # the same log, envelope for envelope
@@ -112,29 +121,83 @@ def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
     asyncio.run(run())
 
 
-def test_watchers_beyond_the_limit_are_refused_with_the_reason(tmp_path: Path) -> None:
+def test_each_seat_serves_its_share_of_the_tables_watchers() -> None:
+    assert [seat_share(n) for n in (1, 2, 3, 4, 5, 8)] == [8, 4, 3, 2, 2, 1]
+    for seats in range(1, 9):  # together the seats serve the table's 8, and fewer than 8 more
+        assert MAX_WATCHERS <= seats * seat_share(seats) < MAX_WATCHERS + seats
+    with pytest.raises(ValueError, match="not 0"):
+        seat_share(0)
+
+
+def test_watchers_beyond_a_seats_share_are_refused_with_the_reason(tmp_path: Path) -> None:
     async def run() -> None:
         table = await open_table(2, tmp_path, LarryOptions(short_game=True), seed=6, bots=False)
-        watchers = [WatchClient(watcher_identity(i)) for i in range(MAX_WATCHERS + 1)]
+        share = seat_share(2)
+        watchers = [WatchClient(watcher_identity(i)) for i in range(share + 1)]
         try:
             host, port = table.meshes[0].address  # type: ignore[misc]
-            for watcher in watchers[:MAX_WATCHERS]:
+            for watcher in watchers[:share]:
                 await watcher.connect(host, port)
-            with pytest.raises(WatchRefused, match=f"already has {MAX_WATCHERS} watchers"):
+            with pytest.raises(WatchRefused, match=f"already serves {share} watchers, its share"):
                 await watchers[-1].connect(host, port)
-            assert len(table.peers[0].watch.watchers) == MAX_WATCHERS
+            assert len(table.peers[0].watch.watchers) == share
             assert table.peers[0].watch.refused == 1
+            # the other seat serves its own share: the refused one watches through it
+            other = WatchClient(watcher_identity(share + 1))
+            watchers.append(other)
+            await other.connect(*table.meshes[1].address)  # type: ignore[misc]
+            assert len(table.peers[1].watch.watchers) == 1
             await watchers[0].close()  # one leaves: a place is free again
-            await table.meshes[0].wait_until(
-                lambda: len(table.peers[0].watch.watchers) < MAX_WATCHERS, 10
-            )
-            late = WatchClient(watcher_identity(MAX_WATCHERS + 1))
+            await table.meshes[0].wait_until(lambda: len(table.peers[0].watch.watchers) < share, 10)
+            late = WatchClient(watcher_identity(share + 2))
             watchers.append(late)
             await late.connect(host, port)
         finally:
             for watcher in watchers:
                 await watcher.close()
             await table.close()
+
+    asyncio.run(run())
+
+
+def test_a_watcher_catching_up_gives_its_event_loop_a_turn_between_envelopes(
+    tmp_path: Path,
+) -> None:
+    """Its channel's reader hands over every buffered frame at once; checked in one go, the
+    log so far (shuffle proofs and all) held the loop for seconds under load, and a channel
+    dialled meanwhile timed out (the simulation's watchers had to dial again)."""
+
+    async def run() -> None:
+        table = await open_table(4, tmp_path, OPTIONS, seed=5)
+        watcher = WatchClient(watcher_identity(0))
+        turns: list[str] = []
+        feed = LiveAudit.feed
+
+        def counted_feed(self: LiveAudit, envelope: Any, index: int) -> None:
+            turns.append("feed")
+            feed(self, envelope, index)
+
+        async def ticker() -> None:
+            while True:
+                turns.append("tick")
+                await asyncio.sleep(0)
+
+        ticking = asyncio.get_running_loop().create_task(ticker())
+        try:
+            await play_to_end(table, timeout=200)  # the whole log comes at once on connecting
+            LiveAudit.feed = counted_feed  # type: ignore[method-assign]
+            await watcher.connect(*table.meshes[1].address)  # type: ignore[misc]
+            replay = await watcher.follow(timeout=60)
+        finally:
+            LiveAudit.feed = feed  # type: ignore[method-assign]
+            ticking.cancel()
+            await watcher.close()
+            await table.close()
+        assert replay.fault is None and replay.frames[-1].view.state.over
+        feeds = turns.count("feed")
+        assert feeds == len(table.peers[0].sync.log.entries) > 100  # type: ignore[union-attr]
+        runs = "".join("f" if turn == "feed" else "." for turn in turns).split(".")
+        assert max(len(run) for run in runs) == 1  # never two envelopes without a turn between
 
     asyncio.run(run())
 

@@ -14,12 +14,16 @@ from pathlib import Path
 import msgpack
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.replay import load_replay
 from fairdeal.ui.cli import main
 from fairdeal.ui.replay_app import ReplayApp
-from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen
+from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen, replay_screen
+from fairdeal.ui.widgets.game_log import GameLog
+
+from .support import static_text
 
 REPLAYS = Path(__file__).parent / "replays"
 SIZE = (100, 32)
@@ -381,5 +385,88 @@ def test_a_past_table_that_does_not_verify_shows_the_fault_only(tmp_path: Path) 
             assert isinstance(app.screen, PastTablesScreen)
             hint = str(app.screen.query_one("#past-hint", Static).render())
             assert hint.startswith("✗ DOES NOT VERIFY: the record")  # altered after signing
+
+    asyncio.run(run())
+
+
+def shown(screen: LarryReplayScreen | LieReplayScreen) -> dict[str, object]:
+    """What the screen shows, widget by widget: every panel's text and the log's rows."""
+    panels = {
+        f"{type(widget).__name__}#{widget.id}": static_text(widget, width=100)
+        for widget in screen.query(Static)
+        if widget.display
+    }
+    return {**panels, "log": screen.query_one(GameLog).rows()}
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_a_step_back_shows_on_the_same_screen_what_a_new_screen_there_shows(
+    game: str, tmp_path: Path
+) -> None:
+    import asyncio
+
+    replay = load_replay(owner_copy(game, tmp_path), tmp_path / game)
+    # a step with no view of its own (a doubt's, the scores) open over the screen
+    here = next(
+        k for k in range(len(replay.frames) // 2, len(replay.frames)) if not opens_a_view(replay, k)
+    )
+
+    async def run() -> tuple[dict[str, object], dict[str, object]]:
+        app = ReplayApp(replay)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            screen = replay_screen_of(pilot)
+            screen.go_to(here + 1)
+            await settle(pilot)
+            if pilot.app.screen is not screen:  # a view of that step, closed by hand
+                await press(pilot, "escape")
+            await press(pilot, "left")
+            assert replay_screen_of(pilot) is screen  # the same screen, started again
+            assert screen.session.position == here
+            stepped_back = shown(screen)
+        fresh_app = ReplayApp(replay)
+        async with fresh_app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            fresh_app.switch_screen(replay_screen(replay, here))
+            await settle(pilot)
+            await pilot.pause()
+            fresh = shown(replay_screen_of(pilot))
+        return stepped_back, fresh
+
+    stepped_back, fresh = asyncio.run(run())
+    assert stepped_back["log"] and len(stepped_back) > 4  # panels and a log to compare
+    assert stepped_back == fresh
+
+
+def opens_a_view(replay, position: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the step's own events open a view (a doubt's cards, the scores, a fault)."""
+    names = {type(event).__name__ for event in replay.frames[position].events}
+    return bool(names & {"DoubtVerification", "FaultDetected", "TableEnded"}) or any(
+        type(e).__name__ in {"HandScored", "GameOver", "RoundEnded"}
+        for event in replay.frames[position].events
+        for e in getattr(event, "events", ())
+    )
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_a_step_back_from_a_step_with_a_view_closes_the_view(game: str, tmp_path: Path) -> None:
+    import asyncio
+
+    replay = load_replay(owner_copy(game, tmp_path), tmp_path / game)
+
+    async def run() -> None:
+        app = ReplayApp(replay)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            screen = replay_screen_of(pilot)
+            while pilot.app.screen is screen:  # on to the first step that opens a view
+                assert screen.session.position < len(replay.frames) - 1, "no view opens"
+                screen.go_to(screen.session.position + 1)
+                await settle(pilot)
+            with_view = screen.session.position
+            screen.go_to(with_view - 1)  # as ← on the replay would
+            await settle(pilot)
+            assert pilot.app.screen is screen and screen.session.position == with_view - 1
+            assert replay_screen_of(pilot) is screen
 
     asyncio.run(run())

@@ -66,6 +66,7 @@ from fairdeal.p2p.table.api import (
     TableEnded,
     TableEvent,
     TableSession,
+    WatchersChanged,
 )
 from fairdeal.ui.describe import counted, seat_names
 from fairdeal.ui.lie_describe import claim_void_text, lie_event_text
@@ -139,6 +140,11 @@ class LieTableScreen(Screen[None], TablePresence):
     def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
+        self.init_table_state()
+
+    def init_table_state(self) -> None:
+        """What the screen knows of the table, as before its first event (a replay stepping
+        back starts it again on the same screen, ui/screens/replay.py)."""
         self.cursor = 0  # a table position (Phase 1)
         self.sel_start = 0  # the selection in the hand (Phase 2): start and length
         self.sel_len = 1
@@ -233,6 +239,8 @@ class LieTableScreen(Screen[None], TablePresence):
             await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             self._on_table_ended(event)
+        elif isinstance(event, WatchersChanged):
+            await self.follow_watchers(event)
         elif isinstance(event, Notice):
             view = self.current_view()
             if isinstance(event, ClaimVoid) and view is not None:  # names and the card's back
@@ -456,7 +464,7 @@ class LieTableScreen(Screen[None], TablePresence):
         self.query_one("#lie-status", Static).update(self.status_text(view))
         seats = self.session.seats
         marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
-        self.query_one(LiePlayersView).show(view, seats, marks)
+        self.query_one(LiePlayersView).show(view, seats, marks, self.watchers)
         cards = tuple(
             (face, state.backs[slot])
             for slot, face in zip(state.hands[view.seat], view.hand_faces, strict=True)

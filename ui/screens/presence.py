@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.screen import Screen
 
-from fairdeal.p2p.table.api import SeatLeft, SeatReturned, SeatStatus, TableEnded, TableSession
+from fairdeal.p2p.table.api import (
+    SeatLeft,
+    SeatReturned,
+    SeatStatus,
+    TableEnded,
+    TableSession,
+    WatchersChanged,
+)
 from fairdeal.ui.screens.confirm import ConfirmDialog
 
 
@@ -34,6 +41,7 @@ class TablePresence:
         self.left: dict[int, str] = {}  # seats that left the table for good (SeatLeft)
         self.ended: TableEnded | None = None  # this seat stopped playing here (TableEnded)
         self._asking_to_leave = False
+        self.watchers: tuple[tuple[str, str], ...] = ()  # watching the table (4.8)
 
     # -- what the screen provides ---------------------------------------------------------------
     if TYPE_CHECKING:  # declared for the type checker only: the Screen's own methods run
@@ -105,6 +113,17 @@ class TablePresence:
         name = self.names[event.seat]
         self.log_line(f"{name} is back at the table.")
         self.notify(f"{name} is back at the table.", title="A player came back")
+        await self.redraw()
+
+    async def follow_watchers(self, event: WatchersChanged) -> None:
+        """The seats panel lists who watches now (one that left is gone from it); the log says
+        who came and who went."""
+        came = [w for w in event.watchers if w not in self.watchers]
+        went = [w for w in self.watchers if w not in event.watchers]
+        self.watchers = event.watchers
+        for verb, who in (("is watching", came), ("stopped watching", went)):
+            for name, code in who:
+                self.log_line(f"{name} ({code}) {verb}.")
         await self.redraw()
 
     def seat_marks(self, seat: int) -> list[str]:

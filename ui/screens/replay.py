@@ -2,9 +2,12 @@
 
 ← → one step (an action, a card opened, a doubt), PgUp PgDn a hand (Larry) or a trick and
 round (The Lie), Home End the start and the end; s the scores (with their chart), Esc back.
-A step forward feeds the screen that step's events; a jump or a step back opens a new screen at
-that step (`replay_screen`): a table screen only ever goes forward, and the steps passed over
-are history there (logged, with no doubt or scores view opening for them).
+A step forward feeds the screen that step's events; a jump or a step back starts the same screen
+again at that step (`init_table_state`, its log emptied, the session's history to there replayed
+into it): a table screen only ever goes forward, and the steps passed over are history there
+(logged, with no doubt or scores view opening for them). The widgets stay: building a new screen
+(compose, styles, layout) cost more than the whole history. A view open over the replay (a
+doubt's, the scores) is closed first: it belonged to the step left.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from fairdeal.p2p.table.replay import Replay
 from fairdeal.ui.replay_session import ReplaySession
 from fairdeal.ui.screens.lie_table import LieTableScreen
 from fairdeal.ui.screens.table import TableScreen
+from fairdeal.ui.widgets.game_log import GameLog
 
 REPLAY_BINDINGS: list[BindingType] = [
     Binding("left", "step(-1)", "Step", key_display="←→"),
@@ -86,7 +90,7 @@ class _ReplayControls:
             bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
         except NoMatches:
             return
-        bar.update(bar_text(self.session.replay, self.session.position))
+        bar.update(bar_text(self.session.replay, self.session.position), layout=False)  # 1 row
 
     def go_to(self, position: int) -> None:
         session = self.session
@@ -97,8 +101,21 @@ class _ReplayControls:
         if position == session.position + 1:  # the next step: its events, its views
             session.advance(1)
             self._update_bar()
-        else:  # a jump: the steps passed over are history (no views open for them)
-            self.app.switch_screen(replay_screen(session.replay, position))
+        else:  # the steps passed over are history (no views open for them)
+            self._start_again_at(position)
+
+    def _start_again_at(self, position: int) -> None:
+        """This screen as new at `position`: its state, an empty log, the history replayed."""
+        stack = self.app.screen_stack
+        while self in stack and stack[-1] is not self:  # a view of the step left
+            self.app.pop_screen()  # (its callback goes with it: the state starts again anyway)
+            stack = self.app.screen_stack
+        self.session = ReplaySession(self.session.replay, position)
+        self.init_table_state()  # type: ignore[attr-defined]
+        self._history = False
+        self.query_one(GameLog).forget()  # type: ignore[attr-defined]
+        self._update_bar()
+        self.follow_table()  # type: ignore[attr-defined]  # exclusive: the old one is cancelled
 
     def follow_to(self, position: int) -> None:
         """A watcher's screen at the end moves on to the new end: every step's events in turn,
@@ -160,6 +177,7 @@ class LarryReplayScreen(_ReplayControls, TableScreen, inherit_bindings=False):
             self._history = started
         await super().handle(event)
         if isinstance(event, ReplayDone):
+            self.query_one(GameLog).release()
             await self.refresh_table()  # once, for all the history before it
 
     async def refresh_table(self) -> None:
@@ -185,6 +203,7 @@ class LieReplayScreen(_ReplayControls, LieTableScreen, inherit_bindings=False):
             self._history = started
         await super().handle(event)
         if isinstance(event, ReplayDone):
+            self.query_one(GameLog).release()
             self.refresh_table()  # once, for all the history before it
 
     def refresh_table(self) -> None:

@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -47,6 +48,7 @@ from fairdeal.p2p.table.api import (
     TableEnded,
     TableEvent,
     TableSession,
+    WatchersChanged,
 )
 from fairdeal.ui.describe import card_name, card_use, counted, event_text, seat_names
 from fairdeal.ui.key_checks import (
@@ -98,6 +100,12 @@ class TableScreen(Screen[None], TablePresence):
         super().__init__()
         self.session = session
         self.reveal_interval = reveal_interval
+        self._top_fitted: tuple[object, ...] | None = None  # what the top panels were fitted to
+        self.init_table_state()
+
+    def init_table_state(self) -> None:
+        """What the screen knows of the table, as before its first event (a replay stepping
+        back starts it again on the same screen, ui/screens/replay.py)."""
         self.selected = 0
         self.larry_armed = False
         self.events_seen = 0  # table events handled so far (tests wait for the session's count)
@@ -147,6 +155,15 @@ class TableScreen(Screen[None], TablePresence):
         get (a 2-seat table still shows every status line; 8 seats show every seat)."""
         top = self.query_one("#top")
         width = top.size.width or self.size.width or self.app.size.width
+        # Measuring renders both panels (a fifth of a replay's step): only when what decides
+        # their heights changed. A seat's row never wraps; the status lines may, when too long.
+        rows = str(self.query_one(TableStatus).content).split("\n")
+        inner = width // 2 - self.query_one(TableStatus).styles.gutter.width
+        status = len(rows) if all(cell_len(row) <= inner for row in rows) else tuple(rows)
+        fitted = (width, self.size, len(self.session.seats), bool(self.watchers), status)
+        if fitted == self._top_fitted:
+            return
+        self._top_fitted = fitted
         lines = 1
         for panel in (self.query_one(SeatList), self.query_one(TableStatus)):
             inner = max(1, width // 2 - panel.styles.gutter.width)
@@ -203,6 +220,8 @@ class TableScreen(Screen[None], TablePresence):
             await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             await self._on_table_ended(event)
+        elif isinstance(event, WatchersChanged):
+            await self.follow_watchers(event)
         elif isinstance(event, Notice):
             if isinstance(event, ReplayStarted | ReplayDone):
                 self._replaying = isinstance(event, ReplayStarted)
@@ -424,11 +443,13 @@ class TableScreen(Screen[None], TablePresence):
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        self.query_one(SeatList).show(view, seats, left=self.left)
+        self.query_one(SeatList).show(view, seats, left=self.left, watchers=self.watchers)
         self.query_one(TableStatus).show(view, seats)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)
-        self.query_one("#hint", Static).update(self.hint_text(view))
+        hint, shown = self.hint_text(view), self.query_one("#hint", Static)
+        if hint != shown.content:  # an update lays the screen out again (the hint's height)
+            shown.update(hint)
         await self.query_one(HandView).show(cards, self.selected)
 
     def current_view(self) -> LarryView | None:

@@ -15,6 +15,7 @@ from textual.widgets import Static
 from fairdeal.engine.lie import LieView, Phase
 from fairdeal.p2p.table.api import SeatInfo
 from fairdeal.ui.widgets.lie_cards import backs_text, letters_for, ordinal
+from fairdeal.ui.widgets.watchers import with_watchers
 
 
 class LiePlayersView(Static):
@@ -27,8 +28,10 @@ class LiePlayersView(Static):
         view: LieView,
         seats: Sequence[SeatInfo],
         marks: Mapping[int, Sequence[str]] | None = None,
+        watchers: Sequence[tuple[str, str]] = (),
     ) -> None:
-        """`marks`: seat -> its presence at a networked table (OFFLINE, WAIT, LEFT), in words."""
+        """`marks`: seat -> its presence at a networked table (OFFLINE, WAIT, LEFT), in words;
+        `watchers`: name and key code of each peer watching the table (protocol.md 4.8)."""
         state = view.state
         letters = letters_for(state.options.colour_names)
         size = state.options.hand_size
@@ -66,4 +69,4 @@ class LiePlayersView(Static):
                 notes.append("prizes ")
                 notes.append_text(backs_text([state.backs[s] for s in won], letters))
             table.add_row(marker, name, cards, count, notes)
-        self.update(table)
+        self.update(with_watchers(table, watchers))

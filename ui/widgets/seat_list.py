@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView
 from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.ui.widgets.watchers import with_watchers
 
 NOTES_WIDTH = len("UP! OUT")  # the usual notes; rarer, longer ones may still push the columns
 
@@ -31,8 +32,15 @@ class SeatList(Static):
         else:
             self._waiting[seat] = waiting
 
-    def show(self, view: LarryView, seats: Sequence[SeatInfo], left: Collection[int] = ()) -> None:
-        """`left`: the seats that left the table for good (protocol.md 10.12)."""
+    def show(
+        self,
+        view: LarryView,
+        seats: Sequence[SeatInfo],
+        left: Collection[int] = (),
+        watchers: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        """`left`: the seats that left the table for good (protocol.md 10.12); `watchers`: name
+        and key code of each peer watching the table (protocol.md 4.8)."""
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
         table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
@@ -66,4 +74,5 @@ class SeatList(Static):
             connection = "" if info.is_me or info.is_bot else "on"
             link = Text(" ".join(notes) or connection, style="bold red" if notes else "green")
             table.add_row(marker, name, cards, f"{view.scores[seat]:+d}", link)
-        self.update(table)
+        # its size is the top row's (ui/screens/table.py fits that): no layout pass per update
+        self.update(with_watchers(table, watchers), layout=False)

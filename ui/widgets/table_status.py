@@ -35,7 +35,7 @@ class TableStatus(Static):
             text.append(" · GAME OVER", style="bold")
         elif self.setup is not None and not setup_finished(self.setup):
             text.append(f" · {setup_text(self.setup, seats)}", style="dim")
-        self.update(text)
+        self.update(text, layout=False)  # its size is the top row's, fitted by the screen
 
 
 def total_text(view: LarryView, seats: Sequence[SeatInfo]) -> Text:
