@@ -8,10 +8,8 @@ secrets each), so the snapshots do not depend on the timing of a live table.
 from __future__ import annotations
 
 import shutil
-import struct
 from pathlib import Path
 
-import msgpack
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -22,6 +20,7 @@ from fairdeal.ui.cli import main
 from fairdeal.ui.replay_app import ReplayApp
 from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen, replay_screen
 from fairdeal.ui.widgets.game_log import GameLog
+from tests.game.test_audit import read_records, write_records
 
 from .support import static_text
 
@@ -123,23 +122,6 @@ def test_the_replay_steps_are_the_audits_entries_in_order(game: str, tmp_path: P
     assert marks[0] == 0 and marks == sorted(set(marks))
     if game == "lie":
         assert len(marks) > 2  # tricks
-
-
-def read_records(path: Path) -> list[dict]:
-    data, records, offset = path.read_bytes(), [], 0
-    while offset < len(data):
-        (length,) = struct.unpack_from(">I", data, offset)
-        records.append(msgpack.unpackb(data[offset + 4 : offset + 4 + length], raw=False))
-        offset += 4 + length
-    return records
-
-
-def write_records(path: Path, records: list[dict]) -> None:
-    out = b""
-    for record in records:
-        payload = msgpack.packb(record, use_bin_type=True)
-        out += struct.pack(">I", len(payload)) + payload
-    path.write_bytes(out)
 
 
 def tampered(game: str, tmp_path: Path) -> Path:
