@@ -8,8 +8,9 @@ far at once, each later one as its log applies it. That is all a watcher ever ge
 are public, and private messages (a give-away's forward, protocol.md 10.8) go to one seat by key,
 never to a watcher. A watcher signs nothing; what else it sends is ignored here (the log's own
 checks refuse an envelope it forged, and `need` is answered for seats only). At most
-`MAX_WATCHERS` per table: each seated peer serves its share, `seat_share(seats)` =
-ceil(MAX_WATCHERS / seats), and sends the next `watch-refused` with the reason and drops it. No
+`MAX_WATCHERS` per table: each seated peer serves its share, `seat_share(seats, seat)` (the 8
+dealt out over the seats like cards, seat 0 first, so the shares add up to exactly 8), and sends
+the next `watch-refused` with the reason and drops it. No
 seat has to trust another's count, and a seat that serves more than its share gains nothing a
 watcher could not get from any seat's transcript. A watcher that stops reading is dropped by its
 channel (its send backlog), so none slows the table.
@@ -28,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -51,11 +51,14 @@ SERVES = "watchers"  # a seat tells the other seats whom it serves, for their pl
 MAX_NAME = 64  # of a watcher's name as a seat passes it on
 
 
-def seat_share(seats: int) -> int:
-    """How many watchers one seated peer serves: its share of the table's `MAX_WATCHERS`."""
+def seat_share(seats: int, seat: int) -> int:
+    """How many watchers seat `seat` of `seats` serves: the table's `MAX_WATCHERS` dealt out one
+    at a time from seat 0, so that the shares add up to exactly `MAX_WATCHERS` (protocol.md 4.8)."""
     if seats < 1:
         raise ValueError(f"a table has at least one seat, not {seats}")
-    return math.ceil(MAX_WATCHERS / seats)
+    if not 0 <= seat < seats:
+        raise ValueError(f"no seat {seat} at a table of {seats}")
+    return MAX_WATCHERS // seats + (1 if seat < MAX_WATCHERS % seats else 0)
 
 
 class WatchService:
@@ -74,7 +77,7 @@ class WatchService:
         self.log = table_log
         self.seat = seat
         self.extra = header_extra
-        self.limit = seat_share(len(table_log.roster.keys)) if limit is None else limit
+        self.limit = seat_share(len(table_log.roster.keys), seat) if limit is None else limit
         self.watchers: dict[bytes, PublicIdentity] = {}
         self.elsewhere: dict[int, tuple[tuple[str, str], ...]] = {}  # the other seats' (`SERVES`)
         self.refused = 0
@@ -119,7 +122,7 @@ class WatchService:
         listed = field(message, "watchers", list, culprit)
         if field(message, "table", bytes, culprit) != roster.table:
             raise PeerError(culprit, f'"{SERVES}": another table')
-        if len(listed) > seat_share(len(roster.keys)) or not all(
+        if len(listed) > seat_share(len(roster.keys), seat) or not all(
             isinstance(w, list)
             and len(w) == 2
             and isinstance(w[0], bytes)

@@ -122,17 +122,21 @@ def test_a_watcher_follows_a_table_to_the_end_and_agrees_with_the_players(
 
 
 def test_each_seat_serves_its_share_of_the_tables_watchers() -> None:
-    assert [seat_share(n) for n in (1, 2, 3, 4, 5, 8)] == [8, 4, 3, 2, 2, 1]
-    for seats in range(1, 9):  # together the seats serve the table's 8, and fewer than 8 more
-        assert MAX_WATCHERS <= seats * seat_share(seats) < MAX_WATCHERS + seats
+    assert [seat_share(3, seat) for seat in range(3)] == [3, 3, 2]
+    assert [seat_share(5, seat) for seat in range(5)] == [2, 2, 2, 1, 1]
+    for seats in range(1, 9):  # "up to 8 watchers per table": the shares add up to exactly 8
+        shares = [seat_share(seats, seat) for seat in range(seats)]
+        assert sum(shares) == MAX_WATCHERS and min(shares) >= 1, (seats, shares)
     with pytest.raises(ValueError, match="not 0"):
-        seat_share(0)
+        seat_share(0, 0)
+    with pytest.raises(ValueError, match="no seat 4"):
+        seat_share(4, 4)
 
 
 def test_watchers_beyond_a_seats_share_are_refused_with_the_reason(tmp_path: Path) -> None:
     async def run() -> None:
         table = await open_table(2, tmp_path, LarryOptions(short_game=True), seed=6, bots=False)
-        share = seat_share(2)
+        share = seat_share(2, 0)
         watchers = [WatchClient(watcher_identity(i)) for i in range(share + 1)]
         try:
             host, port = table.meshes[0].address  # type: ignore[misc]
