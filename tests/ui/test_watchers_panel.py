@@ -77,5 +77,13 @@ def test_the_watchers_line_at_80x24(snap_compare, game: str) -> None:  # type: i
         await wait(pilot, table)
         table._emit(watchers(ANN, BO))
         await wait(pilot, table)
+        # The panel grew a line, so the log shrank and wrote its rows again; RichLog scrolls to
+        # the end only after a refresh: the picture is taken once it has (both lines said).
+        log = pilot.app.screen.query_one(GameLog)
+        for _ in range(100):
+            if log.scroll_y >= log.max_scroll_y:
+                break
+            await pilot.pause()
+        assert log.scroll_y >= log.max_scroll_y
 
     assert snap_compare(make_app(table), terminal_size=(80, 24), run_before=watched)
