@@ -711,9 +711,7 @@ class LieTableScreen(Screen[None], TablePresence):
             self._lost_race(cast(LieView, self.session.view()), slot)
             return
         except IllegalAction as error:
-            self.app.bell()
-            self.message = f"✗ Not allowed: {error.reason}"
-            self.refresh_table()
+            self._refuse(error)
             return
         self.message = ""
         self.refresh_table()
@@ -734,14 +732,22 @@ class LieTableScreen(Screen[None], TablePresence):
             self.message = "Your new card's front is still on its way: place it once seen (T3)."
             self.refresh_table()
             return
+        await self._send(Place(Side(side)))
+
+    async def _send(self, action: Claim | Place | Play | Pass) -> None:
+        """Send this seat's action; a refusal rings and says why (nothing changed), else the
+        hint line clears."""
         try:
-            await self.session.act(Place(Side(side)))
+            await self.session.act(action)
         except IllegalAction as error:
-            self.app.bell()
-            self.message = f"✗ Not allowed: {error.reason}"
-            self.refresh_table()
+            self._refuse(error)
             return
         self.message = ""
+        self.refresh_table()
+
+    def _refuse(self, error: IllegalAction) -> None:
+        self.app.bell()
+        self.message = f"✗ Not allowed: {error.reason}"
         self.refresh_table()
 
     def _lost_race(self, view: LieView, slot: int) -> None:
@@ -879,28 +885,16 @@ class LieTableScreen(Screen[None], TablePresence):
         action = Play(self._selected_slots(view))
         try:
             check_action(view, action)  # our own fronts first: never send a play they contradict
-            await self.session.act(action)
         except IllegalAction as error:
-            self.app.bell()
-            self.message = f"✗ Not allowed: {error.reason}"
-            self.refresh_table()
+            self._refuse(error)
             return
-        self.message = ""
-        self.refresh_table()
+        await self._send(action)
 
     async def action_pass_go(self) -> None:
         view = self._phase_2_view()
         if view is None:
             return
-        try:
-            await self.session.act(Pass())
-        except IllegalAction as error:
-            self.app.bell()
-            self.message = f"✗ Not allowed: {error.reason}"
-            self.refresh_table()
-            return
-        self.message = ""
-        self.refresh_table()
+        await self._send(Pass())
 
     # -- always ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
