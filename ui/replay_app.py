@@ -11,14 +11,20 @@ from fairdeal.p2p.table.replay import Replay
 from fairdeal.ui.screens.replay import replay_screen
 
 
-class ReplayApp(App[None]):
+class ViewerApp(App[None]):
+    """An app of one table screen that only looks (a replay, a watcher): the app's styles, q and
+    Ctrl+C quit, no command palette."""
+
     CSS_PATH = "app.tcss"
-    TITLE = "fairdeal replay"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
+
+
+class ReplayApp(ViewerApp):
+    TITLE = "fairdeal replay"
 
     def __init__(self, replay: Replay, position: int = 0) -> None:
         super().__init__()

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from textual.app import App
-from textual.binding import Binding, BindingType
-
 from fairdeal.p2p.table.watch import WatchClient
+from fairdeal.ui.replay_app import ViewerApp
 from fairdeal.ui.watching import watch_in_app
 
 
-class WatchApp(App[None]):
-    CSS_PATH = "app.tcss"
+class WatchApp(ViewerApp):
     TITLE = "fairdeal watch"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit"),
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
-    ]
 
     def __init__(self, client: WatchClient, host: str, port: int) -> None:
         super().__init__()

@@ -81,6 +81,12 @@ class _ReplayControls:
 
     session: ReplaySession
     app: Any
+    _history = False  # within the steps before this one: logged, no views opened, drawn once
+
+    def _follow_history(self, event: TableEvent) -> None:
+        """ReplayStarted opens the history before this step, ReplayDone closes it."""
+        if isinstance(event, ReplayStarted | ReplayDone):
+            self._history = isinstance(event, ReplayStarted)
 
     def replay_bar(self) -> Static:
         return Static(bar_text(self.session.replay, self.session.position), id="replay-bar")
@@ -142,7 +148,7 @@ class _ReplayControls:
 
     def drawing_deferred(self) -> bool:
         """The table is drawn once for the history, and once per step after its last event."""
-        if self._history:  # type: ignore[attr-defined]
+        if self._history:
             return True
         seen = self.events_seen  # type: ignore[attr-defined]
         return seen + 1 < len(self.session.history)
@@ -165,16 +171,13 @@ class LarryReplayScreen(_ReplayControls, TableScreen, inherit_bindings=False):
         # A replay turns a doubt's cards over at once (the user steps); a watcher's screen
         # turns them over as the table does, so that other seats' doubts close by themselves.
         super().__init__(session, reveal_interval=0.4 if session.replay.live else 0.0)
-        self._history = False
 
     def compose(self) -> ComposeResult:
         yield self.replay_bar()
         yield from super().compose()
 
     async def handle(self, event: TableEvent) -> None:
-        started = isinstance(event, ReplayStarted)
-        if started or isinstance(event, ReplayDone):
-            self._history = started
+        self._follow_history(event)
         await super().handle(event)
         if isinstance(event, ReplayDone):
             self.query_one(GameLog).release()
@@ -189,18 +192,12 @@ class LieReplayScreen(_ReplayControls, LieTableScreen, inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
     DEFAULT_CSS = REPLAY_CSS
 
-    def __init__(self, session: ReplaySession) -> None:
-        super().__init__(session)
-        self._history = False  # the steps before this one: logged, no views opened
-
     def compose(self) -> ComposeResult:
         yield self.replay_bar()
         yield from super().compose()
 
     async def handle(self, event: TableEvent) -> None:
-        started = isinstance(event, ReplayStarted)
-        if started or isinstance(event, ReplayDone):
-            self._history = started
+        self._follow_history(event)
         await super().handle(event)
         if isinstance(event, ReplayDone):
             self.query_one(GameLog).release()
