@@ -35,8 +35,8 @@ from calibration import BenchRun
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fairdeal.engine.lie import LieOptions, Phase
+from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.lie import LieTable
 from tests.game.lie_sansio import LieSansIO
 
 TARGETS = {"setup_s": 2.0, "rss_mb": 150.0}

@@ -1,32 +1,32 @@
-"""The registry of games: a name ("larry", "lie") to that game's `Game` surface."""
+"""The registry of games: a name to that game's `Game` surface, found through the
+`fairdeal.games` entry points (fairdeal.engine.registry)."""
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from fairdeal.engine.game import Game
+from fairdeal.engine.registry import Registry
 
-# Game name -> the package whose GAME it is. Imported on first use, so naming one game does not
-# load the other.
-PACKAGES: dict[str, str] = {
-    "larry": "fairdeal.engine.larry",
-    "lie": "fairdeal.engine.lie",
-}
-NAMES: tuple[str, ...] = tuple(PACKAGES)
+GAMES: Registry[Game] = Registry("fairdeal.games", Game)
+
+
+def game_names() -> tuple[str, ...]:
+    """Every registered game's name; the first is the default game."""
+    return GAMES.names()
+
+
+def default_game() -> str:
+    """The game `fairdeal play` opens when none is named."""
+    return game_names()[0]
 
 
 def get_game(name: str) -> Game:
     """The game called `name`; ValueError naming the choices for an unknown one."""
-    package = PACKAGES.get(name)
-    if package is None:
-        raise ValueError(f"unknown game {name!r} (choose {' or '.join(NAMES)})")
-    game: Game = import_module(package).GAME
-    return game
+    return GAMES.get(name)
 
 
 def game_of_options(options: object) -> Game:
-    """The game whose options type `options` is (LarryOptions -> larry, LieOptions -> lie)."""
-    for name in NAMES:
+    """The game whose options type `options` is."""
+    for name in game_names():
         game = get_game(name)
         if type(options) is game.options_type:
             return game

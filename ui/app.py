@@ -21,6 +21,8 @@ from textual.worker import WorkerFailed
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
+from fairdeal.ui.games.larry.screen import TableScreen
+from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.messages import (
     ConnectRequested,
     JoinRequested,
@@ -30,10 +32,8 @@ from fairdeal.ui.messages import (
 from fairdeal.ui.player import Player
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.joining import JoiningScreen
-from fairdeal.ui.screens.lie_table import LieTableScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.screens.open_table import OpenTableDialog
-from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.table_factory import (
     NetworkedPlayUnavailable,
     TableSpec,

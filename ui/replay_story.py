@@ -21,10 +21,10 @@ from fairdeal.p2p.table.api import (
     TableEvent,
 )
 from fairdeal.p2p.table.replay import Frame, Replay
-from fairdeal.ui.describe import card_name, event_text
-from fairdeal.ui.lie_describe import lie_event_text
+from fairdeal.ui.games.larry.narrator import card_name, event_text
+from fairdeal.ui.games.lie.narrator import lie_event_text
+from fairdeal.ui.games.lie.widgets.cards import front_label, letters_for
 from fairdeal.ui.screens.replay import bar_text
-from fairdeal.ui.widgets.lie_cards import front_label, letters_for
 
 PROOF_MARKS = {
     ProofStatus.VERIFIED: "✓",

@@ -21,13 +21,13 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from fairdeal.engine.games import NAMES as GAME_NAMES
+from fairdeal.engine.games import game_names
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.game_options import lie_options, seats_problem
-from fairdeal.ui.local_table import LocalTable
 
 NETWORKED_DRIVER_MODULE = (
     "fairdeal.p2p.table.session"  # the issue-5 networked TableSession lives here
@@ -82,8 +82,8 @@ class TableSpec:
         return LarryOptions(short_game=self.short_game)
 
     def validate(self) -> None:
-        if self.game not in GAME_NAMES:
-            raise ValueError(f"unknown game {self.game!r} (choose {' or '.join(GAME_NAMES)})")
+        if self.game not in game_names():
+            raise ValueError(f"unknown game {self.game!r} (choose {' or '.join(game_names())})")
         problem = seats_problem(self.game, self.seats)
         if problem is not None:
             raise ValueError(problem)

@@ -971,7 +971,7 @@ class TableDriver:
 
 
 # Larry's names, where the table layer had them before it served more than one game
-# (fairdeal.p2p.table.larry holds them now).
+# (fairdeal.p2p.games.larry.table holds them now).
 _LARRY_NAMES = frozenset(
     {
         "ACT",

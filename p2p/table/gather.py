@@ -151,9 +151,9 @@ async def find_table(
 ) -> tuple[str, int]:
     """The address of the table called `name` on the LAN (mDNS), of any game we play (or only
     of `game`) with a seat free; `TableNotFound` saying what was seen instead after `timeout`."""
-    from fairdeal.engine.games import NAMES
+    from fairdeal.engine.games import game_names
 
-    games = (game,) if game is not None else NAMES
+    games = (game,) if game is not None else game_names()
     aiozc = open_zeroconf(interfaces)
     browser = TableBrowser(aiozc)
     await browser.start()

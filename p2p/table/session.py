@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fairdeal.engine.game import Game
-from fairdeal.engine.games import NAMES as GAME_NAMES
+from fairdeal.engine.games import game_names
 from fairdeal.engine.games import game_of_options, get_game
 from fairdeal.engine.larry import Action, IllegalAction, LarryView
 from fairdeal.p2p.errors import P2PError
@@ -125,7 +125,7 @@ class NetworkedTable:
         """The table's game (the app picks the table screen by it); None while a table joined
         by address has not said it yet."""
         name = self.seated.game if self.seated is not None else self._game or self.lobby_game
-        return get_game(name) if name in GAME_NAMES else None
+        return get_game(name) if name in game_names() else None
 
     @property
     def seats(self) -> tuple[SeatInfo, ...]:
@@ -210,7 +210,7 @@ class NetworkedTable:
         """The joined lobby named its game: say so (the app waits for it to pick a screen)."""
         if self.lobby_game is None:
             self.lobby_game = game
-            title = get_game(game).title if game in GAME_NAMES else game
+            title = get_game(game).title if game in game_names() else game
             self.notice(f"The table plays {title}.")
 
     def _emit(self, event: TableEvent) -> None:
@@ -386,7 +386,7 @@ def join_discovered(
 ) -> NetworkedTable:
     """Join a table found on the network, trying each address it advertises in turn; the host
     must prove the key its advertisement names (protocol.md 2), or we do not sit down."""
-    if table.ad.game not in GAME_NAMES:  # listed so the user learns why; never joined
+    if table.ad.game not in game_names():  # listed so the user learns why; never joined
         raise ValueError(f"{table.ad.name!r} plays {table.ad.game!r}, a game this fairdeal lacks")
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)

@@ -20,11 +20,11 @@ from fairdeal.engine.lie.bots import make_bot
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.errors import EnvelopeError
+from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
 from fairdeal.p2p.table.driver import Private, Publish
-from fairdeal.p2p.table.lie import LieTable
 from fairdeal.p2p.table.randomness import SeededRandom
 
 Tamper = Callable[[int, Publish | Private], Publish | Private | None]

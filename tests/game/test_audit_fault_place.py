@@ -13,8 +13,8 @@ import msgpack
 import pytest
 
 from fairdeal.engine.lie import Claim, LieOptions
+from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.lie import STEP, LieTable
 
 from .support import open_table, play_to_end
 from .test_audit import applied_indices, read_records

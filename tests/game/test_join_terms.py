@@ -13,10 +13,10 @@ import pytest
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.deck import DeckSession
+from fairdeal.p2p.games.larry.table import LarryTable
+from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.driver import TableDriver
-from fairdeal.p2p.table.larry import LarryTable
-from fairdeal.p2p.table.lie import LieTable
 
 from .support import open_table, play_to_end
 

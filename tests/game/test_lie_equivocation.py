@@ -12,8 +12,8 @@ import pytest
 from fairdeal.engine.lie import LieOptions
 from fairdeal.engine.lie.codec import to_data
 from fairdeal.engine.lie.legal import legal_actions
+from fairdeal.p2p.games.lie.table import ACT, LieTable
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.lie import ACT, LieTable
 from fairdeal.p2p.table.peer import evidence_path
 
 from .support import open_table

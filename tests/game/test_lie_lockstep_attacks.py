@@ -28,9 +28,9 @@ import pytest
 from fairdeal.engine.lie import Claim
 from fairdeal.p2p.canonical import NotCanonical
 from fairdeal.p2p.errors import EnvelopeError
+from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.log.envelope import MAX_SEQ, sign_envelope
 from fairdeal.p2p.table.driver import Private, Publish
-from fairdeal.p2p.table.lie import STEP, LieTable
 from tests.game.lie_sansio import LieSansIO, greedy_claims, quick_options
 
 CHEATER = 1
@@ -228,7 +228,7 @@ class Loose(LieTable):
     def _step_body(self, step: int, answers: bytes | None) -> dict[str, Any]:
         body = super()._step_body(step, answers)
         if self.forced_claims is not None and self._my_commit is not None:
-            from fairdeal.p2p.table.lie import commitment
+            from fairdeal.p2p.games.lie.table import commitment
 
             commit = self._my_commit
             commit.claims = list(self.forced_claims)

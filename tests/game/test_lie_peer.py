@@ -12,12 +12,12 @@ import pytest
 
 from fairdeal.engine.bots import make_bot
 from fairdeal.engine.lie import Claim, LieOptions, Phase
+from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
 from fairdeal.p2p.table.api import CardsVerified, ProofStatus, SeatStatus, TableEnded
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
-from fairdeal.p2p.table.lie import LieTable
 from fairdeal.p2p.table.peer import TablePeer, evidence_path
 from fairdeal.p2p.table.rejoin import resume_seated
 from fairdeal.p2p.table.resume import resume_point

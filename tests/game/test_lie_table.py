@@ -21,14 +21,8 @@ from fairdeal.engine.lie import Claim, Phase
 from fairdeal.engine.lie.cards import BACK_OF, NUMBER_OF
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckSession
-from fairdeal.p2p.log.envelope import Envelope, sign_envelope
-from fairdeal.p2p.log.tablelog import TableLog
-from fairdeal.p2p.log.transcript import Transcript, load_transcript
-from fairdeal.p2p.table.api import StateChanged
-from fairdeal.p2p.table.audit import audit_many, audit_transcript
-from fairdeal.p2p.table.games import table_class, table_class_for
-from fairdeal.p2p.table.larry import LarryTable
-from fairdeal.p2p.table.lie import (
+from fairdeal.p2p.games.larry.table import LarryTable
+from fairdeal.p2p.games.lie.table import (
     STEP,
     LieTable,
     commitment,
@@ -37,6 +31,12 @@ from fairdeal.p2p.table.lie import (
     step_seed,
     tie_winner,
 )
+from fairdeal.p2p.log.envelope import Envelope, sign_envelope
+from fairdeal.p2p.log.tablelog import TableLog
+from fairdeal.p2p.log.transcript import Transcript, load_transcript
+from fairdeal.p2p.table.api import StateChanged
+from fairdeal.p2p.table.audit import audit_many, audit_transcript
+from fairdeal.p2p.table.games import table_class, table_class_for
 from tests.game.lie_sansio import LieSansIO, quick_options
 from tests.game.test_audit import read_records, write_records
 

@@ -19,9 +19,9 @@ from fairdeal.p2p.table.gather import join_lobby
 from fairdeal.p2p.table.peer import TablePeer
 from fairdeal.p2p.table.session import NetworkedTable, NetworkSettings, use_settings
 from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.player import Player
 from fairdeal.ui.screens.fault import FaultScreen
-from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.table_factory import TableSpec
 from fairdeal.ui.table_finder import FixedFinder
 

@@ -20,20 +20,20 @@ from textual.pilot import Pilot
 from fairdeal.engine.bots import make_bot
 from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import Played
+from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.lobby.discovery import LOOPBACK
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.api import FaultDetected, ProofStatus, StateChanged
 from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.gather import join_lobby
-from fairdeal.p2p.table.lie import LieTable
 from fairdeal.p2p.table.peer import TablePeer
 from fairdeal.p2p.table.session import NetworkedTable, NetworkSettings, use_settings
 from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.games.lie.scores import LieScoresScreen
+from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.player import Player
 from fairdeal.ui.screens.fault import FaultScreen
-from fairdeal.ui.screens.lie_scores import LieScoresScreen
-from fairdeal.ui.screens.lie_table import LieTableScreen
 from fairdeal.ui.table_factory import TableSpec
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog

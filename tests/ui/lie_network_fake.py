@@ -22,7 +22,7 @@ from fairdeal.p2p.table.api import (
     SetupProgress,
     TableEvent,
 )
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.p2p.table.local import LocalTable
 
 FRIENDS = ("Ben", "Cleo", "Dan", "Eve", "Finn")
 

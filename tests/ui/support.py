@@ -8,10 +8,10 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.player import Player
-from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.table_finder import FixedFinder
 
 PLAYER = Player("Tess", "01234 56789 13579 24680 11223", "0123456789abcdef")

@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-import fairdeal.ui.screens.table as table_module
+import fairdeal.ui.games.larry.screen as table_module
 from fairdeal.p2p.table.api import (
     DoubtVerification,
     FaultDetected,
@@ -19,10 +19,10 @@ from fairdeal.p2p.table.api import (
     VerifiedCard,
 )
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HELP_TEXT
-from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.seat_list import SeatList

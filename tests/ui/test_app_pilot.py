@@ -15,18 +15,18 @@ from fairdeal.engine.larry.events import CardGiven
 from fairdeal.engine.larry.legal import face_up_actions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
 from fairdeal.p2p.table.api import StateChanged
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.describe import card_name
-from fairdeal.ui.local_table import LocalTable
-from fairdeal.ui.screens.announce import AnnounceDialog
-from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.games.larry.announce import AnnounceDialog
+from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.narrator import card_name
+from fairdeal.ui.games.larry.scores import ScoresScreen
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.joining import JoiningScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.screens.open_table import OpenTableDialog
 from fairdeal.ui.screens.pick import PickDialog
-from fairdeal.ui.screens.scores import ScoresScreen
-from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 

@@ -120,7 +120,7 @@ async def test_the_hosted_app_asks_the_networked_driver_for_the_table(
     """Pilot: the app `host` builds opens its table through `host_table` with our seats, bots and
     name, and shows the table screen (a scripted session stands in for the network)."""
     import fairdeal.ui.table_factory as table_factory
-    from fairdeal.ui.screens.table import TableScreen
+    from fairdeal.ui.games.larry.screen import TableScreen
 
     from .fake_session import ScriptedSession
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from textual._xterm_parser import XTermParser
 from textual.pilot import Pilot
 
-from fairdeal.ui.local_table import LocalTable
-from fairdeal.ui.screens.announce import AnnounceDialog
+from fairdeal.p2p.table.local import LocalTable
+from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.widgets.keyed_input import KeyedInput
 

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 from textual.app import App
 
 from fairdeal.p2p.table.api import SeatInfo, SetupProgress
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.local_table import LocalTable
-from fairdeal.ui.screens.announce import AnnounceDialog
-from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.games.larry.announce import AnnounceDialog
+from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.keyed_input import KeyedInput

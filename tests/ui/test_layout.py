@@ -9,7 +9,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from fairdeal.p2p.table.api import SetupProgress
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.widgets.seat_list import SeatList
 from fairdeal.ui.widgets.table_status import TableStatus
 

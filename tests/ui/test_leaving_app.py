@@ -13,11 +13,11 @@ from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.table.api import SeatLeft, TableEnded
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.p2p.table.session import NetworkedTable, host_table, join_table
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.ui.games.larry.scores import ScoresScreen
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.confirm import ConfirmDialog
-from fairdeal.ui.screens.scores import ScoresScreen
-from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.seat_list import SeatList
 

@@ -12,12 +12,12 @@ from fairdeal.engine.lie import DECK, Claim, LieOptions, Phase, Place, Side
 from fairdeal.engine.lie.cards import COLOUR_OF
 from fairdeal.engine.lie.events import Played, RoundEnded
 from fairdeal.p2p.table.api import StateChanged
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.local_table import LocalTable
-from fairdeal.ui.screens.lie_scores import LieScoresScreen
-from fairdeal.ui.screens.lie_table import LieTableScreen
-from fairdeal.ui.widgets.lie_hand import LieHandView
-from fairdeal.ui.widgets.lie_table_grid import COLUMNS, LieTableGrid
+from fairdeal.ui.games.lie.scores import LieScoresScreen
+from fairdeal.ui.games.lie.screen import LieTableScreen
+from fairdeal.ui.games.lie.widgets.hand import LieHandView
+from fairdeal.ui.games.lie.widgets.table_grid import COLUMNS, LieTableGrid
 
 from .support import PLAYER, make_app, static_text
 

@@ -12,7 +12,7 @@ import fairdeal.ui.launch as launch
 from fairdeal.engine.lie import LieOptions
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.cli import main
-from fairdeal.ui.screens.lie_table import LieTableScreen
+from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.screens.open_table import OpenTableDialog
 from fairdeal.ui.table_factory import TableSpec
@@ -171,7 +171,7 @@ async def test_the_open_table_dialog_offers_each_games_options() -> None:
 async def test_help_covers_both_games_in_the_lobby_and_the_lie_at_its_table() -> None:
     from textual.widgets import Markdown
 
-    from fairdeal.ui.local_table import LocalTable
+    from fairdeal.p2p.table.local import LocalTable
     from fairdeal.ui.screens.help import HelpScreen
 
     from .support import make_app

@@ -15,16 +15,16 @@ from textual.pilot import Pilot
 from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import GameOver, Played
 from fairdeal.p2p.table.api import SeatLeft, SeatStatus, StateChanged
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.ui.games.lie.scores import LieScoresScreen
+from fairdeal.ui.games.lie.screen import LieTableScreen
+from fairdeal.ui.games.lie.widgets.hand import LieHandView
+from fairdeal.ui.games.lie.widgets.players import LiePlayersView
+from fairdeal.ui.games.lie.widgets.trick import LieTrickView
 from fairdeal.ui.screens.confirm import ConfirmDialog
 from fairdeal.ui.screens.fault import FaultScreen
-from fairdeal.ui.screens.lie_scores import LieScoresScreen
-from fairdeal.ui.screens.lie_table import LieTableScreen
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.lie_hand import LieHandView
-from fairdeal.ui.widgets.lie_players import LiePlayersView
-from fairdeal.ui.widgets.lie_trick import LieTrickView
 
 from .lie_network_fake import NetworkLikeLieTable
 from .support import make_app, static_text

@@ -11,9 +11,9 @@ from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import RoundEnded
 from fairdeal.engine.requests import Arrange
 from fairdeal.p2p.table.api import ClaimVoid, SetupProgress, StateChanged
-from fairdeal.ui.lie_describe import claim_void_text
+from fairdeal.ui.games.lie.narrator import claim_void_text
+from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.lie_players import LiePlayersView
 
 from .support import make_app, static_text
 from .test_lie_app_pilot import grab_a_hand, lie_screen, lie_table, play_my_goes, settle
@@ -27,7 +27,7 @@ def status(app: object) -> str:
 
 def test_a_void_claim_names_the_players_and_the_cards_back() -> None:
     """The table says a void claim with seat and slot numbers and their meaning (ClaimVoid, from
-    p2p/table/lie.py); the players read names and the card's back (T3)."""
+    p2p/games/lie/table.py); the players read names and the card's back (T3)."""
     names = ["Tess", "Ada", "Ben"]
     backs = {59: 5, 7: 0}  # back 5 is y2 (colour 1, number 2), back 0 is r1
     letters = ("r", "y", "g", "b")

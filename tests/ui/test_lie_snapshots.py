@@ -12,7 +12,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from fairdeal.engine.lie.events import GameOver
-from fairdeal.ui.screens.lie_scores import LieScoresScreen, RoundResult
+from fairdeal.ui.games.lie.scores import LieScoresScreen, RoundResult
 
 from .support import make_app
 from .test_lie_app_pilot import SIZE, grab_a_hand, lie_table, settle

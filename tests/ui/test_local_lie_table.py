@@ -10,7 +10,7 @@ from fairdeal.engine.lie import Claim, IllegalAction, LieOptions, Phase, Place, 
 from fairdeal.engine.lie.bots.heuristic import HeuristicBot
 from fairdeal.engine.lie.events import Claimed, GameOver, Placed, RoundEnded
 from fairdeal.p2p.table.api import SetupProgress, StateChanged
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.p2p.table.local import LocalTable
 
 
 def engine_events(table: LocalTable) -> list[object]:
@@ -172,8 +172,8 @@ def test_the_players_panel_shows_a_card_taken_and_not_yet_placed() -> None:
     from fairdeal.engine.lie import view_for
     from fairdeal.engine.lie.cards import BACK_OF
     from fairdeal.p2p.table.api import SeatInfo
-    from fairdeal.ui.widgets.lie_cards import back_label, letters_for
-    from fairdeal.ui.widgets.lie_players import LiePlayersView
+    from fairdeal.ui.games.lie.widgets.cards import back_label, letters_for
+    from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 
     from .support import static_text
 

@@ -18,7 +18,7 @@ from fairdeal.p2p.table.api import (
     StateChanged,
     TableEvent,
 )
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.p2p.table.local import LocalTable
 
 
 async def play_out(table: LocalTable, seed: int = 7) -> None:

@@ -18,10 +18,10 @@ from fairdeal.p2p.table.api import DoubtVerification, ProofStatus, StateChanged
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.session import NetworkedTable, host_table, use_settings
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.scores import ScoresScreen
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
-from fairdeal.ui.screens.scores import ScoresScreen
-from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.table_factory import TableSpec
 from fairdeal.ui.table_finder import ZeroconfFinder
 from fairdeal.ui.widgets.game_log import GameLog

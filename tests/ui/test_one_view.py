@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from fairdeal.p2p.table.api import ProofStatus
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.screens.doubt import DoubtScreen
+from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.table_finder import FixedFinder
 
 from .fake_session import ScriptedSession

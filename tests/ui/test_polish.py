@@ -10,15 +10,15 @@ from textual.widgets._select import SelectOverlay
 from fairdeal.engine.larry import CardKind, LarryOptions, build_deck
 from fairdeal.engine.larry.events import PlayedFaceUp
 from fairdeal.p2p.table.api import StateChanged
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.p2p.table.local_bots import bot_identity
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.describe import card_label
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.ui.games.larry.narrator import card_label
+from fairdeal.ui.games.larry.widgets.card import CardBox
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.table_finder import FixedFinder
-from fairdeal.ui.widgets.card import CardBox
 from fairdeal.ui.widgets.seat_list import SeatList
 
 from .fake_session import ScriptedSession

@@ -12,11 +12,11 @@ from textual.widgets import Input, Static
 from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import Action, LarryOptions, LarryView
 from fairdeal.p2p.table.api import FaultDetected, StateChanged, TableEvent
-from fairdeal.ui.local_table import LocalTable
-from fairdeal.ui.screens.announce import AnnounceDialog
+from fairdeal.p2p.table.local import LocalTable
+from fairdeal.ui.games.larry.announce import AnnounceDialog
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.pick import PickDialog
-from fairdeal.ui.screens.table import TableScreen
 
 from .support import make_app, settle, static_text, table_screen
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from fairdeal.ui.local_table import LocalTable
-from fairdeal.ui.screens.lie_table import LieTableScreen
+from fairdeal.p2p.table.local import LocalTable
+from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.widgets.game_log import GameLog
 
 from .support import PLAYER, make_app, settle

@@ -12,10 +12,10 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.local_table import LocalTable
-from fairdeal.ui.screens.doubt import DoubtScreen
-from fairdeal.ui.screens.scores import ScoresScreen
+from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.table_finder import FixedFinder
 
 from .support import PLAYER, make_app, settle

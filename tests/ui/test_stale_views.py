@@ -10,12 +10,12 @@ from textual.widgets import Static
 
 from fairdeal.engine.larry import events as ev
 from fairdeal.p2p.table.api import ProofStatus, ReplayDone, ReplayStarted, StateChanged
+from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
-from fairdeal.ui.local_table import LocalTable
-from fairdeal.ui.screens.announce import AnnounceDialog
-from fairdeal.ui.screens.doubt import DoubtScreen
-from fairdeal.ui.screens.scores import ScoresScreen
-from fairdeal.ui.screens.table import TableScreen
+from fairdeal.ui.games.larry.announce import AnnounceDialog
+from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.scores import ScoresScreen
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 

@@ -7,9 +7,9 @@ import pytest
 from textual.pilot import Pilot
 
 from fairdeal.p2p.table.api import WatchersChanged
-from fairdeal.ui.local_table import LocalTable
+from fairdeal.p2p.table.local import LocalTable
+from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.lie_players import LiePlayersView
 from fairdeal.ui.widgets.seat_list import SeatList
 
 from .support import PLAYER, make_app, settle, static_text, table_screen

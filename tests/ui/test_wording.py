@@ -12,8 +12,8 @@ from textual.widgets import Select, Static
 from fairdeal.engine.lie import events as lie_ev
 from fairdeal.p2p.table.api import Notice, SeatInfo, TableEvent
 from fairdeal.p2p.table.session import seat_line
-from fairdeal.ui.describe import counted, seat_names
-from fairdeal.ui.lie_describe import lie_event_text
+from fairdeal.ui.games.larry.narrator import counted, seat_names
+from fairdeal.ui.games.lie.narrator import lie_event_text
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.joining import JoiningScreen

@@ -10,11 +10,11 @@ import argparse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from fairdeal.engine.games import NAMES
+    from fairdeal.engine.games import game_names
 
     # Self-play needs only the engine, so every game of the registry is offered here.
     parser.add_argument(
-        "game", choices=NAMES, metavar="GAME", help=f"the game to play: {', '.join(NAMES)}"
+        "game", choices=game_names(), metavar="GAME", help=f"the game to play: {', '.join(game_names())}"
     )
     from fairdeal.ui.commands import options
 

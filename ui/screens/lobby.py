@@ -17,7 +17,7 @@ from fairdeal.p2p.lobby.discovery import (
     TableRemoved,
     TableUpdated,
 )
-from fairdeal.ui.describe import counted
+from fairdeal.ui.games.larry.narrator import counted
 from fairdeal.ui.messages import ConnectRequested, JoinRequested, NewTableRequested
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import TableFinder
@@ -39,9 +39,9 @@ LOBBY_KEYS = """\
 def game_title(game: str) -> str:
     """ "Larry", "The Lie"; a game this fairdeal lacks is listed by its id, marked (joining it is
     refused with the reason), so that the user learns a newer fairdeal plays it."""
-    from fairdeal.engine.games import NAMES, get_game
+    from fairdeal.engine.games import game_names, get_game
 
-    return get_game(game).title if game in NAMES else f"{game} (not here)"
+    return get_game(game).title if game in game_names() else f"{game} (not here)"
 
 
 class LobbyScreen(Screen[None]):

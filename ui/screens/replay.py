@@ -22,9 +22,9 @@ from textual.widgets import Static
 
 from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent
 from fairdeal.p2p.table.replay import Replay
+from fairdeal.ui.games.larry.screen import TableScreen
+from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.replay_session import ReplaySession
-from fairdeal.ui.screens.lie_table import LieTableScreen
-from fairdeal.ui.screens.table import TableScreen
 from fairdeal.ui.widgets.game_log import GameLog
 
 REPLAY_BINDINGS: list[BindingType] = [

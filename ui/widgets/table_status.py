@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView, Phase
 from fairdeal.p2p.table.api import SeatInfo, SetupProgress
-from fairdeal.ui.describe import direction_text
+from fairdeal.ui.games.larry.narrator import direction_text
 
 
 class TableStatus(Static):

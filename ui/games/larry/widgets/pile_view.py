@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView
 from fairdeal.p2p.table.api import SeatInfo
-from fairdeal.ui.describe import card_label
+from fairdeal.ui.games.larry.narrator import card_label
 
 
 class PileView(Static):

@@ -7,7 +7,7 @@ import asyncio
 from textual.containers import HorizontalScroll
 
 from fairdeal.engine.larry import Card
-from fairdeal.ui.widgets.card import CardBox
+from fairdeal.ui.games.larry.widgets.card import CardBox
 
 
 class HandView(HorizontalScroll, can_focus=False):

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from fairdeal.engine.lie import events as ev
 from fairdeal.p2p.table.api import ClaimVoid
-from fairdeal.ui.widgets.lie_cards import back_label, front_label, ordinal
+from fairdeal.ui.games.lie.widgets.cards import back_label, front_label, ordinal
 
 
 def lie_event_text(

@@ -15,7 +15,7 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from fairdeal.ui.widgets.lie_cards import back_text, front_text
+from fairdeal.ui.games.lie.widgets.cards import back_text, front_text
 
 CELL = 4
 

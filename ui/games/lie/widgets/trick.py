@@ -12,8 +12,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from fairdeal.p2p.table.api import ProofStatus
+from fairdeal.ui.games.lie.widgets.cards import fronts_text
 from fairdeal.ui.proofs import combined, short_mark
-from fairdeal.ui.widgets.lie_cards import fronts_text
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from textual import events
 from textual.widgets import Static
 
 from fairdeal.engine.larry import Card, CardKind
-from fairdeal.ui.describe import card_label
+from fairdeal.ui.games.larry.narrator import card_label
 from fairdeal.ui.messages import CardChosen
 
 

@@ -50,7 +50,12 @@ from fairdeal.p2p.table.api import (
     TableSession,
     WatchersChanged,
 )
-from fairdeal.ui.describe import card_name, card_use, counted, event_text, seat_names
+from fairdeal.ui.games.larry.announce import AnnounceDialog
+from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.narrator import card_name, card_use, counted, event_text, seat_names
+from fairdeal.ui.games.larry.scores import ScoresScreen
+from fairdeal.ui.games.larry.widgets.hand import HandView
+from fairdeal.ui.games.larry.widgets.pile_view import PileView
 from fairdeal.ui.key_checks import (
     face_down_action,
     face_up_action,
@@ -60,16 +65,11 @@ from fairdeal.ui.key_checks import (
     refusal,
 )
 from fairdeal.ui.messages import CardChosen, NewGameRequested
-from fairdeal.ui.screens.announce import AnnounceDialog
-from fairdeal.ui.screens.doubt import DoubtScreen
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.screens.presence import TablePresence
-from fairdeal.ui.screens.scores import ScoresScreen
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.hand import HandView
-from fairdeal.ui.widgets.pile_view import PileView
 from fairdeal.ui.widgets.seat_list import SeatList
 from fairdeal.ui.widgets.table_status import TableStatus, setup_finished, setup_text
 

@@ -13,7 +13,7 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from fairdeal.ui.widgets.lie_cards import back_text
+from fairdeal.ui.games.lie.widgets.cards import back_text
 
 COLUMNS = 16
 CELL = 4  # characters per card: " r3 " or "[r3]"

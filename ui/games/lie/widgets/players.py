@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from fairdeal.engine.lie import LieView, Phase
 from fairdeal.p2p.table.api import SeatInfo
-from fairdeal.ui.widgets.lie_cards import backs_text, letters_for, ordinal
+from fairdeal.ui.games.lie.widgets.cards import backs_text, letters_for, ordinal
 from fairdeal.ui.widgets.watchers import with_watchers
 
 

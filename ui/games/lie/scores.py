@@ -17,8 +17,8 @@ from textual.widgets import Footer, Static
 
 from fairdeal.engine.lie.events import GameOver
 from fairdeal.p2p.table.api import ProofStatus, SeatInfo
+from fairdeal.ui.games.lie.widgets.cards import fronts_text, ordinal
 from fairdeal.ui.proofs import short_mark
-from fairdeal.ui.widgets.lie_cards import fronts_text, ordinal
 from fairdeal.ui.widgets.score_chart import score_chart
 
 

@@ -68,20 +68,20 @@ from fairdeal.p2p.table.api import (
     TableSession,
     WatchersChanged,
 )
-from fairdeal.ui.describe import counted, seat_names
-from fairdeal.ui.lie_describe import claim_void_text, lie_event_text
+from fairdeal.ui.games.larry.narrator import counted, seat_names
+from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
+from fairdeal.ui.games.lie.scores import LieScoresScreen, RoundResult
+from fairdeal.ui.games.lie.widgets.cards import back_label, front_label, letters_for
+from fairdeal.ui.games.lie.widgets.hand import LieHandView
+from fairdeal.ui.games.lie.widgets.players import LiePlayersView
+from fairdeal.ui.games.lie.widgets.table_grid import COLUMNS, LieTableGrid
+from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickShown
 from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.proofs import combined
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
-from fairdeal.ui.screens.lie_scores import LieScoresScreen, RoundResult
 from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.lie_cards import back_label, front_label, letters_for
-from fairdeal.ui.widgets.lie_hand import LieHandView
-from fairdeal.ui.widgets.lie_players import LiePlayersView
-from fairdeal.ui.widgets.lie_table_grid import COLUMNS, LieTableGrid
-from fairdeal.ui.widgets.lie_trick import LieTrickView, TrickLine, TrickShown
 from fairdeal.ui.widgets.table_status import setup_text
 
 log = logging.getLogger("fairdeal.ui")
