@@ -155,7 +155,9 @@ def _finish_doubt(tx: Transaction, doubter: int) -> None:
     last_player: int = tx.last_player
     loser = doubter if correct else last_player
     tx.events.append(
-        DoubtResolved(doubter, last_player, announced, total, gloats, correct, loser, cards)
+        DoubtResolved(
+            doubter, last_player, announced, total, gloats, correct, loser, cards, tx.pile_seats
+        )
     )
     penalty = tx.options.penalty
     # L19: the loser draws first, from the pick-up pile as it stands; only then is the pile

@@ -1,20 +1,17 @@
 """The Lie's states, actions, resolutions, events and requests as plain data (protocol.md 7.8).
 
-The encoding and its strict decoding are shared by every game (fairdeal.engine.codec); this module
-names The Lie's classes and decodes into them.
+The encoding and its strict decoding are shared by every game (engine/codec.py); this module
+names The Lie's classes and binds the decoders to them.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from fairdeal.engine import events as shared_events
-from fairdeal.engine import requests, resolutions
-from fairdeal.engine.codec import DecodeError, from_data, registry, to_data
+from fairdeal.engine.codec import DecodeError, GameCodec, from_data, to_data
 from fairdeal.engine.lie import actions, events, options, state
 
 __all__ = [
     "CLASSES",
+    "CODEC",
     "DecodeError",
     "action_from_data",
     "event_from_data",
@@ -25,27 +22,12 @@ __all__ = [
     "to_data",
 ]
 
-# Every class a plain-data message of The Lie may name.
-CLASSES: dict[str, type] = registry(
-    actions, resolutions, events, shared_events, requests, state, options
+CODEC = GameCodec[actions.Action, events.Event, state.LieState](
+    (actions, events, state, options), actions.Action, events.Event, state.LieState
 )
-
-
-def action_from_data(data: Any) -> actions.Action:
-    return from_data(data, actions.Action)
-
-
-def resolution_from_data(data: Any) -> resolutions.Resolution:
-    return from_data(data, resolutions.Resolution)
-
-
-def event_from_data(data: Any) -> events.Event:
-    return from_data(data, events.Event)
-
-
-def request_from_data(data: Any) -> requests.Request:
-    return from_data(data, requests.Request)
-
-
-def state_from_data(data: Any) -> state.LieState:
-    return from_data(data, state.LieState)
+CLASSES = CODEC.classes
+action_from_data = CODEC.action_from_data
+event_from_data = CODEC.event_from_data
+state_from_data = CODEC.state_from_data
+resolution_from_data = CODEC.resolution_from_data
+request_from_data = CODEC.request_from_data
