@@ -40,8 +40,8 @@ class OracleDriver:
 
     `decks` gives the face order of each new deck (Larry: hand 1, hand 2, …; The Lie: round 1)
     and `reshuffle` the order of each reshuffle; `arrange` orders Arrange requests. Without them
-    all come from `random.Random(seed)`. `game` defaults to the game of `options` (Larry when
-    neither is given).
+    all come from `random.Random(seed)`. `game` defaults to the game of `options` (the default
+    game, engine/games.py, when neither is given).
     """
 
     def __init__(
@@ -56,12 +56,12 @@ class OracleDriver:
         start: bool = True,
         game: Game | str | None = None,
     ) -> None:
-        from fairdeal.engine.games import game_of_options, get_game
+        from fairdeal.engine.games import default_game, game_of_options, get_game
 
         if isinstance(game, str):
             game = get_game(game)
         elif game is None:
-            game = game_of_options(options) if options is not None else get_game("larry")
+            game = game_of_options(options) if options is not None else get_game(default_game())
         self.game: Game = game
         self.options = options if options is not None else game.default_options()
         self.players = players

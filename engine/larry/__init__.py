@@ -120,6 +120,7 @@ def _game() -> Game:
         state_type=LarryState,
         to_data=to_data,
         from_data=from_data,
+        scenarios="fairdeal.engine.larry.scenario",
     )
 
 

@@ -141,6 +141,7 @@ def _game() -> Game:
         state_type=LieState,
         to_data=to_data,
         from_data=from_data,
+        scenarios="fairdeal.engine.lie.scenario",
     )
 
 
