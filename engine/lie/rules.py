@@ -18,6 +18,7 @@ from fairdeal.engine.events import Violation
 from fairdeal.engine.lie import errors as E
 from fairdeal.engine.lie.actions import Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import BACK_OF, COLOUR_OF, DECK_SIZE, NUMBER_OF
+from fairdeal.engine.lie.claims import claim_refusal
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.events import (
     Claimed,
@@ -160,19 +161,11 @@ def apply(state: LieState, seat: int, action: Any) -> Step:
 
 # -- Phase 1 ---------------------------------------------------------------------------------------
 def _claim(state: LieState, seat: int, action: Claim) -> Step:
-    if state.phase is not Phase.BUILD:
-        raise E.NotBuilding(seat, "cards are taken from the table only in Phase 1 (T3)")
-    if not state.claims_open():
-        raise E.WaitingForDriver(seat, "the table is still being laid out")
+    refusal = claim_refusal(state, seat)
+    if refusal is not None:
+        raise refusal
     unplaced = state.unplaced
-    if unplaced[seat] is not None:
-        raise E.PlaceFirst(
-            seat, f"place your last card (slot {unplaced[seat]}) before taking another (T3)"
-        )
     hand = state.hands[seat]
-    size = state.options.hand_size
-    if len(hand) >= size:
-        raise E.HandFull(seat, f"your hand is complete: {size} cards (T3)")
     slot = action.slot
     table = state.table
     try:

@@ -133,6 +133,19 @@ class LieState:
                 return False
         return True
 
+    def dealing_to(self, seat: int) -> bool:
+        """Is a card `seat` took still being dealt to it (its Deal not answered yet, T3)?"""
+        return any(type(request) is Deal and request.seat == seat for request in self.pending)
+
+    def held(self, seat: int, settling: int = 0) -> int:
+        """T3: the cards that count against `seat`'s hand: placed, taken but not placed, and
+        `settling` claims a networked table has not decided yet."""
+        return len(self.hands[seat]) + (self.unplaced[seat] is not None) + settling
+
+    def room(self, seat: int, settling: int = 0) -> int:
+        """T3: how many more cards `seat` may take before its hand is full (see `held`)."""
+        return self.options.hand_size - self.held(seat, settling)
+
     def front_known(self, seat: int) -> bool:
         """Has `seat`'s unplaced card been dealt to it (its Deal answered), so it may Place (T3)?"""
         slot = self.unplaced[seat]
@@ -155,13 +168,13 @@ class LieState:
                 if type(request) is not Deal:
                     return ()
                 dealing.add(request.seat)
-            size = self.options.hand_size
             unplaced = self.unplaced
+            room = self.room
             return tuple(
                 [
                     seat
-                    for seat, hand in enumerate(self.hands)
-                    if (unplaced[seat] is None and len(hand) < size)
+                    for seat in range(self.players)
+                    if (unplaced[seat] is None and room(seat) > 0)
                     or (unplaced[seat] is not None and seat not in dealing)
                 ]
             )
