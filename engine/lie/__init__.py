@@ -102,10 +102,6 @@ __all__ = [
 ]
 
 
-def _actors(state: LieState) -> tuple[int, ...]:
-    return state.actors()
-
-
 def _backs(options: LieOptions) -> tuple[int, ...]:
     return BACK_OF
 
@@ -131,7 +127,7 @@ def _game() -> Game:
         view_for=view_for,
         legal_actions=legal_actions,
         check_action=check_action,
-        actors=_actors,
+        actors=LieState.actors,  # the method itself: asked before every move of Phase 1
         backs=_backs,
         card_names=_card_names,
         bot_kinds=bots.KINDS,

@@ -33,7 +33,8 @@ def claim_refusal(
             )
         if not state.front_known(seat):
             return E.WaitingForDriver(seat, f"the front of slot {unplaced} is still being dealt")
-    if state.room(seat, settling) <= 0:
-        size = state.options.hand_size
+    size = state.options.hand_size
+    # LieState.held written out (this is asked on every claim): placed, unplaced, settling.
+    if len(state.hands[seat]) + (unplaced is not None) + settling >= size:
         return E.HandFull(seat, f"your hand is complete: {size} cards (T3)")
     return None

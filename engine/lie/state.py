@@ -168,13 +168,15 @@ class LieState:
                 if type(request) is not Deal:
                     return ()
                 dealing.add(request.seat)
+            size = self.options.hand_size
             unplaced = self.unplaced
-            room = self.room
+            # With nothing unplaced, `room` (above) is the hand size less the hand: written out,
+            # as actors is asked before every move of Phase 1.
             return tuple(
                 [
                     seat
-                    for seat in range(self.players)
-                    if (unplaced[seat] is None and room(seat) > 0)
+                    for seat, hand in enumerate(self.hands)
+                    if (unplaced[seat] is None and len(hand) < size)
                     or (unplaced[seat] is not None and seat not in dealing)
                 ]
             )
