@@ -64,7 +64,7 @@ def match(expected: Any, actual: Any) -> bool:
             and len(expected) == len(actual)
             and all(match(e, a) for e, a in zip(expected, actual, strict=True))
         )
-    return expected == actual
+    return bool(expected == actual)
 
 
 def check_events(expected: list[Any], events: list[Any], where: str) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import (
     ANNOUNCE_MIN,
@@ -32,7 +33,6 @@ from fairdeal.engine.larry.events import (
     OverLimit,
     PlayedFaceDown,
     PlayedFaceUp,
-    Violation,
     WentOut,
 )
 from fairdeal.engine.larry.options import LarryOptions

@@ -5,8 +5,9 @@ to deal that slot to the claimer, and once that Deal is answered the claimer pla
 end of its hand (Place; the engine places a hand's first card itself). Phase 2 (T5-T7): tricks;
 each play asks for a Reveal and is checked on its faces (a contradicted play is a Violation).
 Rounds and the prize pile (T4, T8, T9) and scoring (T10) follow. Every transition works on a
-typed copy of the state's fields (engine/lie/transaction.py, as Larry does): one shallow copy
-and one new state per call; what a transition does not change is shared, not copied.
+typed copy of the state's fields (engine/lie/transaction.py, every game's idiom of
+engine/transaction.py): one shallow copy and one new state per call; what a transition does not
+change is shared, not copied. Whether a seat may take a card is engine/lie/claims.py.
 """
 
 from __future__ import annotations
