@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import cache
 from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union, get_args, get_origin
@@ -217,12 +217,20 @@ class GameCodec(Generic[ActionT, EventT, StateT]):
         state: StateT = from_data(data, self.state_type)
         return state
 
-    @staticmethod
-    def resolution_from_data(data: Any) -> Resolution:
-        resolution: Resolution = from_data(data, Resolution)
-        return resolution
+    def decoders(
+        self,
+    ) -> tuple[Callable[[Any], ActionT], Callable[[Any], EventT], Callable[[Any], StateT]]:
+        """The game's own decoders, for its codec module to export by name."""
+        return self.action_from_data, self.event_from_data, self.state_from_data
 
-    @staticmethod
-    def request_from_data(data: Any) -> Request:
-        request: Request = from_data(data, Request)
-        return request
+
+def resolution_from_data(data: Any) -> Resolution:
+    """A driver's answer, in any game."""
+    resolution: Resolution = from_data(data, Resolution)
+    return resolution
+
+
+def request_from_data(data: Any) -> Request:
+    """A request to the driver, in any game."""
+    request: Request = from_data(data, Request)
+    return request
