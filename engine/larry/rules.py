@@ -107,8 +107,9 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
         raise E.WaitingForDriver(seat, "cards are still being dealt or revealed")
     if seat != state.turn:
         raise E.NotYourTurn(seat, f"it is seat {state.turn}'s turn")
-    # `type(x) is C`: the type checker narrows it, as cheaply as `kind is C`.
-    if type(action) is PlayFaceDown and state.phase is Phase.PLAY:
+    # `is` tests on one type(); each branch's assert only tells the type checker what it found.
+    if kind is PlayFaceDown and state.phase is Phase.PLAY:
+        assert isinstance(action, PlayFaceDown)
         return _play_face_down(state, seat, action)
     if kind is Doubt:
         return _doubt(state, seat)
@@ -118,7 +119,8 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
         raise E.MustDoubtOrAccept(
             seat, f"seat {state.out_seat} went out: doubt or accept, nothing else (L16)"
         )
-    if type(action) is PlayFaceUp:
+    if kind is PlayFaceUp:
+        assert isinstance(action, PlayFaceUp)
         return _play_face_up(state, seat, action)
     if kind is AcceptOut:
         raise E.NothingToAccept(seat, "nobody has gone out (L16)")
