@@ -100,11 +100,6 @@ def answered(state: StateT) -> Step:
     return _new_tuple(Step, (next_state, (), ()))
 
 
-def answered_request(state: StateT, request: Request) -> Step:
-    """The default answer to an Ack: the request is served and nothing else changes."""
-    return answered(state)
-
-
 def resolve(
     state: StateT,
     seat: int,
@@ -112,16 +107,18 @@ def resolve(
     *,
     reveal: Callable[[StateT, Reveal, Faces], Step],
     arrange: Callable[[StateT, Arrange, Arrangement], Step] | None = None,
-    ack: Callable[[StateT, Request], Step] = answered_request,
+    ack: Callable[[StateT, Request], Step] | None = None,
 ) -> Step:
     """Check the driver's `resolution` against the first pending request and hand it to the
     game: Faces answer a Reveal (`reveal`), an Arrangement an Arrange (`arrange`, for a game
-    that asks for one), an Ack any other request (`ack`). BadResolution otherwise, naming why;
-    the state is never changed."""
+    that asks for one), an Ack any other request (`ack`; without one the request is simply
+    served). BadResolution otherwise, naming why; the state is never changed."""
     if seat != DRIVER:
         raise BadResolution(seat, "only the driver answers requests")
-    if not isinstance(resolution, (Ack, Faces, Arrangement)):
-        raise BadResolution(seat, f"{type(resolution).__name__} answers no request")
+    kind = type(resolution)
+    if kind is not Ack and kind is not Faces and kind is not Arrangement:
+        raise BadResolution(seat, f"{kind.__name__} answers no request")
+    assert isinstance(resolution, (Ack, Faces, Arrangement))  # tells the type checker only
     pending = state.pending
     if not pending:
         raise BadResolution(seat, "no request is outstanding")
@@ -130,16 +127,17 @@ def resolve(
         raise BadResolution(
             seat, f"answer for request {resolution.request}, expected request {request.id}"
         )
-    if isinstance(request, Reveal):
+    request_kind = type(request)
+    if request_kind is Reveal:
+        assert isinstance(request, Reveal)
         if not isinstance(resolution, Faces):
             raise BadResolution(seat, f"request {request.id} is a Reveal: answer with Faces")
         return reveal(state, request, resolution)
-    if isinstance(request, Arrange) and arrange is not None:
+    if request_kind is Arrange and arrange is not None:
+        assert isinstance(request, Arrange)
         if not isinstance(resolution, Arrangement):
             raise BadResolution(seat, f"request {request.id} is an Arrange: answer with its order")
         return arrange(state, request, resolution)
-    if not isinstance(resolution, Ack):
-        raise BadResolution(
-            seat, f"request {request.id} is answered with Ack, not {type(resolution).__name__}"
-        )
-    return ack(state, request)
+    if kind is not Ack:
+        raise BadResolution(seat, f"request {request.id} is answered with Ack, not {kind.__name__}")
+    return answered(state) if ack is None else ack(state, request)

@@ -47,9 +47,9 @@ from fairdeal.engine.larry.state import (
     Step,
 )
 from fairdeal.engine.larry.transaction import Transaction
-from fairdeal.engine.requests import Reveal, Transfer
+from fairdeal.engine.requests import Arrange, Reveal, Transfer
 from fairdeal.engine.resolutions import Arrangement
-from fairdeal.engine.transaction import resolve
+from fairdeal.engine.transaction import answered, resolve
 
 
 def new_game(players: int, options: LarryOptions | None = None) -> Step:
@@ -97,7 +97,15 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
     IllegalAction subclass naming the seat; the given state is never changed.
     """
     kind = type(action)
-    if kind is Ack or kind is Faces or kind is Arrangement:
+    if kind is Ack:  # the common answer (every Deal): served at once when it is in order
+        assert isinstance(action, Ack)
+        pending = state.pending
+        if seat == E.DRIVER and pending and pending[0].id == action.request:
+            request_kind = type(pending[0])
+            if request_kind is not Reveal and request_kind is not Arrange:
+                return answered(state)
+        return _resolve(state, seat, action)
+    if kind is Faces or kind is Arrangement:
         return _resolve(state, seat, action)
     if state.phase in FINISHED_PHASES:
         raise E.GameIsOver(seat, "the game is over")
