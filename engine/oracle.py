@@ -211,5 +211,7 @@ class OracleDriver:
         step = self.game.apply(self.state, seat, action)
         self.log.append((seat, action))
         self.events.extend(step.events)
-        self.state = self.serve(step.state)
+        state = step.state
+        # Most moves ask nothing of the driver (a placement, a pass): no serving to do.
+        self.state = self.serve(state) if state.pending else state
         return step

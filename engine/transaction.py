@@ -83,7 +83,7 @@ class Transaction(Generic[StateT, EventT]):
         requests = self.requests
         if requests:
             values["pending"] = self.pending + requests
-        state: object = _new(type(self).state_type)
+        state: object = _new(self.state_type)
         # Filling the new state's own dict keeps its keys shared with every state of its class
         # (CPython's key-sharing dicts): cheaper than handing it this dict, and faster to read.
         state.__dict__.update(values)
