@@ -28,11 +28,11 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(spec: str, rng: random.Random, game: str = "larry") -> Bot:
-    """A bot of `game` by name ("random" or "heuristic")."""
-    from fairdeal.engine.games import get_game
+def make_bot(spec: str, rng: random.Random, game: str | None = None) -> Bot:
+    """A bot of `game` (the default game when None) by name ("random" or "heuristic")."""
+    from fairdeal.engine.games import default_game, get_game
 
-    return get_game(game).make_bot(spec, rng)
+    return get_game(game or default_game()).make_bot(spec, rng)
 
 
 def pace_of(bot: Bot) -> float:

@@ -11,10 +11,14 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import cache
-from typing import Annotated, Any, NamedTuple, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union, get_args, get_origin
+
+from fairdeal.engine import events, requests, resolutions
+from fairdeal.engine.requests import Request
+from fairdeal.engine.resolutions import Resolution
 
 T = TypeVar("T")
 
@@ -172,3 +176,61 @@ def _decode_dataclass(data: Any, classes: list[type], path: str) -> Any:
         elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
             raise DecodeError(f"{path}: {name} needs field {field.name!r}")
     return cls(**values)
+
+
+ActionT = TypeVar("ActionT")
+EventT = TypeVar("EventT")
+StateT = TypeVar("StateT")
+
+
+class GameCodec(Generic[ActionT, EventT, StateT]):
+    """One game's plain-data codec: the classes its messages may name and a decoder for each kind.
+
+    A game builds one from its modules and its union aliases, and its codec module re-exports the
+    bound decoders (engine/<game>/codec.py). Decoding is `from_data`'s strict decoding; the result
+    has the declared type because `from_data` checked every field against it.
+    """
+
+    def __init__(
+        self,
+        modules: tuple[types.ModuleType, ...],
+        action_type: Any,
+        event_type: Any,
+        state_type: type[StateT],
+    ) -> None:
+        actions, *rest = modules
+        # Every class a plain-data message of this game may name: its own and the shared ones.
+        self.classes: dict[str, type] = registry(actions, resolutions, *rest, events, requests)
+        self.action_type = action_type  # a union alias (Action): a type form, not a class
+        self.event_type = event_type
+        self.state_type = state_type
+
+    def action_from_data(self, data: Any) -> ActionT:
+        action: ActionT = from_data(data, self.action_type)
+        return action
+
+    def event_from_data(self, data: Any) -> EventT:
+        event: EventT = from_data(data, self.event_type)
+        return event
+
+    def state_from_data(self, data: Any) -> StateT:
+        state: StateT = from_data(data, self.state_type)
+        return state
+
+    def decoders(
+        self,
+    ) -> tuple[Callable[[Any], ActionT], Callable[[Any], EventT], Callable[[Any], StateT]]:
+        """The game's own decoders, for its codec module to export by name."""
+        return self.action_from_data, self.event_from_data, self.state_from_data
+
+
+def resolution_from_data(data: Any) -> Resolution:
+    """A driver's answer, in any game."""
+    resolution: Resolution = from_data(data, Resolution)
+    return resolution
+
+
+def request_from_data(data: Any) -> Request:
+    """A request to the driver, in any game."""
+    request: Request = from_data(data, Request)
+    return request

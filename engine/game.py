@@ -44,6 +44,8 @@ class Game:
     - `backs(options)` gives the public back of every card id (all 0 when backs say nothing), so a
       driver can shuffle within groups of one back.
     - `actors(state)`: the seats that may act now (several at once in The Lie's Phase 1).
+    - `scenarios`: the module that reads this game's scenario files (engine/scenario.py runs
+      them), or None for a game without any.
     """
 
     name: str
@@ -68,3 +70,4 @@ class Game:
     state_type: type
     to_data: Callable[[Any], Any]
     from_data: Callable[[Any, Any], Any]
+    scenarios: str | None = None

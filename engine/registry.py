@@ -13,8 +13,10 @@ An entry point's name is the game's name ("larry" in `fairdeal play --game larry
 
 from __future__ import annotations
 
-from importlib.metadata import EntryPoint, entry_points
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:  # importlib.metadata imports email and socket: loaded on first use only
+    from importlib.metadata import EntryPoint
 
 T = TypeVar("T")
 
@@ -26,6 +28,8 @@ HOME_DISTRIBUTION = "fairdeal"
 def _found(group: str) -> dict[str, EntryPoint]:
     """Every entry point of `group`: this distribution's first, in their listed order, then the
     others by name. A name listed twice keeps its first entry."""
+    from importlib.metadata import entry_points
+
     points = list(entry_points(group=group))
     home = [p for p in points if p.dist is not None and p.dist.name == HOME_DISTRIBUTION]
     others = sorted((p for p in points if p not in home), key=lambda p: p.name)

@@ -2,9 +2,10 @@
 
 The format is documented in tests/scenarios/README.md (Larry: tests/scenarios/larry/README.md,
 The Lie: tests/scenarios/lie/README.md). `run_scenario(data)` takes the parsed JSON, picks the game
-by its `"game"` key ("larry" when absent) and returns a ScenarioResult with every difference
-found (an empty list means pass). This module holds what both games share: the script loop, the
-typed-error check, the partial matching of expectations and events.
+by its `"game"` key (the default game of engine/games.py when absent, as in Larry's files) and
+returns a ScenarioResult with every difference found (an empty list means pass). This module holds
+what every game shares: the script loop, the typed-error check, the partial matching of
+expectations and events; each game's `Game.scenarios` module reads its own setup and steps.
 """
 
 from __future__ import annotations
@@ -16,12 +17,8 @@ from typing import Any, Protocol
 
 from fairdeal.engine.codec import to_data
 from fairdeal.engine.errors import IllegalAction
+from fairdeal.engine.games import default_game, game_names, get_game
 from fairdeal.engine.oracle import OracleDriver
-
-RUNNERS: dict[str, str] = {
-    "larry": "fairdeal.engine.larry.scenario",
-    "lie": "fairdeal.engine.lie.scenario",
-}
 
 
 class ScenarioError(ValueError):
@@ -67,7 +64,7 @@ def match(expected: Any, actual: Any) -> bool:
             and len(expected) == len(actual)
             and all(match(e, a) for e, a in zip(expected, actual, strict=True))
         )
-    return expected == actual
+    return bool(expected == actual)
 
 
 def check_events(expected: list[Any], events: list[Any], where: str) -> list[str]:
@@ -109,14 +106,25 @@ def compare(
     return failures
 
 
+def scenario_games() -> dict[str, str]:
+    """Every registered game that reads scenario files: its name -> its scenario module."""
+    modules = {name: get_game(name).scenarios for name in game_names()}
+    return {name: module for name, module in modules.items() if module}
+
+
+def _runner(game: object) -> GameScenarios:
+    modules = scenario_games()
+    if not isinstance(game, str) or game not in modules:
+        raise ScenarioError(f"'game' must be one of {', '.join(modules)}, not {game!r}")
+    runner: GameScenarios = import_module(modules[game])  # a module offers the protocol's names
+    return runner
+
+
 def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
     """Run one parsed scenario. Raises ScenarioError when the file itself is malformed."""
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a JSON object")
-    game = data.get("game", "larry")
-    if game not in RUNNERS:
-        raise ScenarioError(f"'game' must be one of {', '.join(RUNNERS)}, not {game!r}")
-    runner: GameScenarios = import_module(RUNNERS[game])  # type: ignore[assignment]
+    runner = _runner(data.get("game", default_game()))
     unknown = set(data) - runner.TOP_KEYS - {"game"}
     if unknown:
         raise ScenarioError(f"unknown key(s) {', '.join(sorted(unknown))}")

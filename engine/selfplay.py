@@ -14,7 +14,7 @@ from typing import Any
 
 from fairdeal.engine.bots import Bot, make_bot, pace_of
 from fairdeal.engine.game import Game
-from fairdeal.engine.games import game_of_options, get_game
+from fairdeal.engine.games import default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 
 MAX_ACTIONS = 20_000  # a safety net: a game that runs this long is reported, not looped forever
@@ -44,7 +44,9 @@ def play_game(
     if isinstance(game, str):
         game = get_game(game)
     if driver is None:
-        game = game or (game_of_options(options) if options is not None else get_game("larry"))
+        game = game or (
+            game_of_options(options) if options is not None else get_game(default_game())
+        )
         driver = OracleDriver(len(bots), options, seed=seed, game=game)
     game = driver.game
     view_for, actors = game.view_for, game.actors
@@ -73,7 +75,7 @@ def _rounds(state: Any) -> int:
     return int(getattr(state, "hand_no", None) or state.round_no)
 
 
-def make_bots(spec: str, players: int, rng: random.Random, game: str = "larry") -> list[Bot]:
+def make_bots(spec: str, players: int, rng: random.Random, game: str | None = None) -> list[Bot]:
     """Bots from a comma list ("heuristic,random"); the last name fills the remaining seats."""
     names = [name.strip() for name in spec.split(",") if name.strip()] or ["random"]
     if len(names) > players:

@@ -33,7 +33,8 @@ API overview (names are stable; other packages build on them):
 """
 
 from fairdeal.engine.errors import DRIVER, IllegalAction
-from fairdeal.engine.game import Game
+from fairdeal.engine.events import Violation
+from fairdeal.engine.game import Game, Knowledge
 from fairdeal.engine.larry.actions import (
     AcceptOut,
     Ack,
@@ -45,12 +46,12 @@ from fairdeal.engine.larry.actions import (
     Resolution,
 )
 from fairdeal.engine.larry.cards import Card, CardKind, build_deck
-from fairdeal.engine.larry.events import Event, Violation
+from fairdeal.engine.larry.events import Event
 from fairdeal.engine.larry.legal import legal_actions
 from fairdeal.engine.larry.options import MAX_PLAYERS, MIN_PLAYERS, LarryOptions
 from fairdeal.engine.larry.rules import apply, new_game
 from fairdeal.engine.larry.state import LarryState, Phase, Step
-from fairdeal.engine.larry.view import Knowledge, LarryView, view_for
+from fairdeal.engine.larry.view import LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
 
@@ -120,6 +121,7 @@ def _game() -> Game:
         state_type=LarryState,
         to_data=to_data,
         from_data=from_data,
+        scenarios="fairdeal.engine.larry.scenario",
     )
 
 

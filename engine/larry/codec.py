@@ -1,51 +1,26 @@
 """Larry's states, actions, resolutions, events and requests as plain data (protocol.md section 7).
 
-The encoding and its strict decoding are shared by every game (fairdeal.engine.codec); this module
-names Larry's classes and decodes into them.
+The encoding and its strict decoding are every game's (engine/codec.py); this module binds the
+decoders to Larry's classes.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from fairdeal.engine import events as shared_events
-from fairdeal.engine import requests, resolutions
-from fairdeal.engine.codec import DecodeError, from_data, registry, to_data
+from fairdeal.engine.codec import (
+    DecodeError,
+    GameCodec,
+    from_data,
+    request_from_data,
+    resolution_from_data,
+    to_data,
+)
 from fairdeal.engine.larry import actions, events, options, state
 
-__all__ = [
-    "CLASSES",
-    "DecodeError",
-    "action_from_data",
-    "event_from_data",
-    "from_data",
-    "request_from_data",
-    "resolution_from_data",
-    "state_from_data",
-    "to_data",
-]
-
-# Every class a Larry plain-data message may name.
-CLASSES: dict[str, type] = registry(
-    actions, resolutions, events, shared_events, requests, state, options
+CODEC = GameCodec[actions.Action, events.Event, state.LarryState](
+    (actions, events, state, options), actions.Action, events.Event, state.LarryState
 )
+CLASSES = CODEC.classes  # every class a plain-data message of this game may name
+action_from_data, event_from_data, state_from_data = CODEC.decoders()
 
-
-def action_from_data(data: Any) -> actions.Action:
-    return from_data(data, actions.Action)
-
-
-def resolution_from_data(data: Any) -> resolutions.Resolution:
-    return from_data(data, resolutions.Resolution)
-
-
-def event_from_data(data: Any) -> events.Event:
-    return from_data(data, events.Event)
-
-
-def request_from_data(data: Any) -> requests.Request:
-    return from_data(data, requests.Request)
-
-
-def state_from_data(data: Any) -> state.LarryState:
-    return from_data(data, state.LarryState)
+__all__ = ["CLASSES", "CODEC", "DecodeError", "action_from_data", "event_from_data", "from_data"]
+__all__ += ["request_from_data", "resolution_from_data", "state_from_data", "to_data"]

@@ -104,6 +104,9 @@ class DoubtResolved:
     correct: bool
     loser: int
     cards: tuple[int, ...]  # the pile's faces, in play order
+    # The seat that played each pile card, parallel to `cards`: what a doubt proves about whom
+    # (a table's DoubtVerification) needs no replay of the hand to find it.
+    played_by: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

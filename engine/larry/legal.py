@@ -65,7 +65,7 @@ def face_down_actions(view: LarryView) -> tuple[Action, ...]:
     )
 
 
-def face_up_actions(view: LarryView) -> tuple[Action, ...]:
+def face_up_actions(view: LarryView) -> tuple[PlayFaceUp, ...]:
     """Face-up plays of cards whose face this seat knows (its own hand), with their targets."""
     if not view.my_turn or view.phase is not Phase.PLAY:
         return ()
@@ -78,7 +78,7 @@ def face_up_actions(view: LarryView) -> tuple[Action, ...]:
         # L12 (extended): nothing playable for effect or value, so one card goes up as a 0.
         larry = larry_flag(len(hand) - 1)
         return tuple(PlayFaceUp(slot, kind, None, None, larry) for slot, kind in known)
-    actions: list[Action] = []
+    actions: list[PlayFaceUp] = []
     for slot, kind in known:
         if kind in ACTION_KINDS:
             if kind is CardKind.GIVE_AWAY_1:

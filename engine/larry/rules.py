@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import (
     ANNOUNCE_MIN,
@@ -32,7 +33,6 @@ from fairdeal.engine.larry.events import (
     OverLimit,
     PlayedFaceDown,
     PlayedFaceUp,
-    Violation,
     WentOut,
 )
 from fairdeal.engine.larry.options import LarryOptions
@@ -46,9 +46,10 @@ from fairdeal.engine.larry.state import (
     Phase,
     Step,
 )
-from fairdeal.engine.larry.transaction import Transaction, build_state
-from fairdeal.engine.requests import Request, Reveal, Transfer
+from fairdeal.engine.larry.transaction import Transaction
+from fairdeal.engine.requests import Arrange, Reveal, Transfer
 from fairdeal.engine.resolutions import Arrangement
+from fairdeal.engine.transaction import answered, resolve
 
 
 def new_game(players: int, options: LarryOptions | None = None) -> Step:
@@ -96,8 +97,16 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
     IllegalAction subclass naming the seat; the given state is never changed.
     """
     kind = type(action)
-    if kind is Ack or kind is Faces or kind is Arrangement:
-        return _resolve(state, seat, action)  # type: ignore[arg-type]
+    if kind is Ack:  # the common answer (every Deal): served at once when it is in order
+        assert isinstance(action, Ack)
+        pending = state.pending
+        if seat == E.DRIVER and pending and pending[0].id == action.request:
+            request_kind = type(pending[0])
+            if request_kind is not Reveal and request_kind is not Arrange:
+                return answered(state)
+        return _resolve(state, seat, action)
+    if kind is Faces or kind is Arrangement:
+        return _resolve(state, seat, action)
     if state.phase in FINISHED_PHASES:
         raise E.GameIsOver(seat, "the game is over")
     if not 0 <= seat < state.players:
@@ -106,8 +115,10 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
         raise E.WaitingForDriver(seat, "cards are still being dealt or revealed")
     if seat != state.turn:
         raise E.NotYourTurn(seat, f"it is seat {state.turn}'s turn")
+    # `is` tests on one type(); each branch's assert only tells the type checker what it found.
     if kind is PlayFaceDown and state.phase is Phase.PLAY:
-        return _play_face_down(state, seat, action)  # type: ignore[arg-type]
+        assert isinstance(action, PlayFaceDown)
+        return _play_face_down(state, seat, action)
     if kind is Doubt:
         return _doubt(state, seat)
     if state.phase is Phase.GOING_OUT:
@@ -117,7 +128,8 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
             seat, f"seat {state.out_seat} went out: doubt or accept, nothing else (L16)"
         )
     if kind is PlayFaceUp:
-        return _play_face_up(state, seat, action)  # type: ignore[arg-type]
+        assert isinstance(action, PlayFaceUp)
+        return _play_face_up(state, seat, action)
     if kind is AcceptOut:
         raise E.NothingToAccept(seat, "nobody has gone out (L16)")
     raise E.UnknownAction(seat, f"{kind.__name__} is not a Larry action")
@@ -129,11 +141,11 @@ def _doubt(state: LarryState, seat: int) -> Step:
         raise E.CannotDoubtEmptyPile(seat, "the pile is empty: nothing to doubt (L7)")
     tx = Transaction(state)
     tx.mark_acted(seat)
-    tx.events.append(Doubted(seat, state.last_player))
+    tx.emit(Doubted(seat, state.last_player))
     hidden = tuple(slot for slot in state.pile if slot not in state.revealed)
     if hidden:
         tx.awaiting = AwaitDoubt(seat)
-        tx.new_requests.append(Reveal(tx.request_id(), hidden, "doubt"))
+        tx.ask(Reveal(tx.request_id(), hidden, "doubt"))
     else:
         _finish_doubt(tx, seat)
     return tx.freeze()
@@ -152,10 +164,13 @@ def _finish_doubt(tx: Transaction, doubter: int) -> None:
             gloats += 1
     announced: int = tx.announced
     correct = gloats % 2 == 1 or total == announced
-    last_player: int = tx.last_player
+    last_player = tx.last_player
+    assert last_player is not None, "a doubted pile was played by someone"
     loser = doubter if correct else last_player
-    tx.events.append(
-        DoubtResolved(doubter, last_player, announced, total, gloats, correct, loser, cards)
+    tx.emit(
+        DoubtResolved(
+            doubter, last_player, announced, total, gloats, correct, loser, cards, tx.pile_seats
+        )
     )
     penalty = tx.options.penalty
     # L19: the loser draws first, from the pick-up pile as it stands; only then is the pile
@@ -163,7 +178,8 @@ def _finish_doubt(tx: Transaction, doubter: int) -> None:
     tx.draw(loser, penalty, "doubt")
     tx.clear_pile()
     if tx.phase is Phase.GOING_OUT:
-        out_seat: int = tx.out_seat
+        out_seat = tx.out_seat
+        assert out_seat is not None, "GOING_OUT names who went out"
         if correct:  # L16: the doubter picks up and the hand ends
             tx.end_hand(out_seat)
         else:  # L16: the player who went out picks up and starts the next round
@@ -182,11 +198,11 @@ def _check_larry(seat: int, larry: bool, left: int) -> None:
 def _after_play(tx: Transaction, seat: int, larry: bool, left: int) -> None:
     """Common end of a play: L15 Larry penalty, L16 going out, else the next seat's turn."""
     if left == 1 and not larry:
-        tx.events.append(LarryPenalty(seat))
+        tx.emit(LarryPenalty(seat))
         tx.draw(seat, tx.options.penalty, "larry")
     if left == 0:
         final_doubt = bool(tx.pile)
-        tx.events.append(WentOut(seat, final_doubt))
+        tx.emit(WentOut(seat, final_doubt))
         if final_doubt:
             tx.phase = Phase.GOING_OUT
             tx.out_seat = seat
@@ -215,13 +231,13 @@ def _play_face_down(state: LarryState, seat: int, action: PlayFaceDown) -> Step:
     _check_larry(seat, action.larry, left)
     tx = Transaction(state)
     tx.mark_acted(seat)
-    tx.hands[seat] = tuple([slot for slot in hand if slot != action.slot])
+    tx.set_hand(seat, tuple([slot for slot in hand if slot != action.slot]))
     tx.pile = (*state.pile, action.slot)
     tx.pile_seats = (*state.pile_seats, seat)
     tx.pile_totals = (*state.pile_totals, action.announce)
     tx.announced = action.announce
     tx.last_player = seat
-    tx.events.append(PlayedFaceDown(seat, action.slot, action.announce, action.larry))
+    tx.emit(PlayedFaceDown(seat, action.slot, action.announce, action.larry))
     _after_play(tx, seat, action.larry, left)
     return tx.freeze()
 
@@ -285,7 +301,7 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
     forced = zero_play or claim is CardKind.NUMBER
     tx = Transaction(state)
     tx.mark_acted(seat)
-    tx.hands[seat] = tuple([slot for slot in hand if slot != action.slot])
+    tx.set_hand(seat, tuple([slot for slot in hand if slot != action.slot]))
     if forced:
         # L12: face-up numbers (and zero plays) join the pile.
         tx.pile = (*state.pile, action.slot)
@@ -300,7 +316,7 @@ def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
     if zero_play:  # the claim "no other card is playable" is proved by the whole hand
         to_reveal += tx.hands[seat]
     tx.awaiting = AwaitFaceUp(seat, action, left, forced, zero_play)
-    tx.new_requests.append(Reveal(tx.request_id(), to_reveal, "face_up"))
+    tx.ask(Reveal(tx.request_id(), to_reveal, "face_up"))
     return tx.freeze()
 
 
@@ -317,7 +333,7 @@ def _finish_face_up(tx: Transaction, pending: AwaitFaceUp, reveal: Reveal) -> No
     if not honest:
         shown = ", ".join(tx.deck[face].name for face in faces)
         tx.phase = Phase.ABORTED
-        tx.events.append(
+        tx.emit(
             Violation(seat, f"claimed {claim.value} face-up, showed {shown}", reveal.slots, faces)
         )
         return
@@ -328,76 +344,55 @@ def _finish_face_up(tx: Transaction, pending: AwaitFaceUp, reveal: Reveal) -> No
         total = tx.announced + card.value
         tx.announced = total
         tx.pile_totals = (*tx.pile_totals, total)
-        tx.events.append(PlayedFaceUp(seat, action.slot, card.id, claim, None, total, action.larry))
+        tx.emit(PlayedFaceUp(seat, action.slot, card.id, claim, None, total, action.larry))
         if total > tx.limit:
-            tx.events.append(OverLimit(seat, total, tx.limit))
+            tx.emit(OverLimit(seat, total, tx.limit))
             tx.draw(seat, tx.options.penalty, "over_limit")
             if left == 1 and not action.larry:  # L22: the forgotten call costs 2 more
-                tx.events.append(LarryPenalty(seat))
+                tx.emit(LarryPenalty(seat))
                 tx.draw(seat, tx.options.penalty, "larry")
             tx.clear_pile()  # L19: after the pick-ups, as for a doubt
             tx.turn = seat  # L12: that player starts the next round
             return
         _after_play(tx, seat, action.larry, left)
         return
-    tx.events.append(
+    tx.emit(
         PlayedFaceUp(seat, action.slot, card.id, claim, action.target, tx.announced, action.larry)
     )
     target = action.target
     if claim is CardKind.FACE_UP:
         assert target is not None
         tx.set_obligation(target, True)
-        tx.events.append(ObligationPlaced(seat, target))
+        tx.emit(ObligationPlaced(seat, target))
     elif claim is CardKind.PICK_UP_2:
         assert target is not None
         tx.draw(target, tx.options.penalty, "pick_up_2")
     elif claim is CardKind.GIVE_AWAY_1:
         assert target is not None and action.give is not None
-        tx.hands[seat] = tuple(slot for slot in tx.hands[seat] if slot != action.give)
-        tx.hands[target] = tx.hands[target] + (action.give,)
-        tx.new_requests.append(Transfer(tx.request_id(), action.give, seat, target))
-        tx.events.append(CardGiven(seat, target, action.give))
+        tx.set_hand(seat, tuple(slot for slot in tx.hands[seat] if slot != action.give))
+        tx.set_hand(target, tx.hands[target] + (action.give,))
+        tx.ask(Transfer(tx.request_id(), action.give, seat, target))
+        tx.emit(CardGiven(seat, target, action.give))
     elif claim is CardKind.CHANGE_DIRECTION:
         tx.direction = -tx.direction
         low, high = tx.options.limits[1], tx.options.limits[0]
         tx.limit = low if tx.limit == high else high
-        tx.events.append(DirectionChanged(tx.direction, tx.limit))
+        tx.emit(DirectionChanged(tx.direction, tx.limit))
     _after_play(tx, seat, action.larry, left)
 
 
 def _accept_out(state: LarryState, seat: int) -> Step:
     tx = Transaction(state)
     tx.mark_acted(seat)
-    tx.events.append(OutAccepted(seat))
+    tx.emit(OutAccepted(seat))
     assert state.out_seat is not None
     tx.end_hand(state.out_seat)
     return tx.freeze()
 
 
-# -- driver resolutions --------------------------------------------------------------------------
-def _resolve(state: LarryState, seat: int, resolution: Resolution) -> Step:
-    if seat != E.DRIVER:
-        raise E.BadResolution(seat, "only the driver answers requests")
-    if not state.pending:
-        raise E.BadResolution(seat, "no request is outstanding")
-    request = state.pending[0]
-    if resolution.request != request.id:
-        raise E.BadResolution(
-            seat, f"answer for request {resolution.request}, expected request {request.id}"
-        )
-    if isinstance(request, Reveal):
-        if not isinstance(resolution, Faces):
-            raise E.BadResolution(seat, f"request {request.id} is a Reveal: answer with Faces")
-        return _resolve_reveal(state, request, resolution)
-    if not isinstance(resolution, Ack):
-        raise E.BadResolution(seat, f"request {request.id} is answered with Ack, not faces")
-    return Step(_replace_pending(state, state.pending[1:]), (), ())
-
-
-def _replace_pending(state: LarryState, pending: tuple[Request, ...]) -> LarryState:
-    values = dict(state.__dict__)
-    values["pending"] = pending
-    return build_state(values)
+# -- driver resolutions (checked by engine/transaction.py's resolve) -----------------------------
+def _resolve(state: LarryState, seat: int, resolution: Action | Resolution) -> Step:
+    return resolve(state, seat, resolution, reveal=_resolve_reveal)
 
 
 def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> Step:

@@ -89,15 +89,16 @@ def _deck_order(key_deck: Any, deck: tuple[Card, ...], players: int, per: int) -
         for position, card in zip(layout.pickup, top + rest, strict=True):
             order[position] = card
         return [card for card in order if card is not None]
-    order = _card_ids(deck, list(key_deck), used, "deck")
-    return order + [c.id for c in deck if c.id not in used]
+    listed = _card_ids(deck, list(key_deck), used, "deck")
+    return listed + [c.id for c in deck if c.id not in used]
 
 
 def _options(data: Mapping[str, Any]) -> LarryOptions:
     raw = dict(data.get("options", {}))
     raw["type"] = "LarryOptions"
     try:
-        return from_data(raw, LarryOptions)
+        options: LarryOptions = from_data(raw, LarryOptions)  # strictly decoded: its type
+        return options
     except DecodeError as error:
         raise ScenarioError(f"options: {error}") from None
 
@@ -112,7 +113,7 @@ def action(step: Mapping[str, Any], driver: OracleDriver, index: int) -> tuple[i
         raise ScenarioError(f"{where}: 'seat' must be an integer")
     state = driver.state
     deck = build_deck(state.options)
-    hand = state.hands[seat] if 0 <= seat < state.players else ()
+    hand: tuple[int, ...] = state.hands[seat] if 0 <= seat < state.players else ()
     faces = driver.faces
 
     def slot_of(name: Any, exclude: int | None = None) -> int:

@@ -1,15 +1,16 @@
 """A mutable working copy of a LarryState for one transition, with the moves every rule shares.
 
-Each transition copies the state's fields into a Transaction, applies its rule (drawing cards,
-clearing the pile, starting and scoring hands) and freezes the result into a new LarryState, so
-the hot path makes one state object per call and no deep copies.
+The idiom is every game's (engine/transaction.py): each transition copies the state's fields into
+a Transaction, applies its rule (drawing cards, clearing the pile, starting and scoring hands) and
+freezes the result into a new LarryState, so the hot path makes one state object per call and no
+deep copies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from fairdeal.engine import transaction
 from fairdeal.engine.larry.cards import Card, deck_of
 from fairdeal.engine.larry.deal import deal_layout
 from fairdeal.engine.larry.events import (
@@ -27,20 +28,20 @@ from fairdeal.engine.larry.state import (
     AwaitScore,
     LarryState,
     Phase,
-    Step,
 )
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal
 
 
-class Transaction:
-    """A mutable working copy of a LarryState for one transition."""
+class Transaction(transaction.Transaction[LarryState, Event]):
+    """A mutable working copy of a LarryState for one transition (engine/transaction.py)."""
 
+    state_type = LarryState
     players: int
     options: LarryOptions
     phase: Phase
     hand_no: int
     turn: int
-    hands: list[tuple[int, ...]]
+    hands: tuple[tuple[int, ...], ...]
     pickup: tuple[int, ...]
     pile: tuple[int, ...]
     pile_seats: tuple[int, ...]
@@ -63,15 +64,11 @@ class Transaction:
     winners: tuple[int, ...]
     in_front: tuple[tuple[int, ...], ...]
 
-    # The transaction's own data lives in slots, so that __dict__ holds exactly the state fields.
-    __slots__ = ("__dict__", "_deck", "events", "new_requests")
+    __slots__ = ("_deck",)
 
     def __init__(self, state: LarryState) -> None:
-        self.__dict__.update(state.__dict__)
-        self.hands = list(state.hands)
+        super().__init__(state)
         self._deck: tuple[Card, ...] | None = None
-        self.events: list[Event] = []
-        self.new_requests: list[Request] = []
 
     @property
     def deck(self) -> tuple[Card, ...]:
@@ -82,25 +79,10 @@ class Transaction:
         return deck
 
     # -- bookkeeping -------------------------------------------------------------------------
-    def freeze(self) -> Step:
-        """The new state. The transaction must not be used afterwards (its dict is handed over)."""
-        values = self.__dict__
-        values["hands"] = tuple(self.hands)
-        if self.new_requests:
-            values["pending"] = self.pending + tuple(self.new_requests)
-        state = object.__new__(LarryState)
-        object.__setattr__(state, "__dict__", values)
-        return Step(state, tuple(self.events), tuple(self.new_requests))
-
-    def alloc(self, count: int) -> tuple[int, ...]:
-        start = self.next_slot
-        self.next_slot = start + count
-        return tuple(range(start, start + count))
-
-    def request_id(self) -> int:
-        rid = self.next_request
-        self.next_request = rid + 1
-        return rid
+    def set_hand(self, seat: int, hand: tuple[int, ...]) -> None:
+        hands = list(self.hands)
+        hands[seat] = hand
+        self.hands = tuple(hands)
 
     def next_seat(self, seat: int) -> int:
         return (seat + self.direction) % self.players
@@ -141,15 +123,15 @@ class Transaction:
                 if not self.discard:
                     break  # L14: both piles empty, draw what there is
                 new = self.alloc(len(self.discard))
-                self.new_requests.append(Reshuffle(self.request_id(), self.discard, new))
-                self.events.append(Reshuffled(len(new)))
+                self.ask(Reshuffle(self.request_id(), self.discard, new))
+                self.emit(Reshuffled(len(new)))
                 self.pickup, self.discard = new, ()
             take = self.pickup[: count - drawn]
             self.pickup = self.pickup[len(take) :]
-            self.hands[seat] = self.hands[seat] + take
-            self.new_requests.append(Deal(self.request_id(), seat, take))
+            self.set_hand(seat, self.hands[seat] + take)
+            self.ask(Deal(self.request_id(), seat, take))
             drawn += len(take)
-        self.events.append(PickedUp(seat, drawn, reason))
+        self.emit(PickedUp(seat, drawn, reason))
 
     def clear_pile(self) -> None:
         """The pile goes to the discard pile and a new round starts at 0 (L7, L9, L12)."""
@@ -167,11 +149,11 @@ class Transaction:
         n = self.players
         per_player = self.options.cards_per_player(n)
         slots = self.alloc(len(self.deck))
-        self.new_requests.append(NewDeck(self.request_id(), slots))
+        self.ask(NewDeck(self.request_id(), slots))
         hands, pickup = deal_layout(n, per_player, len(slots)).slots(slots[0])
         for seat, hand in enumerate(hands):
-            self.new_requests.append(Deal(self.request_id(), seat, hand))
-        self.hands = list(hands)
+            self.ask(Deal(self.request_id(), seat, hand))
+        self.hands = hands
         self.pickup = pickup
         self.pile = self.discard = self.pile_seats = self.pile_totals = ()
         self.revealed = NOTHING_REVEALED
@@ -187,7 +169,7 @@ class Transaction:
         self.turn = first
         self.phase = Phase.PLAY
         self.awaiting = None
-        self.events.append(HandStarted(self.hand_no, first, per_player))
+        self.emit(HandStarted(self.hand_no, first, per_player))
 
     def end_hand(self, out_seat: int) -> None:
         """L16: the hand is over; reveal what is left in the hands for L17 scoring."""
@@ -197,7 +179,7 @@ class Transaction:
         hidden = tuple(slot for hand in self.hands for slot in hand if slot not in self.revealed)
         if hidden:
             self.awaiting = AwaitScore(out_seat)
-            self.new_requests.append(Reveal(self.request_id(), hidden, "score"))
+            self.ask(Reveal(self.request_id(), hidden, "score"))
         else:
             self.score_hand(out_seat)
 
@@ -211,7 +193,7 @@ class Transaction:
         )
         totals = tuple(a + b for a, b in zip(self.scores, hand_scores, strict=True))
         self.scores = totals
-        self.events.append(HandScored(self.hand_no, out_seat, hand_scores, totals, faces))
+        self.emit(HandScored(self.hand_no, out_seat, hand_scores, totals, faces))
         options: LarryOptions = self.options
         if options.short_game or self.hand_no >= options.hands:
             if options.short_game:
@@ -221,7 +203,7 @@ class Transaction:
                 winners = tuple(seat for seat, total in enumerate(totals) if total == best)
             self.winners = winners
             self.phase = Phase.GAME_OVER
-            self.events.append(GameOver(winners, totals))
+            self.emit(GameOver(winners, totals))
             return
         # L5: most minus points overall (lowest total); ties: who acted most recently.
         first = min(
@@ -230,10 +212,3 @@ class Transaction:
         )
         self.hand_no += 1
         self.start_hand(first)
-
-
-def build_state(values: dict[str, Any]) -> LarryState:
-    """A LarryState from its field values without running __init__ (the hot path)."""
-    state = object.__new__(LarryState)
-    state.__dict__.update(values)
-    return state

@@ -102,10 +102,6 @@ __all__ = [
 ]
 
 
-def _actors(state: LieState) -> tuple[int, ...]:
-    return state.actors()
-
-
 def _backs(options: LieOptions) -> tuple[int, ...]:
     return BACK_OF
 
@@ -131,7 +127,7 @@ def _game() -> Game:
         view_for=view_for,
         legal_actions=legal_actions,
         check_action=check_action,
-        actors=_actors,
+        actors=LieState.actors,  # the method itself: asked before every move of Phase 1
         backs=_backs,
         card_names=_card_names,
         bot_kinds=bots.KINDS,
@@ -141,6 +137,7 @@ def _game() -> Game:
         state_type=LieState,
         to_data=to_data,
         from_data=from_data,
+        scenarios="fairdeal.engine.lie.scenario",
     )
 
 

@@ -5,19 +5,20 @@ to deal that slot to the claimer, and once that Deal is answered the claimer pla
 end of its hand (Place; the engine places a hand's first card itself). Phase 2 (T5-T7): tricks;
 each play asks for a Reveal and is checked on its faces (a contradicted play is a Violation).
 Rounds and the prize pile (T4, T8, T9) and scoring (T10) follow. Every transition works on a
-typed copy of the state's fields (engine/lie/transaction.py, as Larry does): one shallow copy
-and one new state per call; what a transition does not change is shared, not copied.
+typed copy of the state's fields (engine/lie/transaction.py, every game's idiom of
+engine/transaction.py): one shallow copy and one new state per call; what a transition does not
+change is shared, not copied. Whether a seat may take a card is engine/lie/claims.py.
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any
 
 from fairdeal.engine.events import Violation
 from fairdeal.engine.lie import errors as E
-from fairdeal.engine.lie.actions import Claim, Pass, Place, Play, Side
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import BACK_OF, COLOUR_OF, DECK_SIZE, NUMBER_OF
+from fairdeal.engine.lie.claims import claim_refusal
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.events import (
     Claimed,
@@ -52,10 +53,12 @@ from fairdeal.engine.requests import (
     Deal,
     GroupedReshuffle,
     NewGroupedDeck,
+    Request,
     Reveal,
 )
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces
+from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
 from fairdeal.engine.step import Step
+from fairdeal.engine.transaction import resolve
 
 
 def new_game(players: int, options: LieOptions | None = None) -> Step:
@@ -117,20 +120,26 @@ def _lay_out(tx: Transaction, slots: tuple[int, ...]) -> None:
     tx.awaiting = AwaitArrange("layout")
 
 
-def apply(state: LieState, seat: int, action: Any) -> Step:
+def apply(state: LieState, seat: int, action: Action | Resolution) -> Step:
     """Validate `action` by `seat` against the public state and return the next Step.
 
     Resolutions (Ack, Faces, Arrangement) come from the driver with seat == DRIVER. Raises an
     IllegalAction subclass naming the seat; the given state is never changed.
     """
+    # One type() and `is` tests (an apply is made about 800 times a game); each branch's assert
+    # only tells the type checker what the test found.
     kind = type(action)
     if kind is Ack:  # the common answer (every claim's Deal): the shortest path
+        assert isinstance(action, Ack)
         pending = state.pending
         if seat == E.DRIVER and pending and pending[0].id == action.request:
             request = pending[0]
             request_kind = type(request)
-            if request_kind is Deal and _starts_hand(state, request):  # type: ignore[arg-type]
-                return _resolve(state, seat, action)
+            if request_kind is Deal:
+                assert isinstance(request, Deal)
+                if _starts_hand(state, request):
+                    return _place_first(state, request)
+                return answered(state)
             if request_kind is not Reveal and request_kind is not Arrange:
                 return answered(state)
         return _resolve(state, seat, action)
@@ -141,8 +150,10 @@ def apply(state: LieState, seat: int, action: Any) -> Step:
     if type(seat) is not int or not 0 <= seat < state.players:
         raise E.NoSuchSeat(seat, f"there is no seat {seat} at this table")
     if kind is Claim:
+        assert isinstance(action, Claim)
         return _claim(state, seat, action)
     if kind is Place:
+        assert isinstance(action, Place)
         return _place_action(state, seat, action)
     if kind is Play or kind is Pass:
         if state.phase is not Phase.PLAY:
@@ -154,25 +165,18 @@ def apply(state: LieState, seat: int, action: Any) -> Step:
             raise E.NotYourTurn(seat, f"it is seat {turn}'s go")
         if kind is Pass:
             return _pass(state, seat)
+        assert isinstance(action, Play)
         return _play(state, seat, action)
     raise E.UnknownAction(seat, f"{kind.__name__} is not an action of The Lie")
 
 
 # -- Phase 1 ---------------------------------------------------------------------------------------
 def _claim(state: LieState, seat: int, action: Claim) -> Step:
-    if state.phase is not Phase.BUILD:
-        raise E.NotBuilding(seat, "cards are taken from the table only in Phase 1 (T3)")
-    if not state.claims_open():
-        raise E.WaitingForDriver(seat, "the table is still being laid out")
+    refusal = claim_refusal(state, seat)
+    if refusal is not None:
+        raise refusal
     unplaced = state.unplaced
-    if unplaced[seat] is not None:
-        raise E.PlaceFirst(
-            seat, f"place your last card (slot {unplaced[seat]}) before taking another (T3)"
-        )
     hand = state.hands[seat]
-    size = state.options.hand_size
-    if len(hand) >= size:
-        raise E.HandFull(seat, f"your hand is complete: {size} cards (T3)")
     slot = action.slot
     table = state.table
     try:
@@ -261,7 +265,9 @@ def _form_prize_pile(tx: Transaction, order: tuple[int, ...]) -> None:
     backs = tx.backs
     tx.emit(PrizePileFormed(order, tuple([backs[slot] for slot in order])))
     tx.phase = Phase.PLAY
-    _start_trick(tx, tx.first_done)  # T3: the first to complete leads trick 1
+    first_done = tx.first_done
+    assert first_done is not None, "every hand is complete, so one was first"
+    _start_trick(tx, first_done)  # T3: the first to complete leads trick 1
 
 
 # -- Phase 2 ---------------------------------------------------------------------------------------
@@ -344,7 +350,8 @@ def _advance(tx: Transaction) -> None:
     if position < len(tx.order):
         tx.position = position
         return
-    winner: int = tx.best_seat
+    winner = tx.best_seat
+    assert winner is not None, "a trick is led with a play, so someone holds it"
     tx.emit(TrickWon(winner, tx.best))
     tx.discard = tx.discard + tuple([slot for play in tx.trick for slot in play.slots])
     tx.trick = ()
@@ -448,37 +455,26 @@ def _score(tx: Transaction) -> None:
     tx.emit(GameOver(winners, scores, counts, faces))
 
 
-# -- driver resolutions ----------------------------------------------------------------------------
-def _resolve(state: LieState, seat: int, resolution: Any) -> Step:
-    if seat != E.DRIVER:
-        raise E.BadResolution(seat, "only the driver answers requests")
-    pending = state.pending
-    if not pending:
-        raise E.BadResolution(seat, "no request is outstanding")
-    request = pending[0]
-    if resolution.request != request.id:
-        raise E.BadResolution(
-            seat, f"answer for request {resolution.request}, expected request {request.id}"
-        )
-    kind = type(request)
-    if kind is Reveal:
-        if type(resolution) is not Faces:
-            raise E.BadResolution(seat, f"request {request.id} is a Reveal: answer with Faces")
-        return _resolve_reveal(state, request, resolution)  # type: ignore[arg-type]
-    if kind is Arrange:
-        if type(resolution) is not Arrangement:
-            raise E.BadResolution(
-                seat, f"request {request.id} is an Arrange: answer with its order"
-            )
-        return _resolve_arrange(state, request, resolution)  # type: ignore[arg-type]
-    if type(resolution) is not Ack:
-        raise E.BadResolution(seat, f"request {request.id} is answered with Ack")
-    if kind is Deal and _starts_hand(state, request):  # type: ignore[arg-type]
-        tx = Transaction(state)
-        tx.pending = pending[1:]
-        _place(tx, request.seat, request.slots[0], Side.RIGHT)  # type: ignore[union-attr]
-        return tx.freeze()
+# -- driver resolutions (checked by engine/transaction.py's resolve) -------------------------------
+def _resolve(state: LieState, seat: int, resolution: Action | Resolution) -> Step:
+    return resolve(
+        state, seat, resolution, reveal=_resolve_reveal, arrange=_resolve_arrange, ack=_served
+    )
+
+
+def _served(state: LieState, request: Request) -> Step:
+    """An Ack: a Deal that starts a hand places its card (T3); any other request is served."""
+    if type(request) is Deal and _starts_hand(state, request):
+        return _place_first(state, request)
     return answered(state)
+
+
+def _place_first(state: LieState, deal: Deal) -> Step:
+    """T3: the first card of a hand is placed by the engine once its Deal is answered."""
+    tx = Transaction(state)
+    tx.pending = state.pending[1:]
+    _place(tx, deal.seat, deal.slots[0], Side.RIGHT)
+    return tx.freeze()
 
 
 def _resolve_reveal(state: LieState, request: Reveal, resolution: Faces) -> Step:
@@ -497,8 +493,10 @@ def _resolve_reveal(state: LieState, request: Reveal, resolution: Faces) -> Step
         raise E.BadResolution(E.DRIVER, "the same card was revealed twice")
     tx = Transaction(state)
     tx.pending = state.pending[1:]
-    # .copy() copies the proxy's dict at C speed; dict(proxy) goes key by key (3 µs for 24)
-    revealed = state.revealed.copy()
+    # .copy() copies the proxy's dict at C speed; dict(proxy) goes key by key (3 µs for 24).
+    # A LieState's mappings are always proxies (LieState.__post_init__, the transitions).
+    shown = state.revealed
+    revealed = shown.copy() if isinstance(shown, MappingProxyType) else dict(shown)
     revealed.update(zip(request.slots, faces, strict=True))
     tx.revealed = MappingProxyType(revealed)
     awaiting = state.awaiting

@@ -155,7 +155,8 @@ def _claim_hands(driver: OracleDriver, setup_of_round: Mapping[str, Any], names:
 
 def _table_slot(driver: OracleDriver, name: str, names: _Names, where: str) -> int:
     faces = driver.faces
-    found = [slot for slot in driver.state.table if names.matches(name, faces[slot])]
+    table: tuple[int, ...] = driver.state.table
+    found = [slot for slot in table if names.matches(name, faces[slot])]
     if not found:
         raise ScenarioError(f"{where}: no card {name!r} is left on the table")
     return min(found, key=faces.__getitem__)

@@ -133,6 +133,19 @@ class LieState:
                 return False
         return True
 
+    def dealing_to(self, seat: int) -> bool:
+        """Is a card `seat` took still being dealt to it (its Deal not answered yet, T3)?"""
+        return any(type(request) is Deal and request.seat == seat for request in self.pending)
+
+    def held(self, seat: int, settling: int = 0) -> int:
+        """T3: the cards that count against `seat`'s hand: placed, taken but not placed, and
+        `settling` claims a networked table has not decided yet."""
+        return len(self.hands[seat]) + (self.unplaced[seat] is not None) + settling
+
+    def room(self, seat: int, settling: int = 0) -> int:
+        """T3: how many more cards `seat` may take before its hand is full (see `held`)."""
+        return self.options.hand_size - self.held(seat, settling)
+
     def front_known(self, seat: int) -> bool:
         """Has `seat`'s unplaced card been dealt to it (its Deal answered), so it may Place (T3)?"""
         slot = self.unplaced[seat]
@@ -157,6 +170,8 @@ class LieState:
                 dealing.add(request.seat)
             size = self.options.hand_size
             unplaced = self.unplaced
+            # With nothing unplaced, `room` (above) is the hand size less the hand: written out,
+            # as actors is asked before every move of Phase 1.
             return tuple(
                 [
                     seat

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.game import CardEntry, Knowledge, card_entries
+from fairdeal.engine.lie.claims import claim_refusal
 from fairdeal.engine.lie.options import LieOptions
 from fairdeal.engine.lie.state import LieState, Phase
 
@@ -79,19 +81,23 @@ class LieView:
     @property
     def held(self) -> int:
         """The cards that count against the hand: placed, taken but unplaced, claims settling."""
-        state = self.state
-        unplaced = state.unplaced[self.seat] is not None
-        return len(state.hands[self.seat]) + unplaced + len(self.pending_claims)
+        return self.state.held(self.seat, len(self.pending_claims))
+
+    @property
+    def room(self) -> int:
+        """T3: how many more cards this seat may take, its settling claims counted."""
+        return self.state.room(self.seat, len(self.pending_claims))
 
     @property
     def can_claim(self) -> bool:
-        """T3: Phase 1, room in the hand, and the last card taken already placed."""
-        state = self.state
-        return (
-            state.claims_open()
-            and state.unplaced[self.seat] is None
-            and self.held < state.options.hand_size
-        )
+        """T3: Phase 1, room in the hand, and the last card taken already placed
+        (engine/lie/claims.py)."""
+        return claim_refusal(self.state, self.seat, settling=len(self.pending_claims)) is None
+
+    @property
+    def claim_refusal(self) -> IllegalAction | None:
+        """Why this seat may not claim now, as the typed error (None: it may; T3)."""
+        return claim_refusal(self.state, self.seat, settling=len(self.pending_claims))
 
     @property
     def can_place(self) -> bool:

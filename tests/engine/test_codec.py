@@ -119,3 +119,20 @@ def test_a_state_waiting_for_a_face_up_reveal_round_trips() -> None:
     assert data["awaiting"]["type"] == "AwaitFaceUp"
     assert data["pending"][0]["type"] == "Reveal"
     assert state_from_data(data) == waiting
+
+
+def test_each_game_codec_is_the_shared_factory_bound_to_its_own_classes() -> None:
+    from fairdeal.engine.codec import GameCodec
+    from fairdeal.engine.larry import codec as larry_codec
+    from fairdeal.engine.lie import codec as lie_codec
+    from fairdeal.engine.lie.actions import Pass
+
+    assert isinstance(larry_codec.CODEC, GameCodec)
+    assert isinstance(lie_codec.CODEC, GameCodec)
+    assert lie_codec.action_from_data(to_data(Pass())) == Pass()
+    # One game's action is no action of the other: refused, naming the type and the choices.
+    with pytest.raises(DecodeError, match="type 'Pass' is not one of AcceptOut, Doubt"):
+        larry_codec.action_from_data(to_data(Pass()))
+    shared = {"Ack", "Faces", "Arrangement", "Deal", "NewDeck", "Violation"}
+    assert shared <= set(larry_codec.CLASSES) & set(lie_codec.CLASSES)
+    assert "LarryState" in larry_codec.CLASSES and "LarryState" not in lie_codec.CLASSES

@@ -126,6 +126,8 @@ def test_every_game_ends_and_scores_follow_L17_and_L18(params: dict[str, int]) -
             assert event.correct == (event.gloats % 2 == 1 or event.total == event.announced)
             assert event.loser == (event.doubter if event.correct else event.last_player)
             assert event.doubter != event.last_player
+            assert len(event.played_by) == len(event.cards)  # who played each pile card
+            assert all(0 <= seat < state.players for seat in event.played_by)
     game_over = [event for event in driver.events if isinstance(event, GameOver)]
     assert len(game_over) == 1
     if params["short"]:
