@@ -32,7 +32,7 @@ first state is made (`_new_game`) and what its steps mean for the players (`_on_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import DRIVER, IllegalAction
@@ -86,6 +86,7 @@ from fairdeal.p2p.table.api import (
     TableEvent,
 )
 from fairdeal.p2p.table.forwards import ForwardError, SignedForward
+from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent, ServiceState
 
 DECK = "deck"  # body: a fair-deck message (protocol.md section 6), in every game
 ARRANGE_LABEL = "arrange"  # the SeedStream label an Arrange permutation is drawn with
@@ -124,25 +125,6 @@ class Private:
     body: Any
     transfer: int
     slot: int
-
-
-@dataclass
-class _Service:
-    """The request(s) being served: which requests, and which envelopes they still need."""
-
-    requests: list[Request]
-    kind: str  # "shuffle", "shares", "receipt", "coin", "dealing"
-    publishers: list[int] = field(default_factory=list)  # seats that owe shares, in seat order
-    published: int = 0
-    slots: tuple[Slot, ...] = ()
-    list_ids: tuple[str, ...] = ()
-    done: bool = False
-    faces: dict[Slot, int] = field(default_factory=dict)
-    coin_id: str = ""
-
-    @property
-    def list_id(self) -> str:
-        return self.list_ids[0] if self.list_ids else ""
 
 
 def roster_difference(signed: SignedRoster, body: Any) -> dict[str, Any]:
@@ -230,7 +212,7 @@ class TableDriver:
         self._engine_slot: dict[Slot, int] = {}
         self._back: dict[int, int] = {}  # engine slot -> its public back (grouped decks)
         self._public: dict[Slot, set[int]] = {}  # whose shares of a slot are public
-        self._service: _Service | None = None
+        self.server = RequestServer()  # the engine request being served (p2p/table/requests.py)
         # Signed forwards received before their Transfer is served: at most one per sender, so
         # no seat can flood this seat's memory; and the ones kept on disk before a restart.
         self._forwards: dict[int, SignedForward] = {}
@@ -324,25 +306,30 @@ class TableDriver:
         assert state is not None
         if state.over:
             return None
-        service = self._service
+        service = self.server.service
         if service is None:
             return self.next_action()
         return self._service_expects(service)
 
-    def _service_expects(self, service: _Service) -> Expect | None:
-        if service.kind == "shuffle":
+    @property
+    def service(self) -> Service | None:
+        """The engine request (or batch of deals) being served, if any."""
+        return self.server.service
+
+    def _service_expects(self, service: Service) -> Expect | None:
+        if service.state is ServiceState.SHUFFLE:
             lists = len(service.list_ids)
             return Expect(service.published // lists, DECK, SHUFFLE)  # seat order, list order
-        if service.kind == "shares":
+        if service.state is ServiceState.SHARES:
             return Expect(service.publishers[service.published], DECK, SHARES)
-        if service.kind == "coin":
+        if service.state is ServiceState.COIN:
             step = COIN_COMMIT if service.published < self.seats else COIN_REVEAL
             return Expect(service.published % self.seats, DECK, step)
-        if service.kind == "dealing":
+        if service.state is ServiceState.DEALING:
             return self.next_action()
-        request = service.requests[0]
-        assert isinstance(request, Transfer)
-        return Expect(request.to_seat, self.received_kind)
+        transfer = service.transfer
+        assert transfer is not None
+        return Expect(transfer.to_seat, self.received_kind)
 
     def expected_seat(self) -> int | None:
         """The log's ordering: the seat whose envelope comes next."""
@@ -418,8 +405,12 @@ class TableDriver:
         expect = self.expected()
         if expect is None:
             return {}
-        service = self._service
-        if service is not None and service.kind == "shares" and expect.deck_kind == SHARES:
+        service = self.server.service
+        if (
+            service is not None
+            and service.state is ServiceState.SHARES
+            and expect.deck_kind == SHARES
+        ):
             what = f"shares for {self._shares_purpose(service)}"
             return {seat: (what,) for seat in service.publishers[service.published :]}
         transfer = self._pending_transfer()
@@ -433,7 +424,7 @@ class TableDriver:
             return owed
         return {expect.seat: (self._expect_words(expect),)}
 
-    def _shares_purpose(self, service: _Service) -> str:
+    def _shares_purpose(self, service: Service) -> str:
         request = service.requests[0]
         if isinstance(request, Reveal):
             return {
@@ -531,12 +522,8 @@ class TableDriver:
         return self.keys[seat]
 
     def _pending_transfer(self) -> Transfer | None:
-        service = self._service
-        if service is None or service.kind != "receipt":
-            return None
-        request = service.requests[0]
-        assert isinstance(request, Transfer)
-        return request
+        service = self.server.service
+        return service.transfer if service is not None else None
 
     def log_fault(self, fault: Fault) -> None:
         """A fault the table log found (two envelopes signed for one place, a bad chain): the
@@ -605,8 +592,8 @@ class TableDriver:
         kind = body.get("kind") if isinstance(body, Mapping) else None
         if kind != expect.deck_kind:
             raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
-        service = self._service
-        if kind == SHUFFLE and service is not None and service.kind == "shuffle":
+        service = self.server.service
+        if kind == SHUFFLE and service is not None and service.state is ServiceState.SHUFFLE:
             wanted = service.list_ids[service.published % len(service.list_ids)]
             if body.get("list") != wanted:
                 raise DeckFault(envelope.seat, f"shuffled {body.get('list')!r}, not {wanted!r}")
@@ -623,15 +610,15 @@ class TableDriver:
         if self._setup_done < len(self._setup):
             self._setup_done += 1
             self._proofs += 1
-        elif service is not None and service.kind == "coin":
-            service.published += 1
+        elif service is not None and service.state is ServiceState.COIN:
+            self.server.note(ServiceEvent.COIN_APPLIED).published += 1
         self._take_output(output)
-        if service is not None and service.kind == "shares" and kind == SHARES:
-            service.published += 1
+        if service is not None and service.state is ServiceState.SHARES and kind == SHARES:
+            self.server.note(ServiceEvent.SHARES_APPLIED).published += 1
 
     def _check_shares(self, seat: int, message: SharesMessage, expect: Expect) -> None:
         """The shares a seat publishes must be exactly the ones it owes now (no more, no less)."""
-        service = self._service
+        service = self.server.service
         assert service is not None
         request = service.requests[0]
         owed: set[tuple[Slot, int]] = set()
@@ -665,11 +652,10 @@ class TableDriver:
     def _on_received(self, envelope: Envelope) -> None:
         """The receiver of a give-away confirms it (or reports a bad one, with the giver's
         signed forward as evidence): `received_kind`."""
-        service = self._service
-        if service is None or service.kind != "receipt":
+        service = self.server.service
+        request = service.transfer if service is not None else None
+        if service is None or request is None:
             raise DeckFault(envelope.seat, "a receipt where no card was given")
-        request = service.requests[0]
-        assert isinstance(request, Transfer)
         body = envelope.body
         if not isinstance(body, Mapping) or body.get("slot") != request.slot:
             raise DeckFault(envelope.seat, "receipt for another card", {"receipt": body})
@@ -679,7 +665,7 @@ class TableDriver:
             raise self._judge_accusation(request, body)
         if "forward" in body:
             raise DeckFault(envelope.seat, "receipt with a forward but no fault")
-        service.done = True
+        self.server.note(ServiceEvent.RECEIPT_APPLIED).done = True
         self._transfers_done.add(request.id)
 
     def _judge_accusation(self, request: Transfer, receipt: Mapping[str, Any]) -> DeckFault:
@@ -728,16 +714,15 @@ class TableDriver:
             assert state is not None
             if not state.pending:
                 return
-            if self._service is None:
+            if self.server.service is None:
                 self._begin(state)
-            service = self._service
+            service = self.server.service
             assert service is not None
             if not self._complete(service):
                 return
-            self._service = None
-            self._finish(service)
+            self._finish(self.server.served())
 
-    def _finish(self, service: _Service) -> None:
+    def _finish(self, service: Service) -> None:
         """Answer the engine for a served request (or batch)."""
         for request in service.requests:
             if isinstance(request, Reveal):
@@ -763,12 +748,12 @@ class TableDriver:
         elif isinstance(request, Deal):
             self._begin_deal(state)
         elif isinstance(request, Transfer):
-            self._service = _Service([request], "receipt")
+            self.server.begin(Service([request]))
             self._take_output(self.deck.give(self._slot[request.slot], request.to_seat), request)
             self._try_forward()
         elif isinstance(request, Arrange):
             coin_id = f"{ARRANGE_LABEL}{request.id}"
-            self._service = _Service([request], "coin", coin_id=coin_id)
+            self.server.begin(Service([request], coin_id=coin_id))
             self.events.append(SetupProgress("arrange", 0, 0, self.seats, self._proofs))
             self._take_output(self.deck.coin(coin_id))  # an observer only follows it
         else:
@@ -784,7 +769,7 @@ class TableDriver:
             new = request.new
         for index, slot in enumerate(new):
             self._map(slot, Slot(list_id, index))
-        self._service = _Service([request], "shuffle", list_ids=(list_id,))
+        self.server.begin(Service([request], list_ids=(list_id,)))
         self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
         self._take_output(output)
 
@@ -821,7 +806,7 @@ class TableDriver:
             for index, slot in enumerate(by_back[back]):
                 self._map(slot, Slot(list_id, index))
                 self._back[slot] = back
-        self._service = _Service([request], "shuffle", list_ids=tuple(list_ids))
+        self.server.begin(Service([request], list_ids=tuple(list_ids)))
         self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
         self._take_output(output)
 
@@ -834,7 +819,7 @@ class TableDriver:
             batch.append(pending)
             owners.update({self._slot[s]: pending.seat for s in pending.slots})
         publishers = [s for s in range(self.seats) if any(o != s for o in owners.values())]
-        self._service = _Service(batch, "shares", publishers, slots=tuple(owners))
+        self.server.begin(Service(batch, publishers=publishers, slots=tuple(owners)))
         self.events.append(SetupProgress("deal", None, 0, len(publishers), self._proofs))
         if owners:
             self._take_output(self.deck.deal(owners))
@@ -846,16 +831,16 @@ class TableDriver:
             publishers = list(range(self.seats))
         else:
             publishers = sorted(o for o in owners_of if o is not None)
-        self._service = _Service([request], "shares", publishers, slots=slots)
+        self.server.begin(Service([request], publishers=publishers, slots=slots))
         self.events.append(SetupProgress("reveal", None, 0, len(publishers), self._proofs))
         self._take_output(self.deck.reveal(slots))
 
-    def _complete(self, service: _Service) -> bool:
-        if service.kind == "shuffle":
+    def _complete(self, service: Service) -> bool:
+        if service.state is ServiceState.SHUFFLE:
             return all(self.deck.list_ready(list_id) for list_id in service.list_ids)
-        if service.kind in ("receipt", "dealing"):
+        if service.state in (ServiceState.RECEIPT, ServiceState.DEALING):
             return service.done
-        if service.kind == "coin":
+        if service.state is ServiceState.COIN:
             return self.deck.coin_seed(service.coin_id) is not None
         request = service.requests[0]
         if service.published < len(service.publishers) and service.slots:
@@ -944,11 +929,11 @@ class TableDriver:
             self._on_deck_event(event)
 
     def _on_deck_event(self, event: DeckEvent) -> None:
-        service = self._service
+        service = self.server.service
         if isinstance(event, ShuffleVerified):
             self._proofs += 1
-            if service is not None and service.kind == "shuffle":
-                service.published += 1
+            if service is not None and service.state is ServiceState.SHUFFLE:
+                self.server.note(ServiceEvent.SHUFFLE_APPLIED).published += 1
             lists = len(service.list_ids) if service is not None and service.list_ids else 1
             done = service.published // lists if service is not None else event.seat + 1
             self.events.append(SetupProgress("shuffle", event.seat, done, self.seats, self._proofs))
@@ -968,27 +953,3 @@ class TableDriver:
         if self.fault is None:
             self.fault = FaultDetected(seat, what, evidence)
             self.events.append(self.fault)
-
-
-# Larry's names, where the table layer had them before it served more than one game
-# (fairdeal.p2p.games.larry.table holds them now).
-_LARRY_NAMES = frozenset(
-    {
-        "ACT",
-        "FIRST_PLAYER_COIN",
-        "GAME",
-        "JOIN",
-        "RECEIVED",
-        "LarryTable",
-        "lobby_options",
-        "options_for_join",
-    }
-)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LARRY_NAMES:
-        from fairdeal.p2p.table import larry
-
-        return getattr(larry, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,8 +22,9 @@ from fairdeal.engine.larry import (
 )
 from fairdeal.p2p.deck.messages import COIN_REVEAL, FORWARD, SHARES
 from fairdeal.p2p.deck.session import Output
+from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
-from fairdeal.p2p.table.driver import DECK, LarryTable, Private, Publish
+from fairdeal.p2p.table.driver import DECK, Private, Publish
 from fairdeal.p2p.table.forwards import SignedForward
 
 
@@ -54,7 +55,7 @@ class RefusingTable(LarryTable):
 
     def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
         super()._take_output(output, transfer)
-        service = self._service
+        service = self.service
         if self.refused or service is None or type(service.requests[0]).__name__ != "Reveal":
             return
         for index, item in enumerate(self.outbox):

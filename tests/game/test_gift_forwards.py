@@ -19,9 +19,9 @@ from fairdeal.engine.bots import make_bot
 from fairdeal.engine.larry import CardKind, LarryOptions, Transfer
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.p2p.deck import DeckFault, DeckSession
+from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.driver import LarryTable
 from fairdeal.p2p.table.forwards import SignedForward, sign_forward
 from fairdeal.p2p.table.peer import TablePeer
 from fairdeal.p2p.table.randomness import SeededRandom

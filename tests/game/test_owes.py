@@ -13,7 +13,8 @@ from fairdeal.engine.larry import Doubt, LarryOptions, legal_actions
 from fairdeal.engine.requests import Reveal
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.deck.session import Output
-from fairdeal.p2p.table.driver import DECK, LarryTable, Private, Publish
+from fairdeal.p2p.games.larry.table import LarryTable
+from fairdeal.p2p.table.driver import DECK, Private, Publish
 
 from .sansio import SansIOTable
 from .test_gift_forwards import GIVE_TO, givers
@@ -84,7 +85,7 @@ def test_shares_owed_for_a_doubt_name_every_seat_that_owes_them() -> None:
 
     table.run(doubt_when_possible)  # settles when no seat sends the doubt's shares
     driver = table.tables[0]
-    service = driver._service
+    service = driver.service
     assert service is not None and isinstance(service.requests[0], Reveal)
     owed = {seat: ("shares for the doubt",) for seat in service.publishers}
     assert owed

@@ -59,7 +59,8 @@ from fairdeal.p2p.table.api import (
     ProofStatus,
     VerifiedCard,
 )
-from fairdeal.p2p.table.driver import Expect, Publish, TableDriver, _Service
+from fairdeal.p2p.table.driver import Expect, Publish, TableDriver
+from fairdeal.p2p.table.requests import Service, ServiceEvent, ServiceState
 
 GAME = "lie"
 JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
@@ -781,10 +782,10 @@ class LieTable(TableDriver):
 
     # -- serving: deals of claims are concurrent ------------------------------------------------
 
-    def _complete(self, service: _Service) -> bool:
+    def _complete(self, service: Service) -> bool:
         # A card dealt in a step is acknowledged at the step's end, so that nothing after
         # Phase 1 starts while a step is under way (its envelopes are signed already).
-        if service.kind == "dealing":
+        if service.state is ServiceState.DEALING:
             return service.done and self._position == 0
         return super()._complete(service)
 
@@ -792,8 +793,8 @@ class LieTable(TableDriver):
         request = state.pending[0]
         if isinstance(request, Deal) and state.phase is Phase.BUILD:
             slots = tuple(self._slot[s] for s in request.slots)
-            self._service = _Service([request], "dealing", slots=slots)
-            self._service.done = all(s in self._dealt for s in slots)
+            service = Service([request], slots=slots, done=all(s in self._dealt for s in slots))
+            self.server.begin(service, ServiceEvent.STEP_DEAL_ASKED)
         else:
             super()._begin(state)
 
@@ -803,8 +804,8 @@ class LieTable(TableDriver):
             slot = self._engine_slot[event.slot]
             card = VerifiedCard(slot, self.me, event.card, False, ProofStatus.VERIFIED)
             self.events.append(CardsVerified("claim", self.me, (card,)))
-        service = self._service
-        if service is not None and service.kind == "dealing":
+        if self.server.state is ServiceState.DEALING:
+            service = self.server.note(ServiceEvent.CARD_DEALT)
             service.done = all(s in self._dealt for s in service.slots)
 
     def _on_step_event(self, event: Any) -> None:
