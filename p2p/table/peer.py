@@ -356,9 +356,7 @@ class TablePeer:
             name = self.transcript_path.name
             self._emit(ReplayStarted(f"replaying {name}…"))
             self._signed_before = Counter(self._already_signed)
-            sync = TableSync.restore(
-                self.mesh, self.identity, self.transcript_path, self._ordering, self._apply
-            )
+            sync = TableSync.restore(self.mesh, self.identity, self.transcript_path, table)
             # The disk may have dropped our last records, envelopes the others hold: sign
             # nothing until every other seat has sent back what it has (a new envelope for a
             # place already used would be equivocation).
@@ -375,7 +373,7 @@ class TablePeer:
             if self.seat_addresses is not None:
                 extra["addresses"] = [None if a is None else list(a) for a in self.seat_addresses]
             transcript = Transcript.create(self.transcript_path, self.roster, self._seat, extra)
-            log_ = TableLog(self.roster, self._ordering, self._apply)
+            log_ = TableLog(self.roster, table)  # the table is the log's rules
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync
         # Watchers (protocol.md 4.8): the log in order to peers with no seat, nothing private.
@@ -481,12 +479,6 @@ class TablePeer:
 
     def _secret_name(self, what: str) -> str:
         return table_secret_name(self.roster.table, what)
-
-    def _ordering(self, _log: TableLog) -> int | None:
-        return self._require_table().expected_seat()
-
-    def _apply(self, envelope: Envelope) -> None:
-        self._require_table().apply(envelope)
 
     def _on_applied(self, envelope: Envelope) -> None:
         now = time.monotonic()
