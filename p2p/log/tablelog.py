@@ -142,6 +142,7 @@ class TableLog:
         """`ordering`: the game's `Rules` (which also apply each envelope, unless `apply` is
         given) or an `Ordering` alone (then `apply`, if any, applies them)."""
         self.roster = roster
+        self._apply: Callable[[Envelope], None] | None
         if isinstance(ordering, Rules):
             self.ordering: Ordering = RulesOrdering(ordering)
             self._apply = apply if apply is not None else ordering.apply

@@ -13,22 +13,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from fairdeal.p2p.table import requests
 
+StateT = TypeVar("StateT", bound=Enum)
+EventT = TypeVar("EventT", bound=Enum)
+
 
 @dataclass(frozen=True, slots=True)
-class Machine:
+class Machine(Generic[StateT, EventT]):
     """A machine's file name, title, one paragraph saying what it is, and its table."""
 
     name: str
     title: str
     about: str
-    transitions: Mapping[tuple[Enum, Enum], Enum]
-    initial: Enum
+    transitions: Mapping[tuple[StateT, EventT], StateT]
+    initial: StateT
 
 
-MACHINES: tuple[Machine, ...] = (
+MACHINES: tuple[Machine[Any, Any], ...] = (
     Machine(
         "request-server",
         "The fair-deck request server",
@@ -45,7 +49,7 @@ def _node(state: Enum) -> str:
     return str(state.name)
 
 
-def mermaid(machine: Machine) -> str:
+def mermaid(machine: Machine[Any, Any]) -> str:
     """The machine as a markdown page holding one mermaid stateDiagram, in table order."""
     lines = [
         f"# {machine.title}",

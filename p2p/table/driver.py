@@ -201,7 +201,9 @@ class TableDriver:
             "seats": seats,
             "options": self.options_for_join(options),
         }
-        self._setup = [(0, ROSTER_KIND, None)] if signed_roster is not None else []
+        self._setup: list[tuple[int, str, str | None]] = []
+        if signed_roster is not None:
+            self._setup.append((0, ROSTER_KIND, None))
         self._setup += [(s, self.join_kind, None) for s in range(seats)]
         self._setup += [(s, DECK, KEY) for s in range(seats)]
         for _ in self.setup_coins:
@@ -222,6 +224,7 @@ class TableDriver:
         # Forwards checked and used, to be kept on disk before the receipt is published.
         self.kept_forwards: list[SignedForward] = []
         self._proofs = 0
+        self.dealt: set[Slot] = set()  # cards whose every share is in (a game may clear it)
 
     # -- what a game contributes -------------------------------------------------------------
 
@@ -269,7 +272,7 @@ class TableDriver:
                 f"the lobby signs only {signed}; every other term is the rulebook's"
             )
 
-    def _new_game(self) -> Step:
+    def new_game_step(self) -> Step:
         """The engine's first step, once setup (and its coins) is done."""
         return self.game.new_game(self.seats, self.options)
 
@@ -278,14 +281,25 @@ class TableDriver:
         turn = self.state.to_act()
         return Expect(turn, self.act_kind) if turn is not None else None
 
-    def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
+    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         """Apply one of the game's own envelopes (raise DeckFault naming the culprit)."""
         raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of this game")
 
-    def _on_step_event(self, event: Any) -> None:
+    def on_step_event(self, event: Any) -> None:
         """React to one engine event (Violation already stops the table)."""
 
-    def _deck_id(self) -> str:
+    def deals_in_steps(self, state: Any) -> bool:
+        """Whether the engine's pending `Deal` is dealt inside the game's own envelopes (their
+        shares ride in them, the game calls `deck.deal` itself) rather than served by the
+        table's shares in seat order. The table then only waits for every card's shares."""
+        return False
+
+    def step_under_way(self) -> bool:
+        """Whether a step of the game's own is under way: a deal in steps is answered only
+        between steps."""
+        return False
+
+    def deck_id(self) -> str:
         """The deck id (card points' domain) of a new deck: one per hand, round or game."""
         return self.game_name
 
@@ -387,10 +401,10 @@ class TableDriver:
         """Whether this seat's player (or bot) may choose an action now."""
         return self.my_turn()
 
-    def pace(self, held: frozenset[int]) -> None:
+    def pace(self, held: Sequence[Envelope]) -> None:
         """Queue in `outbox` the envelope a phase in steps needs of this seat now, if any (The
-        Lie's Phase 1, protocol.md 10.11.5): `held` are the seats whose envelopes this seat's log
-        holds, not applied yet. A game without steps never needs one."""
+        Lie's Phase 1, protocol.md 10.11.5): `held` are the envelopes this seat's log holds, not
+        applied yet. A game without steps never needs one."""
 
     def owes(self) -> dict[int, tuple[str, ...]]:
         """For each seat the table waits for, what it owes, in words a player reads ("its
@@ -463,6 +477,10 @@ class TableDriver:
         """The fair deck's card behind engine slot `slot`."""
         return self._slot[slot]
 
+    def engine_slot(self, masked: Slot) -> int:
+        """The engine slot the fair deck's card `masked` stands for."""
+        return self._engine_slot[masked]
+
     # -- commands --------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -471,9 +489,9 @@ class TableDriver:
         if self.signed_roster is not None and self.me == 0:
             self.outbox.append(Publish(ROSTER_KIND, self.signed_roster.to_body()))
         self.outbox.append(Publish(self.join_kind, self.terms))
-        self._take_output(self.deck.start())
+        self.take_output(self.deck.start())
         for coin_id in self.setup_coins:
-            self._take_output(self.deck.coin(coin_id))
+            self.take_output(self.deck.coin(coin_id))
 
     def observe(self) -> None:
         """Follow the table without a seat (an auditor): join the coins, publish nothing."""
@@ -529,7 +547,7 @@ class TableDriver:
         """A fault the table log found (two envelopes signed for one place, a bad chain): the
         table stops, blaming that seat with the log's evidence."""
         ids = ", ".join(f"{e} [{e.id.hex()[:16]}]" for e in fault.evidence)
-        self._stop(fault.seat, fault.kind, f"{fault.detail}: {ids}")
+        self.stop(fault.seat, fault.kind, f"{fault.detail}: {ids}")
 
     # -- the log ---------------------------------------------------------------------------
 
@@ -539,15 +557,15 @@ class TableDriver:
         head = self.head
         self.head = next_head(self.head, envelope)
         self.applied += 1
-        self._on_applied(envelope, head)
+        self.on_applied(envelope, head)
         if expect is None:
-            self._stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
+            self.stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
             return
         if envelope.seat != expect.seat:
-            self._stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
+            self.stop(envelope.seat, "out of turn", f"{envelope} arrived where none was due")
             return
         if envelope.kind != expect.kind:
-            self._stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
+            self.stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
             return
         try:
             if envelope.kind == ROSTER_KIND:
@@ -557,14 +575,14 @@ class TableDriver:
             elif envelope.kind == DECK:
                 self._on_deck(envelope, expect)
             else:
-                self._on_game_envelope(envelope, head)
+                self.on_game_envelope(envelope, head)
         except DeckFault as fault:
             seat = fault.seat if fault.seat is not None else envelope.seat
-            self._stop(seat, fault.what, f"{envelope}: {fault.evidence or fault.what}")
+            self.stop(seat, fault.what, f"{envelope}: {fault.evidence or fault.what}")
             return
         self._serve()
 
-    def _on_applied(self, envelope: Envelope, head: bytes) -> None:
+    def on_applied(self, envelope: Envelope, head: bytes) -> None:
         """Every envelope, before it is checked: a game that tracks the log itself (The Lie's
         "had seen") does it here."""
 
@@ -604,15 +622,13 @@ class TableDriver:
             self._check_shares(envelope.seat, message, expect)
         output = self.deck.handle(envelope.seat, body, message)
         if isinstance(message, SharesMessage):
-            for item in message.shares:
-                self._public.setdefault(item.slot, set()).add(item.share.seat)
-            self._proofs += len(message.shares)
+            self._note_public(message)
         if self._setup_done < len(self._setup):
             self._setup_done += 1
             self._proofs += 1
         elif service is not None and service.state is ServiceState.COIN:
             self.server.note(ServiceEvent.COIN_APPLIED).published += 1
-        self._take_output(output)
+        self.take_output(output)
         if service is not None and service.state is ServiceState.SHARES and kind == SHARES:
             self.server.note(ServiceEvent.SHARES_APPLIED).published += 1
 
@@ -632,10 +648,25 @@ class TableDriver:
                 owed |= {(slot, t) for t in range(self.seats) if t not in public}
             elif owner is None and seat not in public:  # never dealt: every seat opens it
                 owed.add((slot, seat))
-        self._require_shares(seat, message, owed, isinstance(request, Reveal))
+        self.require_shares(seat, message, owed, isinstance(request, Reveal))
+
+    def apply_owed_shares(self, seat: int, body: Any, owed: set[tuple[Slot, int]]) -> None:
+        """A seat's `deck.shares` carried in one of the game's own envelopes: they must be
+        exactly `owed` (raises DeckFault naming the seat), then the deck takes them."""
+        message = self.deck.parse(seat, body)
+        assert isinstance(message, SharesMessage)
+        self.require_shares(seat, message, owed, False)
+        output = self.deck.handle(seat, body, message)
+        self._note_public(message)
+        self.take_output(output)
+
+    def _note_public(self, message: SharesMessage) -> None:
+        for item in message.shares:
+            self._public.setdefault(item.slot, set()).add(item.share.seat)
+        self._proofs += len(message.shares)
 
     @staticmethod
-    def _require_shares(
+    def require_shares(
         seat: int, message: SharesMessage, owed: set[tuple[Slot, int]], revealing: bool
     ) -> None:
         given = [(item.slot, item.share.seat) for item in message.shares]
@@ -649,7 +680,7 @@ class TableDriver:
                 {"missing": missing, "unexpected": extra},
             )
 
-    def _on_received(self, envelope: Envelope) -> None:
+    def on_received(self, envelope: Envelope) -> None:
         """The receiver of a give-away confirms it (or reports a bad one, with the giver's
         signed forward as evidence): `received_kind`."""
         service = self.server.service
@@ -708,7 +739,7 @@ class TableDriver:
         if self.fault is not None or self._setup_done < len(self._setup):
             return
         if self.state is None:
-            self._take_step(self._new_game())
+            self.take_step(self.new_game_step())
         while self.fault is None:
             state = self.state
             assert state is not None
@@ -731,17 +762,21 @@ class TableDriver:
             elif isinstance(request, Arrange):
                 seed = self.deck.coin_seed(service.coin_id)
                 assert seed is not None
-                self._on_arranged(request, seed)
+                self.on_arranged(request, seed)
                 self._resolve(Arrangement(request.id, arrangement(seed, request.slots)))
             else:
                 self._resolve(Ack(request.id))
 
-    def _on_arranged(self, request: Arrange, seed: bytes) -> None:
+    def on_arranged(self, request: Arrange, seed: bytes) -> None:
         """A joint coin arranged `request.slots` (a game may keep the seed, e.g. for races)."""
 
     def _begin(self, state: Any) -> None:
         request = state.pending[0]
-        if isinstance(request, NewDeck | Reshuffle):
+        if isinstance(request, Deal) and self.deals_in_steps(state):
+            slots = tuple(self._slot[s] for s in request.slots)
+            service = Service([request], slots=slots, done=all(s in self.dealt for s in slots))
+            self.server.begin(service, ServiceEvent.STEP_DEAL_ASKED)
+        elif isinstance(request, NewDeck | Reshuffle):
             self._begin_shuffle(request)
         elif isinstance(request, NewGroupedDeck | GroupedReshuffle):
             self._begin_grouped_shuffle(request)
@@ -749,20 +784,20 @@ class TableDriver:
             self._begin_deal(state)
         elif isinstance(request, Transfer):
             self.server.begin(Service([request]))
-            self._take_output(self.deck.give(self._slot[request.slot], request.to_seat), request)
+            self.take_output(self.deck.give(self._slot[request.slot], request.to_seat), request)
             self._try_forward()
         elif isinstance(request, Arrange):
             coin_id = f"{ARRANGE_LABEL}{request.id}"
             self.server.begin(Service([request], coin_id=coin_id))
             self.events.append(SetupProgress("arrange", 0, 0, self.seats, self._proofs))
-            self._take_output(self.deck.coin(coin_id))  # an observer only follows it
+            self.take_output(self.deck.coin(coin_id))  # an observer only follows it
         else:
             self._begin_reveal(request)
 
     def _begin_shuffle(self, request: NewDeck | Reshuffle) -> None:
         list_id = f"r{request.id}"
         if isinstance(request, NewDeck):
-            output = self.deck.new_deck(list_id, self._deck_id(), range(len(request.slots)))
+            output = self.deck.new_deck(list_id, self.deck_id(), range(len(request.slots)))
             new = request.slots
         else:
             output = self.deck.reshuffle(list_id, [self._slot[s] for s in request.old])
@@ -771,7 +806,7 @@ class TableDriver:
             self._map(slot, Slot(list_id, index))
         self.server.begin(Service([request], list_ids=(list_id,)))
         self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
-        self._take_output(output)
+        self.take_output(output)
 
     def _begin_grouped_shuffle(self, request: NewGroupedDeck | GroupedReshuffle) -> None:
         """One masked list per back, `r{id}.b{back}` in increasing back: a new deck holds the
@@ -791,7 +826,7 @@ class TableDriver:
         card_backs = self.game.backs(self.options)
         output = Output()
         list_ids = []
-        deck_id = self._deck_id()
+        deck_id = self.deck_id()
         for back in sorted(by_back):
             list_id = f"r{request.id}.b{back}"
             list_ids.append(list_id)
@@ -808,7 +843,7 @@ class TableDriver:
                 self._back[slot] = back
         self.server.begin(Service([request], list_ids=tuple(list_ids)))
         self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
-        self._take_output(output)
+        self.take_output(output)
 
     def _begin_deal(self, state: Any) -> None:
         batch: list[Request] = []
@@ -822,7 +857,7 @@ class TableDriver:
         self.server.begin(Service(batch, publishers=publishers, slots=tuple(owners)))
         self.events.append(SetupProgress("deal", None, 0, len(publishers), self._proofs))
         if owners:
-            self._take_output(self.deck.deal(owners))
+            self.take_output(self.deck.deal(owners))
 
     def _begin_reveal(self, request: Reveal) -> None:
         slots = tuple(self._slot[s] for s in request.slots)
@@ -833,13 +868,15 @@ class TableDriver:
             publishers = sorted(o for o in owners_of if o is not None)
         self.server.begin(Service([request], publishers=publishers, slots=slots))
         self.events.append(SetupProgress("reveal", None, 0, len(publishers), self._proofs))
-        self._take_output(self.deck.reveal(slots))
+        self.take_output(self.deck.reveal(slots))
 
     def _complete(self, service: Service) -> bool:
         if service.state is ServiceState.SHUFFLE:
             return all(self.deck.list_ready(list_id) for list_id in service.list_ids)
-        if service.state in (ServiceState.RECEIPT, ServiceState.DEALING):
+        if service.state is ServiceState.RECEIPT:
             return service.done
+        if service.state is ServiceState.DEALING:
+            return service.done and not self.step_under_way()
         if service.state is ServiceState.COIN:
             return self.deck.coin_seed(service.coin_id) is not None
         request = service.requests[0]
@@ -880,7 +917,7 @@ class TableDriver:
         else:
             if restored is None:  # a restored one is on disk already
                 self.kept_forwards.append(forward)
-            self._take_output(output)
+            self.take_output(output)
         self.outbox.append(Publish(self.received_kind, self._receipt(request, forward, fault)))
 
     def _receipt(
@@ -898,19 +935,19 @@ class TableDriver:
         try:
             step = self.game.apply(self.state, DRIVER, resolution)
         except IllegalAction as exc:  # a card opened twice across requests: a deck fault
-            self._stop(DRIVER, "the deck and the engine disagree", exc.reason)
+            self.stop(DRIVER, "the deck and the engine disagree", exc.reason)
             return
-        self._take_step(step)
+        self.take_step(step)
 
-    def _take_step(self, step: Step) -> None:
+    def take_step(self, step: Step) -> None:
         self.state = step.state
         self.events.append(StateChanged(step.state, step.events))
         for event in step.events:
             if isinstance(event, Violation):
                 faces = ", ".join(str(f) for f in event.faces)
-                self._stop(event.seat, event.reason, f"slots {list(event.slots)} opened as {faces}")
+                self.stop(event.seat, event.reason, f"slots {list(event.slots)} opened as {faces}")
             else:
-                self._on_step_event(event)
+                self.on_step_event(event)
 
     # -- fair deck --------------------------------------------------------------------------------
 
@@ -918,7 +955,7 @@ class TableDriver:
         self._slot[slot] = masked
         self._engine_slot[masked] = slot
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
         for message in output.messages:
             if "to" in message:
                 assert transfer is not None, "only a give-away sends a private message"
@@ -941,15 +978,19 @@ class TableDriver:
             if service is not None:
                 service.faces[event.slot] = event.card
         elif isinstance(event, CardDealt):
-            self._on_card_dealt(event)
+            self.dealt.add(event.slot)
+            self.on_card_dealt(event)
+            if self.server.state is ServiceState.DEALING:
+                dealing = self.server.note(ServiceEvent.CARD_DEALT)
+                dealing.done = all(s in self.dealt for s in dealing.slots)
         elif isinstance(event, KeysReady | ListReady | CoinFlipped | CardReceived):
             # a received card shows in the next state: the app logs who gave it and its face
             pass
 
-    def _on_card_dealt(self, event: CardDealt) -> None:
+    def on_card_dealt(self, event: CardDealt) -> None:
         """A dealt card's shares are all in (a game dealing concurrently tracks it here)."""
 
-    def _stop(self, seat: int, what: str, evidence: str) -> None:
+    def stop(self, seat: int, what: str, evidence: str) -> None:
         if self.fault is None:
             self.fault = FaultDetected(seat, what, evidence)
             self.events.append(self.fault)

@@ -277,7 +277,7 @@ class TablePeer:
         if withheld is None or table.over or table.expected_seat() != withheld.seat:
             raise IllegalAction(self._seat, "no seat is withholding a coin reveal")
         self.evidence.keep(withheld.seat, WITHHELD_KIND, withheld.describe(), [withheld.commitment])
-        table._stop(withheld.seat, withheld.what, withheld.describe())
+        table.stop(withheld.seat, withheld.what, withheld.describe())
         self.pump.run()
         assert table.fault is not None
         return table.fault

@@ -34,8 +34,8 @@ class WrongShareTable(LarryTable):
 
     cheated = False
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
         if self.cheated or self.state is None:
             return
         for index, item in enumerate(self.outbox):
@@ -53,8 +53,8 @@ class RefusingTable(LarryTable):
 
     refused = False
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
         service = self.service
         if self.refused or service is None or type(service.requests[0]).__name__ != "Reveal":
             return
@@ -232,8 +232,8 @@ class BareAccuserTable(LarryTable):
 class BadForwardTable(LarryTable):
     """A giver whose forward carries a share with a spoiled proof (it signs what it sends)."""
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
         for index, item in enumerate(self.outbox):
             if isinstance(item, Private) and item.body["shares"]:
                 shares = [dict(s) for s in item.body["shares"]]
@@ -248,8 +248,8 @@ class BadForwardTable(LarryTable):
 class WithholdingTable(LarryTable):
     """Commits to the first-player coin and never reveals it (the last revealer's abort)."""
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
         self.outbox = [
             item
             for item in self.outbox

@@ -23,8 +23,8 @@ from .test_gift_forwards import GIVE_TO, givers
 class WithholdingGiver(LarryTable):
     """Gives away a card (L11) but never sends the receiver its forward."""
 
-    def _take_output(self, output: Output, transfer: Any = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Any = None) -> None:
+        super().take_output(output, transfer)
         self.outbox = [item for item in self.outbox if not isinstance(item, Private)]
 
 
