@@ -1,13 +1,13 @@
 """The table driver, sans-IO, for every game: an engine served by the fair deck over the table log.
 
-Every peer (and the offline auditor) runs one table (`TableDriver` subclass: `LarryTable` in
-p2p.table.larry, `LieTable` in p2p.table.lie; p2p.table.games picks one by the game's name) and
-feeds it every envelope of the table log, in log order, with `apply`. The table says which
-envelope comes next (`expected`, the log's ordering: `expected_seat` is what a `TableLog` asks),
-checks each envelope against the rules and the fair-deck proofs, runs the same engine on every
-peer, and collects what this seat must publish (`outbox`) and what happened (`events`, table_api
-events). protocol.md section 10 has what every game shares (10.1-10.7, 10.10), Larry's
-give-away forwards (10.8) and orders (10.9), and The Lie (10.11).
+Every peer (and the offline auditor) runs one table (a `TableDriver` subclass: each game's lives
+in p2p/games/<game>/table.py and is found by p2p/table/games.py through the `fairdeal.tables`
+entry points) and feeds it every envelope of the table log, in log order, with `apply`. The
+table says which envelope comes next (`expected`, the log's ordering: `expected_seat` is what a
+`TableLog` asks of its `Rules`), checks each envelope against the rules and the fair-deck
+proofs, runs the same engine on every peer, and collects what this seat must publish (`outbox`)
+and what happened (`events`, p2p/table/api.py events). protocol.md section 10 has what every
+game shares (10.1-10.7, 10.10), the give-away forwards (10.8) and each game's own parts.
 
 What all games share, written once here:
 
@@ -24,9 +24,12 @@ What all games share, written once here:
   (it is signed, every honest peer sees the same one); it is applied to the log as evidence and
   the table stops with a `FaultDetected` naming that seat. Nothing of the public state changes.
 
-What a game contributes (the subclass): its name and envelope kinds, what to do when nothing is
-pending (`next_action`: the ordering rule), its own envelopes (`_on_game_envelope`), how its
-first state is made (`_new_game`) and what its steps mean for the players (`_on_step_event`).
+What a game contributes (the subclass, p2p/table/part.py `TablePart`): its name and envelope
+kinds, what to do when nothing is pending (`next_action`: the ordering rule), its own envelopes
+(`on_game_envelope`), how its first state is made (`new_game_step`) and what its steps mean for
+the players (`on_step_event`). It overrides those public hooks only, and calls the driver's
+public services only; the request being served is the request server's
+(p2p/table/requests.py), a state machine whose transitions are data.
 """
 
 from __future__ import annotations
