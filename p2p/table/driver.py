@@ -68,7 +68,6 @@ from fairdeal.p2p.deck import (
     Slot,
 )
 from fairdeal.p2p.deck.coin import SeedStream
-from fairdeal.p2p.deck.errors import DeckUsageError
 from fairdeal.p2p.deck.events import DeckEvent
 from fairdeal.p2p.deck.messages import (
     COIN_COMMIT,
@@ -88,7 +87,8 @@ from fairdeal.p2p.table.api import (
     StateChanged,
     TableEvent,
 )
-from fairdeal.p2p.table.forwards import ForwardError, SignedForward
+from fairdeal.p2p.table.forwards import SignedForward
+from fairdeal.p2p.table.giveaways import GiveAways
 from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent, ServiceState
 
 DECK = "deck"  # body: a fair-deck message (protocol.md section 6), in every game
@@ -218,14 +218,7 @@ class TableDriver:
         self._back: dict[int, int] = {}  # engine slot -> its public back (grouped decks)
         self._public: dict[Slot, set[int]] = {}  # whose shares of a slot are public
         self.server = RequestServer()  # the engine request being served (p2p/table/requests.py)
-        # Signed forwards received before their Transfer is served: at most one per sender, so
-        # no seat can flood this seat's memory; and the ones kept on disk before a restart.
-        self._forwards: dict[int, SignedForward] = {}
-        self._restored: dict[int, SignedForward] = {}
-        self._receipted: set[int] = set()  # Transfer ids whose receipt this seat published
-        self._transfers_done: set[int] = set()  # Transfer ids served (their receipt applied)
-        # Forwards checked and used, to be kept on disk before the receipt is published.
-        self.kept_forwards: list[SignedForward] = []
+        self.gifts = GiveAways(self)  # give-aways' forwards and receipts (protocol.md 10.8)
         self._proofs = 0
         self.dealt: set[Slot] = set()  # cards whose every share is in (a game may clear it)
 
@@ -430,7 +423,7 @@ class TableDriver:
         ):
             what = f"shares for {self._shares_purpose(service)}"
             return {seat: (what,) for seat in service.publishers[service.published :]}
-        transfer = self._pending_transfer()
+        transfer = self.pending_transfer()
         if transfer is not None and expect.kind == self.received_kind:
             giver, receiver = transfer.from_seat, transfer.to_seat
             owed: dict[int, tuple[str, ...]] = {}
@@ -502,49 +495,27 @@ class TableDriver:
             self.deck.coin(coin_id)
 
     def receive_private(self, sender: int, data: Any) -> None:
-        """A give-away's signed forward, sent privately by seat `sender` (as the channel
-        authenticated it). It may arrive before its Transfer is served, or again after a
-        reconnect (a copy of one already used is ignored). Raises `DeckFault(sender, …)`, and
-        keeps nothing, for a forward that is unreadable, not signed by `sender`, addressed to
-        another seat, or for a gift `sender` is not giving (protocol.md 10.8)."""
-        try:
-            forward = SignedForward.from_data(data, self.seats)
-        except ForwardError as error:
-            raise DeckFault(sender, f"unreadable forward: {error}") from None
-        if forward.giver != sender:
-            raise DeckFault(sender, f"sent a forward in seat {forward.giver}'s name")
-        if forward.to != self.me:
-            raise DeckFault(sender, f"sent a forward for seat {forward.to}")
-        if not forward.verify(self.table_id, self._key_of(sender)):
-            raise DeckFault(sender, "sent a forward it did not sign")
-        if forward.transfer in self._receipted or forward.transfer in self._transfers_done:
-            return
-        request = self._pending_transfer()
-        if (
-            request is not None
-            and request.id == forward.transfer
-            and (request.from_seat != sender or request.to_seat != self.me)
-        ):
-            raise DeckFault(sender, "forwarded a card it is not giving")
-        self._forwards[sender] = forward  # one per sender: a later one replaces it
-        self._try_forward()
+        """A give-away's signed forward, sent privately by seat `sender` (GiveAways.receive)."""
+        self.gifts.receive(sender, data)
 
     def restore_forward(self, data: Any) -> None:
         """A forward this seat checked, used and kept on disk before a restart."""
-        try:
-            forward = SignedForward.from_data(data, self.seats)
-        except ForwardError:
-            return  # not one of ours (an older secrets file): the giver sends it again
-        self._restored[forward.transfer] = forward
+        self.gifts.restore(data)
 
-    def _key_of(self, seat: int) -> bytes:
-        if not self.keys:
-            raise DeckUsageError("this table was given no identity keys to check forwards with")
-        return self.keys[seat]
+    @property
+    def kept_forwards(self) -> list[SignedForward]:
+        """Forwards checked and used, to be kept on disk before their receipt is published."""
+        return self.gifts.kept
 
-    def _pending_transfer(self) -> Transfer | None:
+    def pending_transfer(self) -> Transfer | None:
+        """The give-away being served, if one is."""
         service = self.server.service
         return service.transfer if service is not None else None
+
+    def on_received(self, envelope: Envelope) -> None:
+        """A give-away's receipt (`received_kind`), as a game's envelope: GiveAways.on_receipt."""
+        self.gifts.on_receipt(envelope)
+        self.server.note(ServiceEvent.RECEIPT_APPLIED).done = True
 
     def log_fault(self, fault: Fault) -> None:
         """A fault the table log found (two envelopes signed for one place, a bad chain): the
@@ -683,56 +654,6 @@ class TableDriver:
                 {"missing": missing, "unexpected": extra},
             )
 
-    def on_received(self, envelope: Envelope) -> None:
-        """The receiver of a give-away confirms it (or reports a bad one, with the giver's
-        signed forward as evidence): `received_kind`."""
-        service = self.server.service
-        request = service.transfer if service is not None else None
-        if service is None or request is None:
-            raise DeckFault(envelope.seat, "a receipt where no card was given")
-        body = envelope.body
-        if not isinstance(body, Mapping) or body.get("slot") != request.slot:
-            raise DeckFault(envelope.seat, "receipt for another card", {"receipt": body})
-        if set(body) - {"slot", "fault", "forward"}:
-            raise DeckFault(envelope.seat, "receipt with unknown fields", {"receipt": body})
-        if "fault" in body:
-            raise self._judge_accusation(request, body)
-        if "forward" in body:
-            raise DeckFault(envelope.seat, "receipt with a forward but no fault")
-        self.server.note(ServiceEvent.RECEIPT_APPLIED).done = True
-        self._transfers_done.add(request.id)
-
-    def _judge_accusation(self, request: Transfer, receipt: Mapping[str, Any]) -> DeckFault:
-        """The receiver says its give-away was bad: every peer checks the signed forward it
-        shows and blames the giver if the forward is bad, the accuser if it is good, missing or
-        not the giver's (protocol.md 10.8)."""
-        giver, accuser = request.from_seat, request.to_seat
-        evidence = {"transfer": request.id, "slot": request.slot, "claim": receipt.get("fault")}
-        if "forward" not in receipt:
-            what = f"accused seat {giver} of a bad give-away without its signed forward"
-            return DeckFault(accuser, what, evidence)
-        try:
-            forward = SignedForward.from_data(receipt["forward"], self.seats)
-        except ForwardError as error:
-            what = f"accused seat {giver} with an unreadable forward ({error})"
-            return DeckFault(accuser, what, evidence)
-        if (
-            forward.giver != giver
-            or forward.to != accuser
-            or forward.transfer != request.id
-            or not forward.verify(self.table_id, self._key_of(giver))
-        ):
-            what = f"accused seat {giver} with a forward it did not sign for this gift"
-            return DeckFault(accuser, what, evidence)
-        if forward.slot != request.slot:
-            return DeckFault(giver, f"signed a forward of slot {forward.slot}", evidence)
-        try:
-            self.deck.check_forward(giver, self._slot[request.slot], forward.body)
-        except DeckFault as fault:
-            return DeckFault(giver, f"gave a bad card: {fault.what}", evidence)
-        what = f"falsely accused seat {giver} of a bad give-away (its signed forward verifies)"
-        return DeckFault(accuser, what, evidence)
-
     received_kind: ClassVar[str] = ""  # a game with Transfer requests names its receipt kind
 
     # -- serving engine requests ----------------------------------------------------------------
@@ -788,7 +709,7 @@ class TableDriver:
         elif isinstance(request, Transfer):
             self.server.begin(Service([request]))
             self.take_output(self.deck.give(self._slot[request.slot], request.to_seat), request)
-            self._try_forward()
+            self.gifts.try_forward()
         elif isinstance(request, Arrange):
             coin_id = f"{ARRANGE_LABEL}{request.id}"
             self.server.begin(Service([request], coin_id=coin_id))
@@ -889,48 +810,6 @@ class TableDriver:
             return all(s in service.faces for s in service.slots)
         return True
 
-    def _try_forward(self) -> None:
-        """The receiver of a give-away opens the giver's forward once the Transfer is served,
-        and publishes its receipt (with the signed forward as evidence if the forward fails)."""
-        request = self._pending_transfer() if self.fault is None else None
-        # One receipt per Transfer, not per card: a card can come to the same seat twice
-        # (0→1, 1→0, 0→1), and the second time needs its own receipt (issue 13 item 4).
-        if request is None or request.to_seat != self.me or request.id in self._receipted:
-            return
-        masked = self._slot[request.slot]
-        if not self.deck.awaiting_forward(masked):
-            # the card came back to a seat that holds every share it needs: nothing is forwarded
-            self._receipted.add(request.id)
-            self.outbox.append(Publish(self.received_kind, self._receipt(request, None, None)))
-            return
-        forward = restored = self._restored.pop(request.id, None)
-        live = self._forwards.get(request.from_seat)
-        if forward is None and live is not None and live.transfer == request.id:
-            forward = self._forwards.pop(request.from_seat)
-        if forward is None:
-            return
-        self._receipted.add(request.id)
-        fault: str | None = None
-        try:
-            if forward.slot != request.slot:
-                raise DeckFault(request.from_seat, f"forward of slot {forward.slot}")
-            output = self.deck.handle(request.from_seat, forward.body)
-        except DeckFault as error:
-            fault = error.what
-        else:
-            if restored is None:  # a restored one is on disk already
-                self.kept_forwards.append(forward)
-            self.take_output(output)
-        self.outbox.append(Publish(self.received_kind, self._receipt(request, forward, fault)))
-
-    def _receipt(
-        self, request: Transfer, forward: SignedForward | None, fault: str | None
-    ) -> dict[str, Any]:
-        """The receipt of a give-away: `{"slot"}`, or with the fault and the signed forward."""
-        if fault is None or forward is None:
-            return {"slot": request.slot}
-        return {"slot": request.slot, "fault": fault, "forward": forward.to_data()}
-
     # -- engine ------------------------------------------------------------------------------
 
     def _resolve(self, resolution: Ack | Faces | Arrangement) -> None:
@@ -957,6 +836,10 @@ class TableDriver:
     def _map(self, slot: int, masked: Slot) -> None:
         self._slot[slot] = masked
         self._engine_slot[masked] = slot
+
+    def publish(self, kind: str, body: Any) -> None:
+        """Queue an envelope of `kind` for this seat to sign and publish."""
+        self.outbox.append(Publish(kind, body))
 
     def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
         for message in output.messages:

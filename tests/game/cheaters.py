@@ -26,6 +26,7 @@ from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
 from fairdeal.p2p.table.driver import DECK, Private, Publish
 from fairdeal.p2p.table.forwards import SignedForward
+from fairdeal.p2p.table.giveaways import GiveAways
 
 
 class WrongShareTable(LarryTable):
@@ -209,24 +210,36 @@ class ForwardForgerTable(LarryTable):
         self.forged += 1
 
 
-class FalseAccuserTable(LarryTable):
-    """A receiver that reports a bad give-away after a perfectly good forward."""
-
-    def _receipt(
+class FalseAccuserGifts(GiveAways):
+    def receipt(
         self, request: Transfer, forward: SignedForward | None, fault: str | None
     ) -> dict[str, Any]:
         if forward is not None and fault is None:
             fault = "the shares do not open to a card"
-        return super()._receipt(request, forward, fault)
+        return super().receipt(request, forward, fault)
+
+
+class FalseAccuserTable(LarryTable):
+    """A receiver that reports a bad give-away after a perfectly good forward."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gifts = FalseAccuserGifts(self)
+
+
+class BareAccuserGifts(GiveAways):
+    def receipt(
+        self, request: Transfer, forward: SignedForward | None, fault: str | None
+    ) -> dict[str, Any]:
+        return {"slot": request.slot, "fault": "the giver sent nothing"}
 
 
 class BareAccuserTable(LarryTable):
     """A receiver that reports a bad give-away and shows no forward for it."""
 
-    def _receipt(
-        self, request: Transfer, forward: SignedForward | None, fault: str | None
-    ) -> dict[str, Any]:
-        return {"slot": request.slot, "fault": "the giver sent nothing"}
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gifts = BareAccuserGifts(self)
 
 
 class BadForwardTable(LarryTable):

@@ -52,7 +52,7 @@ def test_a_withheld_forward_names_the_giver_not_the_receiver() -> None:
     third = next(s for s in range(3) if s not in (giver, receiver))
     table = SansIOTable(3, LarryOptions(short_game=True), seed=3, tables={giver: WithholdingGiver})
     table.run(givers())  # settles when the table waits for the gift
-    pending = table.tables[receiver]._pending_transfer()
+    pending = table.tables[receiver].pending_transfer()
     assert pending is not None and pending.from_seat == giver
     assert table.tables[receiver].owes() == {giver: ("a give-away forward",)}
     assert table.tables[third].owes() == {
