@@ -19,17 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from fairdeal.engine.requests import (
-    Arrange,
-    Deal,
-    GroupedReshuffle,
-    NewDeck,
-    NewGroupedDeck,
-    Request,
-    Reshuffle,
-    Reveal,
-    Transfer,
-)
+from fairdeal.engine import requests as asked
+from fairdeal.engine.requests import Request, Transfer
 from fairdeal.p2p.deck import Slot
 
 
@@ -86,14 +77,14 @@ TRANSITIONS: Mapping[tuple[ServiceState, ServiceEvent], ServiceState] = {
 
 # The event that begins each kind of request (a Deal in a game's steps is the game's choice).
 ASKED: Mapping[type[Request], ServiceEvent] = {
-    NewDeck: E.SHUFFLE_ASKED,
-    Reshuffle: E.SHUFFLE_ASKED,
-    NewGroupedDeck: E.SHUFFLE_ASKED,
-    GroupedReshuffle: E.SHUFFLE_ASKED,
-    Deal: E.DEAL_ASKED,
-    Reveal: E.REVEAL_ASKED,
-    Transfer: E.TRANSFER_ASKED,
-    Arrange: E.ARRANGE_ASKED,
+    asked.NewDeck: E.SHUFFLE_ASKED,
+    asked.Reshuffle: E.SHUFFLE_ASKED,
+    asked.NewGroupedDeck: E.SHUFFLE_ASKED,
+    asked.GroupedReshuffle: E.SHUFFLE_ASKED,
+    asked.Deal: E.DEAL_ASKED,
+    asked.Reveal: E.REVEAL_ASKED,
+    asked.Transfer: E.TRANSFER_ASKED,
+    asked.Arrange: E.ARRANGE_ASKED,
 }
 
 
