@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -31,8 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.errors import IllegalAction
-from fairdeal.p2p.deck import DeckFault, DeckSession
-from fairdeal.p2p.errors import PeerError
+from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.identity import Identity, PublicIdentity
 from fairdeal.p2p.lobby.messages import signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
@@ -42,7 +40,6 @@ from fairdeal.p2p.log.tablelog import Fault, Roster, TableLog, genesis_head
 from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
-    TranscriptError,
     TranscriptWriteError,
     load_transcript,
 )
@@ -56,25 +53,22 @@ from fairdeal.p2p.table.api import (
     ReplayDone,
     ReplayStarted,
     SeatInfo,
-    SeatLeft,
-    SeatReturned,
     TableEvent,
     WatchersChanged,
     result_so_far,
 )
+from fairdeal.p2p.table.departures import Departures
 from fairdeal.p2p.table.driver import TableDriver
 from fairdeal.p2p.table.evidence import EvidenceFile, evidence_path
 from fairdeal.p2p.table.games import table_class_for
-from fairdeal.p2p.table.leaving import LEFT, parse_left, sign_left
+from fairdeal.p2p.table.leaving import LEFT, sign_left
 from fairdeal.p2p.table.pump import Pump
 from fairdeal.p2p.table.randomness import (
     SeededRandom,
-    check_new_table,
     new_seed,
-    seat_seed,
     table_secret_name,
 )
-from fairdeal.p2p.table.recovery import Recovery
+from fairdeal.p2p.table.recovery import Recovery, seat_seed_for
 from fairdeal.p2p.table.timings import PeerTimings, TimingWatch
 from fairdeal.p2p.table.watch import WatchService
 from fairdeal.p2p.table.watchdog import SilenceWatch
@@ -225,13 +219,17 @@ class TablePeer:
         )
         self._watchdog: asyncio.Task[None] | None = None
         self._verifier: ThreadPoolExecutor | None = None
-        self.evidence = EvidenceFile(transcript, self._on_disk_failure)
+        self.evidence = EvidenceFile(transcript, self.on_disk_failure)
         self.disk_failure: TranscriptWriteError | None = None  # the disk refused a write
-        self.left_seats: dict[int, str] = {}  # seats that left the table, with their reason
-        self._lefts_seen: set[bytes] = set()  # every `left` already taken (a relayed copy is old)
+        self.departures = Departures(seat, roster, mesh, transcript, self.emit, lambda: self.closed)
         self._ended = False  # this seat left or ended the table: it signs nothing more
 
     # -- TableSession ---------------------------------------------------------------------
+
+    @property
+    def left_seats(self) -> dict[int, str]:
+        """The seats that left the table, with their reason."""
+        return self.departures.left
 
     @property
     def seat(self) -> int:
@@ -303,11 +301,11 @@ class TablePeer:
         )
         self.table = table
         table.start()
-        self.mesh.on("fwd", self._on_forward)
-        self.mesh.on(LEFT, self._on_left)
+        self.mesh.on("fwd", self.pump.on_forward)
+        self.mesh.on(LEFT, self.departures.on_left)
         self.mesh.on_peer_up(self._on_peer_up)
         self.timings.started = time.monotonic()
-        for kept in self.secrets.get(self._secret_name("forwards"), []):
+        for kept in self.secrets.get(table_secret_name(self.roster.table, "forwards"), []):
             table.restore_forward(kept)  # give-aways received (and checked) before a restart
         if self.transcript_path.exists():
             contents = load_transcript(self.transcript_path)
@@ -324,7 +322,7 @@ class TablePeer:
             # place already used would be equivocation).
             sync.on_answered(self._on_answered)
             self.recovery.restore_own(table, sync.log)
-            self._restore_left()
+            self.departures.restore()
             self.drain_table_events()  # the game so far, before the notice that it is over
             self.emit(ReplayDone(f"resumed from {name}: {table.applied} entries"))
         else:
@@ -345,7 +343,7 @@ class TablePeer:
         )
         self.watch = WatchService(self.mesh, sync.log, self._seat, header)
         self.watch.on_change(self._on_watchers)
-        sync.on_failure(self._on_disk_failure)
+        sync.on_failure(self.on_disk_failure)
         sync.log.on_applied(self._on_applied)
         # An envelope held back (another seat's step envelope) may need this seat's answer.
         sync.on_update(self.pump.schedule)
@@ -409,33 +407,15 @@ class TablePeer:
         return self.table
 
     def _seat_seed(self) -> bytes:
-        """This seat's seed for the table (p2p.table.randomness): its own contribution, drawn for
-        a new table (refused if the table id was played here before) or kept from before a
-        crash, bound to the signed roster and the seat."""
-        name = self._secret_name("seed")
-        if self.transcript_path.exists():
-            contribution = self.secrets.get(name)
-            if contribution is None:
-                raise TranscriptError(
-                    f"{self.secrets.path} holds no secrets for the table of "
-                    f"{self.transcript_path}: this seat cannot be resumed"
-                )
-        else:
-            check_new_table(self.secrets, self.roster.table)
-            contribution = self._new_contribution()
-            self.secrets.put(name, contribution)
-        return seat_seed(contribution, self._roster_digest(), self._seat)
-
-    def _roster_digest(self) -> bytes:
-        """The digest of the roster every seat signed (of the log's roster, with no lobby)."""
-        if self.signed_roster is not None:
-            return self.signed_roster.roster.digest
-        return hashlib.sha256(
-            b"fairdeal/log-roster/v1\x00" + self.roster.table + b"".join(self.roster.keys)
-        ).digest()
-
-    def _secret_name(self, what: str) -> str:
-        return table_secret_name(self.roster.table, what)
+        """This seat's seed for the table (recovery.seat_seed_for: drawn anew, or kept)."""
+        return seat_seed_for(
+            self.secrets,
+            self.transcript_path,
+            self.roster,
+            self.signed_roster,
+            self._seat,
+            self._new_contribution,
+        )
 
     def _on_applied(self, envelope: Envelope) -> None:
         now = time.monotonic()
@@ -463,71 +443,12 @@ class TablePeer:
             fault.seat, "table", f"{fault.what} ({fault.evidence})", [sync.log.entries[-1]]
         )
 
-    def _on_forward(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
-        """A give-away's signed forward (protocol.md 10.8): the table checks it before anything
-        is kept; only a forward it used is written to the secrets file (`keep_forwards`)."""
-        sender = self.roster.seat_of(peer.key)
-        if sender is None or message.get("table") != self.roster.table:
-            return
-        data = {key: value for key, value in message.items() if key not in ("t", "table")}
-        try:
-            self._require_table().receive_private(sender, data)
-        except DeckFault as fault:
-            raise PeerError(f"seat {sender}", fault.what) from None
-        self.pump.schedule()
-
-    def keep_forwards(self, table: TableDriver) -> None:
-        """Write the forwards the table used to the secrets file before their receipts go out:
-        a crash must not lose a card this seat was given."""
-        if not table.kept_forwards:
-            return
-        name = self._secret_name("forwards")
-        kept = [*self.secrets.get(name, []), *(f.to_data() for f in table.kept_forwards)]
-        try:
-            self.secrets.put(name, kept)
-        except TranscriptWriteError as error:  # nothing is sent after a write that failed
-            self._on_disk_failure(error)
-            return
-        table.kept_forwards.clear()
-
-    def _on_left(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
-        """A seat's signed `left` (from it, or relayed): keep it as evidence, show it once, pass
-        it on to the seats that may not have it. A bad one is refused, naming who sent it."""
-        try:
-            left = parse_left(message, self.roster, f"{peer.name} ({peer.fingerprint})")
-        except PeerError as error:
-            log.warning("refused a left message: %s", error)
-            return
-        if left.seat == self._seat or left.seat in self.left_seats or self.closed:
-            return
-        if left.signed in self._lefts_seen:  # a relayed copy of one it came back from
-            return
-        self._lefts_seen.add(left.signed)
-        left_file.append_left(self.transcript_path, left)
-        self.left_seats[left.seat] = left.reason
-        self.emit(SeatLeft(left.seat, left.reason))
-        self.mesh.broadcast(left.to_wire(), exclude={peer.key, self.roster.keys[left.seat]})
-
     def _on_peer_up(self, peer: PublicIdentity) -> None:
         """Give-away shares go again to a peer that (re)connects: it may have missed them (a
-        copy it already has is ignored)."""
+        copy it already has is ignored); a seat that had left is back."""
         seat = self.roster.seat_of(peer.key)
         self.pump.resend_privates(seat)
-        if seat is not None and self.left_seats.pop(seat, None) is not None:
-            # a seat that left closed its connections: connecting again, it took its seat back
-            log.info("seat %s is back at the table", seat)
-            self.emit(SeatReturned(seat))
-
-    def _restore_left(self) -> None:
-        """After a restart: the seats that had left (kept beside the transcript) are still gone
-        until they connect again; our own `left`, if any, is the one we are coming back from."""
-        for message in left_file.read_left(self.transcript_path, self.roster):
-            self._lefts_seen.add(message.signed)
-            connected = self.roster.keys[message.seat] in self.mesh.peers  # it is back already
-            if message.seat != self._seat and not connected:
-                self.left_seats[message.seat] = message.reason
-                self.emit(SeatLeft(message.seat, message.reason))
-        left_file.clear_ended(self.transcript_path)
+        self.departures.connected(seat)
 
     def _on_answered(self, seat: int) -> None:
         """A seat answered our `need` in full; when all have, this seat may sign again. What
@@ -538,7 +459,7 @@ class TablePeer:
         ):
             self.pump.schedule()
 
-    def _on_disk_failure(self, error: TranscriptWriteError) -> None:
+    def on_disk_failure(self, error: TranscriptWriteError) -> None:
         """The disk refused a write: this seat stops where its files end (nothing after a
         failed write is sent or kept) and says how to take the seat back."""
         if self.disk_failure is not None:

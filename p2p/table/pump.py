@@ -13,14 +13,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fairdeal.engine.errors import IllegalAction
+from fairdeal.p2p.deck import DeckFault
+from fairdeal.p2p.errors import PeerError
+from fairdeal.p2p.identity import PublicIdentity
 from fairdeal.p2p.log.sync import TableSync
 from fairdeal.p2p.log.transcript import TranscriptWriteError, mark_done
 from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.driver import Private, TableDriver
 from fairdeal.p2p.table.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.randomness import table_secret_name
 
 if TYPE_CHECKING:
     from fairdeal.p2p.table.peer import TablePeer
@@ -57,7 +61,7 @@ class Pump:
             peer.drain_table_events()
             return
         while True:
-            peer.keep_forwards(table)
+            self.keep_forwards(table)
             if peer.closed:  # the disk refused the forwards: publish nothing after it
                 return
             if not self.flush(table, sync):
@@ -105,6 +109,35 @@ class Pump:
                 if item.claims is not None:
                     peer.timings.claims_signed[item.claims] = time.monotonic()
         return True
+
+    def on_forward(self, sender_id: PublicIdentity, message: dict[str, Any]) -> None:
+        """A give-away's signed forward (protocol.md 10.8): the table checks it before anything
+        is kept; only a forward it used is written to the secrets file (`keep_forwards`)."""
+        peer = self.peer
+        sender = peer.roster.seat_of(sender_id.key)
+        if sender is None or message.get("table") != peer.roster.table or peer.table is None:
+            return
+        data = {key: value for key, value in message.items() if key not in ("t", "table")}
+        try:
+            peer.table.receive_private(sender, data)
+        except DeckFault as fault:
+            raise PeerError(f"seat {sender}", fault.what) from None
+        self.schedule()
+
+    def keep_forwards(self, table: TableDriver) -> None:
+        """Write the forwards the table used to the secrets file before their receipts go out:
+        a crash must not lose a card this seat was given."""
+        if not table.kept_forwards:
+            return
+        peer = self.peer
+        name = table_secret_name(peer.roster.table, "forwards")
+        kept = [*peer.secrets.get(name, []), *(f.to_data() for f in table.kept_forwards)]
+        try:
+            peer.secrets.put(name, kept)
+        except TranscriptWriteError as error:  # nothing is sent after a write that failed
+            peer.on_disk_failure(error)
+            return
+        table.kept_forwards.clear()
 
     def send_private(self, forward: SignedForward) -> None:
         peer = self.peer

@@ -11,15 +11,20 @@ equivocation), and then matches what it owes against all of its own envelopes th
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from fairdeal.p2p.canonical import pack_canonical
+from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.log.tablelog import TableLog
+from fairdeal.p2p.log.tablelog import Roster, TableLog
+from fairdeal.p2p.log.transcript import SecretStore, TranscriptError
 from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.randomness import check_new_table, seat_seed, table_secret_name
 
 log = logging.getLogger("fairdeal.table")
 
@@ -84,3 +89,38 @@ class Recovery:
         self.restore_own(table, log_)
         log.info("seat %s took back its own envelopes from the others", self.me)
         return True
+
+
+def roster_digest(roster: Roster, signed: SignedRoster | None) -> bytes:
+    """The digest of the roster every seat signed (of the log's roster, with no lobby)."""
+    if signed is not None:
+        return signed.roster.digest
+    return hashlib.sha256(
+        b"fairdeal/log-roster/v1\x00" + roster.table + b"".join(roster.keys)
+    ).digest()
+
+
+def seat_seed_for(
+    secrets: SecretStore,
+    transcript: Path,
+    roster: Roster,
+    signed: SignedRoster | None,
+    seat: int,
+    new_contribution: Callable[[], bytes],
+) -> bytes:
+    """A seat's seed for the table (p2p/table/randomness.py): its own contribution, drawn for a
+    new table (refused if the table id was played here before) or kept from before a crash,
+    bound to the signed roster and the seat. TranscriptError when a transcript has no secrets."""
+    name = table_secret_name(roster.table, "seed")
+    if transcript.exists():
+        contribution = secrets.get(name)
+        if contribution is None:
+            raise TranscriptError(
+                f"{secrets.path} holds no secrets for the table of "
+                f"{transcript}: this seat cannot be resumed"
+            )
+    else:
+        check_new_table(secrets, roster.table)
+        contribution = new_contribution()
+        secrets.put(name, contribution)
+    return seat_seed(contribution, roster_digest(roster, signed), seat)
