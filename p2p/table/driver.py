@@ -45,11 +45,6 @@ from fairdeal.engine.games import get_game
 from fairdeal.engine.requests import (
     Arrange,
     Deal,
-    GroupedReshuffle,
-    NewDeck,
-    NewGroupedDeck,
-    Request,
-    Reshuffle,
     Reveal,
     Transfer,
 )
@@ -90,9 +85,9 @@ from fairdeal.p2p.table.api import (
 from fairdeal.p2p.table.forwards import SignedForward
 from fairdeal.p2p.table.giveaways import GiveAways
 from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent, ServiceState
+from fairdeal.p2p.table.serving import ARRANGE_LABEL, Serving
 
 DECK = "deck"  # body: a fair-deck message (protocol.md section 6), in every game
-ARRANGE_LABEL = "arrange"  # the SeedStream label an Arrange permutation is drawn with
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +214,7 @@ class TableDriver:
         self._public: dict[Slot, set[int]] = {}  # whose shares of a slot are public
         self.server = RequestServer()  # the engine request being served (p2p/table/requests.py)
         self.gifts = GiveAways(self)  # give-aways' forwards and receipts (protocol.md 10.8)
+        self.serving = Serving(self)  # how each engine request begins and when it is served
         self._proofs = 0
         self.dealt: set[Slot] = set()  # cards whose every share is in (a game may clear it)
 
@@ -469,6 +465,21 @@ class TableDriver:
         """An envelope this seat signed before a restart that its log has not applied yet: a
         game that counts what is in flight (The Lie's claims, T3) counts it again."""
 
+    @property
+    def proofs(self) -> int:
+        """How many proofs this table has checked so far (shuffles, shares, coins)."""
+        return self._proofs
+
+    def back_of(self, slot: int) -> int:
+        """The public back of engine slot `slot` (a grouped deck's)."""
+        return self._back[slot]
+
+    def map_slot(self, slot: int, masked: Slot, back: int | None = None) -> None:
+        """Engine slot `slot` is the fair deck's card `masked` (of public back `back`)."""
+        self._map(slot, masked)
+        if back is not None:
+            self._back[slot] = back
+
     def masked_slot(self, slot: int) -> Slot:
         """The fair deck's card behind engine slot `slot`."""
         return self._slot[slot]
@@ -695,120 +706,10 @@ class TableDriver:
         """A joint coin arranged `request.slots` (a game may keep the seed, e.g. for races)."""
 
     def _begin(self, state: Any) -> None:
-        request = state.pending[0]
-        if isinstance(request, Deal) and self.deals_in_steps(state):
-            slots = tuple(self._slot[s] for s in request.slots)
-            service = Service([request], slots=slots, done=all(s in self.dealt for s in slots))
-            self.server.begin(service, ServiceEvent.STEP_DEAL_ASKED)
-        elif isinstance(request, NewDeck | Reshuffle):
-            self._begin_shuffle(request)
-        elif isinstance(request, NewGroupedDeck | GroupedReshuffle):
-            self._begin_grouped_shuffle(request)
-        elif isinstance(request, Deal):
-            self._begin_deal(state)
-        elif isinstance(request, Transfer):
-            self.server.begin(Service([request]))
-            self.take_output(self.deck.give(self._slot[request.slot], request.to_seat), request)
-            self.gifts.try_forward()
-        elif isinstance(request, Arrange):
-            coin_id = f"{ARRANGE_LABEL}{request.id}"
-            self.server.begin(Service([request], coin_id=coin_id))
-            self.events.append(SetupProgress("arrange", 0, 0, self.seats, self._proofs))
-            self.take_output(self.deck.coin(coin_id))  # an observer only follows it
-        else:
-            self._begin_reveal(request)
-
-    def _begin_shuffle(self, request: NewDeck | Reshuffle) -> None:
-        list_id = f"r{request.id}"
-        if isinstance(request, NewDeck):
-            output = self.deck.new_deck(list_id, self.deck_id(), range(len(request.slots)))
-            new = request.slots
-        else:
-            output = self.deck.reshuffle(list_id, [self._slot[s] for s in request.old])
-            new = request.new
-        for index, slot in enumerate(new):
-            self._map(slot, Slot(list_id, index))
-        self.server.begin(Service([request], list_ids=(list_id,)))
-        self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
-        self.take_output(output)
-
-    def _begin_grouped_shuffle(self, request: NewGroupedDeck | GroupedReshuffle) -> None:
-        """One masked list per back, `r{id}.b{back}` in increasing back: a new deck holds the
-        card ids of that back (in increasing id), a reshuffle the old slots of that back (in the
-        request's order); slot k of the back's new slots is index k of its list (T1, T9)."""
-        if isinstance(request, NewGroupedDeck):
-            backs = dict(zip(request.slots, request.backs, strict=True))
-            new_slots = request.slots
-        else:
-            backs = {
-                new: self._back[old] for old, new in zip(request.old, request.new, strict=True)
-            }
-            new_slots = request.new
-        by_back: dict[int, list[int]] = {}
-        for slot in new_slots:
-            by_back.setdefault(backs[slot], []).append(slot)
-        card_backs = self.game.backs(self.options)
-        output = Output()
-        list_ids = []
-        deck_id = self.deck_id()
-        for back in sorted(by_back):
-            list_id = f"r{request.id}.b{back}"
-            list_ids.append(list_id)
-            if isinstance(request, NewGroupedDeck):
-                cards = [c for c, b in enumerate(card_backs) if b == back]
-                if len(cards) != len(by_back[back]):
-                    raise ValueError(f"back {back}: {len(by_back[back])} slots, {len(cards)} cards")
-                output.extend(self.deck.new_deck(list_id, deck_id, cards))
-            else:
-                sources = [self._slot[o] for o in request.old if self._back[o] == back]
-                output.extend(self.deck.reshuffle(list_id, sources))
-            for index, slot in enumerate(by_back[back]):
-                self._map(slot, Slot(list_id, index))
-                self._back[slot] = back
-        self.server.begin(Service([request], list_ids=tuple(list_ids)))
-        self.events.append(SetupProgress("shuffle", 0, 0, self.seats, self._proofs))
-        self.take_output(output)
-
-    def _begin_deal(self, state: Any) -> None:
-        batch: list[Request] = []
-        owners: dict[Slot, int] = {}
-        for pending in state.pending:
-            if not isinstance(pending, Deal):
-                break
-            batch.append(pending)
-            owners.update({self._slot[s]: pending.seat for s in pending.slots})
-        publishers = [s for s in range(self.seats) if any(o != s for o in owners.values())]
-        self.server.begin(Service(batch, publishers=publishers, slots=tuple(owners)))
-        self.events.append(SetupProgress("deal", None, 0, len(publishers), self._proofs))
-        if owners:
-            self.take_output(self.deck.deal(owners))
-
-    def _begin_reveal(self, request: Reveal) -> None:
-        slots = tuple(self._slot[s] for s in request.slots)
-        owners_of = {self.deck.owner(s) for s in slots}
-        if None in owners_of:
-            publishers = list(range(self.seats))
-        else:
-            publishers = sorted(o for o in owners_of if o is not None)
-        self.server.begin(Service([request], publishers=publishers, slots=slots))
-        self.events.append(SetupProgress("reveal", None, 0, len(publishers), self._proofs))
-        self.take_output(self.deck.reveal(slots))
+        self.serving.begin(state)
 
     def _complete(self, service: Service) -> bool:
-        if service.state is ServiceState.SHUFFLE:
-            return all(self.deck.list_ready(list_id) for list_id in service.list_ids)
-        if service.state is ServiceState.RECEIPT:
-            return service.done
-        if service.state is ServiceState.DEALING:
-            return service.done and not self.step_under_way()
-        if service.state is ServiceState.COIN:
-            return self.deck.coin_seed(service.coin_id) is not None
-        request = service.requests[0]
-        if service.published < len(service.publishers) and service.slots:
-            return False
-        if isinstance(request, Reveal):
-            return all(s in service.faces for s in service.slots)
-        return True
+        return self.serving.complete(service)
 
     # -- engine ------------------------------------------------------------------------------
 
