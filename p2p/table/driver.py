@@ -44,7 +44,6 @@ from fairdeal.engine.game import Game
 from fairdeal.engine.games import get_game
 from fairdeal.engine.requests import (
     Arrange,
-    Deal,
     Reveal,
     Transfer,
 )
@@ -84,8 +83,10 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.p2p.table.forwards import SignedForward
 from fairdeal.p2p.table.giveaways import GiveAways
+from fairdeal.p2p.table.owing import owed_now
 from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent, ServiceState
 from fairdeal.p2p.table.serving import ARRANGE_LABEL, Serving
+from fairdeal.p2p.table.shares import SharesLedger, require_shares
 
 DECK = "deck"  # body: a fair-deck message (protocol.md section 6), in every game
 
@@ -211,7 +212,7 @@ class TableDriver:
         self._slot: dict[int, Slot] = {}  # engine slot -> masked card
         self._engine_slot: dict[Slot, int] = {}
         self._back: dict[int, int] = {}  # engine slot -> its public back (grouped decks)
-        self._public: dict[Slot, set[int]] = {}  # whose shares of a slot are public
+        self.shares = SharesLedger(self)  # whose shares of each card are public, and checks
         self.server = RequestServer()  # the engine request being served (p2p/table/requests.py)
         self.gifts = GiveAways(self)  # give-aways' forwards and receipts (protocol.md 10.8)
         self.serving = Serving(self)  # how each engine request begins and when it is served
@@ -402,59 +403,8 @@ class TableDriver:
         """For each seat the table waits for, what it owes, in words a player reads ("its
         turn", "shares for the doubt", "a give-away forward"); empty when the table waits for
         nobody (over, stopped, or a quiet table between steps). The silence watch and the
-        players' screens show these (protocol.md 10.6).
-
-        Shares are owed by every publisher not yet applied (in seat order, they apply one by
-        one). A give-away waits for the giver's private forward, which only the receiver sees:
-        the receiver's own table names the giver alone, the others name the giver and the
-        receiver's receipt; the giver's own table names the receiver only."""
-        expect = self.expected()
-        if expect is None:
-            return {}
-        service = self.server.service
-        if (
-            service is not None
-            and service.state is ServiceState.SHARES
-            and expect.deck_kind == SHARES
-        ):
-            what = f"shares for {self._shares_purpose(service)}"
-            return {seat: (what,) for seat in service.publishers[service.published :]}
-        transfer = self.pending_transfer()
-        if transfer is not None and expect.kind == self.received_kind:
-            giver, receiver = transfer.from_seat, transfer.to_seat
-            owed: dict[int, tuple[str, ...]] = {}
-            if self.me != giver:
-                owed[giver] = ("a give-away forward",)
-            if self.me != receiver:
-                owed[receiver] = ("its receipt of the give-away",)
-            return owed
-        return {expect.seat: (self._expect_words(expect),)}
-
-    def _shares_purpose(self, service: Service) -> str:
-        request = service.requests[0]
-        if isinstance(request, Reveal):
-            return {
-                "doubt": "the doubt",
-                "face_up": "the face-up card",
-                "score": "the scoring",
-                "play": "the play",
-            }.get(request.reason, f"the {request.reason.replace('_', ' ')}")
-        return "the deal"
-
-    def _expect_words(self, expect: Expect) -> str:
-        if expect.kind == self.act_kind:
-            return "its turn"
-        if expect.kind == ROSTER_KIND:
-            return "the signed roster"
-        if expect.kind == self.join_kind:
-            return "its join"
-        return {
-            KEY: "its key",
-            SHUFFLE: "its shuffle",
-            SHARES: "its shares",
-            COIN_COMMIT: "its commitment to a joint coin",
-            COIN_REVEAL: "its reveal of a joint coin",
-        }.get(expect.deck_kind or "", f"its {expect.deck_kind or expect.kind} envelope")
+        players' screens show these (protocol.md 10.6; p2p/table/owing.py)."""
+        return owed_now(self)
 
     def counters(self) -> dict[str, int]:
         """What the game counts for `simulate` and the benchmark (The Lie: races decided, void
@@ -604,10 +554,10 @@ class TableDriver:
         if kind == SHARES:  # parsed once, here: the deck session reuses it
             message = self.deck.parse(envelope.seat, body)
             assert isinstance(message, SharesMessage)
-            self._check_shares(envelope.seat, message, expect)
+            self.shares.check(envelope.seat, message)
         output = self.deck.handle(envelope.seat, body, message)
         if isinstance(message, SharesMessage):
-            self._note_public(message)
+            self.shares.note_public(message)
         if self._setup_done < len(self._setup):
             self._setup_done += 1
             self._proofs += 1
@@ -617,55 +567,18 @@ class TableDriver:
         if service is not None and service.state is ServiceState.SHARES and kind == SHARES:
             self.server.note(ServiceEvent.SHARES_APPLIED).published += 1
 
-    def _check_shares(self, seat: int, message: SharesMessage, expect: Expect) -> None:
-        """The shares a seat publishes must be exactly the ones it owes now (no more, no less)."""
-        service = self.server.service
-        assert service is not None
-        request = service.requests[0]
-        owed: set[tuple[Slot, int]] = set()
-        for slot in service.slots:
-            owner = self.deck.owner(slot)
-            public = self._public.get(slot, set())
-            if isinstance(request, Deal):
-                if owner != seat:
-                    owed.add((slot, seat))
-            elif owner == seat:  # the owner opens it: every share not public yet
-                owed |= {(slot, t) for t in range(self.seats) if t not in public}
-            elif owner is None and seat not in public:  # never dealt: every seat opens it
-                owed.add((slot, seat))
-        self.require_shares(seat, message, owed, isinstance(request, Reveal))
+    received_kind: ClassVar[str] = ""  # a game with Transfer requests names its receipt kind
 
     def apply_owed_shares(self, seat: int, body: Any, owed: set[tuple[Slot, int]]) -> None:
         """A seat's `deck.shares` carried in one of the game's own envelopes: they must be
         exactly `owed` (raises DeckFault naming the seat), then the deck takes them."""
-        message = self.deck.parse(seat, body)
-        assert isinstance(message, SharesMessage)
-        self.require_shares(seat, message, owed, False)
-        output = self.deck.handle(seat, body, message)
-        self._note_public(message)
-        self.take_output(output)
+        self.shares.apply_owed(seat, body, owed)
 
-    def _note_public(self, message: SharesMessage) -> None:
-        for item in message.shares:
-            self._public.setdefault(item.slot, set()).add(item.share.seat)
-        self._proofs += len(message.shares)
+    require_shares = staticmethod(require_shares)
 
-    @staticmethod
-    def require_shares(
-        seat: int, message: SharesMessage, owed: set[tuple[Slot, int]], revealing: bool
-    ) -> None:
-        given = [(item.slot, item.share.seat) for item in message.shares]
-        if len(set(given)) != len(given) or set(given) != owed:
-            missing = sorted(str(s) + f"/{t}" for s, t in owed - set(given))
-            extra = sorted(str(s) + f"/{t}" for s, t in set(given) - owed)
-            what = "revealed" if revealing else "dealt"
-            raise DeckFault(
-                seat,
-                f"published the wrong shares for the cards being {what}",
-                {"missing": missing, "unexpected": extra},
-            )
-
-    received_kind: ClassVar[str] = ""  # a game with Transfer requests names its receipt kind
+    def count_proofs(self, count: int) -> None:
+        """`count` more proofs checked (reported with the setup's progress)."""
+        self._proofs += count
 
     # -- serving engine requests ----------------------------------------------------------------
 

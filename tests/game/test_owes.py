@@ -15,6 +15,7 @@ from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.table.driver import DECK, Private, Publish
+from fairdeal.p2p.table.serving import Serving
 
 from .sansio import SansIOTable
 from .test_gift_forwards import GIVE_TO, givers
@@ -62,13 +63,19 @@ def test_a_withheld_forward_names_the_giver_not_the_receiver() -> None:
     assert table.tables[giver].owes() == {receiver: ("its receipt of the give-away",)}
 
 
-class SilentAfterDoubt(LarryTable):
-    """Sends no shares for a doubt's reveal (its other envelopes go out)."""
-
+class SilentServing(Serving):
     def _begin_reveal(self, request: Reveal) -> None:
         super()._begin_reveal(request)
         if request.reason == "doubt":
-            self.outbox = [i for i in self.outbox if not is_shares(i)]
+            self.table.outbox = [i for i in self.table.outbox if not is_shares(i)]
+
+
+class SilentAfterDoubt(LarryTable):
+    """Sends no shares for a doubt's reveal (its other envelopes go out)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.serving = SilentServing(self)
 
 
 def is_shares(item: Publish | Private) -> bool:
