@@ -35,7 +35,7 @@ public services only; the request being served is the request server's
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import DRIVER, IllegalAction
@@ -51,18 +51,11 @@ from fairdeal.engine.resolutions import Ack, Arrangement, Faces
 from fairdeal.engine.step import Step
 from fairdeal.p2p.deck import (
     CardDealt,
-    CardReceived,
-    CardRevealed,
-    CoinFlipped,
     DeckFault,
     DeckSession,
-    KeysReady,
-    ListReady,
-    ShuffleVerified,
     Slot,
 )
 from fairdeal.p2p.deck.coin import SeedStream
-from fairdeal.p2p.deck.events import DeckEvent
 from fairdeal.p2p.deck.messages import (
     COIN_COMMIT,
     COIN_REVEAL,
@@ -83,47 +76,11 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.p2p.table.forwards import SignedForward
 from fairdeal.p2p.table.giveaways import GiveAways
+from fairdeal.p2p.table.outbox import DECK, Expect, Private, Publish
 from fairdeal.p2p.table.owing import owed_now
 from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent, ServiceState
 from fairdeal.p2p.table.serving import ARRANGE_LABEL, Serving
 from fairdeal.p2p.table.shares import SharesLedger, require_shares
-
-DECK = "deck"  # body: a fair-deck message (protocol.md section 6), in every game
-
-
-@dataclass(frozen=True, slots=True)
-class Expect:
-    """The next envelope of the log: its seat, its kind, and (for DECK) the message kind."""
-
-    seat: int
-    kind: str
-    deck_kind: str | None = None
-
-    def __str__(self) -> str:
-        what = self.deck_kind or self.kind
-        return f"{what} from seat {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Publish:
-    """An envelope this seat must sign and publish. `claims`: the engine slot it asks to be
-    dealt to this seat (The Lie's claim, T3), so that a peer can time how long the card's front
-    takes to reach it (`CardsVerified("claim")`)."""
-
-    kind: str
-    body: Any
-    claims: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Private:
-    """A give-away's `deck.forward` for seat `to` only, over the encrypted channel: the peer
-    signs it (p2p.table.forwards) for the engine's Transfer `transfer` of engine slot `slot`."""
-
-    to: int
-    body: Any
-    transfer: int
-    slot: int
 
 
 def roster_difference(signed: SignedRoster, body: Any) -> dict[str, Any]:
@@ -316,27 +273,12 @@ class TableDriver:
         service = self.server.service
         if service is None:
             return self.next_action()
-        return self._service_expects(service)
+        return self.serving.expects(service)
 
     @property
     def service(self) -> Service | None:
         """The engine request (or batch of deals) being served, if any."""
         return self.server.service
-
-    def _service_expects(self, service: Service) -> Expect | None:
-        if service.state is ServiceState.SHUFFLE:
-            lists = len(service.list_ids)
-            return Expect(service.published // lists, DECK, SHUFFLE)  # seat order, list order
-        if service.state is ServiceState.SHARES:
-            return Expect(service.publishers[service.published], DECK, SHARES)
-        if service.state is ServiceState.COIN:
-            step = COIN_COMMIT if service.published < self.seats else COIN_REVEAL
-            return Expect(service.published % self.seats, DECK, step)
-        if service.state is ServiceState.DEALING:
-            return self.next_action()
-        transfer = service.transfer
-        assert transfer is not None
-        return Expect(transfer.to_seat, self.received_kind)
 
     def expected_seat(self) -> int | None:
         """The log's ordering: the seat whose envelope comes next."""
@@ -663,29 +605,7 @@ class TableDriver:
             else:
                 self.outbox.append(Publish(DECK, message))
         for event in output.events:
-            self._on_deck_event(event)
-
-    def _on_deck_event(self, event: DeckEvent) -> None:
-        service = self.server.service
-        if isinstance(event, ShuffleVerified):
-            self._proofs += 1
-            if service is not None and service.state is ServiceState.SHUFFLE:
-                self.server.note(ServiceEvent.SHUFFLE_APPLIED).published += 1
-            lists = len(service.list_ids) if service is not None and service.list_ids else 1
-            done = service.published // lists if service is not None else event.seat + 1
-            self.events.append(SetupProgress("shuffle", event.seat, done, self.seats, self._proofs))
-        elif isinstance(event, CardRevealed):
-            if service is not None:
-                service.faces[event.slot] = event.card
-        elif isinstance(event, CardDealt):
-            self.dealt.add(event.slot)
-            self.on_card_dealt(event)
-            if self.server.state is ServiceState.DEALING:
-                dealing = self.server.note(ServiceEvent.CARD_DEALT)
-                dealing.done = all(s in self.dealt for s in dealing.slots)
-        elif isinstance(event, KeysReady | ListReady | CoinFlipped | CardReceived):
-            # a received card shows in the next state: the app logs who gave it and its face
-            pass
+            self.serving.on_deck_event(event)
 
     def on_card_dealt(self, event: CardDealt) -> None:
         """A dealt card's shares are all in (a game dealing concurrently tracks it here)."""

@@ -22,9 +22,21 @@ from fairdeal.engine.requests import (
     Reveal,
     Transfer,
 )
-from fairdeal.p2p.deck import Slot
+from fairdeal.p2p.deck import (
+    CardDealt,
+    CardReceived,
+    CardRevealed,
+    CoinFlipped,
+    KeysReady,
+    ListReady,
+    ShuffleVerified,
+    Slot,
+)
+from fairdeal.p2p.deck.events import DeckEvent
+from fairdeal.p2p.deck.messages import COIN_COMMIT, COIN_REVEAL, SHARES, SHUFFLE
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.table.api import SetupProgress
+from fairdeal.p2p.table.outbox import DECK, Expect
 from fairdeal.p2p.table.requests import Service, ServiceEvent, ServiceState
 
 if TYPE_CHECKING:
@@ -161,3 +173,46 @@ class Serving:
         if isinstance(request, Reveal):
             return all(s in service.faces for s in service.slots)
         return True
+
+    def expects(self, service: Service) -> Expect | None:
+        """The envelope the request being served takes next."""
+        table = self.table
+        if service.state is ServiceState.SHUFFLE:
+            lists = len(service.list_ids)
+            return Expect(service.published // lists, DECK, SHUFFLE)  # seat order, list order
+        if service.state is ServiceState.SHARES:
+            return Expect(service.publishers[service.published], DECK, SHARES)
+        if service.state is ServiceState.COIN:
+            step = COIN_COMMIT if service.published < table.seats else COIN_REVEAL
+            return Expect(service.published % table.seats, DECK, step)
+        if service.state is ServiceState.DEALING:
+            return table.next_action()
+        transfer = service.transfer
+        assert transfer is not None
+        return Expect(transfer.to_seat, table.received_kind)
+
+    def on_deck_event(self, event: DeckEvent) -> None:
+        """What the fair deck reports moves the request being served."""
+        table = self.table
+        service = table.server.service
+        if isinstance(event, ShuffleVerified):
+            table.count_proofs(1)
+            if service is not None and service.state is ServiceState.SHUFFLE:
+                table.server.note(ServiceEvent.SHUFFLE_APPLIED).published += 1
+            lists = len(service.list_ids) if service is not None and service.list_ids else 1
+            done = service.published // lists if service is not None else event.seat + 1
+            table.events.append(
+                SetupProgress("shuffle", event.seat, done, table.seats, table.proofs)
+            )
+        elif isinstance(event, CardRevealed):
+            if service is not None:
+                service.faces[event.slot] = event.card
+        elif isinstance(event, CardDealt):
+            table.dealt.add(event.slot)
+            table.on_card_dealt(event)
+            if table.server.state is ServiceState.DEALING:
+                dealing = table.server.note(ServiceEvent.CARD_DEALT)
+                dealing.done = all(s in table.dealt for s in dealing.slots)
+        elif isinstance(event, KeysReady | ListReady | CoinFlipped | CardReceived):
+            # a received card shows in the next state: the app logs who gave it and its face
+            pass
