@@ -57,20 +57,16 @@ from fairdeal.p2p.deck import (
 )
 from fairdeal.p2p.deck.coin import SeedStream
 from fairdeal.p2p.deck.messages import (
-    COIN_COMMIT,
-    COIN_REVEAL,
-    KEY,
     SHARES,
     SHUFFLE,
     SharesMessage,
 )
 from fairdeal.p2p.deck.session import Output
-from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, RosterError, SignedRoster
+from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Fault, genesis_head, next_head
 from fairdeal.p2p.table.api import (
     FaultDetected,
-    SetupProgress,
     StateChanged,
     TableEvent,
 )
@@ -80,18 +76,19 @@ from fairdeal.p2p.table.outbox import DECK, Expect, Private, Publish
 from fairdeal.p2p.table.owing import owed_now
 from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent, ServiceState
 from fairdeal.p2p.table.serving import ARRANGE_LABEL, Serving
+from fairdeal.p2p.table.setup import Setup, roster_difference
 from fairdeal.p2p.table.shares import SharesLedger, require_shares
 
-
-def roster_difference(signed: SignedRoster, body: Any) -> dict[str, Any]:
-    """Evidence for a roster envelope that is not the signed roster: which part differs."""
-    if not isinstance(body, Mapping) or body.get("digest") != signed.roster.digest:
-        return {"digest": body.get("digest") if isinstance(body, Mapping) else body}
-    recorded = body.get("signatures")
-    if not isinstance(recorded, list) or len(recorded) != len(signed.signatures):
-        return {"signatures": recorded}
-    seats = [s for s, (a, b) in enumerate(zip(recorded, signed.signatures, strict=True)) if a != b]
-    return {"signatures of seats": seats}
+# Kept importable from here, where they were before the driver's parts had their own modules.
+__all__ = [
+    "DECK",
+    "Expect",
+    "Private",
+    "Publish",
+    "TableDriver",
+    "arrangement",
+    "roster_difference",
+]
 
 
 def arrangement(seed: bytes, slots: Sequence[int]) -> tuple[int, ...]:
@@ -157,15 +154,7 @@ class TableDriver:
             "seats": seats,
             "options": self.options_for_join(options),
         }
-        self._setup: list[tuple[int, str, str | None]] = []
-        if signed_roster is not None:
-            self._setup.append((0, ROSTER_KIND, None))
-        self._setup += [(s, self.join_kind, None) for s in range(seats)]
-        self._setup += [(s, DECK, KEY) for s in range(seats)]
-        for _ in self.setup_coins:
-            self._setup += [(s, DECK, COIN_COMMIT) for s in range(seats)]
-            self._setup += [(s, DECK, COIN_REVEAL) for s in range(seats)]
-        self._setup_done = 0
+        self.setup = Setup(seats, self.join_kind, len(self.setup_coins), signed_roster)
         self._slot: dict[int, Slot] = {}  # engine slot -> masked card
         self._engine_slot: dict[Slot, int] = {}
         self._back: dict[int, int] = {}  # engine slot -> its public back (grouped decks)
@@ -263,9 +252,8 @@ class TableDriver:
         """The envelope the log takes next (None: the game is over or stopped)."""
         if self.fault is not None:
             return None
-        if self._setup_done < len(self._setup):
-            seat, kind, deck_kind = self._setup[self._setup_done]
-            return Expect(seat, kind, deck_kind)
+        if not self.setup.over:
+            return self.setup.expected()
         state = self.state
         assert state is not None
         if state.over:
@@ -446,9 +434,9 @@ class TableDriver:
             return
         try:
             if envelope.kind == ROSTER_KIND:
-                self._on_roster(envelope)
+                self.setup.on_roster(envelope)
             elif envelope.kind == self.join_kind:
-                self._on_join(envelope)
+                self.events.append(self.setup.on_join(envelope, self.terms))
             elif envelope.kind == DECK:
                 self._on_deck(envelope, expect)
             else:
@@ -462,25 +450,6 @@ class TableDriver:
     def on_applied(self, envelope: Envelope, head: bytes) -> None:
         """Every envelope, before it is checked: a game that tracks the log itself (The Lie's
         "had seen") does it here."""
-
-    def _on_roster(self, envelope: Envelope) -> None:
-        """Seat 0 records the roster every seat signed in the lobby, exactly (protocol.md 5.5)."""
-        signed = self.signed_roster
-        assert signed is not None
-        try:
-            signed.check_body(envelope.body, f"seat {envelope.seat}")
-        except RosterError as error:
-            evidence = roster_difference(signed, envelope.body)
-            raise DeckFault(envelope.seat, error.detail, evidence) from None
-        self._setup_done += 1
-
-    def _on_join(self, envelope: Envelope) -> None:
-        if envelope.body != self.terms:
-            raise DeckFault(envelope.seat, "joined with other game terms", {"join": envelope.body})
-        self._setup_done += 1
-        self.events.append(
-            SetupProgress("keys", envelope.seat, self._setup_done, len(self._setup), 0)
-        )
 
     def _on_deck(self, envelope: Envelope, expect: Expect) -> None:
         body = envelope.body
@@ -500,8 +469,8 @@ class TableDriver:
         output = self.deck.handle(envelope.seat, body, message)
         if isinstance(message, SharesMessage):
             self.shares.note_public(message)
-        if self._setup_done < len(self._setup):
-            self._setup_done += 1
+        if not self.setup.over:
+            self.setup.done += 1
             self._proofs += 1
         elif service is not None and service.state is ServiceState.COIN:
             self.server.note(ServiceEvent.COIN_APPLIED).published += 1
@@ -526,7 +495,7 @@ class TableDriver:
 
     def _serve(self) -> None:
         """Start the game once set up, then serve requests until an envelope is needed."""
-        if self.fault is not None or self._setup_done < len(self._setup):
+        if self.fault is not None or not self.setup.over:
             return
         if self.state is None:
             self.take_step(self.new_game_step())
