@@ -44,7 +44,6 @@ from fairdeal.engine.game import Game
 from fairdeal.engine.games import get_game
 from fairdeal.engine.requests import (
     Arrange,
-    Reveal,
     Transfer,
 )
 from fairdeal.engine.resolutions import Ack, Arrangement, Faces
@@ -54,12 +53,6 @@ from fairdeal.p2p.deck import (
     DeckFault,
     DeckSession,
     Slot,
-)
-from fairdeal.p2p.deck.coin import SeedStream
-from fairdeal.p2p.deck.messages import (
-    SHARES,
-    SHUFFLE,
-    SharesMessage,
 )
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, SignedRoster
@@ -74,8 +67,8 @@ from fairdeal.p2p.table.forwards import SignedForward
 from fairdeal.p2p.table.giveaways import GiveAways
 from fairdeal.p2p.table.outbox import DECK, Expect, Private, Publish
 from fairdeal.p2p.table.owing import owed_now
-from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent, ServiceState
-from fairdeal.p2p.table.serving import ARRANGE_LABEL, Serving
+from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent
+from fairdeal.p2p.table.serving import Serving, arrangement
 from fairdeal.p2p.table.setup import Setup, roster_difference
 from fairdeal.p2p.table.shares import SharesLedger, require_shares
 
@@ -89,13 +82,6 @@ __all__ = [
     "arrangement",
     "roster_difference",
 ]
-
-
-def arrangement(seed: bytes, slots: Sequence[int]) -> tuple[int, ...]:
-    """The public order an Arrange's coin gives its slots: position i holds slots[perm[i]], perm
-    the SeedStream(seed, "arrange") Fisher–Yates permutation (protocol.md 10.10)."""
-    perm = SeedStream(seed, ARRANGE_LABEL).permutation(len(slots))
-    return tuple(slots[k] for k in perm)
 
 
 class TableDriver:
@@ -438,45 +424,18 @@ class TableDriver:
             elif envelope.kind == self.join_kind:
                 self.events.append(self.setup.on_join(envelope, self.terms))
             elif envelope.kind == DECK:
-                self._on_deck(envelope, expect)
+                self.serving.on_deck_envelope(envelope, expect)
             else:
                 self.on_game_envelope(envelope, head)
         except DeckFault as fault:
             seat = fault.seat if fault.seat is not None else envelope.seat
             self.stop(seat, fault.what, f"{envelope}: {fault.evidence or fault.what}")
             return
-        self._serve()
+        self.serving.serve()
 
     def on_applied(self, envelope: Envelope, head: bytes) -> None:
         """Every envelope, before it is checked: a game that tracks the log itself (The Lie's
         "had seen") does it here."""
-
-    def _on_deck(self, envelope: Envelope, expect: Expect) -> None:
-        body = envelope.body
-        kind = body.get("kind") if isinstance(body, Mapping) else None
-        if kind != expect.deck_kind:
-            raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
-        service = self.server.service
-        if kind == SHUFFLE and service is not None and service.state is ServiceState.SHUFFLE:
-            wanted = service.list_ids[service.published % len(service.list_ids)]
-            if body.get("list") != wanted:
-                raise DeckFault(envelope.seat, f"shuffled {body.get('list')!r}, not {wanted!r}")
-        message = None
-        if kind == SHARES:  # parsed once, here: the deck session reuses it
-            message = self.deck.parse(envelope.seat, body)
-            assert isinstance(message, SharesMessage)
-            self.shares.check(envelope.seat, message)
-        output = self.deck.handle(envelope.seat, body, message)
-        if isinstance(message, SharesMessage):
-            self.shares.note_public(message)
-        if not self.setup.over:
-            self.setup.done += 1
-            self._proofs += 1
-        elif service is not None and service.state is ServiceState.COIN:
-            self.server.note(ServiceEvent.COIN_APPLIED).published += 1
-        self.take_output(output)
-        if service is not None and service.state is ServiceState.SHARES and kind == SHARES:
-            self.server.note(ServiceEvent.SHARES_APPLIED).published += 1
 
     received_kind: ClassVar[str] = ""  # a game with Transfer requests names its receipt kind
 
@@ -493,47 +452,15 @@ class TableDriver:
 
     # -- serving engine requests ----------------------------------------------------------------
 
-    def _serve(self) -> None:
-        """Start the game once set up, then serve requests until an envelope is needed."""
-        if self.fault is not None or not self.setup.over:
-            return
-        if self.state is None:
-            self.take_step(self.new_game_step())
-        while self.fault is None:
-            state = self.state
-            assert state is not None
-            if not state.pending:
-                return
-            if self.server.service is None:
-                self._begin(state)
-            service = self.server.service
-            assert service is not None
-            if not self._complete(service):
-                return
-            self._finish(self.server.served())
-
-    def _finish(self, service: Service) -> None:
-        """Answer the engine for a served request (or batch)."""
-        for request in service.requests:
-            if isinstance(request, Reveal):
-                faces = tuple(service.faces[self._slot[s]] for s in request.slots)
-                self._resolve(Faces(request.id, faces))
-            elif isinstance(request, Arrange):
-                seed = self.deck.coin_seed(service.coin_id)
-                assert seed is not None
-                self.on_arranged(request, seed)
-                self._resolve(Arrangement(request.id, arrangement(seed, request.slots)))
-            else:
-                self._resolve(Ack(request.id))
-
     def on_arranged(self, request: Arrange, seed: bytes) -> None:
         """A joint coin arranged `request.slots` (a game may keep the seed, e.g. for races)."""
 
     def _begin(self, state: Any) -> None:
         self.serving.begin(state)
 
-    def _complete(self, service: Service) -> bool:
-        return self.serving.complete(service)
+    def resolve(self, resolution: Ack | Faces | Arrangement) -> None:
+        """Answer the engine's pending request (a deck fault stops the table)."""
+        self._resolve(resolution)
 
     # -- engine ------------------------------------------------------------------------------
 

@@ -15,7 +15,8 @@ from fairdeal.p2p.lobby.roster import ROSTER_KIND
 from fairdeal.p2p.table.requests import Service, ServiceState
 
 if TYPE_CHECKING:
-    from fairdeal.p2p.table.driver import Expect, TableDriver
+    from fairdeal.p2p.table.driver import TableDriver
+    from fairdeal.p2p.table.outbox import Expect
 
 # A reveal's purpose by its reason (engine/requests.py); another reason is said as it is.
 REVEAL_PURPOSES = {

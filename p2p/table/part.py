@@ -20,7 +20,7 @@ from fairdeal.engine.step import Step
 from fairdeal.p2p.deck import CardDealt
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.driver import Expect
+from fairdeal.p2p.table.outbox import Expect
 
 
 class TablePart(Protocol):

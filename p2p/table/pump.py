@@ -22,8 +22,9 @@ from fairdeal.p2p.identity import PublicIdentity
 from fairdeal.p2p.log.sync import TableSync
 from fairdeal.p2p.log.transcript import TranscriptWriteError, mark_done
 from fairdeal.p2p.table.api import Notice
-from fairdeal.p2p.table.driver import Private, TableDriver
+from fairdeal.p2p.table.driver import TableDriver
 from fairdeal.p2p.table.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.outbox import Private
 from fairdeal.p2p.table.randomness import table_secret_name
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ give-away, a joint coin that arranges slots, a deal inside a game's own steps (p
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.engine.requests import (
@@ -22,19 +23,23 @@ from fairdeal.engine.requests import (
     Reveal,
     Transfer,
 )
+from fairdeal.engine.resolutions import Ack, Arrangement, Faces
 from fairdeal.p2p.deck import (
     CardDealt,
     CardReceived,
     CardRevealed,
     CoinFlipped,
+    DeckFault,
     KeysReady,
     ListReady,
     ShuffleVerified,
     Slot,
 )
+from fairdeal.p2p.deck.coin import SeedStream
 from fairdeal.p2p.deck.events import DeckEvent
-from fairdeal.p2p.deck.messages import COIN_COMMIT, COIN_REVEAL, SHARES, SHUFFLE
+from fairdeal.p2p.deck.messages import COIN_COMMIT, COIN_REVEAL, SHARES, SHUFFLE, SharesMessage
 from fairdeal.p2p.deck.session import Output
+from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import SetupProgress
 from fairdeal.p2p.table.outbox import DECK, Expect
 from fairdeal.p2p.table.requests import Service, ServiceEvent, ServiceState
@@ -43,6 +48,13 @@ if TYPE_CHECKING:
     from fairdeal.p2p.table.driver import TableDriver
 
 ARRANGE_LABEL = "arrange"  # the SeedStream label an Arrange permutation is drawn with
+
+
+def arrangement(seed: bytes, slots: Sequence[int]) -> tuple[int, ...]:
+    """The public order an Arrange's coin gives its slots: position i holds slots[perm[i]], perm
+    the SeedStream(seed, "arrange") Fisher–Yates permutation (protocol.md 10.10)."""
+    perm = SeedStream(seed, ARRANGE_LABEL).permutation(len(slots))
+    return tuple(slots[k] for k in perm)
 
 
 class Serving:
@@ -216,3 +228,67 @@ class Serving:
         elif isinstance(event, KeysReady | ListReady | CoinFlipped | CardReceived):
             # a received card shows in the next state: the app logs who gave it and its face
             pass
+
+    def serve(self) -> None:
+        """Start the game once set up, then serve requests until an envelope is needed."""
+        table = self.table
+        if table.fault is not None or not table.setup.over:
+            return
+        if table.state is None:
+            table.take_step(table.new_game_step())
+        while table.fault is None:
+            state = table.state
+            assert state is not None
+            if not state.pending:
+                return
+            if table.server.service is None:
+                table._begin(state)
+            service = table.server.service
+            assert service is not None
+            if not self.complete(service):
+                return
+            self._finish(table.server.served())
+
+    def _finish(self, service: Service) -> None:
+        """Answer the engine for a served request (or batch)."""
+        table = self.table
+        for request in service.requests:
+            if isinstance(request, Reveal):
+                faces = tuple(service.faces[table.masked_slot(s)] for s in request.slots)
+                table.resolve(Faces(request.id, faces))
+            elif isinstance(request, Arrange):
+                seed = table.deck.coin_seed(service.coin_id)
+                assert seed is not None
+                table.on_arranged(request, seed)
+                table.resolve(Arrangement(request.id, arrangement(seed, request.slots)))
+            else:
+                table.resolve(Ack(request.id))
+
+    def on_deck_envelope(self, envelope: Envelope, expect: Expect) -> None:
+        """A fair-deck envelope where `expect` was due: checked, then taken by the deck."""
+        table = self.table
+        body = envelope.body
+        kind = body.get("kind") if isinstance(body, Mapping) else None
+        if kind != expect.deck_kind:
+            raise DeckFault(envelope.seat, f"sent {kind!r} where {expect} was due")
+        service = table.server.service
+        if kind == SHUFFLE and service is not None and service.state is ServiceState.SHUFFLE:
+            wanted = service.list_ids[service.published % len(service.list_ids)]
+            if body.get("list") != wanted:
+                raise DeckFault(envelope.seat, f"shuffled {body.get('list')!r}, not {wanted!r}")
+        message = None
+        if kind == SHARES:  # parsed once, here: the deck session reuses it
+            message = table.deck.parse(envelope.seat, body)
+            assert isinstance(message, SharesMessage)
+            table.shares.check(envelope.seat, message)
+        output = table.deck.handle(envelope.seat, body, message)
+        if isinstance(message, SharesMessage):
+            table.shares.note_public(message)
+        if not table.setup.over:
+            table.setup.done += 1
+            table.count_proofs(1)
+        elif service is not None and service.state is ServiceState.COIN:
+            table.server.note(ServiceEvent.COIN_APPLIED).published += 1
+        table.take_output(output)
+        if service is not None and service.state is ServiceState.SHARES and kind == SHARES:
+            table.server.note(ServiceEvent.SHARES_APPLIED).published += 1

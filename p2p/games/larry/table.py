@@ -21,7 +21,8 @@ from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus, VerifiedCard
-from fairdeal.p2p.table.driver import Publish, TableDriver
+from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.outbox import Publish
 
 GAME = "larry"
 JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms

@@ -69,7 +69,8 @@ from fairdeal.p2p.table.api import (
     ProofStatus,
     VerifiedCard,
 )
-from fairdeal.p2p.table.driver import Expect, Publish, TableDriver
+from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.outbox import Expect, Publish
 
 GAME = "lie"
 JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
