@@ -35,7 +35,6 @@ public services only; the request being served is the request server's
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import DRIVER, IllegalAction
@@ -58,6 +57,7 @@ from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Fault, genesis_head, next_head
+from fairdeal.p2p.table import terms
 from fairdeal.p2p.table.api import (
     FaultDetected,
     StateChanged,
@@ -160,14 +160,9 @@ class TableDriver:
 
     @classmethod
     def options_from_lobby(cls, values: Mapping[str, Any]) -> Any:
-        """The options a roster signed (`lobby_options`' fields, the rest at the rulebook's
-        defaults); ValueError for a field the game's lobby does not show or of the wrong type."""
-        default = get_game(cls.game_name).default_options()
-        shown = cls.lobby_options(default)
-        for name, value in values.items():
-            if name not in shown or type(value) is not type(shown[name]):
-                raise ValueError(f"{name}={value!r} is not an option of {cls.game_name}'s lobby")
-        return replace(default, **values)
+        """The options a roster signed (p2p/table/terms.py); ValueError for a field the game's
+        lobby does not show or of the wrong type."""
+        return terms.options_from_lobby(cls, values)
 
     @classmethod
     def options_for_join(cls, options: Any) -> Any:
@@ -176,26 +171,13 @@ class TableDriver:
 
     @classmethod
     def unsigned_terms(cls, options: Any) -> dict[str, tuple[Any, Any]]:
-        """The join terms that the lobby does not sign and that differ from the rulebook's, as
-        {name: (this value, the rulebook's)}. Every term that changes the game is either signed
-        in the lobby or fixed at the rulebook's value (protocol.md 10.2), so this must be empty."""
-        fixed = cls.options_for_join(cls.options_from_lobby(cls.lobby_options(options)))
-        carried = cls.options_for_join(options)
-        return {
-            name: (carried.get(name), fixed.get(name))
-            for name in sorted(fixed.keys() | carried.keys())
-            if carried.get(name) != fixed.get(name)
-        }
+        """The join terms the lobby does not sign that differ from the rulebook's (terms.py)."""
+        return terms.unsigned_terms(cls, options)
 
     @classmethod
     def check_terms(cls, options: Any) -> None:
         """ValueError naming the first unsigned term that is not the rulebook's."""
-        for name, (value, rulebook) in cls.unsigned_terms(options).items():
-            signed = ", ".join(sorted(cls.lobby_options(options))) or "nothing"
-            raise ValueError(
-                f"{cls.game_name}'s {name} is {value!r}, not the rulebook's {rulebook!r}: "
-                f"the lobby signs only {signed}; every other term is the rulebook's"
-            )
+        terms.check_terms(cls, options)
 
     def new_game_step(self) -> Step:
         """The engine's first step, once setup (and its coins) is done."""
@@ -316,10 +298,8 @@ class TableDriver:
         applied yet. A game without steps never needs one."""
 
     def owes(self) -> dict[int, tuple[str, ...]]:
-        """For each seat the table waits for, what it owes, in words a player reads ("its
-        turn", "shares for the doubt", "a give-away forward"); empty when the table waits for
-        nobody (over, stopped, or a quiet table between steps). The silence watch and the
-        players' screens show these (protocol.md 10.6; p2p/table/owing.py)."""
+        """For each seat the table waits for, what it owes, in words a player reads; empty when
+        it waits for nobody (protocol.md 10.6; p2p/table/owing.py)."""
         return owed_now(self)
 
     def counters(self) -> dict[str, int]:
@@ -342,7 +322,8 @@ class TableDriver:
 
     def map_slot(self, slot: int, masked: Slot, back: int | None = None) -> None:
         """Engine slot `slot` is the fair deck's card `masked` (of public back `back`)."""
-        self._map(slot, masked)
+        self._slot[slot] = masked
+        self._engine_slot[masked] = slot
         if back is not None:
             self._back[slot] = back
 
@@ -458,13 +439,10 @@ class TableDriver:
     def _begin(self, state: Any) -> None:
         self.serving.begin(state)
 
-    def resolve(self, resolution: Ack | Faces | Arrangement) -> None:
-        """Answer the engine's pending request (a deck fault stops the table)."""
-        self._resolve(resolution)
-
     # -- engine ------------------------------------------------------------------------------
 
-    def _resolve(self, resolution: Ack | Faces | Arrangement) -> None:
+    def resolve(self, resolution: Ack | Faces | Arrangement) -> None:
+        """Answer the engine's pending request (a deck fault stops the table)."""
         assert self.state is not None
         try:
             step = self.game.apply(self.state, DRIVER, resolution)
@@ -484,10 +462,6 @@ class TableDriver:
                 self.on_step_event(event)
 
     # -- fair deck --------------------------------------------------------------------------------
-
-    def _map(self, slot: int, masked: Slot) -> None:
-        self._slot[slot] = masked
-        self._engine_slot[masked] = slot
 
     def publish(self, kind: str, body: Any) -> None:
         """Queue an envelope of `kind` for this seat to sign and publish."""

@@ -89,10 +89,10 @@ def test_a_games_table_overrides_only_hooks_and_uses_no_private_name(game: str) 
 
 def test_a_table_that_overrides_a_private_method_or_reads_private_state_is_caught() -> None:
     class Trespasser(TableDriver):
-        def _resolve(self, resolution: Any) -> None:
+        def _begin(self, state: Any) -> None:
             self._slot.clear()
 
         def on_step_event(self, event: Any) -> None:  # a hook: allowed
             super().take_step(event)
 
-    assert trespasses(Trespasser) == ["Trespasser overrides _resolve", "Trespasser uses _slot"]
+    assert trespasses(Trespasser) == ["Trespasser overrides _begin", "Trespasser uses _slot"]
