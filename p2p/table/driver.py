@@ -30,6 +30,11 @@ kinds, what to do when nothing is pending (`next_action`: the ordering rule), it
 the players (`on_step_event`). It overrides those public hooks only, and calls the driver's
 public services only; the request being served is the request server's
 (p2p/table/requests.py), a state machine whose transitions are data.
+
+The driver composes its parts: setup.py (the setup envelopes), serving.py (how each request
+begins, what it expects, when it is served), shares.py (the shares a seat owes), giveaways.py
+(forwards and receipts), owing.py (what the table waits for, in words), terms.py (the terms the
+lobby signs); outbox.py holds its small records.
 """
 
 from __future__ import annotations
