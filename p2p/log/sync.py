@@ -38,7 +38,7 @@ from typing import Any
 from fairdeal.p2p.errors import MalformedFrame
 from fairdeal.p2p.identity import Identity, PublicIdentity
 from fairdeal.p2p.log.envelope import Envelope, parse_envelope
-from fairdeal.p2p.log.tablelog import EquivocationError, Fault, Ordering, TableLog
+from fairdeal.p2p.log.tablelog import EquivocationError, Fault, Ordering, Rules, TableLog
 from fairdeal.p2p.log.transcript import Transcript, TranscriptWriteError, replay
 from fairdeal.p2p.net.framing import field
 from fairdeal.p2p.net.mesh import Mesh
@@ -92,7 +92,7 @@ class TableSync:
         mesh: Mesh,
         identity: Identity,
         path: Path,
-        ordering: Ordering,
+        ordering: Ordering | Rules,
         apply: Callable[[Envelope], None] | None = None,
     ) -> TableSync:
         """Rebuild from a transcript after a restart: replay the applied envelopes through the

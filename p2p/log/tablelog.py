@@ -8,7 +8,10 @@ Envelopes may arrive in any order, from the author or relayed by anyone. The log
   and sequence number), keeping both as evidence;
 * buffers envelopes that arrive early and applies them when the ordering policy reaches them.
 
-The order is the game's to decide. Before each application the log asks `ordering()`:
+The order is the game's to decide, and the log is told it when it is made: either the game's
+`Rules` (an object saying `expected_seat()` and taking each envelope in `apply`, as a table
+driver does), or a plain `Ordering` (a function of the log, or data such as `SeatOrder`). Before
+each application the log asks it for
 
 * a seat number: the next envelope (by that seat's sequence) of that seat comes next;
 * None: nothing may be applied now.
@@ -27,7 +30,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.identity import Identity, fingerprint
@@ -58,6 +61,26 @@ class Roster:
 
 # The game's rule for what comes next, asked before every application.
 Ordering = Callable[["TableLog"], "int | None"]
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """The game's rules as the log is told them: whose envelope comes next, and what applying
+    one does (raise `Rejected` to refuse it). A table driver (p2p/table/driver.py) is one."""
+
+    def expected_seat(self) -> int | None: ...
+
+    def apply(self, envelope: Envelope) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RulesOrdering:
+    """An `Ordering` read from `Rules`: the log asks the rules, never the one who made it."""
+
+    rules: Rules
+
+    def __call__(self, _log: TableLog) -> int | None:
+        return self.rules.expected_seat()
 
 
 @dataclass(frozen=True)
@@ -91,13 +114,19 @@ def next_head(head: bytes, envelope: Envelope) -> bytes:
     return hashlib.sha256(head + envelope.id).digest()
 
 
+@dataclass(frozen=True, slots=True)
+class SeatOrder:
+    """An ordering as data: `seats` in turn, by the log's length (tests, turn-based phases)."""
+
+    seats: tuple[int, ...]
+
+    def __call__(self, log: TableLog) -> int:
+        return self.seats[len(log.entries) % len(self.seats)]
+
+
 def seat_order(seats: Sequence[int]) -> Ordering:
     """An ordering that cycles through `seats` (useful for tests and turn-based phases)."""
-
-    def order(log: TableLog) -> int:
-        return seats[len(log.entries) % len(seats)]
-
-    return order
+    return SeatOrder(tuple(seats))
 
 
 class TableLog:
@@ -106,13 +135,20 @@ class TableLog:
     def __init__(
         self,
         roster: Roster,
-        ordering: Ordering,
+        ordering: Ordering | Rules,
         apply: Callable[[Envelope], None] | None = None,
         max_buffered: int = MAX_BUFFERED,
     ) -> None:
+        """`ordering`: the game's `Rules` (which also apply each envelope, unless `apply` is
+        given) or an `Ordering` alone (then `apply`, if any, applies them)."""
         self.roster = roster
-        self.ordering = ordering
-        self._apply = apply
+        self._apply: Callable[[Envelope], None] | None
+        if isinstance(ordering, Rules):
+            self.ordering: Ordering = RulesOrdering(ordering)
+            self._apply = apply if apply is not None else ordering.apply
+        else:
+            self.ordering = ordering
+            self._apply = apply
         self.max_buffered = max_buffered
         self.entries: list[Envelope] = []
         self.faults: list[Fault] = []

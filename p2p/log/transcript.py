@@ -41,7 +41,7 @@ from fairdeal.p2p.log.records import (
     RecordReader,
     open_records,
 )
-from fairdeal.p2p.log.tablelog import Ordering, Roster, TableLog
+from fairdeal.p2p.log.tablelog import Ordering, Roster, Rules, TableLog
 from fairdeal.p2p.net.framing import encode_frame, pack_message
 from fairdeal.p2p.net.handshake import PROTOCOL_VERSION
 
@@ -236,7 +236,7 @@ def _keep_aside(file: BinaryIO, path: Path, good_length: int) -> None:
 
 def replay(
     contents: TranscriptContents,
-    ordering: Ordering,
+    ordering: Ordering | Rules,
     apply: Callable[[Envelope], None] | None = None,
 ) -> TableLog:
     """Rebuild the log from a transcript through the game's rules (an audit, or a restart).

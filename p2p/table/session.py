@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.game import Game
-from fairdeal.engine.games import game_names
-from fairdeal.engine.games import game_of_options, get_game
-from fairdeal.engine.larry import Action, IllegalAction, LarryView
+from fairdeal.engine.games import game_names, game_of_options, get_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
@@ -139,12 +138,12 @@ class NetworkedTable:
             for s, info in enumerate(self.peer.seats)
         )
 
-    def view(self) -> LarryView:
+    def view(self) -> Any:  # the game's view (its table driver's `view`)
         if self.peer is None:
             raise RuntimeError("the table is still gathering its seats")
         return self.peer.view()
 
-    async def act(self, action: Action) -> None:
+    async def act(self, action: Any) -> None:  # an action of the game being played
         if self.peer is None or self.peer.table is None or self.peer.table.state is None:
             raise IllegalAction(self._seat, "the table is still being set up")
         await self.peer.act(action)
@@ -326,7 +325,8 @@ def host_table(
                 timeout=settings.gather_timeout,
             )
         )
-        await asyncio.wait([lobby, address], return_when=asyncio.FIRST_COMPLETED)
+        waited: list[asyncio.Future[Any]] = [lobby, address]
+        await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
         if not address.done():
             return await lobby  # it failed: this raises its error
         bound, port = address.result()

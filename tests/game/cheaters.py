@@ -22,9 +22,11 @@ from fairdeal.engine.larry import (
 )
 from fairdeal.p2p.deck.messages import COIN_REVEAL, FORWARD, SHARES
 from fairdeal.p2p.deck.session import Output
+from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
-from fairdeal.p2p.table.driver import DECK, LarryTable, Private, Publish
+from fairdeal.p2p.table.driver import DECK, Private, Publish
 from fairdeal.p2p.table.forwards import SignedForward
+from fairdeal.p2p.table.giveaways import GiveAways
 
 
 class WrongShareTable(LarryTable):
@@ -33,8 +35,8 @@ class WrongShareTable(LarryTable):
 
     cheated = False
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
         if self.cheated or self.state is None:
             return
         for index, item in enumerate(self.outbox):
@@ -52,9 +54,9 @@ class RefusingTable(LarryTable):
 
     refused = False
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
-        super()._take_output(output, transfer)
-        service = self._service
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
+        service = self.service
         if self.refused or service is None or type(service.requests[0]).__name__ != "Reveal":
             return
         for index, item in enumerate(self.outbox):
@@ -208,31 +210,43 @@ class ForwardForgerTable(LarryTable):
         self.forged += 1
 
 
-class FalseAccuserTable(LarryTable):
-    """A receiver that reports a bad give-away after a perfectly good forward."""
-
-    def _receipt(
+class FalseAccuserGifts(GiveAways):
+    def receipt(
         self, request: Transfer, forward: SignedForward | None, fault: str | None
     ) -> dict[str, Any]:
         if forward is not None and fault is None:
             fault = "the shares do not open to a card"
-        return super()._receipt(request, forward, fault)
+        return super().receipt(request, forward, fault)
 
 
-class BareAccuserTable(LarryTable):
-    """A receiver that reports a bad give-away and shows no forward for it."""
+class FalseAccuserTable(LarryTable):
+    """A receiver that reports a bad give-away after a perfectly good forward."""
 
-    def _receipt(
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gifts = FalseAccuserGifts(self)
+
+
+class BareAccuserGifts(GiveAways):
+    def receipt(
         self, request: Transfer, forward: SignedForward | None, fault: str | None
     ) -> dict[str, Any]:
         return {"slot": request.slot, "fault": "the giver sent nothing"}
 
 
+class BareAccuserTable(LarryTable):
+    """A receiver that reports a bad give-away and shows no forward for it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gifts = BareAccuserGifts(self)
+
+
 class BadForwardTable(LarryTable):
     """A giver whose forward carries a share with a spoiled proof (it signs what it sends)."""
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
         for index, item in enumerate(self.outbox):
             if isinstance(item, Private) and item.body["shares"]:
                 shares = [dict(s) for s in item.body["shares"]]
@@ -247,8 +261,8 @@ class BadForwardTable(LarryTable):
 class WithholdingTable(LarryTable):
     """Commits to the first-player coin and never reveals it (the last revealer's abort)."""
 
-    def _take_output(self, output: Output, transfer: Transfer | None = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
         self.outbox = [
             item
             for item in self.outbox

@@ -12,9 +12,10 @@ from typing import Any
 from fairdeal.engine.larry import Action, LarryOptions
 from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.deck import DeckSession
+from fairdeal.p2p.games.larry.table import ACT, LarryTable
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.tablelog import Roster, TableLog
-from fairdeal.p2p.table.driver import ACT, LarryTable, Private, Publish
+from fairdeal.p2p.table.driver import Private, Publish
 from fairdeal.p2p.table.forwards import SignedForward, sign_forward
 from fairdeal.p2p.table.randomness import SeededRandom
 

@@ -207,9 +207,9 @@ def test_joins_with_a_first_seat_other_than_0_fail(tmp_path: Path) -> None:
     requires; the audit used to take any first_seat seat 0's join named."""
 
     from fairdeal.engine.larry import LarryOptions
+    from fairdeal.p2p.games.larry.table import JOIN, options_for_join
     from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
     from fairdeal.p2p.log.transcript import Transcript
-    from fairdeal.p2p.table.driver import JOIN, options_for_join
 
     from .support import identity
 

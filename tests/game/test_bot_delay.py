@@ -35,7 +35,7 @@ class GatedSleep:
 
 def thinking_peer(table: LocalTable) -> TablePeer:
     """The one seat whose bot is waiting out its delay (it must be that seat's turn)."""
-    (peer,) = [p for p in table.peers if p._bot_thinking is not None]
+    (peer,) = [p for p in table.peers if p.pump.thinking is not None]
     assert peer.table is not None and peer.table.my_turn()
     return peer
 
@@ -127,11 +127,11 @@ async def test_close_cancels_a_pending_bot_move(tmp_path: Path) -> None:
     try:
         _, gate = await asyncio.wait_for(sleep.requests.get(), 30)
         peer = thinking_peer(table)
-        thinking = peer._bot_thinking
+        thinking = peer.pump.thinking
         assert thinking is not None
         await peer.close()
         assert thinking.cancelled() and gate.cancelled()
-        assert peer._bot_thinking is None
+        assert peer.pump.thinking is None
         before = published(peer)
         await let_the_loop_run()
         assert published(peer) == before

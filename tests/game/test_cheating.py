@@ -8,8 +8,8 @@ from pathlib import Path
 from fairdeal.engine.larry import PlayFaceDown, legal_actions
 from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.canonical import pack_canonical, unpack_canonical
+from fairdeal.p2p.games.larry.table import ACT
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.driver import ACT
 from fairdeal.p2p.table.peer import evidence_path
 
 from .cheaters import (

@@ -9,8 +9,9 @@ from fairdeal.engine.bots import make_bot
 from fairdeal.engine.larry import Action, CardKind, LarryOptions, PlayFaceUp, build_deck
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.p2p.games.larry.table import JOIN, LarryTable
 from fairdeal.p2p.table.api import DoubtVerification, StateChanged
-from fairdeal.p2p.table.driver import DECK, JOIN, LarryTable, Private, Publish
+from fairdeal.p2p.table.driver import DECK, Private, Publish
 
 from .sansio import Policy, SansIOTable
 

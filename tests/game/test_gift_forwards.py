@@ -19,10 +19,11 @@ from fairdeal.engine.bots import make_bot
 from fairdeal.engine.larry import CardKind, LarryOptions, Transfer
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.p2p.deck import DeckFault, DeckSession
+from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.driver import LarryTable
 from fairdeal.p2p.table.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.giveaways import GiveAways
 from fairdeal.p2p.table.peer import TablePeer
 from fairdeal.p2p.table.randomness import SeededRandom
 
@@ -114,17 +115,23 @@ def test_an_accusation_without_the_forward_blames_the_accuser() -> None:
     assert all(seat == 1 and "without its signed forward" in what for seat, what in faults)
 
 
-class ForgedEvidenceTable(LarryTable):
-    """A receiver that accuses its giver with the giver's forward, its signature spoiled."""
-
-    def _receipt(
+class ForgedEvidenceGifts(GiveAways):
+    def receipt(
         self, request: Transfer, forward: SignedForward | None, fault: str | None
     ) -> dict[str, Any]:
-        receipt = super()._receipt(request, forward, fault or "bad")
+        receipt = super().receipt(request, forward, fault or "bad")
         if forward is not None:
             signature = bytes([forward.signature[0] ^ 1]) + forward.signature[1:]
             receipt["forward"] = {**forward.to_data(), "sig": signature}
         return receipt
+
+
+class ForgedEvidenceTable(LarryTable):
+    """A receiver that accuses its giver with the giver's forward, its signature spoiled."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gifts = ForgedEvidenceGifts(self)
 
 
 def test_an_accusation_with_a_forward_the_giver_did_not_sign_blames_the_accuser() -> None:

@@ -22,15 +22,8 @@ from fairdeal.engine.lie.cards import BACK_OF, NUMBER_OF
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.games.larry.table import LarryTable
-from fairdeal.p2p.games.lie.table import (
-    STEP,
-    LieTable,
-    commitment,
-    done_rank,
-    rank,
-    step_seed,
-    tie_winner,
-)
+from fairdeal.p2p.games.lie.races import commitment, done_rank, rank, step_seed, tie_winner
+from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 from fairdeal.p2p.log.tablelog import TableLog
 from fairdeal.p2p.log.transcript import Transcript, load_transcript

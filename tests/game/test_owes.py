@@ -13,7 +13,9 @@ from fairdeal.engine.larry import Doubt, LarryOptions, legal_actions
 from fairdeal.engine.requests import Reveal
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.deck.session import Output
-from fairdeal.p2p.table.driver import DECK, LarryTable, Private, Publish
+from fairdeal.p2p.games.larry.table import LarryTable
+from fairdeal.p2p.table.driver import DECK, Private, Publish
+from fairdeal.p2p.table.serving import Serving
 
 from .sansio import SansIOTable
 from .test_gift_forwards import GIVE_TO, givers
@@ -22,8 +24,8 @@ from .test_gift_forwards import GIVE_TO, givers
 class WithholdingGiver(LarryTable):
     """Gives away a card (L11) but never sends the receiver its forward."""
 
-    def _take_output(self, output: Output, transfer: Any = None) -> None:
-        super()._take_output(output, transfer)
+    def take_output(self, output: Output, transfer: Any = None) -> None:
+        super().take_output(output, transfer)
         self.outbox = [item for item in self.outbox if not isinstance(item, Private)]
 
 
@@ -51,7 +53,7 @@ def test_a_withheld_forward_names_the_giver_not_the_receiver() -> None:
     third = next(s for s in range(3) if s not in (giver, receiver))
     table = SansIOTable(3, LarryOptions(short_game=True), seed=3, tables={giver: WithholdingGiver})
     table.run(givers())  # settles when the table waits for the gift
-    pending = table.tables[receiver]._pending_transfer()
+    pending = table.tables[receiver].pending_transfer()
     assert pending is not None and pending.from_seat == giver
     assert table.tables[receiver].owes() == {giver: ("a give-away forward",)}
     assert table.tables[third].owes() == {
@@ -61,13 +63,19 @@ def test_a_withheld_forward_names_the_giver_not_the_receiver() -> None:
     assert table.tables[giver].owes() == {receiver: ("its receipt of the give-away",)}
 
 
-class SilentAfterDoubt(LarryTable):
-    """Sends no shares for a doubt's reveal (its other envelopes go out)."""
-
+class SilentServing(Serving):
     def _begin_reveal(self, request: Reveal) -> None:
         super()._begin_reveal(request)
         if request.reason == "doubt":
-            self.outbox = [i for i in self.outbox if not is_shares(i)]
+            self.table.outbox = [i for i in self.table.outbox if not is_shares(i)]
+
+
+class SilentAfterDoubt(LarryTable):
+    """Sends no shares for a doubt's reveal (its other envelopes go out)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.serving = SilentServing(self)
 
 
 def is_shares(item: Publish | Private) -> bool:
@@ -84,7 +92,7 @@ def test_shares_owed_for_a_doubt_name_every_seat_that_owes_them() -> None:
 
     table.run(doubt_when_possible)  # settles when no seat sends the doubt's shares
     driver = table.tables[0]
-    service = driver._service
+    service = driver.service
     assert service is not None and isinstance(service.requests[0], Reveal)
     owed = {seat: ("shares for the doubt",) for seat in service.publishers}
     assert owed

@@ -95,7 +95,7 @@ async def test_a_withheld_give_away_forward_shows_the_giver_holding_up_the_game(
     try:
         at_receiver = table.peers[receiver]
         await at_receiver.sync.wait_until(
-            lambda: at_receiver.table._pending_transfer() is not None, timeout=60
+            lambda: at_receiver.table.pending_transfer() is not None, timeout=60
         )
         mark = len(at_receiver.history)
         named = await first_holdup(at_receiver, after=mark)

@@ -21,7 +21,8 @@ from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus, VerifiedCard
-from fairdeal.p2p.table.driver import Publish, TableDriver
+from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.outbox import Publish
 
 GAME = "larry"
 JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
@@ -63,7 +64,7 @@ class LarryTable(TableDriver):
     def options_for_join(cls, options: Any) -> Any:
         return options_for_join(options)
 
-    def _deck_id(self) -> str:
+    def deck_id(self) -> str:
         return f"hand{self.state.hand_no}"
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
@@ -76,7 +77,7 @@ class LarryTable(TableDriver):
             check_action(self.view(), action)
         self.outbox.append(Publish(ACT, to_data(action)))
 
-    def _new_game(self) -> Step:
+    def new_game_step(self) -> Step:
         seed = self.deck.coin_seed(FIRST_PLAYER_COIN)
         assert seed is not None
         self.first_seat = int.from_bytes(seed[:8], "big") % self.seats  # L5 joint draw
@@ -84,11 +85,11 @@ class LarryTable(TableDriver):
         self.events.append(Notice(f"joint coin: seat {self.first_seat} starts hand 1 (L5)"))
         return new_game(self.seats, options)
 
-    def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
+    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         if envelope.kind == ACT:
             self._on_act(envelope, head)
         else:
-            self._on_received(envelope)
+            self.on_received(envelope)
 
     def _on_act(self, envelope: Envelope, head: bytes) -> None:
         if envelope.prev != head:
@@ -111,9 +112,9 @@ class LarryTable(TableDriver):
                 for slot, seat in zip(state.pile, state.pile_seats, strict=True)
             )
             self._doubt_said = tuple(state.pile_totals)
-        self._take_step(step)
+        self.take_step(step)
 
-    def _on_step_event(self, event: Any) -> None:
+    def on_step_event(self, event: Any) -> None:
         if isinstance(event, DoubtResolved):
             self.events.append(self._verification(event))
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -50,7 +50,17 @@ from fairdeal.engine.lie.events import GameOver, Played
 from fairdeal.engine.requests import Arrange, Deal
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import CardDealt, DeckFault, Slot
-from fairdeal.p2p.deck.messages import SHARES, SharesMessage
+from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.p2p.games.lie.races import (
+    MAX_CLAIMS,
+    NONCE_LABEL,
+    NONCE_SIZE,
+    commitment,
+    done_rank,
+    step_seed,
+    tie_winner,
+    u64,
+)
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import (
@@ -59,68 +69,14 @@ from fairdeal.p2p.table.api import (
     ProofStatus,
     VerifiedCard,
 )
-from fairdeal.p2p.table.driver import Expect, Publish, TableDriver, _Service
+from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.outbox import Expect, Publish
 
 GAME = "lie"
 JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
 STEP = "lie.step"  # body: see STEP_KEYS and protocol.md 10.11.3
 ACT = "lie.act"  # body: Play or Pass (fairdeal.engine.lie.codec, protocol.md 7.8)
 STEP_KEYS = frozenset({"round", "step", "answers", "commit", "open", "shares", "place"})
-COMMIT_DOMAIN = b"fairdeal/lie/step-commit/v3\x00"
-SEED_DOMAIN = b"fairdeal/lie/step-seed/v3\x00"
-RANK_DOMAIN = b"fairdeal/lie/rank/v3\x00"
-DONE_DOMAIN = b"fairdeal/lie/done/v3\x00"
-NONCE_LABEL = b"fairdeal/lie/step-nonce/v3\x00"
-NONCE_SIZE = 32
-MAX_CLAIMS = 1  # one card at a time (T3): a step commits to no claim or one
-
-
-def u64(value: int) -> bytes:
-    return value.to_bytes(8, "big")
-
-
-def commitment(
-    table: bytes, round_no: int, step: int, seat: int, nonce: bytes, claims: list[int]
-) -> bytes:
-    """C = SHA-256(COMMIT_DOMAIN ‖ u8(len table) ‖ table ‖ u64 round ‖ u64 step ‖ u64 seat ‖
-    nonce ‖ msgpack(claims)) (protocol.md 10.11.2)."""
-    return hashlib.sha256(
-        COMMIT_DOMAIN
-        + bytes([len(table)])
-        + table
-        + u64(round_no)
-        + u64(step)
-        + u64(seat)
-        + nonce
-        + pack_canonical(list(claims))
-    ).digest()
-
-
-def step_seed(table: bytes, round_no: int, step: int, openings: list[bytes]) -> bytes:
-    """The seed of a step: SHA-256(SEED_DOMAIN ‖ u8(len table) ‖ table ‖ u64 round ‖ u64 step ‖
-    for every seat in seat order: u8(len) ‖ opening bytes), an opening being nonce ‖
-    msgpack(claims), empty for step 1 (protocol.md 10.11.4)."""
-    data = SEED_DOMAIN + bytes([len(table)]) + table + u64(round_no) + u64(step)
-    for opening in openings:
-        data += bytes([len(opening)]) + opening
-    return hashlib.sha256(data).digest()
-
-
-def rank(seed: bytes, slot: int, seat: int) -> bytes:
-    """A tie's order for claims of `slot`: the smallest SHA-256(RANK_DOMAIN ‖ seed ‖ u64 slot ‖
-    u64 seat) wins."""
-    return hashlib.sha256(RANK_DOMAIN + seed + u64(slot) + u64(seat)).digest()
-
-
-def done_rank(seed: bytes, seat: int) -> bytes:
-    """The order a step's placements apply in ("Done!" ties, T3): SHA-256(DONE_DOMAIN ‖ seed ‖
-    u64 seat), smallest first."""
-    return hashlib.sha256(DONE_DOMAIN + seed + u64(seat)).digest()
-
-
-def tie_winner(seed: bytes, slot: int, seats: list[int] | tuple[int, ...]) -> int:
-    """The seat that wins `slot` among the claimers of one step."""
-    return min(seats, key=lambda seat: rank(seed, slot, seat))
 
 
 def lobby_options(options: LieOptions) -> dict[str, OptionValue]:
@@ -182,7 +138,6 @@ class LieTable(TableDriver):
         self._owed: dict[int, frozenset[tuple[Slot, int]]] = {}  # shares owed in this step
         self._dealing: dict[Slot, int] = {}  # dealt at the end of this step: masked -> owner
         self._my_shares: dict[str, Any] | None = None  # shares this seat owes in the next step
-        self._dealt: set[Slot] = set()
         self._my_commit: _MyCommit | None = None
         self._signed_step = 0  # the newest step this seat signed an envelope of, this round
         self._want_claim: int | None = None  # the claim this seat's player asked for
@@ -228,9 +183,10 @@ class LieTable(TableDriver):
         """The slot `seat` took and has not placed yet (T3)."""
         state = self.state
         engine = getattr(state, "unplaced", None) if state is not None else None
-        if engine is not None:
-            return engine(seat) if callable(engine) else engine[seat]
-        return None  # an engine that places the card with its claim
+        if engine is None:
+            return None  # an engine that places the card with its claim
+        slot: int | None = engine(seat) if callable(engine) else engine[seat]
+        return slot
 
     def _dealing_to(self, seat: int) -> bool:
         state = self.state
@@ -275,7 +231,8 @@ class LieTable(TableDriver):
             return 0
         unplaced = 1 if self.unplaced(self.me) is not None else 0
         held = len(self.state.hands[self.me]) + unplaced + len(self.pending_claims())
-        return self.options.hand_size - held
+        size: int = self.options.hand_size
+        return size - held
 
     def can_claim(self) -> bool:
         if not self.stepping() or self.me >= self.seats or self.claim_in_flight():
@@ -374,12 +331,12 @@ class LieTable(TableDriver):
             or (self._my_commit is not None and bool(self._my_commit.claims))
         )
 
-    def pace(self, held: list[Envelope]) -> None:
+    def pace(self, held: Sequence[Envelope]) -> None:
         """Queue this seat's step envelope if one is due now: `held`, the envelopes this seat's
         log holds, not applied yet (another seat's envelope of a new step is answered at once)."""
         self._sign_step_if_due(held)
 
-    def _sign_step_if_due(self, held: list[Envelope]) -> None:
+    def _sign_step_if_due(self, held: Sequence[Envelope]) -> None:
         if self.me >= self.seats or self.over or not self.stepping():
             return
         self._drop_stale_wishes()
@@ -523,17 +480,17 @@ class LieTable(TableDriver):
 
     # -- the log -----------------------------------------------------------------------------
 
-    def _on_applied(self, envelope: Envelope, head: bytes) -> None:
+    def on_applied(self, envelope: Envelope, head: bytes) -> None:
         self._heads[self.head] = self.applied
         self._next_seq[envelope.seat] = envelope.seq + 1
 
-    def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
+    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         if envelope.kind == STEP:
             self._on_step(envelope)
         elif envelope.kind == ACT:
             self._on_act(envelope, head)
         else:
-            super()._on_game_envelope(envelope, head)
+            super().on_game_envelope(envelope, head)
 
     def _on_step(self, envelope: Envelope) -> None:
         seat, body = envelope.seat, envelope.body
@@ -647,14 +604,7 @@ class LieTable(TableDriver):
             raise DeckFault(seat, "published shares nobody asked for")
         if not isinstance(body, Mapping) or body.get("kind") != SHARES:
             raise DeckFault(seat, "a step's shares are a deck.shares message")
-        message = self.deck.parse(seat, body)
-        assert isinstance(message, SharesMessage)
-        self._require_shares(seat, message, set(owed), False)
-        output = self.deck.handle(seat, body, message)
-        for item in message.shares:
-            self._public.setdefault(item.slot, set()).add(item.share.seat)
-        self._proofs += len(message.shares)
-        self._take_output(output)
+        self.apply_owed_shares(seat, body, set(owed))
 
     def _check_reasons(self) -> None:
         """Bounded growth: whoever began a step had something to say (protocol.md 10.11.5).
@@ -733,21 +683,21 @@ class LieTable(TableDriver):
         try:
             step = self.game.apply(self.state, seat, Place(side))
         except IllegalAction as exc:
-            self._stop(seat, f"illegal placement: {exc.reason}", "lie.step")
+            self.stop(seat, f"illegal placement: {exc.reason}", "lie.step")
             return
-        self._take_step(step)
+        self.take_step(step)
 
     def _take_effect(self, seat: int, slot: int) -> None:
         try:
             step = self.game.apply(self.state, seat, Claim(slot))
         except IllegalAction as exc:
-            self._stop(seat, f"illegal claim: {exc.reason}", f"slot {slot}")
+            self.stop(seat, f"illegal claim: {exc.reason}", f"slot {slot}")
             return
-        self._take_step(step)
+        self.take_step(step)
         for request in step.requests:
             if isinstance(request, Deal):
                 for s in request.slots:
-                    self._dealing[self._slot[s]] = request.seat
+                    self._dealing[self.masked_slot(s)] = request.seat
 
     def _deal_now(self) -> None:
         """Deal this step's cards: every other seat owes its shares in its next step envelope."""
@@ -760,7 +710,7 @@ class LieTable(TableDriver):
         for message in output.messages:
             self._my_shares = message
         output.messages.clear()
-        self._take_output(output)
+        self.take_output(output)
 
     def _on_act(self, envelope: Envelope, head: bytes) -> None:
         if envelope.prev != head:
@@ -777,37 +727,26 @@ class LieTable(TableDriver):
             step = self.game.apply(self.state, envelope.seat, action)
         except IllegalAction as exc:
             raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
-        self._take_step(step)
+        self.take_step(step)
 
     # -- serving: deals of claims are concurrent ------------------------------------------------
 
-    def _complete(self, service: _Service) -> bool:
+    def deals_in_steps(self, state: Any) -> bool:
+        """Phase 1's claims are dealt inside the steps (their shares ride in step envelopes)."""
+        return bool(state.phase is Phase.BUILD)
+
+    def step_under_way(self) -> bool:
         # A card dealt in a step is acknowledged at the step's end, so that nothing after
         # Phase 1 starts while a step is under way (its envelopes are signed already).
-        if service.kind == "dealing":
-            return service.done and self._position == 0
-        return super()._complete(service)
+        return self._position != 0
 
-    def _begin(self, state: Any) -> None:
-        request = state.pending[0]
-        if isinstance(request, Deal) and state.phase is Phase.BUILD:
-            slots = tuple(self._slot[s] for s in request.slots)
-            self._service = _Service([request], "dealing", slots=slots)
-            self._service.done = all(s in self._dealt for s in slots)
-        else:
-            super()._begin(state)
-
-    def _on_card_dealt(self, event: CardDealt) -> None:
-        self._dealt.add(event.slot)
+    def on_card_dealt(self, event: CardDealt) -> None:
         if event.owner == self.me and event.card is not None:  # every other share was proved
-            slot = self._engine_slot[event.slot]
+            slot = self.engine_slot(event.slot)
             card = VerifiedCard(slot, self.me, event.card, False, ProofStatus.VERIFIED)
             self.events.append(CardsVerified("claim", self.me, (card,)))
-        service = self._service
-        if service is not None and service.kind == "dealing":
-            service.done = all(s in self._dealt for s in service.slots)
 
-    def _on_step_event(self, event: Any) -> None:
+    def on_step_event(self, event: Any) -> None:
         """The fronts the fair deck opened for everyone, with their proofs: a combination
         played (T5), every seat's prizes at the end of the game (T10)."""
         if isinstance(event, Played):
@@ -826,7 +765,7 @@ class LieTable(TableDriver):
                 )
                 self.events.append(CardsVerified("prizes", seat, cards))
 
-    def _on_arranged(self, request: Arrange, seed: bytes) -> None:
+    def on_arranged(self, request: Arrange, seed: bytes) -> None:
         if request.reason == "layout":  # a new round: its steps start after this head
             self._round_no += 1
             self._step = 0
@@ -837,7 +776,7 @@ class LieTable(TableDriver):
             self._claim_step = None
             self._commits = {}
             self._unproved, self._unproved_before = {}, {}
-            self._dealt.clear()
+            self.dealt.clear()
             self.steps_per_round.append(0)
 
 

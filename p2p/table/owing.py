@@ -1,0 +1,76 @@
+"""What the table waits for, in words a player reads (protocol.md 10.6).
+
+For each seat the table waits for: "its turn", "shares for the doubt", "a give-away forward"...;
+empty when it waits for nobody. The silence watch (p2p/table/watchdog.py) and the players'
+screens show these.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fairdeal.engine.requests import Reveal
+from fairdeal.p2p.deck.messages import COIN_COMMIT, COIN_REVEAL, KEY, SHARES, SHUFFLE
+from fairdeal.p2p.lobby.roster import ROSTER_KIND
+from fairdeal.p2p.table.requests import Service, ServiceState
+
+if TYPE_CHECKING:
+    from fairdeal.p2p.table.driver import TableDriver
+    from fairdeal.p2p.table.outbox import Expect
+
+# A reveal's purpose by its reason (engine/requests.py); another reason is said as it is.
+REVEAL_PURPOSES = {
+    "doubt": "the doubt",
+    "face_up": "the face-up card",
+    "score": "the scoring",
+    "play": "the play",
+}
+DECK_WORDS = {
+    KEY: "its key",
+    SHUFFLE: "its shuffle",
+    SHARES: "its shares",
+    COIN_COMMIT: "its commitment to a joint coin",
+    COIN_REVEAL: "its reveal of a joint coin",
+}
+
+
+def owed_now(table: TableDriver) -> dict[int, tuple[str, ...]]:
+    """Shares are owed by every publisher not yet applied (in seat order, they apply one by
+    one). A give-away waits for the giver's private forward, which only the receiver sees: the
+    receiver's own table names the giver alone, the others name the giver and the receiver's
+    receipt; the giver's own table names the receiver only."""
+    expect = table.expected()
+    if expect is None:
+        return {}
+    service = table.server.service
+    if service is not None and service.state is ServiceState.SHARES and expect.deck_kind == SHARES:
+        what = f"shares for {shares_purpose(service)}"
+        return {seat: (what,) for seat in service.publishers[service.published :]}
+    transfer = table.pending_transfer()
+    if transfer is not None and expect.kind == table.received_kind:
+        giver, receiver = transfer.from_seat, transfer.to_seat
+        owed: dict[int, tuple[str, ...]] = {}
+        if table.me != giver:
+            owed[giver] = ("a give-away forward",)
+        if table.me != receiver:
+            owed[receiver] = ("its receipt of the give-away",)
+        return owed
+    return {expect.seat: (expect_words(table, expect),)}
+
+
+def shares_purpose(service: Service) -> str:
+    request = service.requests[0]
+    if isinstance(request, Reveal):
+        return REVEAL_PURPOSES.get(request.reason, f"the {request.reason.replace('_', ' ')}")
+    return "the deal"
+
+
+def expect_words(table: TableDriver, expect: Expect) -> str:
+    if expect.kind == table.act_kind:
+        return "its turn"
+    if expect.kind == ROSTER_KIND:
+        return "the signed roster"
+    if expect.kind == table.join_kind:
+        return "its join"
+    what = expect.deck_kind or expect.kind
+    return DECK_WORDS.get(expect.deck_kind or "", f"its {what} envelope")
