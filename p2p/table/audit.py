@@ -54,9 +54,11 @@ from fairdeal.p2p.log.transcript import (
     TranscriptVersionError,
     parse_header,
 )
+from fairdeal.p2p.table.api import DoubtVerification
 from fairdeal.p2p.table.driver import TableDriver, roster_difference
 from fairdeal.p2p.table.games import table_class
 from fairdeal.p2p.table.left_file import Departure, departures, read_left
+from fairdeal.p2p.table.presenter import presenter_for
 from fairdeal.p2p.table.withheld import WITHHELD_KIND, withheld_reveal
 
 
@@ -613,17 +615,11 @@ class _Replay:
                 AuditFault(0, "joined with other game terms", str(exc), index, offset)
             ) from None
         lobby_options = driver.lobby_options
-        # Larry, protocol.md 10.1: the coin picks the first seat
-        if getattr(options, "first_seat", 0) != 0:
-            raise _Stop(
-                AuditFault(
-                    0,
-                    "joined with other game terms",
-                    f"the join's first_seat is {options.first_seat}, not 0",
-                    index,
-                    offset,
-                )
-            )
+        # the game's own rule for the join's terms (Larry, protocol.md 10.1: the coin picks the
+        # first seat, so every join says seat 0)
+        wrong = presenter_for(driver.game_name).join_terms_fault(options)
+        if wrong is not None:
+            raise _Stop(AuditFault(0, "joined with other game terms", wrong, index, offset))
         signed = self.signed
         if signed is not None and lobby_options(options) != signed.roster.options_dict:
             raise _Stop(
@@ -737,7 +733,7 @@ class _Replay:
             report.over = state.over
             report.winners = state.winners
             report.scores = state.scores
-            report.hands = getattr(state, "hand_no", getattr(state, "round_no", 0))
+            report.hands = presenter_for(self.table.game_name).rounds(state)
             report.round_name = self.table.round_name
             report.counters = self.table.counters()
 
@@ -788,7 +784,7 @@ def _withheld(replay: _Replay, path: Path) -> str | None:
 
 def _tally(table: TableDriver, report: AuditReport) -> None:
     events, table.events = table.events, []
-    report.doubts += sum(1 for e in events if type(e).__name__ == "DoubtVerification")
+    report.doubts += sum(1 for e in events if isinstance(e, DoubtVerification))
 
 
 def _check_evidence(replay: _Replay, path: Path) -> None:
@@ -864,8 +860,8 @@ def _check_fault_record(replay: _Replay, record: Record, sidecar: Path) -> None:
         fault = log.faults[0]
         raise _Stop(AuditFault(fault.seat, fault.kind, f"{fault.detail} (from {sidecar.name})"))
     if table.fault is not None:
-        fault = table.fault
-        raise _Stop(AuditFault(fault.seat, fault.what, f"{fault.evidence} (from {sidecar.name})"))
+        found = table.fault
+        raise _Stop(AuditFault(found.seat, found.what, f"{found.evidence} (from {sidecar.name})"))
     raise _Stop(cut)
 
 

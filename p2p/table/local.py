@@ -79,10 +79,11 @@ class LocalTable:
             else get_game(default_game())
         )
         self._presenter: Presenter[Any] = presenter_for(self.game.name)
-        options = options if options is not None else self.game.default_options()
-        if type(options) is not self.game.options_type:
-            raise ValueError(f"{type(options).__name__} are not options of {self.game.title}")
-        options.validate(players)
+        chosen: Any = options if options is not None else self.game.default_options()
+        if type(chosen) is not self.game.options_type:
+            raise ValueError(f"{type(chosen).__name__} are not options of {self.game.title}")
+        self.game.options_type.validate(chosen, players)
+        options = chosen
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not a seat of a {players}-seat table")
         if bot_delay < 0 or claim_pace < 0:
@@ -300,12 +301,12 @@ class LocalTable:
         presenter = self._presenter
         knowledge = self._driver.knowledge[self._seat]
         for event in new_events:
-            for shown in presenter.setup(event, players):
-                self._emit(shown)
-            for shown in presenter.verified(
+            for progress in presenter.setup(event, players):
+                self._emit(progress)
+            for opened in presenter.verified(
                 event, pre_state, state, ProofStatus.NOT_APPLICABLE, self._seat, knowledge
             ):
-                self._emit(shown)
+                self._emit(opened)
             if isinstance(event, Violation):
                 evidence = ", ".join(
                     f"slot {s} = card {f}" for s, f in zip(event.slots, event.faces, strict=True)

@@ -291,7 +291,8 @@ class WatchClient:
         table = field(message, "table", bytes, culprit)
         keys = field(message, "roster", list, culprit)
         seat = field(message, "seat", int, culprit)
-        extra = message.get("extra") if isinstance(message.get("extra"), dict) else {}
+        sent = message.get("extra")
+        extra: dict[str, Any] = sent if isinstance(sent, dict) else {}
         if not all(isinstance(k, bytes) and len(k) == 32 for k in keys) or not (
             0 <= seat < len(keys)
         ):
