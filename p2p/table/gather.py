@@ -235,7 +235,8 @@ async def _sit(
             if on_game is not None and view is not None:
                 on_game(view.game)
             if secrets is not None and view is not None:
-                check_new_table(secrets, view.table_id)  # issue 13 item 1
+                # a table id this data directory has seen before is refused (randomness.py)
+                check_new_table(secrets, view.table_id)
             seat = await table.take_seat()
             signed = await _ready_until_started(table)
     except BaseException:
