@@ -503,7 +503,7 @@ class TableDriver:
             raise DeckFault(sender, f"sent a forward in seat {forward.giver}'s name")
         if forward.to != self.me:
             raise DeckFault(sender, f"sent a forward for seat {forward.to}")
-        if not forward.verify(self.table_id, self._key_of(sender)):
+        if not forward.verify(self.table_id, self._key_of(sender), self.game_name):
             raise DeckFault(sender, "sent a forward it did not sign")
         if forward.transfer in self._receipted or forward.transfer in self._transfers_done:
             return
@@ -700,7 +700,7 @@ class TableDriver:
             forward.giver != giver
             or forward.to != accuser
             or forward.transfer != request.id
-            or not forward.verify(self.table_id, self._key_of(giver))
+            or not forward.verify(self.table_id, self._key_of(giver), self.game_name)
         ):
             what = f"accused seat {giver} with a forward it did not sign for this gift"
             return DeckFault(accuser, what, evidence)

@@ -659,7 +659,12 @@ class TablePeer:
             item = table.outbox.pop(0)
             if isinstance(item, Private):
                 forward = sign_forward(
-                    self.identity.sign, self.roster.table, item.transfer, item.slot, item.body
+                    self.identity.sign,
+                    self.roster.table,
+                    item.transfer,
+                    item.slot,
+                    item.body,
+                    game=table.game_name,
                 )
                 self._privates.append(forward)
                 self._send_private(forward)
