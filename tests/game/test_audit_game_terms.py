@@ -17,7 +17,7 @@ from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.driver import TableDriver
 
-from .support import open_table, play_to_end
+from .test_join_terms import _played
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -31,18 +31,8 @@ class _JoinsWithSeatOneFirst(LarryTable):
 
 
 async def _transcript(directory: Path, table: type[TableDriver], monkeypatch: Any) -> Path:
-    with monkeypatch.context() as patched:  # the peers' own check of the terms switched off
-        patched.setattr(
-            TableDriver, "check_terms", classmethod(lambda cls, options: None), raising=False
-        )
-        local = await open_table(
-            2, directory, LarryOptions(short_game=True), seed=3, tables={0: table, 1: table}
-        )
-        try:
-            await play_to_end(local, timeout=90)
-        finally:
-            await local.close()
-    return local.transcript(1)
+    """Seat 1's transcript of a whole short game, the peers' own check of the terms off."""
+    return await _played(directory, LarryOptions(short_game=True), monkeypatch, table)
 
 
 async def test_the_audit_refuses_a_larry_join_that_picks_the_first_seat(
