@@ -7,7 +7,7 @@ Larry's events or state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from fairdeal.engine.larry import LarryState
 from fairdeal.engine.larry.events import DoubtResolved, HandStarted, Reshuffled
@@ -46,7 +46,7 @@ class LarryPresenter(Presenter[LarryState]):
         knowledge: Mapping[int, int],
     ) -> tuple[TableEvent, ...]:
         if isinstance(event, DoubtResolved) and before is not None:
-            return (doubt_verification(event, before, proof),)
+            return (doubt_verification(event, pile_of(before), before.pile_totals, proof),)
         return ()
 
     def rounds(self, state: LarryState) -> int:
@@ -66,16 +66,27 @@ class LarryPresenter(Presenter[LarryState]):
         return None if first_seat == 0 else f"the join's first_seat is {first_seat}, not 0"
 
 
+PileCard = tuple[int, int, bool]  # (slot, the seat that played it, whether it lay face up)
+
+
+def pile_of(state: LarryState) -> tuple[PileCard, ...]:
+    """The pile as it lies in `state`, card by card."""
+    return tuple(
+        (slot, seat, slot in state.revealed)
+        for slot, seat in zip(state.pile, state.pile_seats, strict=True)
+    )
+
+
 def doubt_verification(
-    event: DoubtResolved, before: LarryState, proof: ProofStatus
+    event: DoubtResolved, pile: Sequence[PileCard], said: Sequence[int], proof: ProofStatus
 ) -> DoubtVerification:
     """L9/L16: the pile as it lay before the doubt, card by card (who played it, whether it lay
-    face up), with the faces the doubt revealed; the true total and the verdict."""
+    face up), with the faces the doubt revealed and their proofs; `said`, the total announced
+    with each card; the true total and the verdict."""
     cards = tuple(
-        VerifiedCard(slot, played_by, face, slot in before.revealed, proof)
-        for slot, played_by, face in zip(before.pile, before.pile_seats, event.cards, strict=True)
+        VerifiedCard(slot, seat, face, face_up, proof)
+        for (slot, seat, face_up), face in zip(pile, event.cards, strict=True)
     )
-    said = tuple(before.pile_totals)
     return DoubtVerification(
         doubter=event.doubter,
         last_player=event.last_player,
@@ -85,7 +96,7 @@ def doubt_verification(
         gloats=event.gloats,
         correct=event.correct,
         loser=event.loser,
-        said=said if len(said) == len(cards) else (),
+        said=tuple(said) if len(said) == len(cards) else (),
     )
 
 
