@@ -39,7 +39,7 @@ from fairdeal.p2p.identity import fingerprint
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.table.audit_file import FileAudit, signed_roster_of
-from fairdeal.p2p.table.audit_replay import Follow, Replay
+from fairdeal.p2p.table.audit_replay import Follow, LogReplay
 from fairdeal.p2p.table.audit_report import AuditFault, AuditReport, AuditStop
 from fairdeal.p2p.table.driver import TableDriver
 
@@ -83,14 +83,14 @@ class LiveAudit:
         self.next_seq: dict[int, int] = {}
         report.seats = len(roster.keys)
         report.roster = [fingerprint(key) for key in roster.keys]
-        self.replay: Replay | None = None
+        self.replay: LogReplay | None = None
         try:
             signed = signed_roster_of({"extra": extra}, roster)
         except AuditStop as stop:
             report.fault = stop.fault
             return
         report.signed_roster = signed is not None
-        self.replay = Replay(roster, report, signed, Follow(on_applied=on_applied))
+        self.replay = LogReplay(roster, report, signed, Follow(on_applied=on_applied))
 
     @property
     def game_name(self) -> str:

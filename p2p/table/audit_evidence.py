@@ -8,12 +8,12 @@ from pathlib import Path
 from fairdeal.p2p.errors import EnvelopeError, MalformedFrame
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
 from fairdeal.p2p.log.records import Record, RecordError, RecordReader, open_records
-from fairdeal.p2p.table.audit_replay import Replay
+from fairdeal.p2p.table.audit_replay import LogReplay
 from fairdeal.p2p.table.audit_report import AuditFault, AuditStop, file_fault
 from fairdeal.p2p.table.withheld import WITHHELD_KIND, withheld_reveal
 
 
-def withheld(replay: Replay, path: Path) -> str | None:
+def withheld(replay: LogReplay, path: Path) -> str | None:
     """A table ended over a withheld coin reveal (protocol.md 10.6): the log stops where that
     seat's reveal is due, and the `.faults` record holds its signed commitment from the log."""
     from fairdeal.p2p.table.peer import evidence_path
@@ -42,7 +42,7 @@ def withheld(replay: Replay, path: Path) -> str | None:
     return None
 
 
-def check_evidence(replay: Replay, path: Path) -> None:
+def check_evidence(replay: LogReplay, path: Path) -> None:
     """Faults a peer recorded beside its transcript (p2p.table.peer.evidence_path): re-check
     their signed evidence against the replayed log. Two envelopes for one place prove
     equivocation on their own; one envelope must give its fault when it comes up after the
@@ -68,7 +68,7 @@ def check_evidence(replay: Replay, path: Path) -> None:
             raise AuditStop(file_fault(error)) from None
 
 
-def _check_fault_record(replay: Replay, record: Record, sidecar: Path) -> None:
+def _check_fault_record(replay: LogReplay, record: Record, sidecar: Path) -> None:
     if record.fields.get("kind") == WITHHELD_KIND:
         return  # its commitment is in the log by design: `withheld` reads it (10.6)
     roster = replay.roster

@@ -23,7 +23,7 @@ from fairdeal.p2p.log.transcript import (
     parse_header,
 )
 from fairdeal.p2p.table.audit_evidence import check_evidence, withheld
-from fairdeal.p2p.table.audit_replay import Follow, Replay
+from fairdeal.p2p.table.audit_replay import Follow, LogReplay
 from fairdeal.p2p.table.audit_report import AuditFault, AuditReport, AuditStop, file_fault
 from fairdeal.p2p.table.left_file import departures, read_left
 
@@ -36,7 +36,7 @@ class FileAudit:
         self.path = path
         self.report = report
         self.follow = follow
-        self.replay: Replay | None = None
+        self.replay: LogReplay | None = None
         self.next_seq: dict[int, int] = {}
         self.own: dict[int, bytes] = {}  # seq -> id of this seat's envelopes seen so far
         self.count = 0  # applied records read
@@ -93,7 +93,7 @@ class FileAudit:
         report.roster = [fingerprint(key) for key in roster.keys]
         signed_roster = signed_roster_of(first.fields, roster)
         report.signed_roster = signed_roster is not None
-        self.replay = Replay(roster, report, signed_roster, self.follow)
+        self.replay = LogReplay(roster, report, signed_roster, self.follow)
         for record in records:
             if record.kind == "header":
                 raise AuditStop(

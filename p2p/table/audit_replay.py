@@ -33,7 +33,7 @@ class Follow:
     on_applied: Callable[[TableDriver, list[Envelope]], None] | None = None
 
 
-class Replay:
+class LogReplay:
     """The full replay, fed one applied envelope at a time. The envelopes before seat 0's join
     wait until it comes: the join carries the terms the table is built with."""
 

@@ -15,6 +15,7 @@ hand as backs. A file that does not audit gives no frames, only the audit's faul
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,8 +140,12 @@ def _names(signed: SignedRoster | None, seats: int, seat: int) -> tuple[tuple[st
 
 
 def _own_deck(
-    data: Path | None, table: bytes, keys: tuple[bytes, ...], seat: int, signed: Any
-) -> tuple[Any, tuple[Any, ...]]:
+    data: Path | None,
+    table: bytes,
+    keys: tuple[bytes, ...],
+    seat: int,
+    signed: SignedRoster | None,
+) -> tuple[Callable[[bytes, int], DeckSession] | None, tuple[Any, ...]]:
     """The seat's deck-session maker from its seed in `data`'s secrets (None: not there)."""
     if data is None or not (data / "secrets").is_file():
         return None, ()

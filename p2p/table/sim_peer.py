@@ -28,6 +28,7 @@ from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import PublicIdentity, load_identity
 from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
 from fairdeal.p2p.lobby.roster import SignedRoster
+from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
@@ -94,7 +95,7 @@ async def serve(args: argparse.Namespace) -> int:
 
     act_kind = table_class_for(options).act_kind
 
-    def on_applied(envelope: Any) -> None:
+    def on_applied(envelope: Envelope) -> None:
         nonlocal moves
         if envelope.kind == act_kind:
             moves += 1
