@@ -45,7 +45,8 @@ def normalise(value: Any, depth: int = 0) -> Any:
 
 def pack_canonical(value: Any) -> bytes:
     try:
-        return msgpack.packb(normalise(value), use_bin_type=True)
+        packed: bytes = msgpack.packb(normalise(value), use_bin_type=True)
+        return packed
     except UnicodeEncodeError:
         raise NotCanonical("string is not valid UTF-8") from None
 

@@ -147,11 +147,11 @@ def linear_combination(terms: Iterable[tuple[int, Point]]) -> Point:
     for k, p in terms:
         merged[p] = get(p, 0) + k
     total: Point | None = None
-    for p, k in merged.items():
+    for point, k in merged.items():
         k %= L
         if not k:
             continue
-        term = mul_base(k) if p == G else mul(k, Point(p))
+        term = mul_base(k) if point == G else mul(k, Point(point))
         total = term if total is None else add(total, term)
     return IDENTITY if total is None else total
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import wire
 from .errors import DeckFault, ProofError, reblame
@@ -34,7 +35,7 @@ class SchnorrProof:
     challenge: int
     response: int
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {"c": scalar_bytes(self.challenge), "s": scalar_bytes(self.response)}
 
     @classmethod
@@ -66,7 +67,7 @@ class PublicKeyShare:
                 self.seat, "key proof does not verify for this table and seat", self.to_data()
             )
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {"seat": self.seat, "Y": self.public, "proof": self.proof.to_data()}
 
     @classmethod

@@ -28,7 +28,9 @@ class LoopbackTable:
     def command(self, call: Callable[[DeckSession], Output]) -> None:
         """Run the same command on every seat, then deliver messages until quiet."""
         for session in self.sessions:
-            self._take(session.seat, call(session))
+            seat = session.seat
+            assert seat is not None, "a loopback table seats every session"
+            self._take(seat, call(session))
         self.run()
 
     def post(self, seat: int, outputs: Iterable[Output]) -> None:

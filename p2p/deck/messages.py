@@ -33,7 +33,7 @@ class Slot:
     list_id: str
     index: int
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {"list": self.list_id, "i": self.index}
 
     @classmethod
@@ -53,7 +53,7 @@ class SlotShare:
     slot: Slot
     share: DecryptionShare
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {**self.slot.to_data(), "share": self.share.to_data()}
 
     @classmethod
@@ -71,7 +71,7 @@ class KeyMessage:
     def seat(self) -> int:
         return self.key.seat
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {"kind": KEY, **self.key.to_data()}
 
 
@@ -82,7 +82,7 @@ class ShuffleMessage:
     deck: tuple[MaskedCard, ...]
     proof: ShuffleProof
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {
             "kind": SHUFFLE,
             "seat": self.seat,
@@ -99,7 +99,7 @@ class SharesMessage:
     seat: int
     shares: tuple[SlotShare, ...]
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {"kind": SHARES, "seat": self.seat, "shares": [s.to_data() for s in self.shares]}
 
 
@@ -111,7 +111,7 @@ class ForwardMessage:
     to: int
     shares: tuple[SlotShare, ...]
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {
             "kind": FORWARD,
             "seat": self.seat,
@@ -126,7 +126,7 @@ class CoinCommitMessage:
     coin_id: str
     commit: bytes
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {"kind": COIN_COMMIT, "seat": self.seat, "coin": self.coin_id, "commit": self.commit}
 
 
@@ -137,7 +137,7 @@ class CoinRevealMessage:
     nonce: bytes
     value: bytes
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {
             "kind": COIN_REVEAL,
             "seat": self.seat,

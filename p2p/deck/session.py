@@ -329,8 +329,8 @@ class DeckSession:
             shares = tuple(s for s in held if s.share.seat in lacking)
             out.messages.append(ForwardMessage(self.seat, to, shares).to_data())
         if to == self.seat and not lacking:
-            shares = [*state.public.values(), *state.held.values()]
-            state.known = self._private_open(giver, slot, shares)
+            every = [*state.public.values(), *state.held.values()]
+            state.known = self._private_open(giver, slot, every)
             out.events.append(CardReceived(slot, giver, state.known))
         state.owner = to
         waiting = to == self.seat and bool(lacking)
@@ -635,7 +635,9 @@ class DeckSession:
     def _publish(self, shares: list[SlotShare]) -> Output:
         if not shares:
             return Output()
-        return Output([self._emit(SharesMessage(self.seat, tuple(shares)))])
+        seat = self.seat
+        assert seat is not None, "an observer holds no share to publish"
+        return Output([self._emit(SharesMessage(seat, tuple(shares)))])
 
     def _emit(self, message: DeckMessage) -> dict[str, Any]:
         data = message.to_data()

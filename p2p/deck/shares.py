@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from . import wire
 from .errors import DeckFault, ProofError, reblame
@@ -59,7 +60,7 @@ class DecryptionShare:
                 {"share": self.to_data(), "card": card.to_data()},
             )
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "d": self.share,

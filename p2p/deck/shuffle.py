@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from . import wire
 from .errors import ProofError
@@ -111,7 +112,7 @@ class ShuffleProof:
     s_hat: tuple[int, ...]
     s_tilde: tuple[int, ...]
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {
             "c": list(self.commitments),
             "c_hat": list(self.chain),
@@ -129,7 +130,10 @@ class ShuffleProof:
             tuple(wire.points(d["c"], "shuffle proof.c", n)),
             tuple(wire.points(d["c_hat"], "shuffle proof.c_hat", n)),
             wire.scalar(d["e"], "shuffle proof.e"),
-            *s,
+            s[0],
+            s[1],
+            s[2],
+            s[3],
             tuple(wire.scalars(d["s_hat"], "shuffle proof.s_hat", n)),
             tuple(wire.scalars(d["s_tilde"], "shuffle proof.s_tilde", n)),
         )

@@ -93,4 +93,5 @@ def scalars(value: object, what: str, length: int | None = None) -> list[int]:
 def kind_of(data: Any) -> str:
     if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
         raise ParseError(None, "message: expected a map with a string 'kind'")
-    return data["kind"]
+    kind: str = data["kind"]
+    return kind

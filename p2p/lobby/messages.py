@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from fairdeal.p2p.errors import PeerError
 from fairdeal.p2p.identity import MAX_NAME_LENGTH, PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity
@@ -212,7 +212,7 @@ class _Fields:
             self.fail("is not a map")
         self.fields = fields
 
-    def fail(self, problem: str) -> None:
+    def fail(self, problem: str) -> NoReturn:
         raise LobbyMessageError(self.culprit, f"{self.kind}: {problem}")
 
     def get(self, name: str) -> Any:
@@ -357,7 +357,7 @@ def decode_lobby_message(message: Mapping[str, Any], culprit: str) -> LobbyMessa
     """Parse one wire map; raises LobbyMessageError blaming `culprit` if it is malformed."""
     kind = message.get("t")
     decoder = _DECODERS.get(kind) if isinstance(kind, str) else None
-    if decoder is None:
+    if decoder is None or not isinstance(kind, str):
         raise LobbyMessageError(culprit, f"unknown lobby message kind {kind!r}")
     return decoder(_Fields(culprit, kind, message))
 

@@ -162,7 +162,8 @@ def write_frame(
 
 def pack_message(message: Mapping[str, Any]) -> bytes:
     """msgpack bytes of a message map (str keys, bytes as bin, no floats needed)."""
-    return msgpack.packb(message, use_bin_type=True)
+    packed: bytes = msgpack.packb(message, use_bin_type=True)
+    return packed
 
 
 def unpack_message(payload: bytes, culprit: str) -> dict[str, Any]:

@@ -15,10 +15,12 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-from fairdeal.engine.larry import Action, Event, LarryState, LarryView
-from fairdeal.engine.lie.state import LieState
+StateT = TypeVar("StateT")
+EventT = TypeVar("EventT")
+ViewT_co = TypeVar("ViewT_co", covariant=True)
+ActionT_contra = TypeVar("ActionT_contra", contravariant=True)
 
 
 class ProofStatus(Enum):
@@ -36,11 +38,12 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class StateChanged:
-    """The engine applied a step; `events` are what happened, `state` the new public state."""
+class StateChanged(Generic[StateT, EventT]):
+    """The engine applied a step; `events` are what happened, `state` the new public state
+    (the game's own state and event types)."""
 
-    state: LarryState
-    events: tuple[Event, ...]
+    state: StateT
+    events: tuple[EventT, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,28 +189,24 @@ class TableEnded:
     leaders: tuple[int, ...]
 
 
-def result_so_far(state: Any, seats: int, reason: str) -> TableEnded:
+def result_so_far(state: object | None, seats: int, reason: str) -> TableEnded:
     """The TableEnded of a table whose game stops at `state` (None: before the first deal).
 
-    Larry: the hands scored and the running totals (L17). The Lie: the rounds played and, per
-    seat, the prize cards won so far; their points stay unseen until the game ends (T8), so
-    only a finished game has leaders (T10)."""
+    The game's presenter says what counts: Larry's hands scored and running totals (L17); The
+    Lie's rounds played and each seat's prize cards won so far, their points unseen until the
+    game ends (T8), so only a finished game has leaders (T10)."""
     if state is None:
         return TableEnded(reason, 0, (0,) * seats, ())
-    if isinstance(state, LieState):
-        rounds = state.round_no if state.over else state.round_no - 1
-        if state.over and state.winners:
-            return TableEnded(reason, rounds, state.scores, state.winners)
-        return TableEnded(reason, rounds, tuple(len(won) for won in state.prizes), ())
-    hands = state.hand_no if state.over else state.hand_no - 1
-    scores = state.scores
-    best = max(scores)
-    leaders = tuple(s for s, score in enumerate(scores) if score == best) if hands else ()
+    # imported here: the presenters build this module's events
+    from fairdeal.p2p.table.presenter import presenter_of_state
+
+    hands, scores, leaders = presenter_of_state(state).standing(state)
     return TableEnded(reason, hands, scores, leaders)
 
 
+# Any: the union serves every game; a front end knows its game's state and event types.
 TableEvent = (
-    StateChanged
+    StateChanged[Any, Any]
     | SetupProgress
     | DoubtVerification
     | CardsVerified
@@ -264,8 +263,9 @@ class EventHistory:
         self._changed = asyncio.Event()
 
 
-class TableSession(Protocol):
-    """A table as one seat sees and plays it."""
+class TableSession(Protocol[ViewT_co, ActionT_contra]):
+    """A table as one seat sees and plays it: `ViewT_co` is the game's view, `ActionT_contra`
+    its action type."""
 
     @property
     def seat(self) -> int: ...
@@ -273,11 +273,11 @@ class TableSession(Protocol):
     @property
     def seats(self) -> tuple[SeatInfo, ...]: ...
 
-    def view(self) -> LarryView:
+    def view(self) -> ViewT_co:
         """This seat's view of the current state (its own faces, public facts, counts)."""
         ...
 
-    async def act(self, action: Action) -> None:
+    async def act(self, action: ActionT_contra) -> None:
         """Play `action` for this seat; raises engine.IllegalAction (state unchanged)."""
         ...
 

@@ -18,7 +18,6 @@ from fairdeal.p2p.canonical import NotCanonical, pack_canonical
 from fairdeal.p2p.deck.messages import FORWARD
 from fairdeal.p2p.identity import verify_signature
 
-FORWARD_CONTEXT = b"fairdeal/larry.forward/v1\x00"
 FIELDS = frozenset({"transfer", "slot", "m", "sig"})
 SIGNATURE_BYTES = 64
 MAX_ID = (1 << 63) - 1
@@ -28,10 +27,19 @@ class ForwardError(ValueError):
     """A signed forward that cannot be read (its fields, types or ranges)."""
 
 
-def forward_statement(table_id: bytes, transfer: int, slot: int, body: Mapping[str, Any]) -> bytes:
+def forward_context(game: str) -> bytes:
+    """The signature context of a forward at a table of `game` (the roster's game name):
+    "fairdeal/<game>.forward/v1" and a zero byte (protocol.md 10.8), so that a forward signed at
+    a table of one game is never a forward of another."""
+    return f"fairdeal/{game}.forward/v1".encode() + b"\x00"
+
+
+def forward_statement(
+    game: str, table_id: bytes, transfer: int, slot: int, body: Mapping[str, Any]
+) -> bytes:
     """The bytes a giver signs: context ‖ canonical msgpack {"m", "slot", "table", "transfer"}."""
     statement = {"table": table_id, "transfer": transfer, "slot": slot, "m": dict(body)}
-    return FORWARD_CONTEXT + pack_canonical(statement)
+    return forward_context(game) + pack_canonical(statement)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +89,11 @@ class SignedForward:
         assert isinstance(giver, int) and isinstance(to, int)
         return cls(transfer, slot, giver, to, body, signature)
 
-    def verify(self, table_id: bytes, giver_key: bytes) -> bool:
-        """Whether the giver's identity key signed exactly this forward for this table."""
+    def verify(self, table_id: bytes, giver_key: bytes, game: str) -> bool:
+        """Whether the giver's identity key signed exactly this forward for this table of
+        `game`."""
         try:
-            statement = forward_statement(table_id, self.transfer, self.slot, self.body)
+            statement = forward_statement(game, table_id, self.transfer, self.slot, self.body)
         except NotCanonical:
             return False
         return verify_signature(giver_key, self.signature, statement)
@@ -96,7 +105,10 @@ def sign_forward(
     transfer: int,
     slot: int,
     body: Mapping[str, Any],
+    *,
+    game: str,
 ) -> SignedForward:
-    """The giver's signed forward (`sign`: its identity's Ed25519 signing function)."""
-    signature = sign(forward_statement(table_id, transfer, slot, body))
+    """The giver's signed forward at a table of `game` (`sign`: its identity's Ed25519 signing
+    function)."""
+    signature = sign(forward_statement(game, table_id, transfer, slot, body))
     return SignedForward(transfer, slot, body["seat"], body["to"], body, signature)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.engine.games import game_of_options
+from fairdeal.engine.games import default_game, game_of_options
 from fairdeal.p2p.errors import P2PError, PeerError
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.discovery import (
@@ -47,7 +47,6 @@ from fairdeal.p2p.table.randomness import check_new_table
 
 log = logging.getLogger("fairdeal.lobby")
 
-GAME = "larry"  # the game of a lobby whose options do not say otherwise (older callers)
 MESH_TIMEOUT_S = 10.0  # then the table's redialling (fairdeal.p2p.net.redial) keeps trying
 
 
@@ -75,12 +74,14 @@ class Seated:
 
 
 def options_from_lobby(
-    values: dict[str, OptionValue], game: str = GAME, seats: int | None = None
+    values: dict[str, OptionValue], game: str | None = None, seats: int | None = None
 ) -> Any:
     """The engine options of `game` from the lobby's terms (the fields its table driver's
     `lobby_options` names; the rest are the defaults). A game we do not have, options that are
     not that game's, or (with `seats`) options that make no game for that many players are the
-    host's error (PeerError): nothing a host sends crashes a guest or seats it at a broken table."""
+    host's error (PeerError): nothing a host sends crashes a guest or seats it at a broken table.
+    Without `game`, the default game (older callers)."""
+    game = game if game is not None else default_game()
     try:
         options = table_class(game).options_from_lobby(values)  # the one reading of the terms
         if seats is not None:
@@ -234,7 +235,8 @@ async def _sit(
             if on_game is not None and view is not None:
                 on_game(view.game)
             if secrets is not None and view is not None:
-                check_new_table(secrets, view.table_id)  # issue 13 item 1
+                # a table id this data directory has seen before is refused (randomness.py)
+                check_new_table(secrets, view.table_id)
             seat = await table.take_seat()
             signed = await _ready_until_started(table)
     except BaseException:

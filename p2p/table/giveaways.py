@@ -53,7 +53,7 @@ class GiveAways:
             raise DeckFault(sender, f"sent a forward in seat {forward.giver}'s name")
         if forward.to != table.me:
             raise DeckFault(sender, f"sent a forward for seat {forward.to}")
-        if not forward.verify(table.table_id, self._key_of(sender)):
+        if not forward.verify(table.table_id, self._key_of(sender), table.game_name):
             raise DeckFault(sender, "sent a forward it did not sign")
         if forward.transfer in self._receipted or forward.transfer in self._done:
             return
@@ -145,7 +145,7 @@ class GiveAways:
             forward.giver != giver
             or forward.to != accuser
             or forward.transfer != request.id
-            or not forward.verify(table.table_id, self._key_of(giver))
+            or not forward.verify(table.table_id, self._key_of(giver), table.game_name)
         ):
             what = f"accused seat {giver} with a forward it did not sign for this gift"
             return DeckFault(accuser, what, evidence)

@@ -28,34 +28,27 @@ from fairdeal.engine.bots import BOT_NAMES, Bot
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.events import Violation
 from fairdeal.engine.game import Game
-from fairdeal.engine.games import game_of_options, get_game
-from fairdeal.engine.larry import LarryState
-from fairdeal.engine.larry.events import DoubtResolved, HandStarted, Reshuffled
-from fairdeal.engine.lie import events as lie_events
-from fairdeal.engine.lie.events import RoundStarted
+from fairdeal.engine.games import default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.api import (
-    CardsVerified,
-    DoubtVerification,
     EventHistory,
     FaultDetected,
     Notice,
     ProofStatus,
     SeatInfo,
     SeatStatus,
-    SetupProgress,
     StateChanged,
     TableEvent,
-    VerifiedCard,
     result_so_far,
 )
+from fairdeal.p2p.table.presenter import Presenter, presenter_for
 
 
 class LocalTable:
     """One human seat (`seat`) against bots in every other seat; deterministic for a seed.
 
-    `game` names the game ("larry", "lie"); without it the game is that of `options` (Larry when
-    neither is given).
+    `game` names the game (fairdeal.engine.games); without it the game is that of `options` (the
+    default game when neither is given).
     """
 
     def __init__(
@@ -83,12 +76,14 @@ class LocalTable:
             if game is not None
             else game_of_options(options)
             if options is not None
-            else get_game("larry")
+            else get_game(default_game())
         )
-        options = options if options is not None else self.game.default_options()
-        if type(options) is not self.game.options_type:
-            raise ValueError(f"{type(options).__name__} are not options of {self.game.title}")
-        options.validate(players)
+        self._presenter: Presenter[Any] = presenter_for(self.game.name)
+        chosen: Any = options if options is not None else self.game.default_options()
+        if type(chosen) is not self.game.options_type:
+            raise ValueError(f"{type(chosen).__name__} are not options of {self.game.title}")
+        self.game.options_type.validate(chosen, players)
+        options = chosen
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not a seat of a {players}-seat table")
         if bot_delay < 0 or claim_pace < 0:
@@ -297,23 +292,22 @@ class LocalTable:
         self._publish(self._driver.state, pre_state)
 
     def _publish(self, state: Any, pre_state: Any) -> None:
-        """Turn the driver's new events into table events (setup, doubts, faults, the state)."""
+        """Turn the driver's new events into table events (setup, opened cards, faults, the
+        state), as the game's presenter says a networked table reports them; the oracle knows
+        the deck, so nothing needs a proof (NOT_APPLICABLE)."""
         new_events = tuple(self._driver.events[self._events_read :])
         self._events_read = len(self._driver.events)
         players = len(self._seats)
+        presenter = self._presenter
+        knowledge = self._driver.knowledge[self._seat]
         for event in new_events:
-            if isinstance(event, HandStarted | RoundStarted):  # a fresh deck was shuffled, dealt
-                for shuffler in range(players):
-                    self._emit(SetupProgress("shuffle", shuffler, shuffler + 1, players, 0))
-                if isinstance(event, HandStarted):
-                    self._emit(SetupProgress("deal", None, players, players, 0))
-            elif isinstance(event, Reshuffled):
-                self._emit(SetupProgress("reshuffle", None, 1, 1, 0))
-            elif isinstance(event, DoubtResolved) and pre_state is not None:
-                self._emit(_verification(event, pre_state))
-            elif isinstance(event, lie_events.Claimed | lie_events.Played | lie_events.GameOver):
-                self._emit_fronts(event, state)
-            elif isinstance(event, Violation):
+            for progress in presenter.setup(event, players):
+                self._emit(progress)
+            for opened in presenter.verified(
+                event, pre_state, state, ProofStatus.NOT_APPLICABLE, self._seat, knowledge
+            ):
+                self._emit(opened)
+            if isinstance(event, Violation):
                 evidence = ", ".join(
                     f"slot {s} = card {f}" for s, f in zip(event.slots, event.faces, strict=True)
                 )
@@ -322,56 +316,3 @@ class LocalTable:
 
     def _emit(self, event: TableEvent) -> None:
         self._history.append(event)
-
-    def _emit_fronts(
-        self, event: lie_events.Claimed | lie_events.Played | lie_events.GameOver, state: Any
-    ) -> None:
-        """The Lie's fronts as a networked table reveals them (`CardsVerified`): a claim's front
-        to its claimer only (T3), a play's to all (T5), every seat's prizes at the end (T10)."""
-        if isinstance(event, lie_events.Claimed):
-            if event.seat == self._seat:
-                face = self._driver.knowledge[self._seat][event.slot]
-                card = _unproved(event.seat, event.slot, face)
-                self._emit(CardsVerified("claim", event.seat, (card,)))
-        elif isinstance(event, lie_events.Played):
-            pairs = zip(event.slots, event.cards, strict=True)
-            cards = tuple(_unproved(event.seat, slot, face) for slot, face in pairs)
-            self._emit(CardsVerified("play", event.seat, cards))
-        else:
-            for seat, (slots, faces) in enumerate(zip(state.prizes, event.prizes, strict=True)):
-                if slots:
-                    pairs = zip(slots, faces, strict=True)
-                    cards = tuple(_unproved(seat, slot, face) for slot, face in pairs)
-                    self._emit(CardsVerified("prizes", seat, cards))
-
-
-def _unproved(seat: int, slot: int, face: int) -> VerifiedCard:
-    """A front of `seat`'s card that the oracle knows: nothing to prove."""
-    return VerifiedCard(slot, seat, face, True, ProofStatus.NOT_APPLICABLE)
-
-
-def _verification(event: DoubtResolved, pre_state: LarryState) -> DoubtVerification:
-    """The pile as it lay before the doubt, card by card, with the faces the doubt revealed."""
-    cards = tuple(
-        VerifiedCard(
-            slot=slot,
-            seat=played_by,
-            face=face,
-            face_up=slot in pre_state.revealed,
-            proof=ProofStatus.NOT_APPLICABLE,
-        )
-        for slot, played_by, face in zip(
-            pre_state.pile, pre_state.pile_seats, event.cards, strict=True
-        )
-    )
-    return DoubtVerification(
-        doubter=event.doubter,
-        last_player=event.last_player,
-        cards=cards,
-        announced=event.announced,
-        true_total=event.total,
-        gloats=event.gloats,
-        correct=event.correct,
-        loser=event.loser,
-        said=tuple(pre_state.pile_totals),
-    )

@@ -95,7 +95,12 @@ class Pump:
             item = table.outbox.pop(0)
             if isinstance(item, Private):
                 forward = sign_forward(
-                    peer.identity.sign, peer.roster.table, item.transfer, item.slot, item.body
+                    peer.identity.sign,
+                    peer.roster.table,
+                    item.transfer,
+                    item.slot,
+                    item.body,
+                    game=table.game_name,
                 )
                 self.privates.append(forward)
                 self.send_private(forward)

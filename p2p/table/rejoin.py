@@ -1,5 +1,5 @@
 """Taking a seat back by running the same command again: this identity's unfinished table in a
-data directory (README "Headless peers"; issue 13 item 9).
+data directory (README "Headless peers").
 
 A seat's transcript lives in DATA/tables/TABLE.transcript. When its game ends the peer leaves
 `TABLE.transcript.done` beside it, so that finding the unfinished one reads only the headers of

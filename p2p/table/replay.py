@@ -15,6 +15,7 @@ hand as backs. A file that does not audit gives no frames, only the audit's faul
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,13 +36,11 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.p2p.table.audit import AuditFault, AuditReport, Follow, audit_transcript
 from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.presenter import Mark, presenter_for
 from fairdeal.p2p.table.randomness import SeededRandom, seat_seed, table_secret_name
 
 # A frame ends where the log applied something a player sees.
 _SHOWN = (StateChanged, CardsVerified, DoubtVerification, FaultDetected)
-# engine events that open a hand or round (coarse marks) and a trick (fine marks)
-_ROUND_EVENTS = frozenset({"HandStarted", "RoundStarted"})
-_TRICK_EVENTS = frozenset({"TrickStarted"})
 
 
 @dataclass(frozen=True)
@@ -141,8 +140,12 @@ def _names(signed: SignedRoster | None, seats: int, seat: int) -> tuple[tuple[st
 
 
 def _own_deck(
-    data: Path | None, table: bytes, keys: tuple[bytes, ...], seat: int, signed: Any
-) -> tuple[Any, tuple[Any, ...]]:
+    data: Path | None,
+    table: bytes,
+    keys: tuple[bytes, ...],
+    seat: int,
+    signed: SignedRoster | None,
+) -> tuple[Callable[[bytes, int], DeckSession] | None, tuple[Any, ...]]:
     """The seat's deck-session maker from its seed in `data`'s secrets (None: not there)."""
     if data is None or not (data / "secrets").is_file():
         return None, ()
@@ -191,14 +194,15 @@ class _Recorder:
         self.authors += [e.seat for e in applied]
         events = list(table.events)
         self.pending += events
+        mark = presenter_for(table.game_name).mark  # the game says where a hand or trick begins
         for event in events:
             if isinstance(event, StateChanged):
                 for engine_event in event.events:
-                    name = type(engine_event).__name__
-                    if name in _ROUND_EVENTS:
+                    begins = mark(engine_event)
+                    if begins is Mark.ROUND:
                         self.round += 1
                         self.trick = 0
-                    elif name in _TRICK_EVENTS:
+                    elif begins is Mark.TRICK:
                         self.trick += 1
         if any(_shown(event) for event in events):
             self._cut()

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fairdeal.p2p.errors import P2PError
-from fairdeal.p2p.identity import Identity, IdentityFileError, load_identity
+from fairdeal.p2p.errors import IdentityFileError, P2PError
+from fairdeal.p2p.identity import Identity, load_identity
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.transcript import (

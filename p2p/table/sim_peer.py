@@ -23,11 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.games import get_game
+from fairdeal.engine.games import default_game, get_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import PublicIdentity, load_identity
 from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
 from fairdeal.p2p.lobby.roster import SignedRoster
+from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
@@ -55,7 +56,7 @@ def load_plan(path: Path) -> tuple[Roster, Any, dict[str, Any], SignedRoster]:
     """The table's roster, options, plan and the roster every seat signed (as in a lobby)."""
     plan = json.loads(path.read_text())
     table, keys = bytes.fromhex(plan["table"]), [bytes.fromhex(k) for k in plan["keys"]]
-    options = get_game(plan.get("game", "larry")).options_from_data(plan["options"])
+    options = get_game(plan.get("game", default_game())).options_from_data(plan["options"])
     lobby_roster = plan_roster(table, keys, plan["names"], options)
     signatures = tuple(bytes.fromhex(s) for s in plan["roster_signatures"])
     signed = SignedRoster.verified(lobby_roster, signatures)
@@ -71,7 +72,7 @@ async def serve(args: argparse.Namespace) -> int:
     emit({"port": port, "seat": seat})
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     wiring = json.loads(line)
-    game = plan.get("game", "larry")
+    game = plan.get("game", default_game())
     kinds = str(plan.get("bot", "heuristic")).split(",")  # by seat, the last fills the rest
     kind = kinds[min(seat, len(kinds) - 1)]
     bot = make_bot(kind, random.Random(args.seed * 1000 + seat), game)
@@ -94,7 +95,7 @@ async def serve(args: argparse.Namespace) -> int:
 
     act_kind = table_class_for(options).act_kind
 
-    def on_applied(envelope: Any) -> None:
+    def on_applied(envelope: Envelope) -> None:
         nonlocal moves
         if envelope.kind == act_kind:
             moves += 1

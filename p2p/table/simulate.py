@@ -15,7 +15,6 @@ import asyncio
 import json
 import os
 import secrets
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -24,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.codec import to_data
-from fairdeal.engine.games import game_of_options
-from fairdeal.engine.larry import LarryOptions
+from fairdeal.engine.games import default_game, game_of_options, get_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.table.latency import latency
+from fairdeal.p2p.table.presenter import presenter_for
 from fairdeal.p2p.table.sim_peer import TRANSCRIPT, plan_roster
 
 Progress = Callable[[int, dict[str, Any]], None]
@@ -50,7 +50,7 @@ class PeerProcess:
 class Simulation:
     """One simulated table in `directory`; `await run()` plays it and returns the summary.
 
-    The game is that of `options` (Larry's, with `short`, when none are given)."""
+    The game is that of `options` (the default game's, with `short`, when none are given)."""
 
     def __init__(
         self,
@@ -75,7 +75,7 @@ class Simulation:
         self.seed = seed
         self.timeout = timeout
         self.python = python
-        self.options = options if options is not None else replace(LarryOptions(), short_game=short)
+        self.options = options if options is not None else _default_options(short)
         self.game = game_of_options(self.options).name
         self.options.validate(peers)
         _check_fresh(directory)
@@ -291,8 +291,8 @@ class Simulation:
                 "doubts_seconds": round(sum(doubts) / max(1, len(results)), 3),
                 "game_seconds": round(max(r["game_seconds"] for r in results if r), 3),
             },
-            "move_latency_ms": _latency(moves),
-            "doubt_resolution_ms": _latency(doubts),
+            "move_latency_ms": latency(moves),
+            "doubt_resolution_ms": latency(doubts),
             "per_peer": [
                 {
                     "seat": r["seat"],
@@ -304,8 +304,7 @@ class Simulation:
             ],
             "transcripts": [str(p) for p in self.transcripts()],
         }
-        if self.game == "lie":
-            summary.update(lie_figures(first, [r for r in results if r]))
+        summary.update(presenter_for(self.game).figures(first, [r for r in results if r]))
         return summary
 
 
@@ -330,38 +329,12 @@ def _check_fresh(directory: Path) -> None:
         )
 
 
-def lie_figures(first: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
-    """The Lie's own figures: claim latency (median is the p50), Phase 1's steps (in all and per
-    round), ties and void claims (every peer counts the same ones: they follow one log), and
-    Phase 1's envelopes per card taken (protocol.md 10.11)."""
-    counters = first.get("counters", {})
-    claims = [x for r in results for x in r.get("claim_latencies", [])]
-    steps = counters.get("steps", 0)
-    per_round = [v for k, v in sorted(counters.items()) if k.startswith("steps_round_")]
-    taken = counters.get("cards_taken", 0)
-    seats = len(results)
-    return {
-        "rounds": first["hands"],
-        "claim_latency_ms": _latency(claims),
-        "steps": steps,
-        "steps_per_round": per_round,
-        "ties": counters.get("ties", 0),
-        "void_claims": counters.get("void_claims", 0),
-        "cards_taken": taken,
-        "envelopes_per_card": round(steps * seats / taken, 2) if taken else None,
-    }
-
-
-def _latency(samples: list[float]) -> dict[str, float | int]:
-    if not samples:
-        return {"count": 0}
-    ordered = sorted(samples)
-    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-    return {
-        "count": len(ordered),
-        "median": round(statistics.median(ordered) * 1000, 2),
-        "p99": round(p99 * 1000, 2),
-    }
+def _default_options(short: bool) -> Any:
+    """The default game's options; `short`: its short game, where it has one."""
+    options = get_game(default_game()).default_options()
+    if short and hasattr(options, "short_game"):
+        return replace(options, short_game=True)
+    return options
 
 
 def simulate(peers: int, directory: Path, **kwargs: Any) -> dict[str, Any]:

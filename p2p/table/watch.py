@@ -16,8 +16,8 @@ watcher could not get from any seat's transcript. A watcher that stops reading i
 channel (its send backlog), so none slows the table.
 
 Watcher side, `WatchClient`: feeds what arrives, in order, to the audit's own replay
-(`audit._Replay` through `audit.follow_live`), so it checks exactly what `fairdeal audit` checks
-and its frames are those of `fairdeal replay` (p2p.table.replay): the watcher's screen is the
+(`audit.LiveAudit` over `audit_replay.LogReplay`), so it checks exactly what `fairdeal audit`
+checks and its frames are those of `fairdeal replay` (p2p.table.replay): the watcher's screen is the
 replay's, following the end. The checking is done one envelope at a time in a task that lets the
 event loop run between them: a channel's reader hands over every frame it has buffered without
 yielding, so a watcher catching up (the log so far, a shuffle proof per seat) would otherwise
@@ -291,7 +291,8 @@ class WatchClient:
         table = field(message, "table", bytes, culprit)
         keys = field(message, "roster", list, culprit)
         seat = field(message, "seat", int, culprit)
-        extra = message.get("extra") if isinstance(message.get("extra"), dict) else {}
+        sent = message.get("extra")
+        extra: dict[str, Any] = sent if isinstance(sent, dict) else {}
         if not all(isinstance(k, bytes) and len(k) == 32 for k in keys) or not (
             0 <= seat < len(keys)
         ):

@@ -69,7 +69,12 @@ class SansIOTable:
                     moved = True
                     if isinstance(item, Private):
                         forward = sign_forward(
-                            self.ids[seat].sign, self.table_id, item.transfer, item.slot, item.body
+                            self.ids[seat].sign,
+                            self.table_id,
+                            item.transfer,
+                            item.slot,
+                            item.body,
+                            game=self.tables[seat].game_name,
                         )
                         self.forwards.append((seat, forward))
                         self.tables[item.to].receive_private(seat, forward.to_data())

@@ -163,7 +163,12 @@ def test_a_forward_from_a_seat_that_is_not_the_giver_is_refused_and_kept_nowhere
     def forge_first(sender: int, data: Any) -> None:
         forward = SignedForward.from_data(data, 3)
         forged = sign_forward(
-            table.ids[2].sign, table.table_id, forward.transfer, forward.slot, bogus_forward(2, 1)
+            table.ids[2].sign,
+            table.table_id,
+            forward.transfer,
+            forward.slot,
+            bogus_forward(2, 1),
+            game="larry",
         )
         with pytest.raises(DeckFault, match="not giving") as refused:
             original(2, forged.to_data())

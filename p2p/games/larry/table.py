@@ -18,6 +18,7 @@ from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
 from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.engine.larry.legal import check_action
 from fairdeal.p2p.deck import DeckFault
+from fairdeal.p2p.games.larry.presenter import doubt_verification
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus, VerifiedCard
@@ -120,18 +121,5 @@ class LarryTable(TableDriver):
 
     def _verification(self, event: DoubtResolved) -> DoubtVerification:
         """L9: every pile card, who played it, its face and proof; the true total; the verdict."""
-        cards = tuple(
-            VerifiedCard(slot, seat, face, face_up, ProofStatus.VERIFIED)
-            for (slot, seat, face_up), face in zip(self._doubt_pile, event.cards, strict=True)
-        )
-        return DoubtVerification(
-            event.doubter,
-            event.last_player,
-            cards,
-            event.announced,
-            event.total,
-            event.gloats,
-            event.correct,
-            event.loser,
-            self._doubt_said if len(self._doubt_said) == len(cards) else (),
-        )
+        # the game's presenter (p2p/games/larry/presenter.py) words it for every front end
+        return doubt_verification(event, self._doubt_pile, self._doubt_said, ProofStatus.VERIFIED)

@@ -1,0 +1,94 @@
+"""Each game's table-level knowledge comes from its presenter (p2p/table/presenter.py): found by
+the game's name through the `fairdeal.presenters` entry points, a plain one for a game that
+registers none, and the result of a table that ends early (`result_so_far`) worked out by it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fairdeal.engine.bots import make_bot
+from fairdeal.engine.games import game_names, get_game
+from fairdeal.engine.oracle import OracleDriver
+from fairdeal.engine.registry import Registry
+from fairdeal.p2p.table import presenter as presenter_module
+from fairdeal.p2p.table.api import ProofStatus, TableEnded, result_so_far
+from fairdeal.p2p.table.presenter import Mark, Presenter, presenter_for, presenter_of_state
+
+
+def finished(game: str, players: int, seed: int) -> OracleDriver:
+    """A whole game of `game` between heuristic bots under the oracle driver."""
+    rules = get_game(game)
+    options = rules.default_options()
+    if hasattr(options, "short_game"):
+        options = type(options)(short_game=True)
+    if hasattr(options, "rounds"):
+        options = type(options)(rounds=1, hand_size=2)
+    driver = OracleDriver(players, options, seed=seed, game=rules)
+    bots = [make_bot("heuristic", random.Random(s), game) for s in range(players)]
+    while not driver.state.over:
+        seat = driver.state.to_act()
+        seat = seat if seat is not None else rules.actors(driver.state)[0]
+        driver.act(
+            seat, bots[seat].choose(rules.view_for(driver.state, driver.knowledge[seat], seat))
+        )
+    return driver
+
+
+def test_every_registered_game_has_a_presenter_of_its_own() -> None:
+    presenters = {name: presenter_for(name) for name in game_names()}
+    assert all(isinstance(p, Presenter) for p in presenters.values())
+    assert len({id(p) for p in presenters.values()}) == len(presenters)
+    assert {p.round_name for p in presenters.values()} == {"hand", "round"}
+
+
+def test_an_unknown_game_is_refused_naming_the_choices() -> None:
+    with pytest.raises(ValueError, match=r"unknown game 'poker' \(choose "):
+        presenter_for("poker")
+    with pytest.raises(ValueError, match="int is not the state of any game"):
+        presenter_of_state(3)
+
+
+def test_a_game_that_registers_no_presenter_gets_the_plain_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(
+        presenter_module, "PRESENTERS", Registry("fairdeal.no-such-group", Presenter)
+    )
+    plain = presenter_for(game_names()[0])
+    assert type(plain) is Presenter
+    assert plain.mark(object()) is None
+    assert plain.verified(object(), None, object(), ProofStatus.VERIFIED, 0, {}) == ()
+    assert plain.figures({}, []) == {}
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_a_finished_game_stands_as_the_engine_scored_it(game: str) -> None:
+    driver = finished(game, 3, seed=4)
+    state = driver.state
+    ended = result_so_far(state, 3, "over")
+    assert ended.scores == state.scores
+    assert ended.leaders == state.winners
+    assert ended.hands == presenter_for(game).rounds(state) >= 1
+
+
+def test_a_table_that_ends_before_its_first_deal_has_no_result() -> None:
+    assert result_so_far(None, 3, "left") == TableEnded("left", 0, (0, 0, 0), ())
+
+
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_a_game_just_dealt_has_no_hand_scored_and_no_leader(game: str) -> None:
+    rules = get_game(game)
+    state = OracleDriver(3, rules.default_options(), seed=1, game=rules).state
+    ended = result_so_far(state, 3, "left")
+    assert (ended.hands, ended.scores, ended.leaders) == (0, (0, 0, 0), ())
+
+
+def test_each_game_marks_where_its_rounds_and_tricks_begin() -> None:
+    for game, wanted in (("larry", {Mark.ROUND}), ("lie", {Mark.ROUND, Mark.TRICK})):
+        driver = finished(game, 3, seed=2)
+        mark = presenter_for(game).mark
+        marks = [mark(event) for event in driver.events]
+        assert {m for m in marks if m is not None} == wanted
+        assert marks.count(Mark.ROUND) == presenter_for(game).rounds(driver.state)
