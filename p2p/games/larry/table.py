@@ -21,7 +21,7 @@ from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.games.larry.presenter import doubt_verification
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus, VerifiedCard
+from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus
 from fairdeal.p2p.table.driver import TableDriver
 from fairdeal.p2p.table.outbox import Publish
 
