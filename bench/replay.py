@@ -13,7 +13,7 @@ with `fairdeal simulate` (a few minutes), in a temporary directory. Measured, wa
   started again at the step before, its history replayed into it), each until the screen has
   shown every event.
 
-Targets (issue "Watch and replay"): open ≤ 2 s, a step ≤ 50 ms. The libsodium calibration and the
+Targets (the replay and watch screens): open ≤ 2 s, a step ≤ 50 ms. The libsodium calibration and the
 load average are printed before and after (bench/calibration.py).
 """
 

@@ -104,7 +104,7 @@ class FairdealApp(App[None]):
 
     async def action_quit(self) -> None:
         """q, Ctrl+C (and Ctrl+Q): quit, but at a networked game in progress ask first and tell
-        the other seats (issue 14.3)."""
+        the other seats (ui/screens/presence.py)."""
         tables = [s for s in self.screen_stack if isinstance(s, TableScreen | LieTableScreen)]
         if tables and tables[-1].others_would_wait():
             tables[-1].ask_to_leave(quit_app=True)

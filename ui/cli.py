@@ -1,7 +1,7 @@
 """The `fairdeal` command line: one subcommand per module in `fairdeal.ui.commands`.
 
 A module may define `check(args) -> str | None` for the errors only a combination of arguments
-shows; they are reported like any argument error, before the command runs (issue 14.8).
+shows; they are reported like any argument error, before the command runs (ui/commands/options.py).
 
 Each subcommand module is imported only when it is chosen, so `fairdeal selfplay` never pays for
 Textual and `fairdeal tables` never pays for the rules engine.

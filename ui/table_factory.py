@@ -1,7 +1,7 @@
 """The one place that decides which `TableSession` the UI plays on.
 
 A table of one human and bots is a `LocalTable`; a table with other people on it, joining a table
-found on the network, or connecting to HOST:PORT needs the networked table driver (issue 5).
+found on the network, or connecting to HOST:PORT needs the networked table driver (p2p/table/session.py).
 A build without that driver raises `NetworkedPlayUnavailable` there, with a message the UI shows.
 
 The hook for the networked driver: a module `p2p.table.session` (NETWORKED_DRIVER_MODULE) with
@@ -29,11 +29,9 @@ from fairdeal.p2p.table.api import TableSession
 from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.game_options import lie_options, seats_problem
 
-NETWORKED_DRIVER_MODULE = (
-    "fairdeal.p2p.table.session"  # the issue-5 networked TableSession lives here
-)
+NETWORKED_DRIVER_MODULE = "fairdeal.p2p.table.session"  # the networked TableSession lives here
 BOT_KINDS = ("heuristic", "random")
-UNAVAILABLE = "networked play arrives with issue 5 (the networked table driver)"
+UNAVAILABLE = "this build has no networked table driver (fairdeal.p2p.table.session)"
 DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in The Lie's Phase 1: a human pace
 
 

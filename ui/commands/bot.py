@@ -192,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return asyncio.run(run_table(args, hosting=False))
-    except LobbyClosed as error:  # issue 14.10: say why, no traceback
+    except LobbyClosed as error:  # say why, no traceback
         print(f"fairdeal bot: {error}", file=sys.stderr)
         return 1
     # Any other OSError (a read-only or full data directory, a dial that failed) is worded by

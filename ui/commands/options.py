@@ -1,4 +1,4 @@
-"""Options shared by the subcommands, spelled and checked one way everywhere (issue 14.8).
+"""Options shared by the subcommands, spelled and checked one way everywhere.
 
 - `--bots N` is always a count (seats that bots take) and `--bot-kind KIND[,KIND…]` their kinds.
 - `--data-dir DIR` is the data directory everywhere (`--data` still works, unlisted).

@@ -14,7 +14,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     # Self-play needs only the engine, so every game of the registry is offered here.
     parser.add_argument(
-        "game", choices=game_names(), metavar="GAME", help=f"the game to play: {', '.join(game_names())}"
+        "game",
+        choices=game_names(),
+        metavar="GAME",
+        help=f"the game to play: {', '.join(game_names())}",
     )
     from fairdeal.ui.commands import options
 
