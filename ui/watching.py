@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import App
 
 from fairdeal.p2p.table.watch import WatchClient, WatchRefused
-from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen, replay_screen
+from fairdeal.ui.screens.replay import ReplayControls, replay_screen
 
 
 class Following:
@@ -18,9 +18,9 @@ class Following:
         self.client = client
         self.end = -1
 
-    def screen(self) -> LarryReplayScreen | LieReplayScreen | None:
+    def screen(self) -> ReplayControls | None:
         for screen in reversed(self.app.screen_stack):
-            if isinstance(screen, LarryReplayScreen | LieReplayScreen):
+            if isinstance(screen, ReplayControls):
                 return screen
         return None
 

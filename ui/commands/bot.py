@@ -145,14 +145,12 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
 
 def _table_options(args: argparse.Namespace) -> Any:
     """The options of the table `host --headless` opens (already checked by `host.check`)."""
-    from fairdeal.engine.larry import LarryOptions
-    from fairdeal.ui.game_options import lie_options
+    from fairdeal.ui.commands.options import number_choices
+    from fairdeal.ui.game_options import game_options
 
-    if args.game == "lie":
-        return lie_options(
-            seats=args.seats, short_game=args.short, rounds=args.rounds, hand_size=args.hand_size
-        )
-    return LarryOptions(short_game=args.short)
+    return game_options(
+        args.game, seats=args.seats, short_game=args.short, numbers=number_choices(args)
+    )
 
 
 async def _resume_hosted(

@@ -157,7 +157,7 @@ class TablePresence:
         ]
         return "Waiting for " + " · ".join(parts)
 
-    # -- leaving -------------------------------------------------------------------------------------
+    # -- leaving ---------------------------------------------------------------------------------
     def others_would_wait(self) -> bool:
         """Leaving now would leave someone waiting: the game is on and another seat is a person
         (or a bot of another process), not one of our own local bots."""

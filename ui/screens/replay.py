@@ -1,7 +1,8 @@
 """The replay: the game's own table screen over a `ReplaySession`, with keys to move in time.
 
-← → one step (an action, a card opened, a doubt), PgUp PgDn a hand (Larry) or a trick and
-round (The Lie), Home End the start and the end; s the scores (with their chart), Esc back.
+← → one step (an action, a card opened, a doubt), PgUp PgDn a hand or round (and a trick, for
+a game whose record asks for `fine_marks`), Home End the start and the end; s the scores (with
+their chart), Esc back.
 A step forward feeds the screen that step's events; a jump or a step back starts the same screen
 again at that step (`init_table_state`, its log emptied, the session's history to there replayed
 into it): a table screen only ever goes forward, and the steps passed over are history there
@@ -12,9 +13,8 @@ doubt's, the scores) is closed first: it belonged to the step left.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.screen import Screen
@@ -22,9 +22,8 @@ from textual.widgets import Static
 
 from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent
 from fairdeal.p2p.table.replay import Replay
-from fairdeal.ui.games.larry.screen import TableScreen
-from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.replay_session import ReplaySession
+from fairdeal.ui.screen_game import screen_game
 from fairdeal.ui.widgets.game_log import GameLog
 
 REPLAY_BINDINGS: list[BindingType] = [
@@ -46,16 +45,13 @@ REPLAY_CSS = """
 
 def replay_screen(replay: Replay, position: int = 0) -> Screen[None]:
     """The replay's screen at frame `position`, for its game."""
-    session = ReplaySession(replay, position)
-    if replay.game == "lie":
-        return LieReplayScreen(session)
-    return LarryReplayScreen(session)
+    return screen_game(replay.game).replay_screen(ReplaySession(replay, position))
 
 
 def bar_text(replay: Replay, position: int) -> str:
     """Where the replay stands: step, hand/round (trick), whose step, whose eyes."""
     frame = replay.frames[position]
-    round_name = "round" if replay.game == "lie" else "hand"
+    round_name = screen_game(replay.game).unit
     where = f"{round_name} {frame.round}" if frame.round else "setup"
     if frame.trick:
         where += f", trick {frame.trick}"
@@ -76,8 +72,9 @@ def bar_text(replay: Replay, position: int) -> str:
     )
 
 
-class _ReplayControls:
-    """The keys and the bar shared by both games' replay screens (mixed into a table screen)."""
+class ReplayControls:
+    """The keys and the bar shared by every game's replay screen (mixed into its table screen:
+    ui/games/<game>/replay.py)."""
 
     session: ReplaySession
     app: Any
@@ -135,7 +132,7 @@ class _ReplayControls:
 
     def action_jump(self, direction: int) -> None:
         replay, here = self.session.replay, self.session.position
-        marks = replay.marks(fine=replay.game == "lie")
+        marks = replay.marks(fine=screen_game(replay.game).fine_marks)
         if direction > 0:
             later = [m for m in marks if m > here]
             self.go_to(later[0] if later else len(replay.frames) - 1)
@@ -161,52 +158,3 @@ class _ReplayControls:
             self.app.pop_screen()
         else:
             self.app.exit()
-
-
-class LarryReplayScreen(_ReplayControls, TableScreen, inherit_bindings=False):
-    BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
-    DEFAULT_CSS = REPLAY_CSS
-
-    def __init__(self, session: ReplaySession) -> None:
-        # A replay turns a doubt's cards over at once (the user steps); a watcher's screen
-        # turns them over as the table does, so that other seats' doubts close by themselves.
-        super().__init__(session, reveal_interval=0.4 if session.replay.live else 0.0)
-
-    def compose(self) -> ComposeResult:
-        yield self.replay_bar()
-        yield from super().compose()
-
-    async def handle(self, event: TableEvent) -> None:
-        self._follow_history(event)
-        await super().handle(event)
-        if isinstance(event, ReplayDone):
-            self.query_one(GameLog).release()
-            await self.refresh_table()  # once, for all the history before it
-
-    async def refresh_table(self) -> None:
-        if not self.drawing_deferred():
-            await super().refresh_table()
-
-
-class LieReplayScreen(_ReplayControls, LieTableScreen, inherit_bindings=False):
-    BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
-    DEFAULT_CSS = REPLAY_CSS
-
-    def compose(self) -> ComposeResult:
-        yield self.replay_bar()
-        yield from super().compose()
-
-    async def handle(self, event: TableEvent) -> None:
-        self._follow_history(event)
-        await super().handle(event)
-        if isinstance(event, ReplayDone):
-            self.query_one(GameLog).release()
-            self.refresh_table()  # once, for all the history before it
-
-    def refresh_table(self) -> None:
-        if not self.drawing_deferred():
-            super().refresh_table()
-
-    def _queue_modal(self, make: Any) -> None:
-        if not self._history:
-            super()._queue_modal(make)

@@ -6,11 +6,12 @@ so colour is only ever a second signal.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from fairdeal.engine.larry import Card, CardKind
 from fairdeal.engine.larry import events as ev
+from fairdeal.ui.wording import counted as counted  # the games' screens say counts alike
+from fairdeal.ui.wording import seat_names as seat_names
 
 CARD_LABELS: dict[CardKind, str] = {
     CardKind.GLOAT: "GLOAT",
@@ -118,23 +119,3 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
         case ev.Violation(seat, reason, _slots, _faces):
             return f"CHEAT by {names[seat]}: {reason}. The game stops."
     return None
-
-
-# "seat 2 starts", not "Seat 1: Ada (player), key code …" nor "you are seat 2"
-_SEAT = re.compile(r"(?<!are )\bseat (\d+)\b")
-
-
-def seat_names(text: str, names: Sequence[str]) -> str:
-    """A table's notice with its seat numbers as the players' names ("joint coin: seat 2 starts
-    hand 1" reads "joint coin: Ben starts hand 1"); a number that names no seat stays."""
-
-    def name(match: re.Match[str]) -> str:
-        index = int(match.group(1))
-        return names[index] if index < len(names) else match.group(0)
-
-    return _SEAT.sub(name, text)
-
-
-def counted(number: int, word: str, plural: str | None = None) -> str:
-    """ "1 hand", "3 hands", "0 hands": a count with its noun in the right number."""
-    return f"{number} {word if number == 1 else plural or word + 's'}"

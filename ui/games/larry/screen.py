@@ -52,11 +52,7 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen
-from fairdeal.ui.games.larry.narrator import card_name, card_use, counted, event_text, seat_names
-from fairdeal.ui.games.larry.scores import ScoresScreen
-from fairdeal.ui.games.larry.widgets.hand import HandView
-from fairdeal.ui.games.larry.widgets.pile_view import PileView
-from fairdeal.ui.key_checks import (
+from fairdeal.ui.games.larry.key_checks import (
     face_down_action,
     face_up_action,
     honest_total,
@@ -64,6 +60,10 @@ from fairdeal.ui.key_checks import (
     larry_refusal,
     refusal,
 )
+from fairdeal.ui.games.larry.narrator import card_name, card_use, counted, event_text, seat_names
+from fairdeal.ui.games.larry.scores import ScoresScreen
+from fairdeal.ui.games.larry.widgets.hand import HandView
+from fairdeal.ui.games.larry.widgets.pile_view import PileView
 from fairdeal.ui.messages import CardChosen, NewGameRequested
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen

@@ -68,7 +68,6 @@ from fairdeal.p2p.table.api import (
     TableSession,
     WatchersChanged,
 )
-from fairdeal.ui.games.larry.narrator import counted, seat_names
 from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
 from fairdeal.ui.games.lie.scores import LieScoresScreen, RoundResult
 from fairdeal.ui.games.lie.widgets.cards import back_label, front_label, letters_for
@@ -83,6 +82,7 @@ from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.table_status import setup_text
+from fairdeal.ui.wording import counted, seat_names
 
 log = logging.getLogger("fairdeal.ui")
 
