@@ -64,14 +64,15 @@ from fairdeal.ui.games.larry.narrator import card_name, card_use, counted, event
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.widgets.hand import HandView
 from fairdeal.ui.games.larry.widgets.pile_view import PileView
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
+from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 from fairdeal.ui.messages import CardChosen, NewGameRequested
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.seat_list import SeatList
-from fairdeal.ui.widgets.table_status import TableStatus, setup_finished, setup_text
+from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
 
 log = logging.getLogger("fairdeal.ui")
 

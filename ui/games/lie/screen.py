@@ -81,7 +81,7 @@ from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.table_status import setup_text
+from fairdeal.ui.widgets.setup_progress import setup_text
 from fairdeal.ui.wording import counted, seat_names
 
 log = logging.getLogger("fairdeal.ui")
@@ -90,6 +90,9 @@ PHASE_1_ACTIONS = frozenset({"cursor", "claim"})  # with nothing to place
 PLACING_ACTIONS = frozenset({"place", "place_first"})  # with a taken card to place (T3)
 PHASE_2_ACTIONS = frozenset({"select", "grow", "next_play", "play", "pass_go"})
 LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1's log has no room for its frame
+
+# The Lie's own setup phase: the fair deck draws the places of the cards on the table.
+SETUP_WORDS = {"arrange": ("drawing where the cards lie", "the cards' places are drawn")}
 
 
 class LieTableScreen(Screen[None], TablePresence):
@@ -448,7 +451,11 @@ class LieTableScreen(Screen[None], TablePresence):
     def refresh_table(self) -> None:
         view = self.current_view()
         if view is None:
-            doing = setup_text(self._setup, self.session.seats) if self._setup else self._gathering
+            doing = (
+                setup_text(self._setup, self.session.seats, SETUP_WORDS)
+                if self._setup
+                else self._gathering
+            )
             hint = self.message or f"Setting up the table: {doing}…"
             self.query_one("#lie-hint", Static).update(hint)
             return
@@ -515,7 +522,9 @@ class LieTableScreen(Screen[None], TablePresence):
         if self.fault is not None:
             return f"{head} · ✗ stopped: FAULT by {self.names[self.fault.seat]}"
         if self._setup is not None:  # between rounds: the seats reshuffle and lay out (T9)
-            return f"{head} · setting up: {setup_text(self._setup, self.session.seats)}"
+            return (
+                f"{head} · setting up: {setup_text(self._setup, self.session.seats, SETUP_WORDS)}"
+            )
         if state.over:
             return f"{head} · the game is over"
         busy = table_busy(state)  # what the table does before anyone may act again
