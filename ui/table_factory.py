@@ -20,7 +20,8 @@ reports progress with SetupProgress/Notice events before its first StateChanged.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from fairdeal.engine.games import default_game, game_names
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
@@ -71,6 +72,13 @@ class TableSpec:
     def numbers(self) -> dict[str, int | None]:
         """The whole-number options chosen, by name (None: the game's default)."""
         return {"rounds": self.rounds, "hand_size": self.hand_size}
+
+    def choosing(self, numbers: Mapping[str, int | None]) -> TableSpec:
+        """This spec with the whole-number options `numbers` (by name) chosen."""
+        unknown = set(numbers) - set(self.numbers())
+        if unknown:
+            raise ValueError(f"no game has the option(s) {sorted(unknown)}")
+        return replace(self, **numbers)  # type: ignore[arg-type]  # each is an int | None field
 
     def options(self) -> object:
         """The game's engine options for this table (a short game as its record says); ValueError

@@ -20,7 +20,7 @@ class Following:
 
     def screen(self) -> ReplayControls | None:
         for screen in reversed(self.app.screen_stack):
-            if isinstance(screen, ReplayControls):
+            if isinstance(screen, ReplayControls):  # a Screen too: it is mixed into one
                 return screen
         return None
 
@@ -30,7 +30,8 @@ class Following:
             return
         if replay.fault is not None:  # shown alone: the table is closed, nothing of it stays
             screen = self.screen()
-            if screen is not None and screen is self.app.screen:
+            top = self.app.screen
+            if isinstance(top, ReplayControls) and top is screen:
                 self.app.pop_screen()
             self.app.notify(
                 f"{replay.fault.verdict}: {replay.fault}",
@@ -45,7 +46,7 @@ class Following:
                 self.app.push_screen(replay_screen(replay, end))
                 self.end = end
             return
-        if screen.session.position == self.end and end > self.end:  # following the end
+        if screen.replaying.position == self.end and end > self.end:  # following the end
             screen.follow_to(end)
         self.end = end
 

@@ -110,11 +110,10 @@ def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
         bots=args.bots,
         seat=0,
         short_game=args.short,
-        **options.number_choices(args),
         bot_kind=args.bot_kind,
         claim_pace=DEFAULT_CLAIM_PACE if args.pace is None else args.pace,
         networked=True,
-    )
+    ).choosing(options.number_choices(args))
     return launch(
         spec,
         data_dir=args.data_dir,

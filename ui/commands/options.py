@@ -275,9 +275,8 @@ def add_seats(parser: argparse.ArgumentParser, help_text: str, *, old: str, **kw
     `--peers`) is the command's older spelling, still accepted and not shown."""
     dest = kwargs.pop("dest", "seats")
     parser.add_argument("--seats", dest=dest, metavar="N", help=help_text, **kwargs)
-    parser.add_argument(
-        old, dest=dest, type=kwargs.get("type"), default=argparse.SUPPRESS, help=argparse.SUPPRESS
-    )
+    typed = {"type": kwargs["type"]} if "type" in kwargs else {}
+    parser.add_argument(old, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **typed)
 
 
 def add_no_mdns(parser: argparse.ArgumentParser, help_text: str) -> None:

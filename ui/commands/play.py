@@ -131,12 +131,11 @@ def run_app(args: argparse.Namespace) -> int:
         bots=bot_seats(args),
         seat=args.seat,
         short_game=args.short,
-        **options.number_choices(args),
         seed=args.seed,
         bot_kind=args.bot_kind,
         bot_delay=args.bot_delay,
         claim_pace=max(0.0, args.pace),
-    )
+    ).choosing(options.number_choices(args))
     try:
         spec.validate()
     except ValueError as error:

@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -140,7 +141,7 @@ class LobbyScreen(Screen[None]):
         table = self.query_one(DataTable)
         if not self.tables or table.cursor_row < 0:
             return None
-        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
         return self.tables.get(key) if key is not None else None
 
     def action_watch(self) -> None:

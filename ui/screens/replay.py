@@ -20,7 +20,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
-from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent
+from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent, TableSession
 from fairdeal.p2p.table.replay import Replay
 from fairdeal.ui.replay_session import ReplaySession
 from fairdeal.ui.screen_game import screen_game
@@ -76,7 +76,7 @@ class ReplayControls:
     """The keys and the bar shared by every game's replay screen (mixed into its table screen:
     ui/games/<game>/replay.py)."""
 
-    session: ReplaySession
+    session: TableSession  # a ReplaySession (`replaying`), as the table screen it is mixed into
     app: Any
     _history = False  # within the steps before this one: logged, no views opened, drawn once
 
@@ -85,18 +85,26 @@ class ReplayControls:
         if isinstance(event, ReplayStarted | ReplayDone):
             self._history = isinstance(event, ReplayStarted)
 
+    @property
+    def replaying(self) -> ReplaySession:
+        """The session as the replay it is (a replay screen is only ever given one)."""
+        session = self.session
+        if not isinstance(session, ReplaySession):
+            raise TypeError(f"a replay screen over a {type(session).__name__}")
+        return session
+
     def replay_bar(self) -> Static:
-        return Static(bar_text(self.session.replay, self.session.position), id="replay-bar")
+        return Static(bar_text(self.replaying.replay, self.replaying.position), id="replay-bar")
 
     def _update_bar(self) -> None:
         try:  # a watcher's screen may move on before it is mounted: compose draws it then
             bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
         except NoMatches:
             return
-        bar.update(bar_text(self.session.replay, self.session.position), layout=False)  # 1 row
+        bar.update(bar_text(self.replaying.replay, self.replaying.position), layout=False)  # 1 row
 
     def go_to(self, position: int) -> None:
-        session = self.session
+        session = self.replaying
         last = len(session.replay.frames) - 1
         position = max(0, min(position, last))
         if position == session.position:
@@ -113,7 +121,7 @@ class ReplayControls:
         while self in stack and stack[-1] is not self:  # a view of the step left
             self.app.pop_screen()  # (its callback goes with it: the state starts again anyway)
             stack = self.app.screen_stack
-        self.session = ReplaySession(self.session.replay, position)
+        self.session = ReplaySession(self.replaying.replay, position)
         self.init_table_state()  # type: ignore[attr-defined]
         self._history = False
         self.query_one(GameLog).forget()  # type: ignore[attr-defined]
@@ -123,15 +131,15 @@ class ReplayControls:
     def follow_to(self, position: int) -> None:
         """A watcher's screen at the end moves on to the new end: every step's events in turn,
         on this screen (a doubt or scores view opens as at the table)."""
-        if position > self.session.position:
-            self.session.advance(position - self.session.position)
+        if position > self.replaying.position:
+            self.replaying.advance(position - self.replaying.position)
             self._update_bar()
 
     def action_step(self, delta: int) -> None:
-        self.go_to(self.session.position + delta)
+        self.go_to(self.replaying.position + delta)
 
     def action_jump(self, direction: int) -> None:
-        replay, here = self.session.replay, self.session.position
+        replay, here = self.replaying.replay, self.replaying.position
         marks = replay.marks(fine=screen_game(replay.game).fine_marks)
         if direction > 0:
             later = [m for m in marks if m > here]
@@ -141,14 +149,14 @@ class ReplayControls:
             self.go_to(earlier[-1] if earlier else 0)
 
     def action_edge(self, direction: int) -> None:
-        self.go_to(0 if direction < 0 else len(self.session.replay.frames) - 1)
+        self.go_to(0 if direction < 0 else len(self.replaying.replay.frames) - 1)
 
     def drawing_deferred(self) -> bool:
         """The table is drawn once for the history, and once per step after its last event."""
         if self._history:
             return True
         seen = self.events_seen  # type: ignore[attr-defined]
-        return seen + 1 < len(self.session.history)
+        return seen + 1 < len(self.replaying.history)
 
     def others_would_wait(self) -> bool:
         return False  # nobody waits on a replay

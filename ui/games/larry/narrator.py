@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import Card, CardKind
 from fairdeal.engine.larry import events as ev
 from fairdeal.ui.wording import counted as counted  # the games' screens say counts alike
@@ -72,8 +73,8 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
         case ev.HandStarted(hand, first_seat, cards):
             return f"Hand {hand}: {cards} cards each; {names[first_seat]} starts (L5)."
         case ev.PickedUp(seat, count, reason):
-            cards = "card" if count == 1 else "cards"
-            return f"{names[seat]} picked up {count} {cards} {PICKUP_REASONS.get(reason, reason)}."
+            noun = "card" if count == 1 else "cards"
+            return f"{names[seat]} picked up {count} {noun} {PICKUP_REASONS.get(reason, reason)}."
         case ev.Reshuffled(count):
             return f"The discard pile ({count} cards) was shuffled into a new pick-up pile (L14)."
         case ev.PlayedFaceDown(seat, _slot, announce, larry):
@@ -116,6 +117,6 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
             return f"Hand {hand} over, {names[out_seat]} went out (L17): {scores}."
         case ev.GameOver(winners, _totals):
             return f"Game over. Winner: {' and '.join(names[w] for w in winners)} (L18)."
-        case ev.Violation(seat, reason, _slots, _faces):
+        case Violation(seat, reason, _slots, _faces):
             return f"CHEAT by {names[seat]}: {reason}. The game stops."
     return None

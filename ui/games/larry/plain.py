@@ -142,6 +142,7 @@ class TextGame:
         return CARD_NAMES.get(name, name)
 
     def describe(self, event: Event) -> str:
+        from fairdeal.engine.events import Violation
         from fairdeal.engine.larry import events as ev
 
         n = self.names
@@ -196,7 +197,7 @@ class TextGame:
             return f"Hand {event.hand} over, {n[event.out_seat]} went out. {scores}"
         if isinstance(event, ev.GameOver):
             return "Game over. Winner(s): " + ", ".join(n[s] for s in event.winners)
-        if isinstance(event, ev.Violation):
+        if isinstance(event, Violation):
             return f"VIOLATION by {n[event.seat]}: {event.reason}"
         return ""
 

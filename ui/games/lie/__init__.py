@@ -39,7 +39,7 @@ def _event_text(event: object, names: list[str], view: LieView) -> str | None:
     from fairdeal.ui.games.lie.widgets.cards import letters_for
 
     colours = view.options.colour_names
-    return lie_event_text(event, names, letters_for(colours), colours)  # type: ignore[arg-type]
+    return lie_event_text(event, names, letters_for(colours), colours)
 
 
 def _card_text(view: LieView, face: int) -> str:
