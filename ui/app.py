@@ -29,7 +29,7 @@ from fairdeal.ui.messages import (
     NewTableRequested,
 )
 from fairdeal.ui.player import Player
-from fairdeal.ui.screen_game import screen_game
+from fairdeal.ui.screen_game import app_styles, screen_game
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.joining import JoiningScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
@@ -50,7 +50,6 @@ log = logging.getLogger("fairdeal.ui")
 
 
 class FairdealApp(App[None]):
-    CSS_PATH = "app.tcss"
     TITLE = "fairdeal"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -70,7 +69,7 @@ class FairdealApp(App[None]):
         table_defaults: TableSpec | None = None,
     ) -> None:
         """Open on `session` if given, else on a new table for `table`, else in the lobby."""
-        super().__init__()
+        super().__init__(css_path=app_styles())
         self.player = player
         self.first_table = table
         self.first_session = session

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from fairdeal.engine.registry import Registry
@@ -67,6 +68,12 @@ class ScreenGame(Generic[ViewT, ActionT]):
     plain: Callable[[argparse.Namespace], int] | None = None
     app_only: str = ""
     claim_pace_help: str | None = None  # what --pace means for this game (None: nothing)
+    styles: tuple[Path, ...] = ()  # the game's .tcss files, beside its screens
+
+
+def app_styles() -> list[Path]:
+    """The app's style sheet (ui/app.tcss), then every game's, beside its screens."""
+    return [Path(__file__).with_name("app.tcss")] + [p for g in screen_games() for p in g.styles]
 
 
 SCREENS: Registry[ScreenGame[Any, Any]] = Registry("fairdeal.screens", ScreenGame)

@@ -3,6 +3,7 @@ the record the generic app finds it by (entry point `fairdeal.screens`, ui/scree
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.ui.games.larry import options
@@ -76,4 +77,5 @@ SCREENS: ScreenGame[LarryView, Action] = ScreenGame(
     dialog_values=options.dialog_values,
     dialog_note="Larry: 2-8 seats (L3).",
     plain=_plain,
+    styles=(Path(__file__).with_name("table.tcss"),),
 )

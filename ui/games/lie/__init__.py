@@ -3,6 +3,7 @@ the generic app finds it by (entry point `fairdeal.screens`, ui/screen_game.py).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.ui.games.lie import options
@@ -79,4 +80,5 @@ SCREENS: ScreenGame[LieView, Any] = ScreenGame(
     selfplay_short_refusal="--short is a Larry option; The Lie always plays its rounds (T9)",
     app_only="The Lie's Phase 1 is a race in real time",
     claim_pace_help="seconds between a bot's claims in Phase 1",
+    styles=(Path(__file__).with_name("options.tcss"),),
 )
