@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from fairdeal.engine.registry import Registry
@@ -42,7 +42,7 @@ class ScreenGame(Generic[ViewT, ActionT]):
     unit: str  # what a game is played in: "hand", "round"
     # The table screen for a seat at a table of this game, and the reveal interval (seconds
     # between a doubt's cards turning over) it shows them with.
-    table_screen: Callable[[TableSession, float], Screen[None]]
+    table_screen: Callable[[TableSession[ViewT, ActionT], float], Screen[None]]
     replay_screen: Callable[[ReplaySession], Screen[None]]
     help_text: Callable[[], str]  # the keys and rules, Markdown
     # The replay's story (--plain): one engine event as a line (None: nothing to tell), and a
@@ -71,9 +71,11 @@ class ScreenGame(Generic[ViewT, ActionT]):
     styles: tuple[Path, ...] = ()  # the game's .tcss files, beside its screens
 
 
-def app_styles() -> list[Path]:
-    """The app's style sheet (ui/app.tcss), then every game's, beside its screens."""
-    return [Path(__file__).with_name("app.tcss")] + [p for g in screen_games() for p in g.styles]
+def app_styles() -> list[str | PurePath]:
+    """The app's style sheet (ui/app.tcss), then every game's, beside its screens (the list
+    type Textual's `App(css_path=...)` takes)."""
+    styles: list[str | PurePath] = [Path(__file__).with_name("app.tcss")]
+    return styles + [path for game in screen_games() for path in game.styles]
 
 
 SCREENS: Registry[ScreenGame[Any, Any]] = Registry("fairdeal.screens", ScreenGame)

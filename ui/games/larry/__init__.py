@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from fairdeal.ui.replay_session import ReplaySession
 
 
-def _table_screen(session: TableSession, reveal_interval: float) -> Screen[None]:
+def _table_screen(session: TableSession[LarryView, Action], reveal_interval: float) -> Screen[None]:
     from fairdeal.ui.games.larry.screen import TableScreen
 
     return TableScreen(session, reveal_interval=reveal_interval)

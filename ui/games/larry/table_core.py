@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable
+from typing import TypeAlias
 
 from rich.cells import cell_len
 from textual import work
@@ -17,6 +18,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from fairdeal.engine.larry import Action, LarryView
 from fairdeal.engine.larry import events as ev
 from fairdeal.p2p.table.api import (
     DoubtVerification,
@@ -46,13 +48,18 @@ from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
 
+# The table as Larry's screens see it: its views and actions are Larry's.
+LarrySession: TypeAlias = "TableSession[LarryView, Action]"
+
 log = logging.getLogger("fairdeal.ui")
 
 
 class LarryTableCore(Screen[None], TablePresence):
     """The state, the widgets and the events of Larry's table screen."""
 
-    def __init__(self, session: TableSession, *, reveal_interval: float = 0.4) -> None:
+    session: LarrySession
+
+    def __init__(self, session: LarrySession, *, reveal_interval: float = 0.4) -> None:
         super().__init__()
         self.session = session
         self.reveal_interval = reveal_interval

@@ -12,12 +12,13 @@ from fairdeal.ui.screen_game import ScreenGame
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from fairdeal.engine.lie.actions import Action
     from fairdeal.engine.lie.view import LieView
     from fairdeal.p2p.table.api import TableSession
     from fairdeal.ui.replay_session import ReplaySession
 
 
-def _table_screen(session: TableSession, reveal_interval: float) -> Screen[None]:
+def _table_screen(session: TableSession[LieView, Action], reveal_interval: float) -> Screen[None]:
     from fairdeal.ui.games.lie.screen import LieTableScreen
 
     return LieTableScreen(session)  # its cards are opened as the fair deck proves them
@@ -53,7 +54,7 @@ def _make_options(seats: int, short_game: bool, numbers: Any) -> object:
     return options.table_options(seats, short_game, numbers)
 
 
-SCREENS: ScreenGame[LieView, Any] = ScreenGame(
+SCREENS: ScreenGame[LieView, Action] = ScreenGame(
     name="lie",
     title="The Lie",
     seats_ruling="T2",

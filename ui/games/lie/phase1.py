@@ -3,8 +3,6 @@ a lost race and a refused move said in the hint."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from fairdeal.engine.lie import (
     Claim,
     IllegalAction,
@@ -81,11 +79,11 @@ class LiePhase1Keys(LieTableDrawing):
             await self.session.act(Claim(slot))
             # A networked claim takes effect once settled (T3, protocol.md 10.11); until then
             # another seat's claim of the same card may win the race.
-            after = cast(LieView, self.session.view())
+            after = self.session.view()
             if after.unplaced != slot and slot not in after.state.hands[view.seat]:
                 self._claimed.add(slot)
         except SlotTaken:
-            self._lost_race(cast(LieView, self.session.view()), slot)
+            self._lost_race(self.session.view(), slot)
             return
         except IllegalAction as error:
             self._refuse(error)

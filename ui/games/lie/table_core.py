@@ -8,7 +8,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, TypeAlias
 
 from textual import work
 from textual.app import ComposeResult
@@ -23,6 +23,7 @@ from fairdeal.engine.lie import (
     Phase,
 )
 from fairdeal.engine.lie import events as ev
+from fairdeal.engine.lie.actions import Action
 from fairdeal.p2p.table.api import (
     CardsVerified,
     ClaimVoid,
@@ -54,6 +55,9 @@ from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.wording import counted, seat_names
 
+# The table as The Lie's screens see it: its views and actions are The Lie's.
+LieSession: TypeAlias = "TableSession[LieView, Action]"
+
 log = logging.getLogger("fairdeal.ui")
 
 PHASE_1_ACTIONS = frozenset({"cursor", "claim"})  # with nothing to place
@@ -69,7 +73,9 @@ class LieTableCore(Screen[None], TablePresence):
     """The state, the widgets and the events of The Lie's table screen; drawing and keys are
     the parts built on it (drawing.py, phase1.py, screen.py)."""
 
-    def __init__(self, session: TableSession) -> None:
+    session: LieSession
+
+    def __init__(self, session: LieSession) -> None:
         super().__init__()
         self.session = session
         self.init_table_state()
@@ -144,7 +150,7 @@ class LieTableCore(Screen[None], TablePresence):
         return [seat.name for seat in self.session.seats]
 
     def current_view(self) -> LieView | None:
-        return cast(LieView, self.session.view()) if self._have_state else None
+        return self.session.view() if self._have_state else None
 
     def letters(self, view: LieView) -> tuple[str, ...]:
         return letters_for(view.options.colour_names)
@@ -255,11 +261,11 @@ class LieTableCore(Screen[None], TablePresence):
     def log_line(self, line: str) -> None:
         self.query_one(GameLog).say(line)
 
-    def _on_state_changed(self, event: StateChanged) -> None:
+    def _on_state_changed(self, event: StateChanged[LieState, ev.Event]) -> None:
         self._have_state = True
         self._setup = None  # a setup step (keys, shuffle, layout) ends in the state it made
-        self._last_state = cast(LieState, event.state)
-        view = cast(LieView, self.session.view())
+        self._last_state = event.state
+        view = self.session.view()
         letters = self.letters(view)
         colours = view.options.colour_names
         names = self.names
@@ -343,7 +349,7 @@ class LieTableCore(Screen[None], TablePresence):
 
     def _queue_scores(self, title: str) -> None:
         seats, rounds, final = self.session.seats, list(self.rounds), self.final
-        view = cast(LieView, self.session.view())
+        view = self.session.view()
         letters = self.letters(view)
         proofs = dict(self.prize_proofs)
         self._queue_modal(lambda: LieScoresScreen(seats, rounds, final, letters, title, proofs))
