@@ -27,9 +27,20 @@ if TYPE_CHECKING:
     from fairdeal.p2p.table.api import TableSession
     from fairdeal.ui.game_options import NumberOption
     from fairdeal.ui.replay_session import ReplaySession
+    from fairdeal.ui.screens.open_table import OpenTableDialog
+    from fairdeal.ui.table_factory import TableSpec
 
 ViewT = TypeVar("ViewT")
 ActionT = TypeVar("ActionT")
+
+
+@dataclass(frozen=True)
+class TableChoice:
+    """What a game's rows of the open-table dialog chose: a short game or not, and its numbers
+    by name (None: the game's default)."""
+
+    short_game: bool = False
+    numbers: Mapping[str, int | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -56,9 +67,11 @@ class ScreenGame(Generic[ViewT, ActionT]):
     short_changes: Mapping[str, object] = field(default_factory=dict)
     # The engine's options for `seats` players, a short game or not, and the numbers chosen
     # (None: the default); ValueError naming the option for a choice that makes no game.
-    make_options: Callable[[int, bool, Mapping[str, int | None]], object] = lambda s, short, n: None
-    dialog_rows: Callable[[Any], Iterable[Widget]] = lambda base: ()  # the open-table dialog's
-    dialog_values: Callable[[Any], dict[str, Any]] = lambda dialog: {}  # its TableSpec fields
+    make_options: Callable[[int, bool, Mapping[str, int | None]], object] = lambda s, sh, n: None
+    # The open-table dialog's rows for this game's options, filled from the last table, and what
+    # they say (ValueError naming a field that says nothing usable).
+    dialog_rows: Callable[[TableSpec], Iterable[Widget]] = lambda base: ()
+    dialog_values: Callable[[OpenTableDialog], TableChoice] = lambda dialog: TableChoice()
     dialog_note: str = ""  # the dialog's line on this game's seats and options
     fine_marks: bool = False  # the replay's PgUp/PgDn stops at tricks as well as rounds
     simulate_numbers: tuple[tuple[NumberOption, str], ...] = ()  # `fairdeal simulate`'s, help

@@ -125,7 +125,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
         game = str(self.query_one("#game", Select).value)
         try:
             # the chosen game's rows; no other game's numbers (nor short game) go with it
-            chosen = {"short_game": False, **screen_game(game).dialog_values(self)}
+            chosen = screen_game(game).dialog_values(self)
         except ValueError as error:
             self.query_one("#open-error", Label).update(f"✗ {error}")
             return
@@ -133,7 +133,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             game=game,
             seats=int(self.query_one("#seats", Select).value),  # type: ignore[arg-type]
             bots=int(self.query_one("#bots", Select).value),  # type: ignore[arg-type]
-            **chosen,
+            short_game=chosen.short_game,
             networked=bool(self.query_one("#networked", Select).value),
             seed=self.base.seed,
             bot_kind=self.base.bot_kind,
@@ -141,7 +141,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             claim_pace=self.base.claim_pace,
             name=self.base.name,
             fingerprint=self.base.fingerprint,
-        )
+        ).choosing(chosen.numbers)
         try:
             spec.validate()
         except ValueError as error:

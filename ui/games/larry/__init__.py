@@ -3,8 +3,9 @@ the record the generic app finds it by (entry point `fairdeal.screens`, ui/scree
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fairdeal.ui.games.larry import options
 from fairdeal.ui.screen_game import ScreenGame
@@ -56,7 +57,7 @@ def _plain(args: argparse.Namespace) -> int:
     return run_plain(args)
 
 
-def _make_options(seats: int, short_game: bool, numbers: Any) -> object:
+def _make_options(seats: int, short_game: bool, numbers: Mapping[str, int | None]) -> object:
     return options.table_options(seats, short_game, numbers)
 
 

@@ -4,9 +4,16 @@ one hand (L18); the open-table dialog's "Length" row (ui/screens/open_table.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fairdeal.engine.larry.options import LarryOptions
+from fairdeal.ui.screen_game import TableChoice
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from fairdeal.ui.screens.open_table import OpenTableDialog
+    from fairdeal.ui.table_factory import TableSpec
 
 
 def table_options(
@@ -16,7 +23,7 @@ def table_options(
     return LarryOptions(short_game=short_game)
 
 
-def dialog_rows(base: Any) -> Iterable[Any]:
+def dialog_rows(base: TableSpec) -> Iterable[Widget]:
     """The open-table dialog's "Length" row, set from the last table `base`."""
     from textual.containers import Horizontal
     from textual.widgets import Label, Select
@@ -37,8 +44,8 @@ def dialog_rows(base: Any) -> Iterable[Any]:
     ]
 
 
-def dialog_values(dialog: Any) -> dict[str, Any]:
+def dialog_values(dialog: OpenTableDialog) -> TableChoice:
     """The TableSpec fields the dialog's row says."""
     from textual.widgets import Select
 
-    return {"short_game": bool(dialog.query_one("#short", Select).value)}
+    return TableChoice(short_game=bool(dialog.query_one("#short", Select).value))

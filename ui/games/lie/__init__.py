@@ -3,8 +3,9 @@ the generic app finds it by (entry point `fairdeal.screens`, ui/screen_game.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fairdeal.ui.games.lie import options
 from fairdeal.ui.screen_game import ScreenGame
@@ -50,7 +51,7 @@ def _card_text(view: LieView, face: int) -> str:
     return front_label(face, letters_for(view.options.colour_names))
 
 
-def _make_options(seats: int, short_game: bool, numbers: Any) -> object:
+def _make_options(seats: int, short_game: bool, numbers: Mapping[str, int | None]) -> object:
     return options.table_options(seats, short_game, numbers)
 
 

@@ -4,10 +4,11 @@ command line's `--rounds/--hand-size` and the open-table dialog's fields (ui/gam
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fairdeal.engine.lie import LieOptions
 from fairdeal.ui.game_options import NumberOption, checked
+from fairdeal.ui.screen_game import TableChoice
 
 ROUNDS = NumberOption("rounds", "rounds", 1, 3, 3, "T9", short_default=1)
 # 12 by the rules (T3); smaller hands make quick games. More than 12 would be another game.
@@ -18,6 +19,11 @@ DIALOG_NOTE = (
     f"The Lie: 2-6 (T2), {ROUNDS.low}-{ROUNDS.high} rounds (T9),"
     f" hands of {HAND_SIZE.low}-{HAND_SIZE.high} cards (T3)."
 )
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from fairdeal.ui.screens.open_table import OpenTableDialog
+    from fairdeal.ui.table_factory import TableSpec
 
 
 def table_options(
@@ -45,7 +51,7 @@ def _default_rounds(short_game: bool) -> int:
     return ROUNDS.short_default if short_game and ROUNDS.short_default else ROUNDS.default
 
 
-def dialog_rows(base: Any) -> Iterable[Any]:
+def dialog_rows(base: TableSpec) -> Iterable[Widget]:
     """The open-table dialog's row of The Lie's numbers, filled from the last table `base`."""
     from textual.containers import Horizontal
     from textual.widgets import Label
@@ -79,10 +85,11 @@ def dialog_rows(base: Any) -> Iterable[Any]:
     ]
 
 
-def dialog_values(dialog: Any) -> dict[str, Any]:
+def dialog_values(dialog: OpenTableDialog) -> TableChoice:
     """The TableSpec fields the dialog's row says; ValueError naming a field that is no number."""
-    return {
-        ROUNDS.name: dialog.number("rounds", ROUNDS.label),
-        HAND_SIZE.name: dialog.number("hand-size", HAND_SIZE.label),
-        "short_game": False,
-    }
+    return TableChoice(
+        numbers={
+            ROUNDS.name: dialog.number("rounds", ROUNDS.label),
+            HAND_SIZE.name: dialog.number("hand-size", HAND_SIZE.label),
+        }
+    )
