@@ -4,7 +4,7 @@ Usage (from the repository root):  .venv/bin/python bench/fairdeck.py [--quick] 
 
 Figures are medians of repeated runs, in CPU time of this (single-threaded) process, i.e. on one
 core; wall-clock medians are printed next to them (they only differ when other processes compete
-for the cores). Targets from issue 12 (quiet machine): shuffle prove / verify ≤ 25 / 35 ms for
+for the cores). Targets (quiet machine): shuffle prove / verify ≤ 25 / 35 ms for
 54 cards and ≤ 45 / 65 ms for 96; share prove / verify ≤ 0.12 / 0.20 ms; The Lie's 6-seat
 layout (16 groups) on a critical path ≤ 700 ms. "verify" always includes strict parsing of the
 plain data (every received point validated), since that is what a peer does with a message.

@@ -11,7 +11,7 @@ seconds and peak RSS (MB):
 * audit and resume_point of a 100 MB file: refused by the size cap before anything is read
   (they used to take 777 MB and 721 MB before checking anything).
 
-Targets (issue 13 item 10): the 100 MB file is refused in well under a second with no more
+Targets: the 100 MB file is refused in well under a second with no more
 memory than an empty audit; a real game's audit stays under 100 MB. The libsodium calibration
 and load average before and after, and the CPU other processes used meanwhile
 (bench/calibration.py), are printed and written, with a warning when the machine was loaded.

@@ -22,9 +22,9 @@ agree with the seats' log. Target: move latency at 4 seats with 4 watchers withi
 Targets (this 2-core machine, quiet): setup ≤ 0.4 s with 4 peers and ≤ 1.5 s with 8, move
 latency p99 with 8 peers ≤ 500 ms in every run (judged on the worst run's p99, printed as
 "worst"), L14 reshuffles included; doubt resolution ≤ 50 ms
-and peak RSS ≤ 150 MB per peer (issue 5). `--quick` plays short games (one hand).
+and peak RSS ≤ 150 MB per peer. `--quick` plays short games (one hand).
 
-The Lie (issue 10.7), every bot claiming as fast as it is allowed (claim pace 0: one card at a
+The Lie, every bot claiming as fast as it is allowed (claim pace 0: one card at a
 time, the next once the previous card's front is known or its claim void):
 
 * setup: from a peer starting its table to claims opening in round 1 (joins, keys with proofs,

@@ -14,7 +14,7 @@ work is timed on its own (CPU seconds spent in its table's `apply` and `start`).
 * with `--game`: a whole 3-round game, CPU per peer (max);
 * peak RSS of this process, which holds every peer at once (an upper bound for one peer).
 
-The networked figures of issue 10.7 (claim latency p50/p99 from a signed claim to the front
+The networked figures of The Lie's table (claim latency p50/p99 from a signed claim to the front
 known to the claimer, over loopback) are `bench/game.py --game lie`'s. The libsodium calibration
 and load average before and after, and the CPU other processes used meanwhile
 (bench/calibration.py), are printed and written, with a warning when the machine was loaded.

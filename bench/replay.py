@@ -13,8 +13,8 @@ with `fairdeal simulate` (a few minutes), in a temporary directory. Measured, wa
   started again at the step before, its history replayed into it), each until the screen has
   shown every event.
 
-Targets (issue "Watch and replay"): open ≤ 2 s, a step ≤ 50 ms. The libsodium calibration and the
-load average are printed before and after (bench/calibration.py).
+Targets (the replay and watch screens): open ≤ 2 s, a step ≤ 50 ms. The libsodium calibration and
+the load average are printed before and after (bench/calibration.py).
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from calibration import calibrate, calibration_line, load_warning
 
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.replay import load_replay
+from fairdeal.ui.games.larry.replay import LarryReplayScreen
+from fairdeal.ui.games.lie.replay import LieReplayScreen
 from fairdeal.ui.replay_app import ReplayApp
-from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen
 
 SIZE = (100, 32)
 

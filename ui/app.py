@@ -18,11 +18,10 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.worker import WorkerFailed
 
+from fairdeal.engine.games import default_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
-from fairdeal.ui.games.larry.screen import TableScreen
-from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.messages import (
     ConnectRequested,
     JoinRequested,
@@ -30,10 +29,12 @@ from fairdeal.ui.messages import (
     NewTableRequested,
 )
 from fairdeal.ui.player import Player
+from fairdeal.ui.screen_game import app_styles, screen_game
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.joining import JoiningScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.screens.open_table import OpenTableDialog
+from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.table_factory import (
     NetworkedPlayUnavailable,
     TableSpec,
@@ -49,7 +50,6 @@ log = logging.getLogger("fairdeal.ui")
 
 
 class FairdealApp(App[None]):
-    CSS_PATH = "app.tcss"
     TITLE = "fairdeal"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -69,7 +69,7 @@ class FairdealApp(App[None]):
         table_defaults: TableSpec | None = None,
     ) -> None:
         """Open on `session` if given, else on a new table for `table`, else in the lobby."""
-        super().__init__()
+        super().__init__(css_path=app_styles())
         self.player = player
         self.first_table = table
         self.first_session = session
@@ -104,8 +104,8 @@ class FairdealApp(App[None]):
 
     async def action_quit(self) -> None:
         """q, Ctrl+C (and Ctrl+Q): quit, but at a networked game in progress ask first and tell
-        the other seats (issue 14.3)."""
-        tables = [s for s in self.screen_stack if isinstance(s, TableScreen | LieTableScreen)]
+        the other seats (ui/screens/presence.py)."""
+        tables = [s for s in self.screen_stack if isinstance(s, TablePresence)]
         if tables and tables[-1].others_would_wait():
             tables[-1].ask_to_leave(quit_app=True)
             return
@@ -130,10 +130,9 @@ class FairdealApp(App[None]):
         self.push_screen(self._table_screen(session))
 
     def _table_screen(self, session: TableSession) -> Screen[None]:
-        game = getattr(session, "game", None)
-        if getattr(game, "name", "larry") == "lie":
-            return LieTableScreen(session)
-        return TableScreen(session, reveal_interval=self.reveal_interval)
+        game = getattr(session, "game", None)  # a session that does not say plays the default
+        name = getattr(game, "name", None) or default_game()
+        return screen_game(name).table_screen(session, self.reveal_interval)
 
     def _replace_joining(self, session: TableSession) -> None:
         if isinstance(self.screen, JoiningScreen):
@@ -163,7 +162,7 @@ class FairdealApp(App[None]):
     # -- requests from the screens ---------------------------------------------------------------
     def on_new_game_requested(self, _message: NewGameRequested) -> None:
         """Another game at a fresh table like the last one (from the table, once it is over)."""
-        if isinstance(self.screen, TableScreen | LieTableScreen):
+        if isinstance(self.screen, TablePresence):
             self.pop_screen()
         self.open(replace(self.table_defaults, seed=None))  # a new deal, not a replay
 

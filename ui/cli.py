@@ -1,7 +1,7 @@
 """The `fairdeal` command line: one subcommand per module in `fairdeal.ui.commands`.
 
 A module may define `check(args) -> str | None` for the errors only a combination of arguments
-shows; they are reported like any argument error, before the command runs (issue 14.8).
+shows; they are reported like any argument error, before the command runs (ui/commands/options.py).
 
 Each subcommand module is imported only when it is chosen, so `fairdeal selfplay` never pays for
 Textual and `fairdeal tables` never pays for the rules engine.
@@ -19,20 +19,21 @@ from collections.abc import Sequence
 import fairdeal
 from fairdeal.p2p.errors import P2PError
 
-# name -> (module under fairdeal.ui.commands, one-line help)
+# name -> (module under fairdeal.ui.commands, one-line help); in the help, {games} is the games'
+# titles ("A or B"), {other} the name of a game other than the default (engine/games.py)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": (
         "play",
-        "play Larry or The Lie (--game lie) in this terminal",
+        "play {games} (--game {other}) in this terminal",
     ),
     "selfplay": ("selfplay", "play many bot games with the oracle driver and print statistics"),
     "scenario": ("scenario", "run a scenario file and report pass or fail"),
     "tables": ("tables", "list the fairdeal tables found on the network"),
-    "host": ("host", "open a Larry or Lie table on the LAN and fill seats with bot peers"),
-    "bot": ("bot", "join a table (Larry or The Lie) on the LAN as a bot"),
+    "host": ("host", "open a table of {games} on the LAN and fill seats with bot peers"),
+    "bot": ("bot", "join a table ({games}) on the LAN as a bot"),
     "simulate": ("simulate", "play a game between bot peers in separate processes over loopback"),
-    "audit": ("audit", "verify transcripts (Larry or The Lie) offline and print the result"),
-    "replay": ("replay", "step through a transcript's game (Larry or The Lie) after auditing it"),
+    "audit": ("audit", "verify transcripts ({games}) offline and print the result"),
+    "replay": ("replay", "step through a transcript's game ({games}) after auditing it"),
     "watch": ("watch", "follow a table you have no seat at (HOST:PORT of a seated peer)"),
     "resume": ("resume", "reopen the app at your seat of a networked table after a crash"),
 }
@@ -45,15 +46,30 @@ BROKEN_PIPE_STATUS = 141
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fairdeal",
-        description="Larry and The Lie across laptops on one network, with no dealer.",
+        description=f"{_titles(' and ')} across laptops on one network, with no dealer.",
     )
     parser.add_argument("--version", action="version", version=f"fairdeal {fairdeal.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module_name, help_text) in COMMANDS.items():
+    words = {"games": _titles(" or "), "other": _other_game()}
+    for name, (module_name, help_text_of) in COMMANDS.items():
+        help_text = help_text_of.format(**words)
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
         sub_parser.set_defaults(_module=module_name, _parser=sub_parser)
         _command_module(module_name).configure(sub_parser)
     return parser
+
+
+def _titles(joined: str) -> str:
+    from fairdeal.engine.games import game_names, get_game
+
+    return joined.join(get_game(name).title for name in game_names())
+
+
+def _other_game() -> str:
+    from fairdeal.engine.games import game_names
+
+    names = game_names()
+    return names[1] if len(names) > 1 else names[0]
 
 
 def _command_module(module_name: str) -> types.ModuleType:

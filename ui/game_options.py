@@ -2,18 +2,18 @@
 (`fairdeal host`, `fairdeal play`) and the open-table dialog, so that both offer the same
 choices, in the same ranges, and refuse absurd values with the same words.
 
-The values end up in the game's engine options (`LarryOptions`, `LieOptions`) and from there in
-the lobby's signed terms (protocol.md 5.3; p2p.table.larry/lie `lobby_options`), so every seat
-agrees to them before the first card is dealt. Larry's one choice is the game's length (`--short`,
-L18), a yes/no; The Lie has two numbers.
+The values end up in the game's engine options and from there in the lobby's signed terms
+(protocol.md 5.3; each game's `lobby_options` under p2p/games/), so every seat agrees to them
+before the first card is dealt. A game's numbers are listed in its record (ui/screen_game.py):
+one game may have none, only a short game's yes/no.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fairdeal.engine.games import get_game
-from fairdeal.engine.lie import LieOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,7 @@ class NumberOption:
     high: int
     default: int
     ruling: str  # the RULINGS id it follows
+    short_default: int | None = None  # the value a short game takes, when it sets this one
 
     @property
     def flag(self) -> str:
@@ -40,47 +41,49 @@ class NumberOption:
         return None
 
 
-LIE_ROUNDS = NumberOption("rounds", "rounds", 1, 3, 3, "T9")
-# 12 by the rules (T3); smaller hands make quick games. More than 12 would be another game.
-LIE_HAND_SIZE = NumberOption("hand_size", "hand size", 1, 12, 12, "T3")
-
-NUMBER_OPTIONS: dict[str, tuple[NumberOption, ...]] = {
-    "larry": (),
-    "lie": (LIE_ROUNDS, LIE_HAND_SIZE),
-}
-
-
 def seats_problem(game: str, seats: int) -> str | None:
-    """None, or why `game` cannot be played by `seats` players (L3, T2)."""
+    """None, or why `game` cannot be played by `seats` players (the game's ruling: L3, T2)."""
+    from fairdeal.ui.screen_game import screen_game
+
     rules = get_game(game)
     if rules.min_players <= seats <= rules.max_players:
         return None
-    ruling = "L3" if game == "larry" else "T2"
     return (
         f"{rules.title} is played by {rules.min_players} to {rules.max_players} players"
-        f" ({ruling}), not {seats}"
+        f" ({screen_game(game).seats_ruling}), not {seats}"
     )
 
 
-def lie_options(
-    *, seats: int, short_game: bool = False, rounds: int | None = None, hand_size: int | None = None
-) -> LieOptions:
-    """The Lie's options as chosen (None: the default; a short game is one round, T9).
-    Raises ValueError naming the option that is out of range or does not fit the deck."""
-    chosen = {
-        LIE_ROUNDS: rounds if rounds is not None else 1 if short_game else LIE_ROUNDS.default,
-        LIE_HAND_SIZE: hand_size if hand_size is not None else LIE_HAND_SIZE.default,
-    }
-    for option, value in chosen.items():
-        problem = option.check(value)
-        if problem is not None:
-            raise ValueError(problem)
-    options = LieOptions(rounds=chosen[LIE_ROUNDS], hand_size=chosen[LIE_HAND_SIZE])
-    try:
-        options.validate(seats)
-    except ValueError as error:  # the deck's limit (T1, T8, T9): say which choice to change
-        raise ValueError(
-            f"hand size {options.hand_size} with {seats} players and {options.rounds} round(s): "
-            f"{error}"
-        ) from None
-    return options
+def game_options(
+    game: str, *, seats: int, short_game: bool = False, numbers: Mapping[str, int | None]
+) -> object:
+    """The engine options of `game` as chosen (None: a number's default). Raises ValueError for
+    a number given that `game` has not (naming its game) or that makes no game (naming it)."""
+    from fairdeal.ui.screen_game import screen_game
+
+    record = screen_game(game)
+    own = {option.name for option in record.number_options}
+    foreign = [name for name, value in numbers.items() if value is not None and name not in own]
+    if foreign:
+        raise ValueError(foreign_options_text(foreign, record.title))
+    return record.make_options(seats, short_game, {n: numbers.get(n) for n in own})
+
+
+def foreign_options_text(names: Sequence[str], title: str) -> str:
+    """What is said of number options given to a game that has none of that name."""
+    from fairdeal.ui.screen_game import owner_of
+
+    labels = [owner_of(name).title for name in names]
+    owners = " and ".join(dict.fromkeys(labels))
+    words = " and ".join(
+        o.label for name in names for o in owner_of(name).number_options if o.name == name
+    )
+    return f"{words} are options of {owners}, not of {title}"
+
+
+def checked(option: NumberOption, value: int) -> int:
+    """`value`, or ValueError naming the option when it is out of range."""
+    problem = option.check(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value

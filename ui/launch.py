@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fairdeal.ui.app import FairdealApp
+    from textual.app import App
+
     from fairdeal.ui.table_factory import TableSpec
 
-AppRunner = Callable[["FairdealApp"], object]
+AppRunner = Callable[["App[None]"], object]  # the app is run by it (tests record it)
 ANY_ADDRESS = ("0.0.0.0", "")
 
 
@@ -35,6 +36,7 @@ def run_app(
     """Open the app on a table for `spec` (or in the lobby when `open_table` is false) as the
     user whose identity lives in `data_dir`; networked tables use `bind` and the other settings.
     `runner` runs the app (default `App.run`; tests inject their own: no terminal needed)."""
+
     from fairdeal.p2p.table.peer import DEFAULT_SILENCE_LIMIT
     from fairdeal.p2p.table.session import NetworkSettings, use_settings
     from fairdeal.ui.app import FairdealApp

@@ -8,6 +8,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from fairdeal.p2p.table.replay import Replay
+from fairdeal.ui.screen_game import app_styles
 from fairdeal.ui.screens.replay import replay_screen
 
 
@@ -15,12 +16,14 @@ class ViewerApp(App[None]):
     """An app of one table screen that only looks (a replay, a watcher): the app's styles, q and
     Ctrl+C quit, no command palette."""
 
-    CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
+
+    def __init__(self) -> None:
+        super().__init__(css_path=app_styles())
 
 
 class ReplayApp(ViewerApp):

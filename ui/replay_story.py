@@ -1,8 +1,8 @@
 """`fairdeal replay --plain`: the replay's story as text, step by step.
 
-The engine's events are told by the games' own narrators (ui.describe for Larry, ui.lie_describe
-for The Lie), the ones the table screens log with; what the fair deck opened is told with its
-proof, as the screens mark it (✓ proved, ✗ failed).
+The engine's events are told by the games' own narrators (each game's record, ui/screen_game.py,
+`event_text`), the ones the table screens log with; what the fair deck opened is told with its
+proof, as the screens mark it (✓ proved, ✗ failed), each card named as the game names it.
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ from fairdeal.p2p.table.api import (
     TableEvent,
 )
 from fairdeal.p2p.table.replay import Frame, Replay
-from fairdeal.ui.games.larry.narrator import card_name, event_text
-from fairdeal.ui.games.lie.narrator import lie_event_text
-from fairdeal.ui.games.lie.widgets.cards import front_label, letters_for
+from fairdeal.ui.screen_game import screen_game
 from fairdeal.ui.screens.replay import bar_text
 
 PROOF_MARKS = {
@@ -62,22 +60,17 @@ class StoryTeller:
 
 
 def event_lines(replay: Replay, event: TableEvent, view: Any, names: list[str]) -> list[str]:
-    lie = replay.game == "lie"
+    game = screen_game(replay.game)
     if isinstance(event, StateChanged) and view is not None:
         lines = []
         for engine_event in event.events:
-            if lie:
-                letters = letters_for(view.options.colour_names)
-                line = lie_event_text(engine_event, names, letters, view.options.colour_names)
-            else:
-                line = event_text(engine_event, names, view.deck)
+            line = game.event_text(engine_event, names, view)
             if line:
                 lines.append(line)
         return lines
     if isinstance(event, CardsVerified) and view is not None:
-        letters = letters_for(view.options.colour_names)
         fronts = " ".join(
-            f"{front_label(c.face, letters)}{PROOF_MARKS[c.proof]}" for c in event.cards
+            f"{game.card_text(view, c.face)}{PROOF_MARKS[c.proof]}" for c in event.cards
         )
         if not fronts:
             return []
@@ -85,7 +78,7 @@ def event_lines(replay: Replay, event: TableEvent, view: Any, names: list[str]) 
         return [f"opened ({whose} of {names[event.seat]}): {fronts}"]
     if isinstance(event, DoubtVerification) and view is not None:
         cards = ", ".join(
-            f"{card_name(view.deck[c.face])} by {names[c.seat]} {PROOF_MARKS[c.proof]}"
+            f"{game.card_text(view, c.face)} by {names[c.seat]} {PROOF_MARKS[c.proof]}"
             for c in event.cards
         )
         verdict = "right" if event.correct else "wrong"
@@ -112,14 +105,7 @@ def hand_line(replay: Replay, frame: Frame) -> str:
     view = frame.view
     seat = replay.seat
     slots = view.state.hands[seat]
-    if replay.game == "lie":
-        letters = letters_for(view.options.colour_names)
-        shown = [
-            front_label(view.knowledge[s], letters) if s in view.knowledge else "▒" for s in slots
-        ]
-    else:
-        shown = [
-            card_name(view.deck[view.knowledge[s]]) if s in view.knowledge else "▒" for s in slots
-        ]
+    game = screen_game(replay.game)
+    shown = [game.card_text(view, view.knowledge[s]) if s in view.knowledge else "▒" for s in slots]
     scores = ", ".join(f"{replay.names[s]} {v}" for s, v in enumerate(view.state.scores))
     return f"{replay.names[seat]}'s hand: {' '.join(shown) or '(empty)'} · scores: {scores}"

@@ -1,12 +1,13 @@
 """The one place that decides which `TableSession` the UI plays on.
 
 A table of one human and bots is a `LocalTable`; a table with other people on it, joining a table
-found on the network, or connecting to HOST:PORT needs the networked table driver (issue 5).
+found on the network, or connecting to HOST:PORT needs the networked table driver
+(p2p/table/session.py).
 A build without that driver raises `NetworkedPlayUnavailable` there, with a message the UI shows.
 
 The hook for the networked driver: a module `p2p.table.session` (NETWORKED_DRIVER_MODULE) with
 
-    host_table(*, seats: int, bots: int, options: LarryOptions | LieOptions, name: str,
+    host_table(*, seats: int, bots: int, options: <the game's engine options>, name: str,
                bot_kind: str, bot_delay: float, claim_pace: float)
         -> TableSession   # opens and advertises a table, fills `bots` seats with bot peers
     join_table(*, host: str, port: int, name: str) -> TableSession
@@ -19,22 +20,19 @@ reports progress with SetupProgress/Notice events before its first StateChanged.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
-from fairdeal.engine.games import game_names
-from fairdeal.engine.larry import LarryOptions
-from fairdeal.engine.lie import LieOptions
+from fairdeal.engine.games import default_game, game_names
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
 from fairdeal.p2p.table.local import LocalTable
-from fairdeal.ui.game_options import lie_options, seats_problem
+from fairdeal.ui.game_options import game_options, seats_problem
 
-NETWORKED_DRIVER_MODULE = (
-    "fairdeal.p2p.table.session"  # the issue-5 networked TableSession lives here
-)
+NETWORKED_DRIVER_MODULE = "fairdeal.p2p.table.session"  # the networked TableSession lives here
 BOT_KINDS = ("heuristic", "random")
-UNAVAILABLE = "networked play arrives with issue 5 (the networked table driver)"
-DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in The Lie's Phase 1: a human pace
+UNAVAILABLE = "this build has no networked table driver (fairdeal.p2p.table.session)"
+DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims, for a game that races: a human pace
 
 
 class NetworkedPlayUnavailable(RuntimeError):
@@ -45,17 +43,19 @@ class NetworkedPlayUnavailable(RuntimeError):
 class TableSpec:
     """What the player chose when opening a table."""
 
-    game: str = "larry"
+    game: str = field(default_factory=default_game)
     seats: int = 4
     bots: int = 3
     seat: int = 0  # the human's seat at a local table (seat 0 starts hand 1, L5)
     short_game: bool = False
-    rounds: int | None = None  # The Lie (T9): None is 3, or 1 for a short game
-    hand_size: int | None = None  # The Lie (T3): None is 12
+    # The games' whole-number options (each game's record, ui/screen_game.py, lists its own and
+    # their rulings); None: the game's default. A game refuses another game's number.
+    rounds: int | None = None
+    hand_size: int | None = None
     seed: int | None = None
     bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
     bot_delay: float = 0.6
-    claim_pace: float = DEFAULT_CLAIM_PACE  # The Lie's Phase 1 (T3): seconds between bot claims
+    claim_pace: float = DEFAULT_CLAIM_PACE  # seconds between a bot's claims, where seats race
     name: str = "You"
     fingerprint: str = ""  # the player's key code, as SeatInfo.fingerprint shows it
     networked: bool = False  # open it on the network even when bots fill every other seat
@@ -69,17 +69,23 @@ class TableSpec:
         """One human and bots, not opened on the network: a LocalTable."""
         return self.humans == 1 and not self.networked
 
-    def options(self) -> LarryOptions | LieOptions:
-        """The game's options for this table (a short game is one hand (L18) or round (T9));
-        ValueError naming the option for a value out of range."""
-        if self.game == "lie":
-            return lie_options(
-                seats=self.seats,
-                short_game=self.short_game,
-                rounds=self.rounds,
-                hand_size=self.hand_size,
-            )
-        return LarryOptions(short_game=self.short_game)
+    def numbers(self) -> dict[str, int | None]:
+        """The whole-number options chosen, by name (None: the game's default)."""
+        return {"rounds": self.rounds, "hand_size": self.hand_size}
+
+    def choosing(self, numbers: Mapping[str, int | None]) -> TableSpec:
+        """This spec with the whole-number options `numbers` (by name) chosen."""
+        unknown = set(numbers) - set(self.numbers())
+        if unknown:
+            raise ValueError(f"no game has the option(s) {sorted(unknown)}")
+        return replace(self, **numbers)  # type: ignore[arg-type]  # each is an int | None field
+
+    def options(self) -> object:
+        """The game's engine options for this table (a short game as its record says); ValueError
+        naming the option for a value out of range or one of another game."""
+        return game_options(
+            self.game, seats=self.seats, short_game=self.short_game, numbers=self.numbers()
+        )
 
     def validate(self) -> None:
         if self.game not in game_names():
@@ -87,9 +93,7 @@ class TableSpec:
         problem = seats_problem(self.game, self.seats)
         if problem is not None:
             raise ValueError(problem)
-        if self.game != "lie" and (self.rounds, self.hand_size) != (None, None):
-            raise ValueError("rounds and hand size are options of The Lie, not of Larry")
-        self.options()  # raises for a round count or hand size out of range
+        self.options()  # raises for a number out of range, or one of another game
         if not 0 <= self.bots < self.seats:
             raise ValueError(f"0 to {self.seats - 1} bots fit at a table of {self.seats}")
         if not 0 <= self.seat < self.seats:

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAdded, TableEvent
+
+if TYPE_CHECKING:
+    from zeroconf.asyncio import AsyncZeroconf
+
+    from fairdeal.p2p.lobby.discovery import TableBrowser
 
 OnTableEvent = Callable[[TableEvent], None]
 
@@ -25,15 +30,15 @@ class ZeroconfFinder:
 
     def __init__(self, interfaces: Sequence[str] | None = None) -> None:
         self._interfaces = interfaces
-        self._aiozc = None
-        self._browser = None
+        self._aiozc: AsyncZeroconf | None = None
+        self._browser: TableBrowser | None = None
 
     async def start(self, on_event: OnTableEvent) -> None:
         from fairdeal.p2p.lobby.discovery import TableBrowser, open_zeroconf
 
-        self._aiozc = open_zeroconf(self._interfaces)
-        self._browser = TableBrowser(self._aiozc, on_event)
-        await self._browser.start()
+        self._aiozc = aiozc = open_zeroconf(self._interfaces)
+        self._browser = browser = TableBrowser(aiozc, on_event)
+        await browser.start()
 
     async def close(self) -> None:
         if self._browser is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import App
 
 from fairdeal.p2p.table.watch import WatchClient, WatchRefused
-from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen, replay_screen
+from fairdeal.ui.screens.replay import ReplayControls, replay_screen
 
 
 class Following:
@@ -18,9 +18,9 @@ class Following:
         self.client = client
         self.end = -1
 
-    def screen(self) -> LarryReplayScreen | LieReplayScreen | None:
+    def screen(self) -> ReplayControls | None:
         for screen in reversed(self.app.screen_stack):
-            if isinstance(screen, LarryReplayScreen | LieReplayScreen):
+            if isinstance(screen, ReplayControls):  # a Screen too: it is mixed into one
                 return screen
         return None
 
@@ -30,7 +30,8 @@ class Following:
             return
         if replay.fault is not None:  # shown alone: the table is closed, nothing of it stays
             screen = self.screen()
-            if screen is not None and screen is self.app.screen:
+            top = self.app.screen
+            if isinstance(top, ReplayControls) and top is screen:
                 self.app.pop_screen()
             self.app.notify(
                 f"{replay.fault.verdict}: {replay.fault}",
@@ -45,7 +46,7 @@ class Following:
                 self.app.push_screen(replay_screen(replay, end))
                 self.end = end
             return
-        if screen.session.position == self.end and end > self.end:  # following the end
+        if screen.replaying.position == self.end and end > self.end:  # following the end
             screen.follow_to(end)
         self.end = end
 

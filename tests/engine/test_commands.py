@@ -45,7 +45,7 @@ def test_play_with_numbered_choices_and_a_bad_answer(monkeypatch: pytest.MonkeyP
 
     from fairdeal.engine.oracle import OracleDriver
     from fairdeal.engine.selfplay import make_bots
-    from fairdeal.ui.commands.play import TextGame
+    from fairdeal.ui.games.larry.plain import TextGame
 
     out: list[str] = []
     driver = OracleDriver(3, seed=1)
@@ -121,7 +121,7 @@ def test_play_asks_which_card_to_give_away() -> None:
     from fairdeal.engine.larry.view import view_for
     from fairdeal.engine.oracle import OracleDriver
     from fairdeal.engine.selfplay import make_bots
-    from fairdeal.ui.commands.play import TextGame
+    from fairdeal.ui.games.larry.plain import TextGame
 
     deck = deck_of(OracleDriver(3, seed=0).options)
     give_away = next(c.id for c in deck if c.name == "give_away_1")
@@ -180,7 +180,7 @@ def test_plain_prompts_refuse_an_absurd_announcement_and_go_on() -> None:
 
     from fairdeal.engine.oracle import OracleDriver
     from fairdeal.engine.selfplay import make_bots
-    from fairdeal.ui.commands.play import TextGame
+    from fairdeal.ui.games.larry.plain import TextGame
 
     answers = iter(["2", "-99999999999999999999", "2", "-99"])
     out: list[str] = []

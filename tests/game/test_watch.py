@@ -294,7 +294,7 @@ def test_fairdeal_watch_plain_prints_the_game_as_it_goes(
 
 
 def test_the_watch_app_follows_the_end(tmp_path: Path) -> None:
-    from fairdeal.ui.screens.replay import LarryReplayScreen
+    from fairdeal.ui.games.larry.replay import LarryReplayScreen
     from fairdeal.ui.watch_app import WatchApp
 
     async def run() -> None:
@@ -366,8 +366,8 @@ def test_w_in_the_lobby_watches_the_chosen_table(tmp_path: Path) -> None:
     from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
     from fairdeal.p2p.table.session import NetworkSettings, use_settings
     from fairdeal.ui.app import FairdealApp
+    from fairdeal.ui.games.larry.replay import LarryReplayScreen
     from fairdeal.ui.player import Player
-    from fairdeal.ui.screens.replay import LarryReplayScreen
     from fairdeal.ui.table_finder import FixedFinder
 
     previous = use_settings(NetworkSettings(data_dir=tmp_path / "me"))

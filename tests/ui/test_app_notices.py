@@ -20,12 +20,12 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.help import HELP_TEXT
 from fairdeal.ui.games.larry.screen import TableScreen
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.screens.fault import FaultScreen
-from fairdeal.ui.screens.help import HELP_TEXT
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.seat_list import SeatList
 
 from .fake_session import ScriptedSession
 from .support import PLAYER, static_text

@@ -12,11 +12,12 @@ from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
+from fairdeal.ui.games.larry.widgets.table_status import TableStatus, total_text
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.keyed_input import KeyedInput
-from fairdeal.ui.widgets.seat_list import SeatList
-from fairdeal.ui.widgets.table_status import TableStatus, setup_text, total_text
+from fairdeal.ui.widgets.setup_progress import setup_text
 
 from .support import PLAYER, make_app, settle, static_text, table_screen
 

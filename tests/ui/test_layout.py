@@ -10,8 +10,8 @@ from textual.widget import Widget
 
 from fairdeal.p2p.table.api import SetupProgress
 from fairdeal.p2p.table.local import LocalTable
-from fairdeal.ui.widgets.seat_list import SeatList
-from fairdeal.ui.widgets.table_status import TableStatus
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
+from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 
 from .support import PLAYER, make_app, settle, static_text, table_screen
 

@@ -17,9 +17,9 @@ from fairdeal.p2p.table.local import LocalTable
 from fairdeal.p2p.table.session import NetworkedTable, host_table, join_table
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.screen import TableScreen
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.screens.confirm import ConfirmDialog
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.seat_list import SeatList
 
 from .conftest import loopback_settings
 from .support import PLAYER, make_app, static_text, table_screen

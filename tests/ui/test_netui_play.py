@@ -21,11 +21,11 @@ from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.screen import TableScreen
+from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.table_factory import TableSpec
 from fairdeal.ui.table_finder import ZeroconfFinder
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.table_status import TableStatus
 
 from .conftest import loopback_settings
 from .support import PLAYER, make_app, static_text, table_screen

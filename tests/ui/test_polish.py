@@ -15,11 +15,11 @@ from fairdeal.p2p.table.local_bots import bot_identity
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.narrator import card_label
 from fairdeal.ui.games.larry.widgets.card import CardBox
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.table_finder import FixedFinder
-from fairdeal.ui.widgets.seat_list import SeatList
 
 from .fake_session import ScriptedSession
 from .support import PLAYER, make_app, settle, static_text, table_screen

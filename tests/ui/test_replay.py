@@ -17,8 +17,10 @@ from textual.widgets import Static
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.replay import load_replay
 from fairdeal.ui.cli import main
+from fairdeal.ui.games.larry.replay import LarryReplayScreen
+from fairdeal.ui.games.lie.replay import LieReplayScreen
 from fairdeal.ui.replay_app import ReplayApp
-from fairdeal.ui.screens.replay import LarryReplayScreen, LieReplayScreen, replay_screen
+from fairdeal.ui.screens.replay import replay_screen
 from fairdeal.ui.widgets.game_log import GameLog
 from tests.game.test_audit import read_records, write_records
 

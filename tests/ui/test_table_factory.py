@@ -34,9 +34,9 @@ def test_one_human_and_bots_gives_a_local_table() -> None:
 
 def test_a_build_without_the_networked_driver_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, NETWORKED_DRIVER_MODULE, None)  # as if not installed
-    with pytest.raises(NetworkedPlayUnavailable, match="issue 5"):
+    with pytest.raises(NetworkedPlayUnavailable, match="no networked table driver"):
         open_table(TableSpec(seats=4, bots=1))
-    with pytest.raises(NetworkedPlayUnavailable, match="issue 5"):
+    with pytest.raises(NetworkedPlayUnavailable, match="no networked table driver"):
         join_table("127.0.0.1", 45123, "Tess")
 
 

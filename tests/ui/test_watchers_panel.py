@@ -8,9 +8,9 @@ from textual.pilot import Pilot
 
 from fairdeal.p2p.table.api import WatchersChanged
 from fairdeal.p2p.table.local import LocalTable
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.seat_list import SeatList
 
 from .support import PLAYER, make_app, settle, static_text, table_screen
 from .test_lie_app_pilot import lie_screen, lie_table

@@ -20,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def unreadable(path: Path) -> str | None:
     """Why `path` cannot be read (None: it can). A missing or unreadable file is not a FAULT of
-    any seat: there is nothing to audit (issue 14.10)."""
+    any seat: there is nothing to audit."""
     if path.is_dir():
         return "it is a directory"
     try:

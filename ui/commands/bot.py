@@ -145,14 +145,12 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
 
 def _table_options(args: argparse.Namespace) -> Any:
     """The options of the table `host --headless` opens (already checked by `host.check`)."""
-    from fairdeal.engine.larry import LarryOptions
-    from fairdeal.ui.game_options import lie_options
+    from fairdeal.ui.commands.options import number_choices
+    from fairdeal.ui.game_options import game_options
 
-    if args.game == "lie":
-        return lie_options(
-            seats=args.seats, short_game=args.short, rounds=args.rounds, hand_size=args.hand_size
-        )
-    return LarryOptions(short_game=args.short)
+    return game_options(
+        args.game, seats=args.seats, short_game=args.short, numbers=number_choices(args)
+    )
 
 
 async def _resume_hosted(
@@ -192,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return asyncio.run(run_table(args, hosting=False))
-    except LobbyClosed as error:  # issue 14.10: say why, no traceback
+    except LobbyClosed as error:  # say why, no traceback
         print(f"fairdeal bot: {error}", file=sys.stderr)
         return 1
     # Any other OSError (a read-only or full data directory, a dial that failed) is worded by

@@ -1,7 +1,7 @@
-"""`fairdeal host larry|lie --seats N [--bots K] [--bot-kind KIND] [--headless] [--name NAME]`:
-open a table of Larry or The Lie on the LAN (mDNS), fill K seats with local bot peers and wait
-for players to take the others. The Lie's options (`--rounds`, `--hand-size`; `--short` is one
-round) and Larry's length (`--short`, one hand) go into the lobby's terms that every seat signs.
+"""`fairdeal host GAME --seats N [--bots K] [--bot-kind KIND] [--headless] [--name NAME]`:
+open a table of GAME on the LAN (mDNS), fill K seats with local bot peers and wait for players to
+take the others. The game's options (its numbers, such as `--rounds`, and `--short`; listed in
+its record, ui/screen_game.py) go into the lobby's terms that every seat signs.
 Headless, a bot plays the host's own seat and every proof is logged. Otherwise
 the Textual app opens straight on the table, hosted exactly as the app's own "open a table on the
 network" does (`TableSpec(networked=True)`), with you in seat 0."""
@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=options.seats,
         required=True,
         metavar="N",
-        help="seats at the table: Larry 2-8 (L3), The Lie 2-6 (T2)",
+        help=f"seats at the table: {options.seat_ranges(rulings=True)}",
     )
     parser.add_argument(
         "--bots",
@@ -45,10 +45,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"headless: the table's name on the LAN (default {HEADLESS_TABLE_NAME!r}); "
         "in the app: your name (the table is NAME's table)",
     )
-    parser.add_argument(
-        "--short", action="store_true", help="short game: one hand (L18) or one round (T9)"
-    )
-    options.add_lie_options(parser)
+    options.add_short(parser)
+    options.add_game_options(parser)
     options.add_claim_pace(parser, None, f"default {DEFAULT_CLAIM_PACE:g} in the app, 0 headless")
     options.add_data_dir(parser)
     options.add_bind(parser)
@@ -68,7 +66,7 @@ def check(args: argparse.Namespace) -> str | None:
     problem = seats_problem(args.game, args.seats)
     if problem is not None:
         return f"--seats {args.seats}: {problem}"
-    problem = options.lie_options_problem(args, args.seats)
+    problem = options.game_options_problem(args, args.seats)
     if problem is not None:
         return problem
     if args.bots >= args.seats:
@@ -102,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
 def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     """The Textual app on a table opened on the network: we take seat 0, `--bots` local bot
     peers sit down at once, friends take the other seats."""
+    from fairdeal.ui.commands import options
     from fairdeal.ui.launch import run_app as launch
     from fairdeal.ui.table_factory import TableSpec
 
@@ -111,12 +110,10 @@ def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
         bots=args.bots,
         seat=0,
         short_game=args.short,
-        rounds=args.rounds,
-        hand_size=args.hand_size,
         bot_kind=args.bot_kind,
         claim_pace=DEFAULT_CLAIM_PACE if args.pace is None else args.pace,
         networked=True,
-    )
+    ).choosing(options.number_choices(args))
     return launch(
         spec,
         data_dir=args.data_dir,

@@ -1,4 +1,4 @@
-"""Options shared by the subcommands, spelled and checked one way everywhere (issue 14.8).
+"""Options shared by the subcommands, spelled and checked one way everywhere.
 
 - `--bots N` is always a count (seats that bots take) and `--bot-kind KIND[,KIND…]` their kinds.
 - `--data-dir DIR` is the data directory everywhere (`--data` still works, unlisted).
@@ -16,20 +16,65 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported when used: `fairdeal tables` never pays for the rules engine
     from fairdeal.ui.game_options import NumberOption
+    from fairdeal.ui.screen_game import ScreenGame
 
 BOT_KINDS = ("heuristic", "random")
-GAMES = ("larry", "lie")  # the games of the engine registry (fairdeal.engine.games)
-SEATS = (2, 8)  # Larry is played by 2 to 8 players (L3)
+SEATS = (2, 8)  # the most any table seats (fairdeal.p2p's limit); each game narrows it
 ANY_ADDRESS = ("0.0.0.0", "")
 
 
 def seats(text: str) -> int:
-    """A number of seats or players, 2-8 (L3)."""
+    """A number of seats or players, 2-8 (the widest game's ruling)."""
     value = _integer(text)
     low, high = SEATS
     if not low <= value <= high:
-        raise argparse.ArgumentTypeError(f"{value} is not {low}-{high} seats (L3)")
+        raise argparse.ArgumentTypeError(f"{value} is not {low}-{high} seats ({_widest_ruling()})")
     return value
+
+
+def _widest_ruling() -> str:
+    """The ruling of the game that seats the most players (the one SEATS follows)."""
+    from fairdeal.engine.games import get_game
+
+    widest = max(games(), key=lambda name: get_game(name).max_players)
+    return screen_record(widest).seats_ruling
+
+
+def games() -> tuple[str, ...]:
+    """The registered games' names (fairdeal.engine.games), the default first."""
+    from fairdeal.engine.games import game_names
+
+    return game_names()
+
+
+def default_game() -> str:
+    from fairdeal.engine.games import default_game as default
+
+    return default()
+
+
+def screen_record(name: str) -> ScreenGame[object, object]:
+    """The app's record of game `name` (ui/screen_game.py)."""
+    from fairdeal.ui.screen_game import screen_game
+
+    return screen_game(name)
+
+
+def seat_ranges(*, rulings: bool = False, style: str = "title first") -> str:
+    """Each game's seat range for a help text: "Larry 2-8, …" (style "title first", rulings
+    in brackets if asked) or "2-8 for Larry, …" (style "range first")."""
+    from fairdeal.engine.games import get_game
+
+    parts = []
+    for name in games():
+        rules = get_game(name)
+        span = f"{rules.min_players}-{rules.max_players}"
+        ruling = f" ({screen_record(name).seats_ruling})" if rulings else ""
+        if style == "range first":
+            parts.append(f"{span} for {rules.title}{ruling}")
+        else:
+            parts.append(f"{rules.title} {span}{ruling}")
+    return ", ".join(parts)
 
 
 def bot_count(text: str) -> int:
@@ -96,46 +141,77 @@ def bind_address(text: str) -> str:
 
 
 def game(text: str) -> str:
-    if text not in GAMES:
+    if text not in games():
         raise argparse.ArgumentTypeError(
-            f"{text!r} cannot be played here yet; the games are: {', '.join(GAMES)}"
+            f"{text!r} cannot be played here yet; the games are: {', '.join(games())}"
         )
     return text
 
 
-def add_lie_options(parser: argparse.ArgumentParser) -> None:
-    """The Lie's table options, `--rounds N` (T9) and `--hand-size N` (T3): signed by every seat
-    in the lobby's terms; a value out of range is an argument error (exit 2)."""
-    from fairdeal.ui.game_options import NUMBER_OPTIONS
+def _number_options() -> list[tuple[ScreenGame[object, object], NumberOption]]:
+    """Every game's number options with their game, each name once (the first game's)."""
+    from fairdeal.ui.screen_game import screen_games
 
-    for option in NUMBER_OPTIONS["lie"]:
+    seen: set[str] = set()
+    found = []
+    for record in screen_games():
+        for option in record.number_options:
+            if option.name not in seen:
+                seen.add(option.name)
+                found.append((record, option))
+    return found
+
+
+def add_short(parser: argparse.ArgumentParser, help_text: str = "short game") -> None:
+    """`--short`: each game's short game, as its record says ("one hand (L18)")."""
+    from fairdeal.ui.screen_game import screen_games
+
+    kinds = " or ".join(r.short_help for r in screen_games() if r.short_help)
+    parser.add_argument("--short", action="store_true", help=f"{help_text}: {kinds}")
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """Each game's whole-number table options (`--rounds N`, from the games' records): signed by
+    every seat in the lobby's terms; a value out of range is an argument error (exit 2)."""
+    for record, option in _number_options():
+        short = f", {option.short_default} with --short" if option.short_default else ""
         parser.add_argument(
             option.flag,
             dest=option.name,
             type=ranged(option),
             default=None,
             metavar="N",
-            help=f"The Lie: {option.label}, {option.low}-{option.high} (default "
-            f"{option.default}{', 1 with --short' if option.name == 'rounds' else ''}; "
-            f"{option.ruling})",
+            help=f"{record.title}: {option.label}, {option.low}-{option.high} (default "
+            f"{option.default}{short}; {option.ruling})",
         )
 
 
-def lie_options_problem(args: argparse.Namespace, seats: int) -> str | None:
-    """The combination check of a Lie table's options (None: they make a game), naming the
-    option; for Larry, that no Lie option was given."""
-    from fairdeal.ui.game_options import NUMBER_OPTIONS, lie_options, seats_problem
+def number_choices(args: argparse.Namespace) -> dict[str, int | None]:
+    """The number options given on the command line, by name (None: not given)."""
+    return {option.name: getattr(args, option.name, None) for _, option in _number_options()}
 
-    if args.game != "lie":
-        given = [o.flag for o in NUMBER_OPTIONS["lie"] if getattr(args, o.name, None) is not None]
-        return f"{', '.join(given)}: an option of The Lie, not of Larry" if given else None
-    problem = seats_problem("lie", seats)
+
+def game_options_problem(args: argparse.Namespace, seats: int) -> str | None:
+    """The combination check of a table's options (None: they make a game), naming the option:
+    no other game's option given, the game's player count, its numbers together."""
+    from fairdeal.ui.game_options import game_options, seats_problem
+
+    record = screen_record(args.game)
+    own = {option.name for option in record.number_options}
+    given = [
+        (owner, option)
+        for owner, option in _number_options()
+        if option.name not in own and getattr(args, option.name, None) is not None
+    ]
+    if given:
+        owners = " and ".join(dict.fromkeys(owner.title for owner, _ in given))
+        flags = ", ".join(option.flag for _, option in given)
+        return f"{flags}: an option of {owners}, not of {record.title}"
+    problem = seats_problem(args.game, seats)
     if problem is not None:
         return problem
     try:
-        lie_options(
-            seats=seats, short_game=args.short, rounds=args.rounds, hand_size=args.hand_size
-        )
+        game_options(args.game, seats=seats, short_game=args.short, numbers=number_choices(args))
     except ValueError as error:
         return str(error)
     return None
@@ -155,21 +231,25 @@ def ranged(option: NumberOption) -> Callable[[str], int]:
 
 
 def add_claim_pace(parser: argparse.ArgumentParser, default: float | None, note: str) -> None:
-    """`--pace S`: seconds between a bot's claims in The Lie's Phase 1 (T3), where every seat
-    grabs at once: 0 grabs as fast as it can, a second or two lets people keep up."""
+    """`--pace S`: seconds between a bot's claims, for a game where every seat grabs at once
+    (its record's `claim_pace_help`): 0 grabs as fast as it can, a second or two lets people
+    keep up."""
+    from fairdeal.ui.screen_game import screen_games
+
+    said = "; ".join(f"{r.title}: {r.claim_pace_help}" for r in screen_games() if r.claim_pace_help)
     parser.add_argument(
         "--pace",
         type=seconds,
         default=default,
         metavar="S",
-        help=f"The Lie: seconds between a bot's claims in Phase 1 ({note}; smaller is faster)",
+        help=f"{said} ({note}; smaller is faster)",
     )
 
 
 def add_game_argument(parser: argparse.ArgumentParser, what: str = "play") -> None:
     """The positional GAME of `host`, `selfplay` and `simulate`."""
     parser.add_argument(
-        "game", type=game, metavar="GAME", help=f"the game to {what}: {', '.join(GAMES)}"
+        "game", type=game, metavar="GAME", help=f"the game to {what}: {', '.join(games())}"
     )
 
 
@@ -195,9 +275,8 @@ def add_seats(parser: argparse.ArgumentParser, help_text: str, *, old: str, **kw
     `--peers`) is the command's older spelling, still accepted and not shown."""
     dest = kwargs.pop("dest", "seats")
     parser.add_argument("--seats", dest=dest, metavar="N", help=help_text, **kwargs)
-    parser.add_argument(
-        old, dest=dest, type=kwargs.get("type"), default=argparse.SUPPRESS, help=argparse.SUPPRESS
-    )
+    typed = {"type": kwargs["type"]} if "type" in kwargs else {}
+    parser.add_argument(old, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **typed)
 
 
 def add_no_mdns(parser: argparse.ArgumentParser, help_text: str) -> None:

@@ -1,45 +1,35 @@
-"""`fairdeal play`: a game of Larry or The Lie (`--game lie`) in this terminal.
+"""`fairdeal play`: a game (`--game NAME`, the registry's default otherwise) in this terminal.
 
 In a terminal it opens the Textual app on a table against local bots, ready to play (`--lobby`
 opens the lobby instead); with `--bots` fewer than the other seats the table is opened on the
 network for friends to take the rest, as `fairdeal host` does. With `--plain`, or when stdin or
-stdout is not a terminal, Larry plays with plain text prompts (`TextGame`): it reads stdin line
-by line, so it also works with piped input (an empty line takes the suggested default). The
-Lie's Phase 1 is a real-time race (T3), so it is played in the app only.
+stdout is not a terminal, a game with a plain-text game in its record (ui/screen_game.py) plays
+with text prompts; a game without one is played in the app only, for the reason it gives.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to follow the game
-DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in The Lie's Phase 1 (T3)
-
-if TYPE_CHECKING:
-    from fairdeal.engine.bots import Bot
-    from fairdeal.engine.larry.actions import Action
-    from fairdeal.engine.larry.events import Event
-    from fairdeal.engine.larry.view import LarryView
-    from fairdeal.engine.oracle import OracleDriver
+DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims, for a game that races them
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from fairdeal.ui.commands import options
 
+    default = options.default_game()
     parser.add_argument(
         "--game",
         type=options.game,
-        default="larry",
+        default=default,
         metavar="GAME",
-        help=f"the game to play: {', '.join(options.GAMES)} (default larry)",
+        help=f"the game to play: {', '.join(options.games())} (default {default})",
     )
     options.add_seats(
         parser,
-        "seats at the table: Larry 2-8, The Lie 2-6 (default 4)",
+        f"seats at the table: {options.seat_ranges()} (default 4)",
         old="--players",
         dest="players",
         type=options.seats,
@@ -62,10 +52,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="your seat number, 0 to N-1 (0 starts hand 1)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
-    parser.add_argument(
-        "--short", action="store_true", help="short game: one hand (L18) or one round (T9)"
-    )
-    options.add_lie_options(parser)
+    options.add_short(parser)
+    options.add_game_options(parser)
     options.add_claim_pace(parser, DEFAULT_CLAIM_PACE, f"default {DEFAULT_CLAIM_PACE:g}")
     parser.add_argument(
         "--bot-delay",
@@ -90,16 +78,12 @@ def check(args: argparse.Namespace) -> str | None:
 
     others = args.players - 1
     bots = bot_seats(args)
-    if args.game == "lie":
-        problem = options.lie_options_problem(args, args.players)  # T2, T3, T9
-        if problem is not None:
-            return f"--seats {args.players}: {problem}" if "players" in problem else problem
-        if args.plain:
-            return "The Lie's Phase 1 is a race in real time: it is played in the app only"
-    else:
-        problem = options.lie_options_problem(args, args.players)
-        if problem is not None:
-            return problem
+    problem = options.game_options_problem(args, args.players)  # the game's player count too
+    if problem is not None:
+        return f"--seats {args.players}: {problem}" if "players" in problem else problem
+    record = options.screen_record(args.game)
+    if args.plain and record.plain is None:
+        return f"{record.app_only}: it is played in the app only"
     if bots > others:
         return f"--bots {bots}: a table of {args.players} has {others} other seat(s)"
     if not 0 <= args.seat < args.players:
@@ -120,6 +104,7 @@ def bot_seats(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     if not terminal and not args.plain and (args.lobby or bot_seats(args) < args.players - 1):
         # the lobby and a table on the network live in the app only; a plain game is not it
@@ -129,11 +114,6 @@ def run(args: argparse.Namespace) -> int:
             "(this output is not one)"
         )
     if args.plain or not terminal:
-        if args.game != "larry":
-            raise SystemExit(
-                "fairdeal play: The Lie's Phase 1 is a race in real time; it is played in the "
-                "app only (run it in a terminal, without --plain)"
-            )
         return run_plain(args)
     return run_app(args)
 
@@ -141,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
 def run_app(args: argparse.Namespace) -> int:
     """The Textual app on a table of one human (`--seat`) and local bots, or (fewer bots than
     the other seats) on a table opened on the network."""
+    from fairdeal.ui.commands import options
     from fairdeal.ui.launch import run_app as launch
     from fairdeal.ui.table_factory import TableSpec
 
@@ -150,13 +131,11 @@ def run_app(args: argparse.Namespace) -> int:
         bots=bot_seats(args),
         seat=args.seat,
         short_game=args.short,
-        rounds=args.rounds,
-        hand_size=args.hand_size,
         seed=args.seed,
         bot_kind=args.bot_kind,
         bot_delay=args.bot_delay,
         claim_pace=max(0.0, args.pace),
-    )
+    ).choosing(options.number_choices(args))
     try:
         spec.validate()
     except ValueError as error:
@@ -172,307 +151,14 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def run_plain(args: argparse.Namespace) -> int:
-    import random
+    """The game in plain text, as its record plays it (ui/screen_game.py); a game without a
+    plain-text game is refused with its reason."""
+    from fairdeal.ui.commands import options
 
-    from fairdeal.engine.larry.options import LarryOptions
-    from fairdeal.engine.oracle import OracleDriver
-    from fairdeal.engine.selfplay import make_bots
-
-    try:
-        options = LarryOptions(short_game=args.short)
-        options.validate(args.players)
-        if not 0 <= args.seat < args.players:
-            raise ValueError(f"--seat must be 0-{args.players - 1}")
-        rng = random.Random(args.seed)
-        bots = make_bots(args.bot_kind, args.players, rng)
-    except ValueError as error:
-        raise SystemExit(f"fairdeal play: {error}") from None
-    driver = OracleDriver(args.players, options, seed=rng.randrange(1 << 32))
-    game = TextGame(driver, args.seat, bots, _read_line, print)
-    try:
-        return game.play()
-    except KeyboardInterrupt:
-        print("\nGame abandoned.")
-        return 130
-
-
-def _read_line(prompt: str) -> str | None:
-    print(prompt, end="", flush=True)
-    line = sys.stdin.readline()
-    return None if line == "" else line.strip()
-
-
-class InputEnded(Exception):
-    pass
-
-
-CARD_NAMES = {
-    "face_up": "[Play face-up]",
-    "pick_up_2": "[Pick up 2]",
-    "give_away_1": "[Give away 1]",
-    "change_direction": "[Change direction]",
-    "gloat": "[Gloat]",
-}
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """One menu line: an action (None: a face-down play of `slot`, the total asked next)."""
-
-    text: str
-    action: Action | None
-    slot: int | None = None
-    gift: bool = False  # give away 1: the card to give is asked next
-
-
-class TextGame:
-    """The terminal game loop: narrates events, prompts the human seat, lets bots play."""
-
-    def __init__(
-        self,
-        driver: OracleDriver,
-        seat: int,
-        bots: list[Bot],
-        read: Callable[[str], str | None],
-        write: Callable[[str], None],
-    ) -> None:
-        self.driver = driver
-        self.seat = seat
-        self.bots = bots
-        self.read = read
-        self.write = write
-        self.names = [
-            f"Seat {s} (you)" if s == seat else f"Seat {s} ({bots[s].name})"
-            for s in range(driver.players)
-        ]
-        self._told = 0
-
-    # -- the loop ------------------------------------------------------------------------------
-    def play(self) -> int:
-        from fairdeal.engine.larry.errors import IllegalAction
-        from fairdeal.engine.larry.legal import check_action
-        from fairdeal.engine.larry.view import view_for
-
-        driver = self.driver
-        self.write("Larry! Play cards face-down, announce the new total, doubt the liars.")
-        self.write("Cards are shown by value; action cards face-up do what they say.")
-        try:
-            while not driver.state.over:
-                self._narrate()
-                state = driver.state
-                actor = state.to_act()
-                assert actor is not None
-                view = view_for(state, driver.knowledge[actor], actor)
-                action = self.bots[actor].choose(view) if actor != self.seat else self._ask(view)
-                try:
-                    check_action(view, action)  # the seat's own cards too (L12), before acting
-                    driver.act(actor, action)
-                except IllegalAction as error:
-                    if actor != self.seat:
-                        raise  # a bot's bug: the prompts offer only legal moves to a person
-                    self.write(f"Not allowed: {error.reason}")
-        except InputEnded:
-            self.write("\nInput ended; the game is abandoned.")
-            return 1
-        self._narrate()
-        return 0
-
-    # -- narration ------------------------------------------------------------------------------
-    def _narrate(self) -> None:
-        events = self.driver.events
-        while self._told < len(events):
-            text = self.describe(events[self._told])
-            self._told += 1
-            if text:
-                self.write(text)
-
-    def card(self, face: int) -> str:
-        from fairdeal.engine.larry.cards import deck_of
-
-        name = deck_of(self.driver.options)[face].name
-        return CARD_NAMES.get(name, name)
-
-    def describe(self, event: Event) -> str:
-        from fairdeal.engine.larry import events as ev
-
-        n = self.names
-        if isinstance(event, ev.HandStarted):
-            return (
-                f"\n=== Hand {event.hand}: {event.cards_per_player} cards each; "
-                f"{n[event.first_seat]} start(s). Limit 7, clockwise. ==="
-            )
-        if isinstance(event, ev.PlayedFaceDown):
-            call = ' and calls "Larry!"' if event.larry else ""
-            return f'{n[event.seat]} plays a card face-down: "{event.announce}"{call}'
-        if isinstance(event, ev.PlayedFaceUp):
-            target = f" at {n[event.target]}" if event.target is not None else ""
-            call = ' and calls "Larry!"' if event.larry else ""
-            return (
-                f"{n[event.seat]} plays {self.card(event.card)} face-up{target}{call}; "
-                f"total {event.total}"
-            )
-        if isinstance(event, ev.Doubted):
-            return f"{n[event.seat]} doubts {n[event.last_player]}!"
-        if isinstance(event, ev.DoubtResolved):
-            cards = ", ".join(self.card(face) for face in event.cards)
-            verdict = "right" if event.correct else "wrong"
-            gloat = " (odd gloats: always right)" if event.gloats % 2 else ""
-            return (
-                f'  The pile: {cards} = {event.total}; "{event.announced}" was '
-                f"{verdict}{gloat}. {n[event.loser]} pick(s) up."
-            )
-        if isinstance(event, ev.PickedUp):
-            return f"  {n[event.seat]} pick(s) up {event.count} ({event.reason.replace('_', ' ')})"
-        if isinstance(event, ev.Reshuffled):
-            return f"  The discard pile ({event.count} cards) is shuffled into a new pick-up pile."
-        if isinstance(event, ev.CardGiven):
-            return f"  {n[event.seat]} give(s) a card to {n[event.target]}"
-        if isinstance(event, ev.DirectionChanged):
-            way = "clockwise" if event.direction == 1 else "counter-clockwise"
-            return f"  Direction is now {way}, limit {event.limit}"
-        if isinstance(event, ev.ObligationPlaced):
-            return f"  {n[event.target]} must play the next card face-up"
-        if isinstance(event, ev.OverLimit):
-            return f"  {event.total} is over the limit {event.limit}!"
-        if isinstance(event, ev.LarryPenalty):
-            return f'  {n[event.seat]} forgot to call "Larry"!'
-        if isinstance(event, ev.WentOut):
-            return f"{n[event.seat]} played the last card!"
-        if isinstance(event, ev.OutAccepted):
-            return f"{n[event.seat]} does not doubt."
-        if isinstance(event, ev.HandScored):
-            scores = ", ".join(
-                f"{n[s]} {event.hand_scores[s]:+d} (total {event.totals[s]})" for s in range(len(n))
-            )
-            return f"Hand {event.hand} over, {n[event.out_seat]} went out. {scores}"
-        if isinstance(event, ev.GameOver):
-            return "Game over. Winner(s): " + ", ".join(n[s] for s in event.winners)
-        if isinstance(event, ev.Violation):
-            return f"VIOLATION by {n[event.seat]}: {event.reason}"
-        return ""
-
-    # -- prompting ------------------------------------------------------------------------------
-    def _line(self, prompt: str) -> str:
-        line = self.read(prompt)
-        if line is None:
-            raise InputEnded
-        return line
-
-    def _status(self, view: LarryView) -> None:
-        way = "clockwise" if view.direction == 1 else "counter-clockwise"
-        counts = ", ".join(
-            f"{self.names[s]}: {size}" for s, size in enumerate(view.hand_sizes) if s != self.seat
+    record = options.screen_record(args.game)
+    if record.plain is None:
+        raise SystemExit(
+            f"fairdeal play: {record.app_only}; it is played in the "
+            "app only (run it in a terminal, without --plain)"
         )
-        shown = [self.card(face) for _, face in view.pile if face is not None]
-        self.write(
-            f"\nLimit {view.limit} ({way}). Announced total: {view.announced}. "
-            f"Pile: {view.pile_size} card(s)"
-            + (f", face-up/yours: {', '.join(shown)}" if shown else "")
-            + f". Pick-up pile: {view.pickup_count}."
-        )
-        self.write(f"Cards held: {counts}")
-        if view.obligated[self.seat]:
-            self.write("A face-up card lies before you: your next card must be played face-up.")
-        if view.out_seat is not None:
-            self.write(f"{self.names[view.out_seat]} went out. Doubt, or accept?")
-        hand = ", ".join(sorted(self.card(face) for _, face in view.hand if face is not None))
-        self.write(f"Your hand: {hand}")
-
-    def _menu(self, view: LarryView) -> list[_Entry]:
-        """The legal actions, with face-down plays and gifts asked for in a second step."""
-        from fairdeal.engine.larry.actions import PlayFaceUp
-        from fairdeal.engine.larry.legal import (
-            accept_actions,
-            doubt_actions,
-            face_down_actions,
-            face_up_actions,
-        )
-
-        entries: list[_Entry] = []
-        for action in doubt_actions(view):
-            last = self.names[view.last_player] if view.last_player is not None else "the"
-            entries.append(_Entry(f"doubt {last}'s total", action))
-        for action in accept_actions(view):
-            entries.append(_Entry("accept (do not doubt)", action))
-        if face_down_actions(view):
-            seen: set[str] = set()
-            for slot, face in sorted(view.hand, key=lambda entry: entry[1] or 0):
-                if face is not None and self.card(face) not in seen:
-                    entries.append(_Entry(f"play {self.card(face)} face-down", None, slot))
-                    seen.add(self.card(face))
-        hand = dict(view.hand)
-        gifts: set[tuple[int, int | None]] = set()
-        for action in face_up_actions(view):
-            assert isinstance(action, PlayFaceUp)
-            face = hand[action.slot]
-            text = f"play {self.card(face) if face is not None else '?'} face-up"
-            if action.target is not None:
-                text += f" at {self.names[action.target]}"
-            if action.give is not None:  # one entry per target; the gift is asked next
-                if (action.slot, action.target) in gifts:
-                    continue
-                gifts.add((action.slot, action.target))
-                entries.append(_Entry(text + " (you choose the card to give)", action, gift=True))
-                continue
-            entries.append(_Entry(text, action))
-        return entries
-
-    def _ask(self, view: LarryView) -> Action:
-        from dataclasses import replace
-
-        from fairdeal.engine.larry.actions import PlayFaceDown, PlayFaceUp
-        from fairdeal.engine.larry.cards import deck_of
-
-        self._status(view)
-        entries = self._menu(view)
-        for number, entry in enumerate(entries, 1):
-            self.write(f"  [{number}] {entry.text}")
-        entry = entries[self._number(f"Your choice [1-{len(entries)}, default 1]: ", entries) - 1]
-        if entry.gift:
-            assert isinstance(entry.action, PlayFaceUp)
-            played = entry.action.slot
-            others = [(slot, face) for slot, face in view.hand if slot != played]
-            for number, (_, face) in enumerate(others, 1):
-                self.write(f"  [{number}] give {self.card(face) if face is not None else '?'}")
-            pick = self._number(f"Which card to give [1-{len(others)}, default 1]: ", others)
-            return self._with_larry(replace(entry.action, give=others[pick - 1][0]), view)
-        if entry.action is not None:
-            return self._with_larry(entry.action, view)
-        assert entry.slot is not None
-        face = dict(view.hand)[entry.slot]
-        value = deck_of(view.options)[face].value if face is not None else 0
-        suggestion = min(view.announced + value, view.limit)
-        while True:
-            text = self._line(
-                f"Announce the new total (at most {view.limit}) [default {suggestion}]: "
-            )
-            if not text:
-                announce = suggestion
-                break
-            try:
-                announce = int(text)
-                break
-            except ValueError:
-                self.write("Please type a whole number.")
-        return self._with_larry(PlayFaceDown(entry.slot, announce), view)
-
-    def _number(self, prompt: str, choices: list[Any]) -> int:
-        while True:
-            answer = self._line(prompt) or "1"
-            if answer.isdigit() and 1 <= int(answer) <= len(choices):
-                return int(answer)
-            self.write("Please type one of the numbers shown.")
-
-    def _with_larry(self, action: Action, view: LarryView) -> Action:
-        """L15: a play that leaves one card needs the call; the human must make it."""
-        from dataclasses import replace
-
-        from fairdeal.engine.larry.actions import PlayFaceDown, PlayFaceUp
-
-        if not isinstance(action, PlayFaceDown | PlayFaceUp):
-            return action
-        left = len(view.hand) - 1 - (1 if isinstance(action, PlayFaceUp) and action.give else 0)
-        if left != 1:
-            return replace(action, larry=False)
-        answer = self._line("You will hold one card. Call it? [type larry, default larry]: ")
-        return replace(action, larry=answer.lower() in ("", "larry", "y", "yes"))
+    return record.plain(args)

@@ -23,7 +23,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     options.add_seats(
         parser,
-        "seats at the table (Larry 2-8, The Lie 2-6; default 4)",
+        f"seats at the table ({options.seat_ranges()}; default 4)",
         old="--players",
         dest="players",
         type=int,
@@ -36,7 +36,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     options.add_bot_kind(parser, per_seat=True)
     # the older name here (elsewhere --bots counts bot seats; here every seat is a bot)
     parser.add_argument("--bots", dest="bot_kind", type=options.bot_kinds, help=argparse.SUPPRESS)
-    parser.add_argument("--short", action="store_true", help="Larry's short game: one hand (L18)")
+    from fairdeal.ui.screen_game import screen_games
+
+    shorts = [r for r in screen_games() if r.selfplay_short_refusal is None and r.short_help]
+    kinds = " or ".join(f"{r.title}'s short game: {r.short_help}" for r in shorts)
+    parser.add_argument("--short", action="store_true", help=kinds)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
@@ -44,20 +48,22 @@ def run(args: argparse.Namespace) -> int:
     import json
     import random
     import time
+    from dataclasses import replace
 
     from fairdeal.engine.games import get_game
     from fairdeal.engine.selfplay import make_bots, play_game
+    from fairdeal.ui.screen_game import screen_game
 
     if args.games < 1:
         raise SystemExit("fairdeal selfplay: --games must be at least 1")
     game = get_game(args.game)
     try:
-        if args.game == "larry":
-            options = game.options_from_data({"short_game": args.short})
-        elif args.short:
-            raise ValueError("--short is a Larry option; The Lie always plays its rounds (T9)")
-        else:
-            options = game.default_options()
+        record = screen_game(args.game)
+        if args.short and record.selfplay_short_refusal is not None:
+            raise ValueError(record.selfplay_short_refusal)
+        options = game.default_options()
+        if args.short:
+            options = replace(options, **record.short_changes)
         options.validate(args.players)
         rng = random.Random(args.seed)
         make_bots(args.bot_kind, args.players, rng, args.game)  # fail early on a bad spec
@@ -77,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         actions += result.actions
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
-    unit = "hand" if args.game == "larry" else "round"
+    unit = screen_game(args.game).unit
     figures = {
         "game": args.game,
         "players": args.players,

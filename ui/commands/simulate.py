@@ -11,33 +11,32 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-PEERS = {"larry": (2, 8), "lie": (2, 6)}  # L3, T2
-TITLES = {"larry": "Larry", "lie": "The Lie"}
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from fairdeal.ui.commands import options
-    from fairdeal.ui.game_options import LIE_HAND_SIZE
+    from fairdeal.ui.screen_game import screen_games
 
     options.add_game_argument(parser, "simulate")
     options.add_seats(
         parser,
-        "seats, each a bot peer in its own process: 2-8 for Larry, 2-6 for The Lie (default 4)",
+        "seats, each a bot peer in its own process: "
+        f"{options.seat_ranges(style='range first')} (default 4)",
         old="--peers",
         dest="peers",
         type=options.seats,
         default=4,
     )
-    parser.add_argument(
-        "--short", action="store_true", help="a short game: one hand (L18) or one round (The Lie)"
-    )
-    parser.add_argument(
-        "--hand-size",
-        type=options.ranged(LIE_HAND_SIZE),  # 1-12, refused at the command line (exit 2)
-        default=None,
-        metavar="N",
-        help="The Lie: how many cards per hand, 1-12 (default 12, T3; fewer make a quick game)",
-    )
+    options.add_short(parser, "a short game")
+    for record in screen_games():
+        for option, help_text in record.simulate_numbers:  # refused at the command line (exit 2)
+            parser.add_argument(
+                option.flag,
+                dest=option.name,
+                type=options.ranged(option),
+                default=None,
+                metavar="N",
+                help=f"{record.title}: {help_text}",
+            )
     options.add_claim_pace(parser, 0.0, "default 0: as fast as allowed, one card at a time")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices")
     options.add_bot_kind(parser, per_seat=True)
@@ -50,24 +49,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def table_options(args: argparse.Namespace) -> Any:
     """The options of the simulated game (the rulebook's, but for --short and --hand-size)."""
     from fairdeal.engine.games import get_game
+    from fairdeal.ui.screen_game import screen_game, screen_games
 
-    default = get_game(args.game).default_options()
-    if args.game == "larry":
-        if args.hand_size is not None:
-            raise SystemExit("fairdeal simulate: --hand-size is an option of The Lie")
-        return replace(default, short_game=args.short)
-    changes: dict[str, Any] = {"rounds": 1} if args.short else {}
-    if args.hand_size is not None:
-        changes["hand_size"] = args.hand_size
-    return replace(default, **changes)
+    record = screen_game(args.game)
+    own = {option.name for option, _ in record.simulate_numbers}
+    changes: dict[str, Any] = dict(record.short_changes) if args.short else {}
+    for other in screen_games():
+        for option, _ in other.simulate_numbers:
+            value = getattr(args, option.name, None)
+            if value is None:
+                continue
+            if option.name not in own:
+                raise SystemExit(f"fairdeal simulate: {option.flag} is an option of {other.title}")
+            changes[option.name] = value
+    return replace(get_game(args.game).default_options(), **changes)
 
 
 def run(args: argparse.Namespace) -> int:
+    from fairdeal.engine.games import get_game
     from fairdeal.p2p.table.simulate import simulate
 
-    low, high = PEERS[args.game]
+    rules = get_game(args.game)
+    low, high = rules.min_players, rules.max_players
     if not low <= args.peers <= high:
-        raise SystemExit(f"fairdeal simulate: {TITLES[args.game]} takes {low} to {high} peers")
+        raise SystemExit(f"fairdeal simulate: {rules.title} takes {low} to {high} peers")
     options = table_options(args)
     try:
         options.validate(args.peers)

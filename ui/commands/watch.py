@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from fairdeal.p2p.table.watch import WatchClient
     from fairdeal.ui.launch import AppRunner
 
 
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     return 0
 
 
-async def _plain(client, host: str, port: int, timeout: float) -> int:  # type: ignore[no-untyped-def]
+async def _plain(client: WatchClient, host: str, port: int, timeout: float) -> int:
     from fairdeal.p2p.table.watch import WatchRefused
     from fairdeal.ui.replay_story import StoryTeller
 

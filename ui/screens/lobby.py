@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -17,27 +18,34 @@ from fairdeal.p2p.lobby.discovery import (
     TableRemoved,
     TableUpdated,
 )
-from fairdeal.ui.games.larry.narrator import counted
 from fairdeal.ui.messages import ConnectRequested, JoinRequested, NewTableRequested
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import TableFinder
+from fairdeal.ui.wording import counted
 
-LOBBY_KEYS = """\
+_LOBBY_KEYS = """\
 ## Keys in the lobby
 | key | does |
 |---|---|
 | ↑ ↓ | choose a table found on your network |
 | j or Enter | join the chosen table |
 | c | connect to a table at HOST:PORT (where mDNS does not reach) |
-| n | open a new table: Larry or The Lie, its options, seats, bots, here or on the network |
+| n | open a new table: {games}, its options, seats, bots, here or on the network |
 | w | watch the chosen table (it has started): the public table live, every proof checked |
 | r | past tables: your finished and left tables, newest first; Enter replays one |
 | ? or F1 | this help · q quit |
 """
 
 
+def lobby_keys() -> str:
+    """The lobby's keys, Markdown, naming the games a new table can be of."""
+    from fairdeal.ui.screen_game import screen_games
+
+    return _LOBBY_KEYS.format(games=" or ".join(game.title for game in screen_games()))
+
+
 def game_title(game: str) -> str:
-    """ "Larry", "The Lie"; a game this fairdeal lacks is listed by its id, marked (joining it is
+    """The game's title; a game this fairdeal lacks is listed by its id, marked (joining it is
     refused with the reason), so that the user learns a newer fairdeal plays it."""
     from fairdeal.engine.games import game_names, get_game
 
@@ -133,7 +141,7 @@ class LobbyScreen(Screen[None]):
         table = self.query_one(DataTable)
         if not self.tables or table.cursor_row < 0:
             return None
-        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
         return self.tables.get(key) if key is not None else None
 
     def action_watch(self) -> None:
@@ -175,7 +183,7 @@ class LobbyScreen(Screen[None]):
     def action_help(self) -> None:
         from fairdeal.ui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(first=LOBBY_KEYS))
+        self.app.push_screen(HelpScreen(first=lobby_keys()))
 
     async def on_unmount(self) -> None:
         if self.finder is not None:

@@ -1,8 +1,8 @@
 """Open a table: game, seats, how many of them bots fill, where, and the game's own options.
 
-Larry's option is the game's length (L18); The Lie's are its rounds (T9) and hand size (T3),
-typed in and checked with the same words as `fairdeal host --rounds/--hand-size`
-(ui.game_options). Choosing the game shows that game's options. A choice that makes no table is
+Each game's options are rows its record gives (ui/screen_game.py: a short game's yes/no, numbers
+typed in and checked with the same words as `fairdeal host`'s flags, ui/game_options.py), with
+the id `<game>-options`. Choosing the game shows that game's rows. A choice that makes no table is
 refused in the dialog, naming the option, and nothing opens.
 """
 
@@ -16,11 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
-from fairdeal.ui.game_options import LIE_HAND_SIZE, LIE_ROUNDS
+from fairdeal.ui.screen_game import screen_game, screen_games
 from fairdeal.ui.table_factory import TableSpec
-from fairdeal.ui.widgets.keyed_input import KeyedInput
-
-GAMES = [("Larry", "larry"), ("The Lie", "lie")]
 
 
 def bot_choices(seats: int) -> list[tuple[str, int]]:
@@ -41,7 +38,11 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             with Horizontal(classes="row"):
                 yield Label("Game ", classes="field")
                 yield Select(
-                    GAMES, value=self.base.game, allow_blank=False, compact=True, id="game"
+                    [(game.title, game.name) for game in screen_games()],
+                    value=self.base.game,
+                    allow_blank=False,
+                    compact=True,
+                    id="game",
                 )
             with Horizontal(classes="row"):
                 yield Label("Seats", classes="field")
@@ -61,34 +62,8 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                     compact=True,
                     id="bots",
                 )
-            with Horizontal(classes="row", id="larry-options"):
-                yield Label("Length", classes="field")
-                yield Select(
-                    [("full: 3 hands (L18)", False), ("short: 1 hand (L18)", True)],
-                    value=self.base.short_game,
-                    allow_blank=False,
-                    compact=True,
-                    id="short",
-                )
-            with Horizontal(classes="row", id="lie-options"):
-                yield Label("Rounds", classes="field")
-                yield KeyedInput(
-                    str(self._base_rounds()),
-                    type="integer",
-                    max_length=3,
-                    compact=True,
-                    id="rounds",
-                    tooltip=f"{LIE_ROUNDS.low}-{LIE_ROUNDS.high} rounds (T9)",
-                )
-                yield Label(" Hand size", classes="field wide-field")
-                yield KeyedInput(
-                    str(self.base.hand_size or LIE_HAND_SIZE.default),
-                    type="integer",
-                    max_length=3,
-                    compact=True,
-                    id="hand-size",
-                    tooltip=f"{LIE_HAND_SIZE.low}-{LIE_HAND_SIZE.high} cards (T3)",
-                )
+            for game in screen_games():
+                yield from game.dialog_rows(self.base)
             with Horizontal(classes="row"):
                 yield Label("Where", classes="field")
                 yield Select(
@@ -99,20 +74,16 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                     id="networked",
                 )
             yield Label(
-                "Seats that are not bots are for friends, on the network. Larry: 2-8 seats"
-                f" (L3). The Lie: 2-6 (T2), {LIE_ROUNDS.low}-{LIE_ROUNDS.high} rounds (T9),"
-                f" hands of {LIE_HAND_SIZE.low}-{LIE_HAND_SIZE.high} cards (T3).",
+                " ".join(
+                    ["Seats that are not bots are for friends, on the network."]
+                    + [game.dialog_note for game in screen_games()]
+                ),
                 classes="dim",
             )
             yield Label("", id="open-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Open", variant="primary", compact=True, id="open")
                 yield Button("Cancel", compact=True, id="cancel")
-
-    def _base_rounds(self) -> int:
-        if self.base.rounds is not None:
-            return self.base.rounds
-        return 1 if self.base.short_game else LIE_ROUNDS.default
 
     def on_mount(self) -> None:
         self._show_game_options()
@@ -128,12 +99,12 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
 
     def _show_game_options(self) -> None:
         """Only the chosen game's options are on show (and checked)."""
-        lie = self.query_one("#game", Select).value == "lie"
-        self.query_one("#larry-options").display = not lie
-        self.query_one("#lie-options").display = lie
+        chosen = self.query_one("#game", Select).value
+        for game in screen_games():
+            self.query_one(f"#{game.name}-options").display = game.name == chosen
         self.query_one("#open-error", Label).update("")
 
-    def _number(self, field: str, label: str) -> int:
+    def number(self, field: str, label: str) -> int:
         """The whole number typed in `field`; ValueError naming the option otherwise."""
         text = self.query_one(f"#{field}", Input).value.strip()
         try:
@@ -153,10 +124,8 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
     def _open(self) -> None:
         game = str(self.query_one("#game", Select).value)
         try:
-            rounds = hand_size = None
-            if game == "lie":
-                rounds = self._number("rounds", LIE_ROUNDS.label)
-                hand_size = self._number("hand-size", LIE_HAND_SIZE.label)
+            # the chosen game's rows; no other game's numbers (nor short game) go with it
+            chosen = screen_game(game).dialog_values(self)
         except ValueError as error:
             self.query_one("#open-error", Label).update(f"✗ {error}")
             return
@@ -164,9 +133,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             game=game,
             seats=int(self.query_one("#seats", Select).value),  # type: ignore[arg-type]
             bots=int(self.query_one("#bots", Select).value),  # type: ignore[arg-type]
-            short_game=game == "larry" and bool(self.query_one("#short", Select).value),
-            rounds=rounds,
-            hand_size=hand_size,
+            short_game=chosen.short_game,
             networked=bool(self.query_one("#networked", Select).value),
             seed=self.base.seed,
             bot_kind=self.base.bot_kind,
@@ -174,7 +141,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             claim_pace=self.base.claim_pace,
             name=self.base.name,
             fingerprint=self.base.fingerprint,
-        )
+        ).choosing(chosen.numbers)
         try:
             spec.validate()
         except ValueError as error:

@@ -56,7 +56,7 @@ def past_tables(data: Path) -> list[PastTable]:
     return sorted(found, key=lambda t: t.when, reverse=True)
 
 
-def _game(extra: dict) -> str:  # type: ignore[type-arg]
+def _game(extra: dict[str, object]) -> str:
     """The game's title from the signed roster in the header ("?" without one)."""
     from fairdeal.p2p.errors import P2PError
     from fairdeal.p2p.lobby.messages import parse_signed_roster_record

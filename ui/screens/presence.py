@@ -78,7 +78,7 @@ class TablePresence:
                 text = (
                     f"Waiting for {name}: {', '.join(event.owes)} ({event.waiting_seconds:.0f} s)."
                 )
-            if event.withholding is not None:  # issue 13 item 6: it may be doing so on purpose
+            if event.withholding is not None:  # it may be doing so on purpose (protocol.md)
                 self._withholding.add(event.seat)
                 text = (
                     f"{name} {event.withholding} ({event.waiting_seconds:.0f} s): "
@@ -157,7 +157,7 @@ class TablePresence:
         ]
         return "Waiting for " + " · ".join(parts)
 
-    # -- leaving (issue 14.3) ----------------------------------------------------------------------
+    # -- leaving ---------------------------------------------------------------------------------
     def others_would_wait(self) -> bool:
         """Leaving now would leave someone waiting: the game is on and another seat is a person
         (or a bot of another process), not one of our own local bots."""
@@ -201,7 +201,7 @@ class TablePresence:
     @work(group="leaving")
     async def action_end_table(self) -> None:
         """e: the remaining players end a table that cannot go on (a seat left, or withholds its
-        coin reveal past the silence limit: issue 13 item 6)."""
+        coin reveal past the silence limit)."""
         if not self.left and self._withholding:
             who = ", ".join(self.names[s] for s in sorted(self._withholding))
             dialog = ConfirmDialog(

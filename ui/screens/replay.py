@@ -1,7 +1,8 @@
 """The replay: the game's own table screen over a `ReplaySession`, with keys to move in time.
 
-← → one step (an action, a card opened, a doubt), PgUp PgDn a hand (Larry) or a trick and
-round (The Lie), Home End the start and the end; s the scores (with their chart), Esc back.
+← → one step (an action, a card opened, a doubt), PgUp PgDn a hand or round (and a trick, for
+a game whose record asks for `fine_marks`), Home End the start and the end; s the scores (with
+their chart), Esc back.
 A step forward feeds the screen that step's events; a jump or a step back starts the same screen
 again at that step (`init_table_state`, its log emptied, the session's history to there replayed
 into it): a table screen only ever goes forward, and the steps passed over are history there
@@ -12,19 +13,17 @@ doubt's, the scores) is closed first: it belonged to the step left.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
-from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent
+from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent, TableSession
 from fairdeal.p2p.table.replay import Replay
-from fairdeal.ui.games.larry.screen import TableScreen
-from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.replay_session import ReplaySession
+from fairdeal.ui.screen_game import screen_game
 from fairdeal.ui.widgets.game_log import GameLog
 
 REPLAY_BINDINGS: list[BindingType] = [
@@ -46,16 +45,13 @@ REPLAY_CSS = """
 
 def replay_screen(replay: Replay, position: int = 0) -> Screen[None]:
     """The replay's screen at frame `position`, for its game."""
-    session = ReplaySession(replay, position)
-    if replay.game == "lie":
-        return LieReplayScreen(session)
-    return LarryReplayScreen(session)
+    return screen_game(replay.game).replay_screen(ReplaySession(replay, position))
 
 
 def bar_text(replay: Replay, position: int) -> str:
     """Where the replay stands: step, hand/round (trick), whose step, whose eyes."""
     frame = replay.frames[position]
-    round_name = "round" if replay.game == "lie" else "hand"
+    round_name = screen_game(replay.game).unit
     where = f"{round_name} {frame.round}" if frame.round else "setup"
     if frame.trick:
         where += f", trick {frame.trick}"
@@ -76,10 +72,11 @@ def bar_text(replay: Replay, position: int) -> str:
     )
 
 
-class _ReplayControls:
-    """The keys and the bar shared by both games' replay screens (mixed into a table screen)."""
+class ReplayControls:
+    """The keys and the bar shared by every game's replay screen (mixed into its table screen:
+    ui/games/<game>/replay.py)."""
 
-    session: ReplaySession
+    session: TableSession  # a ReplaySession (`replaying`), as the table screen it is mixed into
     app: Any
     _history = False  # within the steps before this one: logged, no views opened, drawn once
 
@@ -88,18 +85,26 @@ class _ReplayControls:
         if isinstance(event, ReplayStarted | ReplayDone):
             self._history = isinstance(event, ReplayStarted)
 
+    @property
+    def replaying(self) -> ReplaySession:
+        """The session as the replay it is (a replay screen is only ever given one)."""
+        session = self.session
+        if not isinstance(session, ReplaySession):
+            raise TypeError(f"a replay screen over a {type(session).__name__}")
+        return session
+
     def replay_bar(self) -> Static:
-        return Static(bar_text(self.session.replay, self.session.position), id="replay-bar")
+        return Static(bar_text(self.replaying.replay, self.replaying.position), id="replay-bar")
 
     def _update_bar(self) -> None:
         try:  # a watcher's screen may move on before it is mounted: compose draws it then
             bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
         except NoMatches:
             return
-        bar.update(bar_text(self.session.replay, self.session.position), layout=False)  # 1 row
+        bar.update(bar_text(self.replaying.replay, self.replaying.position), layout=False)  # 1 row
 
     def go_to(self, position: int) -> None:
-        session = self.session
+        session = self.replaying
         last = len(session.replay.frames) - 1
         position = max(0, min(position, last))
         if position == session.position:
@@ -116,7 +121,7 @@ class _ReplayControls:
         while self in stack and stack[-1] is not self:  # a view of the step left
             self.app.pop_screen()  # (its callback goes with it: the state starts again anyway)
             stack = self.app.screen_stack
-        self.session = ReplaySession(self.session.replay, position)
+        self.session = ReplaySession(self.replaying.replay, position)
         self.init_table_state()  # type: ignore[attr-defined]
         self._history = False
         self.query_one(GameLog).forget()  # type: ignore[attr-defined]
@@ -126,16 +131,16 @@ class _ReplayControls:
     def follow_to(self, position: int) -> None:
         """A watcher's screen at the end moves on to the new end: every step's events in turn,
         on this screen (a doubt or scores view opens as at the table)."""
-        if position > self.session.position:
-            self.session.advance(position - self.session.position)
+        if position > self.replaying.position:
+            self.replaying.advance(position - self.replaying.position)
             self._update_bar()
 
     def action_step(self, delta: int) -> None:
-        self.go_to(self.session.position + delta)
+        self.go_to(self.replaying.position + delta)
 
     def action_jump(self, direction: int) -> None:
-        replay, here = self.session.replay, self.session.position
-        marks = replay.marks(fine=replay.game == "lie")
+        replay, here = self.replaying.replay, self.replaying.position
+        marks = replay.marks(fine=screen_game(replay.game).fine_marks)
         if direction > 0:
             later = [m for m in marks if m > here]
             self.go_to(later[0] if later else len(replay.frames) - 1)
@@ -144,14 +149,14 @@ class _ReplayControls:
             self.go_to(earlier[-1] if earlier else 0)
 
     def action_edge(self, direction: int) -> None:
-        self.go_to(0 if direction < 0 else len(self.session.replay.frames) - 1)
+        self.go_to(0 if direction < 0 else len(self.replaying.replay.frames) - 1)
 
     def drawing_deferred(self) -> bool:
         """The table is drawn once for the history, and once per step after its last event."""
         if self._history:
             return True
         seen = self.events_seen  # type: ignore[attr-defined]
-        return seen + 1 < len(self.session.history)
+        return seen + 1 < len(self.replaying.history)
 
     def others_would_wait(self) -> bool:
         return False  # nobody waits on a replay
@@ -161,52 +166,3 @@ class _ReplayControls:
             self.app.pop_screen()
         else:
             self.app.exit()
-
-
-class LarryReplayScreen(_ReplayControls, TableScreen, inherit_bindings=False):
-    BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
-    DEFAULT_CSS = REPLAY_CSS
-
-    def __init__(self, session: ReplaySession) -> None:
-        # A replay turns a doubt's cards over at once (the user steps); a watcher's screen
-        # turns them over as the table does, so that other seats' doubts close by themselves.
-        super().__init__(session, reveal_interval=0.4 if session.replay.live else 0.0)
-
-    def compose(self) -> ComposeResult:
-        yield self.replay_bar()
-        yield from super().compose()
-
-    async def handle(self, event: TableEvent) -> None:
-        self._follow_history(event)
-        await super().handle(event)
-        if isinstance(event, ReplayDone):
-            self.query_one(GameLog).release()
-            await self.refresh_table()  # once, for all the history before it
-
-    async def refresh_table(self) -> None:
-        if not self.drawing_deferred():
-            await super().refresh_table()
-
-
-class LieReplayScreen(_ReplayControls, LieTableScreen, inherit_bindings=False):
-    BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
-    DEFAULT_CSS = REPLAY_CSS
-
-    def compose(self) -> ComposeResult:
-        yield self.replay_bar()
-        yield from super().compose()
-
-    async def handle(self, event: TableEvent) -> None:
-        self._follow_history(event)
-        await super().handle(event)
-        if isinstance(event, ReplayDone):
-            self.query_one(GameLog).release()
-            self.refresh_table()  # once, for all the history before it
-
-    def refresh_table(self) -> None:
-        if not self.drawing_deferred():
-            super().refresh_table()
-
-    def _queue_modal(self, make: Any) -> None:
-        if not self._history:
-            super()._queue_modal(make)

@@ -1,1 +1,82 @@
-"""."""
+"""Larry in the app: its table screen, widgets, narrator, help and plain-text game, and `SCREENS`,
+the record the generic app finds it by (entry point `fairdeal.screens`, ui/screen_game.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fairdeal.ui.games.larry import options
+from fairdeal.ui.screen_game import ScreenGame
+
+if TYPE_CHECKING:
+    import argparse
+
+    from textual.screen import Screen
+
+    from fairdeal.engine.larry import LarryView
+    from fairdeal.engine.larry.actions import Action
+    from fairdeal.p2p.table.api import TableSession
+    from fairdeal.ui.replay_session import ReplaySession
+
+
+def _table_screen(session: TableSession[LarryView, Action], reveal_interval: float) -> Screen[None]:
+    from fairdeal.ui.games.larry.screen import TableScreen
+
+    return TableScreen(session, reveal_interval=reveal_interval)
+
+
+def _replay_screen(session: ReplaySession) -> Screen[None]:
+    from fairdeal.ui.games.larry.replay import LarryReplayScreen
+
+    return LarryReplayScreen(session)
+
+
+def _help_text() -> str:
+    from fairdeal.ui.games.larry.help import HELP_TEXT
+
+    return HELP_TEXT
+
+
+def _event_text(event: object, names: list[str], view: LarryView) -> str | None:
+    from fairdeal.ui.games.larry.narrator import event_text
+
+    return event_text(event, names, view.deck)  # type: ignore[arg-type]
+
+
+def _card_text(view: LarryView, face: int) -> str:
+    from fairdeal.ui.games.larry.narrator import card_name
+
+    return card_name(view.deck[face])
+
+
+def _plain(args: argparse.Namespace) -> int:
+    from fairdeal.ui.games.larry.plain import run_plain
+
+    return run_plain(args)
+
+
+def _make_options(seats: int, short_game: bool, numbers: Mapping[str, int | None]) -> object:
+    return options.table_options(seats, short_game, numbers)
+
+
+SCREENS: ScreenGame[LarryView, Action] = ScreenGame(
+    name="larry",
+    title="Larry",
+    seats_ruling="L3",
+    unit="hand",
+    table_screen=_table_screen,
+    replay_screen=_replay_screen,
+    help_text=_help_text,
+    event_text=_event_text,
+    card_text=_card_text,
+    short_help="one hand (L18)",
+    short_changes={"short_game": True},
+    make_options=_make_options,
+    dialog_rows=options.dialog_rows,
+    dialog_values=options.dialog_values,
+    dialog_note="Larry: 2-8 seats (L3).",
+    plain=_plain,
+    styles=(Path(__file__).with_name("table.tcss"),),
+)

@@ -6,11 +6,13 @@ so colour is only ever a second signal.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import Card, CardKind
 from fairdeal.engine.larry import events as ev
+from fairdeal.ui.wording import counted as counted  # the games' screens say counts alike
+from fairdeal.ui.wording import seat_names as seat_names
 
 CARD_LABELS: dict[CardKind, str] = {
     CardKind.GLOAT: "GLOAT",
@@ -71,8 +73,8 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
         case ev.HandStarted(hand, first_seat, cards):
             return f"Hand {hand}: {cards} cards each; {names[first_seat]} starts (L5)."
         case ev.PickedUp(seat, count, reason):
-            cards = "card" if count == 1 else "cards"
-            return f"{names[seat]} picked up {count} {cards} {PICKUP_REASONS.get(reason, reason)}."
+            noun = "card" if count == 1 else "cards"
+            return f"{names[seat]} picked up {count} {noun} {PICKUP_REASONS.get(reason, reason)}."
         case ev.Reshuffled(count):
             return f"The discard pile ({count} cards) was shuffled into a new pick-up pile (L14)."
         case ev.PlayedFaceDown(seat, _slot, announce, larry):
@@ -115,26 +117,6 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
             return f"Hand {hand} over, {names[out_seat]} went out (L17): {scores}."
         case ev.GameOver(winners, _totals):
             return f"Game over. Winner: {' and '.join(names[w] for w in winners)} (L18)."
-        case ev.Violation(seat, reason, _slots, _faces):
+        case Violation(seat, reason, _slots, _faces):
             return f"CHEAT by {names[seat]}: {reason}. The game stops."
     return None
-
-
-# "seat 2 starts", not "Seat 1: Ada (player), key code …" nor "you are seat 2"
-_SEAT = re.compile(r"(?<!are )\bseat (\d+)\b")
-
-
-def seat_names(text: str, names: Sequence[str]) -> str:
-    """A table's notice with its seat numbers as the players' names ("joint coin: seat 2 starts
-    hand 1" reads "joint coin: Ben starts hand 1"); a number that names no seat stays."""
-
-    def name(match: re.Match[str]) -> str:
-        index = int(match.group(1))
-        return names[index] if index < len(names) else match.group(0)
-
-    return _SEAT.sub(name, text)
-
-
-def counted(number: int, word: str, plural: str | None = None) -> str:
-    """ "1 hand", "3 hands", "0 hands": a count with its noun in the right number."""
-    return f"{number} {word if number == 1 else plural or word + 's'}"

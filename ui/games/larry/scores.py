@@ -49,8 +49,8 @@ class ScoresScreen(ModalScreen[None]):
             yield Static(score_chart(names, self.hand_scores, "hand"), classes="chart")
             note = "Went out: +2; everyone else: minus the Larry symbols left in hand (L17)."
             if self.winners is not None:
-                names = " and ".join(self.seats[w].name for w in self.winners)
-                note = f"Game over. Highest total wins (L18): {names}. Press q to quit."
+                winners = " and ".join(self.seats[w].name for w in self.winners)
+                note = f"Game over. Highest total wins (L18): {winners}. Press q to quit."
             yield Static(note, classes="dim")
         yield Footer(compact=True, show_command_palette=False)
 

@@ -7,19 +7,12 @@ follows `session.events()`; modal views (a doubt, scores, a fault) queue up and 
 from __future__ import annotations
 
 import logging
-from collections import deque
-from collections.abc import Callable
 from typing import ClassVar
 
-from rich.cells import cell_len
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.css.query import NoMatches
-from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from fairdeal.engine.larry import (
     AcceptOut,
@@ -33,30 +26,12 @@ from fairdeal.engine.larry import (
     PlayFaceDown,
     PlayFaceUp,
 )
-from fairdeal.engine.larry import events as ev
 from fairdeal.p2p.table.api import (
     DoubtVerification,
-    FaultDetected,
-    Notice,
-    ReplayDone,
-    ReplayStarted,
-    SeatLeft,
-    SeatReturned,
-    SeatStatus,
-    SetupProgress,
-    StateChanged,
-    TableEnded,
-    TableEvent,
-    TableSession,
-    WatchersChanged,
 )
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen
-from fairdeal.ui.games.larry.narrator import card_name, card_use, counted, event_text, seat_names
-from fairdeal.ui.games.larry.scores import ScoresScreen
-from fairdeal.ui.games.larry.widgets.hand import HandView
-from fairdeal.ui.games.larry.widgets.pile_view import PileView
-from fairdeal.ui.key_checks import (
+from fairdeal.ui.games.larry.key_checks import (
     face_down_action,
     face_up_action,
     honest_total,
@@ -64,14 +39,16 @@ from fairdeal.ui.key_checks import (
     larry_refusal,
     refusal,
 )
+from fairdeal.ui.games.larry.narrator import card_name, card_use
+from fairdeal.ui.games.larry.table_core import LarryTableCore
+from fairdeal.ui.games.larry.widgets.hand import HandView
+from fairdeal.ui.games.larry.widgets.pile_view import PileView
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
+from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 from fairdeal.ui.messages import CardChosen, NewGameRequested
-from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
-from fairdeal.ui.screens.presence import TablePresence
-from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.widgets.seat_list import SeatList
-from fairdeal.ui.widgets.table_status import TableStatus, setup_finished, setup_text
+from fairdeal.ui.widgets.setup_progress import setup_text
 
 log = logging.getLogger("fairdeal.ui")
 
@@ -79,7 +56,9 @@ TARGETED = (CardKind.FACE_UP, CardKind.PICK_UP_2, CardKind.GIVE_AWAY_1)
 DOUBT_LINGER_S = 3.0  # how long a doubt between other seats stays up once fully turned over
 
 
-class TableScreen(Screen[None], TablePresence):
+class TableScreen(LarryTableCore):
+    """Larry's table: the core (table_core.py), drawn, with the actions of a turn."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "select(-1)", "Card", key_display="←→"),
         Binding("right", "select(1)", "Card", show=False),
@@ -95,140 +74,6 @@ class TableScreen(Screen[None], TablePresence):
         Binding("n", "new_game", "New game", show=False),
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)),
     ]
-
-    def __init__(self, session: TableSession, *, reveal_interval: float = 0.4) -> None:
-        super().__init__()
-        self.session = session
-        self.reveal_interval = reveal_interval
-        self._top_fitted: tuple[object, ...] | None = None  # what the top panels were fitted to
-        self.init_table_state()
-
-    def init_table_state(self) -> None:
-        """What the screen knows of the table, as before its first event (a replay stepping
-        back starts it again on the same screen, ui/screens/replay.py)."""
-        self.selected = 0
-        self.larry_armed = False
-        self.events_seen = 0  # table events handled so far (tests wait for the session's count)
-        self.hand_scores: list[tuple[int, ...]] = []
-        self.winners: tuple[int, ...] | None = None
-        self.message = ""
-        # views waiting their turn, each with a test that says it has become old news
-        self._modals: deque[tuple[Callable[[], Screen[None]], Callable[[], bool] | None]] = deque()
-        self._open_modal: tuple[Screen[None], Callable[[], bool] | None] | None = None
-        self._actions_made = 0  # our actions the table took (views about the past go stale)
-        self._replaying = False  # a resumed table replays its transcript: no views for it
-        self._modal_open = False
-        self._busy = False  # a dialog of ours (announce, pick) is open
-        self._pile_totals_shown: tuple[int, ...] = ()
-        self._have_state = False  # a networked table has no view until keys and deal are done
-        self._setup: SetupProgress | None = None  # the step under way, cleared by its state
-        self.last_setup: SetupProgress | None = None
-        self._gathering = "waiting for the seats"  # a networked table's news until setup
-        self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
-        # a doubt's result waits in here until the doubt view has turned its cards over
-        self._held_lines: list[str] | None = None
-        self._held_since = 0  # events_seen when the holding began
-        self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
-        self._doubt_makers: set[Callable[[], Screen[None]]] = set()
-        self.init_presence()
-
-    # -- layout ----------------------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="top"):
-            yield SeatList(id="seats")
-            yield TableStatus(id="status")
-        yield PileView(id="pile")
-        yield HandView(id="hand")
-        yield Static(id="hint", markup=False)  # names and reasons come from peers
-        yield GameLog(id="log")
-        yield Footer(compact=True, show_command_palette=False)
-
-    def on_mount(self) -> None:
-        self._fit_top()
-        self.follow_table()
-
-    def on_resize(self) -> None:
-        self._fit_top()
-
-    def _fit_top(self) -> None:
-        """Make the seats and table panels as tall as the taller one's content at the width they
-        get (a 2-seat table still shows every status line; 8 seats show every seat)."""
-        top = self.query_one("#top")
-        width = top.size.width or self.size.width or self.app.size.width
-        # Measuring renders both panels (a fifth of a replay's step): only when what decides
-        # their heights changed. A seat's row never wraps; the status lines may, when too long.
-        rows = str(self.query_one(TableStatus).content).split("\n")
-        inner = width // 2 - self.query_one(TableStatus).styles.gutter.width
-        status = len(rows) if all(cell_len(row) <= inner for row in rows) else tuple(rows)
-        fitted = (width, self.size, len(self.session.seats), bool(self.watchers), status)
-        if fitted == self._top_fitted:
-            return
-        self._top_fitted = fitted
-        lines = 1
-        for panel in (self.query_one(SeatList), self.query_one(TableStatus)):
-            inner = max(1, width // 2 - panel.styles.gutter.width)
-            lines = max(lines, panel.get_content_height(Size(inner, 1000), self.size, inner))
-        top.styles.height = lines + 2  # the panels' top and bottom borders
-
-    @work(exclusive=True, group="table-events")
-    async def follow_table(self) -> None:
-        """Start the table and handle its events until it closes."""
-        await self.session.start()
-        async for event in self.session.events():
-            try:
-                await self.handle(event)
-            except NoMatches:
-                if self.is_attached and self.is_running:
-                    raise
-                return  # the screen is closing and took its widgets while an event was handled
-            except Exception as error:  # one event that cannot be shown must not stop the table
-                log.exception("showing %s failed", type(event).__name__)
-                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
-            self.events_seen += 1
-        if not self._have_state:  # a networked table can end before it begins (no answer)
-            why = self._gathering if self._gathering.startswith("✗") else ""
-            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
-
-    # -- events ----------------------------------------------------------------------------------
-    @property
-    def names(self) -> list[str]:
-        return [seat.name for seat in self.session.seats]
-
-    async def handle(self, event: TableEvent) -> None:
-        if (
-            self._held_lines is not None
-            and not self._doubt_views
-            and not isinstance(event, DoubtVerification)
-            and self.events_seen > self._held_since
-        ):
-            self._release_log()  # the doubt's verification never came: its result is news now
-        if isinstance(event, StateChanged):
-            await self._on_state_changed(event)
-        elif isinstance(event, SetupProgress):
-            await self._on_setup_progress(event)
-        elif isinstance(event, DoubtVerification):
-            self._queue_doubt(event)
-        elif isinstance(event, SeatStatus):
-            await self.follow_seat_status(event)
-        elif isinstance(event, FaultDetected):
-            name = self.names[event.seat]
-            self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
-            self._queue_modal(lambda: FaultScreen(event, name))
-        elif isinstance(event, SeatLeft):
-            await self.follow_seat_left(event)
-        elif isinstance(event, SeatReturned):
-            await self.follow_seat_returned(event)
-        elif isinstance(event, TableEnded):
-            await self._on_table_ended(event)
-        elif isinstance(event, WatchersChanged):
-            await self.follow_watchers(event)
-        elif isinstance(event, Notice):
-            if isinstance(event, ReplayStarted | ReplayDone):
-                self._replaying = isinstance(event, ReplayStarted)
-            self.log_line(seat_names(event.text, self.names))  # "seat 2" is a name to players
-            if not self._have_state:  # gathering: the latest news is the hint
-                self._gathering = event.text.rstrip(".…")
-                await self.refresh_table()
 
     def _queue_doubt(self, event: DoubtVerification) -> None:
         """Queue the doubt view; one between other seats closes by itself once it is all shown
@@ -255,176 +100,6 @@ class TableScreen(Screen[None], TablePresence):
             # other seats' doubt is in the log: it never covers our turn, nor outlives our move
             stale=None if ours else self._stale_when_we_play(also_on_our_turn=True),
         )
-
-    def log_line(self, line: str) -> None:
-        if self._held_lines is not None:
-            self._held_lines.append(line)
-        else:
-            self.query_one(GameLog).say(line)
-
-    def _hold_log(self) -> None:
-        """A doubt's result is not told in the log before its view has turned the cards over
-        (cards turned one by one, in the app; a resumed table's replay shows no views)."""
-        if self.reveal_interval > 0 and not self._replaying and self._held_lines is None:
-            self._held_lines = []
-            self._held_since = self.events_seen
-
-    def _doubt_shown(self) -> None:
-        """A doubt view has turned all its cards (or closed, or was skipped as stale)."""
-        self._doubt_views = max(0, self._doubt_views - 1)
-        if not self._doubt_views:
-            self._release_log()
-
-    def _release_log(self) -> None:
-        held, self._held_lines = self._held_lines or [], None
-        for line in held:
-            self.query_one(GameLog).say(line)
-
-    async def _on_state_changed(self, event: StateChanged) -> None:
-        self._have_state = True
-        self.message = ""  # an old complaint does not outlive the state it was about
-        # every setup step (shuffle, deal, a doubt's reveal) ends in a new state: its progress
-        # is old news (the driver announces a step's start, not its end)
-        self._setup = None
-        self.query_one(TableStatus).setup = None
-        deck = self.session.view().deck
-        game_over = any(isinstance(e, ev.GameOver) for e in event.events)
-        for engine_event in event.events:
-            if isinstance(engine_event, ev.DoubtResolved):
-                self._hold_log()
-            if isinstance(engine_event, ev.CardGiven) and self._gift_involves_us(engine_event):
-                self._gifts.append(engine_event)  # logged below, once we know its face
-            else:
-                line = event_text(engine_event, self.names, deck)
-                if line:
-                    self.log_line(line)
-            self._on_engine_event(engine_event, game_over)
-        self._log_gifts()
-        self._pile_totals_shown = event.state.pile_totals
-        self._close_stale_modal()  # a view about other seats never covers our turn
-        self._show_next_modal()  # and one that waited behind it may have gone stale too
-        await self.refresh_table()
-
-    def _gift_involves_us(self, gift: ev.CardGiven) -> bool:
-        return self.session.seat in (gift.seat, gift.target)
-
-    def _log_gifts(self) -> None:
-        """A gift to or from us names the giver and the card (L11), as soon as we know the card:
-        at a networked table a received card's face arrives with its share, a step later."""
-        view = self.session.view()
-        waiting: list[ev.CardGiven] = []
-        for gift in self._gifts:
-            face = view.knowledge.get(gift.slot)
-            if face is None and gift.slot in view.state.all_slots():
-                waiting.append(gift)
-                continue
-            card = card_name(view.deck[face]) if face is not None else "a card"
-            giver, taker = self.names[gift.seat], self.names[gift.target]
-            self.log_line(f"{giver} gave {card} to {taker} (L11).")
-        self._gifts = waiting
-
-    async def _on_setup_progress(self, event: SetupProgress) -> None:
-        self._setup = event
-        self.last_setup = event  # kept after the panel clears it (how many proofs were checked)
-        self.query_one(TableStatus).setup = event
-        if setup_finished(event) and event.phase in ("deal", "reshuffle"):
-            self.log_line(f"Setup: {setup_text(event, self.session.seats)}.")
-        await self.refresh_table()
-
-    def show_seat_status(self, event: SeatStatus) -> None:
-        self.query_one(SeatList).set_status(event.seat, event.connected, event.waiting_seconds)
-
-    async def redraw(self) -> None:
-        await self.refresh_table()
-
-    async def _on_table_ended(self, event: TableEnded) -> None:
-        self.ended = event
-        names = self.names
-        totals = ", ".join(f"{names[s]} {score:+d}" for s, score in enumerate(event.scores))
-        leading = ", ".join(names[s] for s in event.leaders) or "nobody (no hand was scored)"
-        self.log_line(
-            f"The table has ended ({event.reason}). "
-            f"After {counted(event.hands, 'hand')}: {totals}; "
-            f"leading: {leading}."
-        )
-        scores = list(self.hand_scores)
-        title = f"Table ended after {counted(event.hands, 'hand')}"
-        winners = event.leaders or None
-        self._queue_modal(lambda: ScoresScreen(self.session.seats, scores, winners, title))
-        await self.refresh_table()
-
-    def _on_engine_event(self, event: ev.Event, game_over: bool) -> None:
-        if isinstance(event, ev.HandScored):
-            self.hand_scores.append(event.hand_scores)
-            if not game_over:  # the final hand's scores show in the game-over table
-                self._queue_scores(None)
-        elif isinstance(event, ev.GameOver):
-            self.winners = event.winners
-            self._queue_scores(event.winners)
-
-    def _queue_scores(self, winners: tuple[int, ...] | None, *, asked: bool = False) -> None:
-        if self._replaying and not asked:
-            return  # resuming: the scores so far are in the log (and s shows them)
-        scores = list(self.hand_scores)
-        title = "Game over" if winners is not None else f"Scores after hand {len(scores)}"
-        self._queue_modal(
-            lambda: ScoresScreen(self.session.seats, scores, winners, title),
-            # a hand's scores not seen before our next move are old news in the next hand
-            stale=None if asked or winners is not None else self._stale_when_we_play(),
-        )
-
-    def _stale_when_we_play(self, *, also_on_our_turn: bool = False) -> Callable[[], bool]:
-        """A test for a view about the past: stale once we have acted since it was queued (or,
-        `also_on_our_turn`, as soon as it is our turn: it must not cover "YOUR TURN")."""
-        acted = self._actions_made
-
-        def stale() -> bool:
-            if self._actions_made > acted:
-                return True
-            view = self.current_view() if also_on_our_turn else None
-            return view is not None and view.my_turn
-
-        return stale
-
-    def _queue_modal(
-        self, make: Callable[[], Screen[None]], stale: Callable[[], bool] | None = None
-    ) -> None:
-        self._modals.append((make, stale))
-        self._show_next_modal()
-
-    def _show_next_modal(self) -> None:
-        if self._modal_open or self._busy:
-            return
-        while self._modals:
-            make, stale = self._modals.popleft()
-            if stale is not None and stale():
-                if make in self._doubt_makers:
-                    self._doubt_makers.discard(make)
-                    self._doubt_shown()
-                continue  # the game moved on while it waited its turn
-            self._doubt_makers.discard(make)
-            screen = make()
-            self._modal_open = True
-            self._open_modal = (screen, stale)
-            self.app.push_screen(screen, callback=self._modal_closed)
-            return
-
-    def _close_stale_modal(self) -> None:
-        """The open view about the past closes once it is stale (our turn came, we acted)."""
-        if self._open_modal is None:
-            return
-        screen, stale = self._open_modal
-        if stale is not None and stale() and self.app.screen is screen:
-            screen.dismiss(None)
-
-    def _modal_closed(self, _result: object = None) -> None:
-        if self._open_modal is not None and isinstance(self._open_modal[0], DoubtScreen):
-            screen = self._open_modal[0]
-            if screen.on_all_shown is not None and screen.shown < len(screen.verification.cards):
-                self._doubt_shown()  # closed before its last card: the log tells the rest
-        self._modal_open = False
-        self._open_modal = None
-        self._show_next_modal()
 
     # -- drawing ---------------------------------------------------------------------------------
     def hand_cards(self, view: LarryView) -> tuple[Card | None, ...]:

@@ -74,5 +74,5 @@ class SeatList(Static):
             connection = "" if info.is_me or info.is_bot else "on"
             link = Text(" ".join(notes) or connection, style="bold red" if notes else "green")
             table.add_row(marker, name, cards, f"{view.scores[seat]:+d}", link)
-        # its size is the top row's (ui/games/larry/screen.py fits that): no layout pass per update
+        # its size is the top row's (fitted in ui/games/larry/table_core.py): no layout per update
         self.update(with_watchers(table, watchers), layout=False)

@@ -10,6 +10,7 @@ from textual.widgets import Static
 from fairdeal.engine.larry import LarryView, Phase
 from fairdeal.p2p.table.api import SeatInfo, SetupProgress
 from fairdeal.ui.games.larry.narrator import direction_text
+from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
 
 
 class TableStatus(Static):
@@ -55,41 +56,4 @@ def total_text(view: LarryView, seats: Sequence[SeatInfo]) -> Text:
     if view.last_player is not None and view.last_player != view.pile_seats[-1]:
         # an action card played since makes its player the one a doubt is against (L6)
         text.append(f"; doubt goes to {seats[view.last_player].name}, who played last (L6)")
-    return text
-
-
-# what the table does while it sets up, and what is done once it has finished, in words
-SETUP_DOING = {
-    "keys": "exchanging keys",
-    "shuffle": "shuffling the deck",
-    "deal": "dealing the cards",
-    "reveal": "turning cards over",
-    "reshuffle": "shuffling the discard pile into a new pick-up pile",
-    "arrange": "drawing where the cards lie",
-}
-SETUP_DONE = {
-    "keys": "every seat's keys are in",
-    "shuffle": "the deck is shuffled",
-    "deal": "the cards are dealt",
-    "reveal": "the cards are turned over",
-    "reshuffle": "the discard pile is reshuffled",
-    "arrange": "the cards' places are drawn",
-}
-
-
-def setup_finished(progress: SetupProgress) -> bool:
-    return progress.done >= progress.total and progress.seat is None
-
-
-def setup_text(progress: SetupProgress, seats: Sequence[SeatInfo]) -> str:
-    """What the table is doing while it sets up, in words: "shuffling the deck: Ben done, 2 of
-    4 seats · 12 proofs checked"; once finished, what is done ("the cards are dealt")."""
-    if setup_finished(progress):
-        return SETUP_DONE.get(progress.phase, f"{progress.phase} done")
-    text = SETUP_DOING.get(progress.phase, progress.phase)
-    if progress.done:  # only keys and shuffles count seats as they finish
-        who = f"{seats[progress.seat].name} done, " if progress.seat is not None else ""
-        text += f": {who}{progress.done} of {progress.total} seats"
-    if progress.proofs_verified:
-        text += f" · {progress.proofs_verified} proofs checked"
     return text

@@ -1,4 +1,4 @@
-"""What a key press at the table can be refused for before any dialog opens (issue 14.5).
+"""What a key press at the table can be refused for before any dialog opens.
 
 A key names a card and a way to play it; the dialogs that follow only add an announcement, a
 target or a gift. So the action is checked at once with `engine.legal.check_action`, with stand-ins

@@ -1,0 +1,427 @@
+"""The Lie's table screen, its core: what it knows of the table, its layout, and the events it
+follows (ui/games/lie/screen.py puts the parts together; the module's docstring there tells the
+whole)."""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, TypeAlias
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from fairdeal.engine.lie import (
+    LieState,
+    LieView,
+    Phase,
+)
+from fairdeal.engine.lie import events as ev
+from fairdeal.engine.lie.actions import Action
+from fairdeal.p2p.table.api import (
+    CardsVerified,
+    ClaimVoid,
+    FaultDetected,
+    Notice,
+    ProofStatus,
+    SeatLeft,
+    SeatReturned,
+    SeatStatus,
+    SetupProgress,
+    StateChanged,
+    TableEnded,
+    TableEvent,
+    TableSession,
+    WatchersChanged,
+)
+from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
+from fairdeal.ui.games.lie.scores import LieScoresScreen, RoundResult
+from fairdeal.ui.games.lie.widgets.cards import back_label, front_label, letters_for
+from fairdeal.ui.games.lie.widgets.hand import LieHandView
+from fairdeal.ui.games.lie.widgets.players import LiePlayersView
+from fairdeal.ui.games.lie.widgets.table_grid import LieTableGrid
+from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickShown
+from fairdeal.ui.messages import NewGameRequested
+from fairdeal.ui.proofs import combined
+from fairdeal.ui.screens.fault import FaultScreen
+from fairdeal.ui.screens.help import HelpScreen
+from fairdeal.ui.screens.presence import TablePresence
+from fairdeal.ui.widgets.game_log import GameLog
+from fairdeal.ui.wording import counted, seat_names
+
+# The table as The Lie's screens see it: its views and actions are The Lie's.
+LieSession: TypeAlias = "TableSession[LieView, Action]"
+
+log = logging.getLogger("fairdeal.ui")
+
+PHASE_1_ACTIONS = frozenset({"cursor", "claim"})  # with nothing to place
+PLACING_ACTIONS = frozenset({"place", "place_first"})  # with a taken card to place (T3)
+PHASE_2_ACTIONS = frozenset({"select", "grow", "next_play", "play", "pass_go"})
+LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1's log has no room for its frame
+
+# The Lie's own setup phase: the fair deck draws the places of the cards on the table.
+SETUP_WORDS = {"arrange": ("drawing where the cards lie", "the cards' places are drawn")}
+
+
+class LieTableCore(Screen[None], TablePresence):
+    """The state, the widgets and the events of The Lie's table screen; drawing and keys are
+    the parts built on it (drawing.py, phase1.py, screen.py)."""
+
+    session: LieSession
+
+    def __init__(self, session: LieSession) -> None:
+        super().__init__()
+        self.session = session
+        self.init_table_state()
+
+    def init_table_state(self) -> None:
+        """What the screen knows of the table, as before its first event (a replay stepping
+        back starts it again on the same screen, ui/screens/replay.py)."""
+        self.cursor = 0  # a table position (Phase 1)
+        self.sel_start = 0  # the selection in the hand (Phase 2): start and length
+        self.sel_len = 1
+        self.message = ""
+        self.events_seen = 0  # table events handled so far (tests wait for the session's count)
+        self.trick: TrickShown | None = None  # the trick on display: current, or the last won
+        self._new_trick: TrickShown | None = None  # the trick under way once one is won
+        self.rounds: list[RoundResult] = []
+        self.final: ev.GameOver | None = None
+        self._have_state = False
+        self._last_state: LieState | None = None  # of the last StateChanged handled
+        self._phase: Phase | None = None
+        self._placing = False  # a taken card waits to be placed: the footer shows place keys
+        self._was_my_turn = False
+        self._readied_round = 0
+        self._modals: deque[Callable[[], Screen[None]]] = deque()
+        self._modal_open = False
+        self._setup: SetupProgress | None = None  # the latest, until it is done
+        self._prize_lines: list[str] = []  # prizes turned over, logged once the round has ended
+        self._round_ended = 0  # the last round whose end this screen has logged
+        self._gathering = "waiting for the seats"  # a networked table's news before its state
+        self.proofs: dict[int, ProofStatus] = {}  # slot -> the proof of its revealed front
+        self.fault: FaultDetected | None = None  # a seat broke the rules: the game stopped
+        self._claimed: set[int] = set()  # our claims not yet settled (a networked table)
+        self.prize_proofs: dict[int, ProofStatus] = {}  # seat -> its prizes' proof, at the end
+        self.init_presence()
+
+    # -- layout ----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="lie-status", markup=False)
+        yield LieTableGrid(id="lie-grid")
+        yield LiePlayersView(id="lie-players")
+        yield LieHandView(id="lie-hand")
+        yield Static(id="lie-hint", markup=False)  # names come from peers
+        with Horizontal(id="lie-middle"):
+            yield LieTrickView(id="lie-trick")
+            yield GameLog(id="lie-log")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#lie-hint", Static).update("Setting up the table…")
+        self.follow_table()
+
+    @work(exclusive=True, group="table-events")
+    async def follow_table(self) -> None:
+        await self.session.start()
+        async for event in self.session.events():
+            try:
+                await self.handle(event)
+            except NoMatches:
+                if self.is_attached and self.is_running:
+                    raise
+                return  # the screen is closing and took its widgets while an event was handled
+            except Exception as error:  # one event that cannot be shown must not stop the table
+                log.exception("showing %s failed", type(event).__name__)
+                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
+            self.events_seen += 1
+        if not self._have_state:  # a networked table can end before it begins (no answer)
+            why = self._gathering if self._gathering.startswith("✗") else ""
+            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
+
+    # -- the view --------------------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.session.seats]
+
+    def current_view(self) -> LieView | None:
+        return self.session.view() if self._have_state else None
+
+    def letters(self, view: LieView) -> tuple[str, ...]:
+        return letters_for(view.options.colour_names)
+
+    # -- events ----------------------------------------------------------------------------------
+    async def handle(self, event: TableEvent) -> None:
+        if isinstance(event, StateChanged):
+            self._on_state_changed(event)
+        elif isinstance(event, CardsVerified):
+            self._on_cards_verified(event)
+        elif isinstance(event, SetupProgress):
+            self._on_setup_progress(event)
+        elif isinstance(event, FaultDetected):
+            name = self.names[event.seat]
+            self.fault = event
+            self.log_line(f"✗ FAULT by {name}: {event.what}. Evidence: {event.evidence}")
+            self._queue_modal(lambda: FaultScreen(event, name))
+            self.refresh_table()
+        elif isinstance(event, SeatStatus):
+            await self.follow_seat_status(event)
+        elif isinstance(event, SeatLeft):
+            await self.follow_seat_left(event)
+        elif isinstance(event, SeatReturned):
+            await self.follow_seat_returned(event)
+        elif isinstance(event, TableEnded):
+            self._on_table_ended(event)
+        elif isinstance(event, WatchersChanged):
+            await self.follow_watchers(event)
+        elif isinstance(event, Notice):
+            view = self.current_view()
+            if isinstance(event, ClaimVoid) and view is not None:  # names and the card's back
+                self.log_line(claim_void_text(event, self.names, view.backs, self.letters(view)))
+            else:
+                self.log_line(seat_names(event.text, self.names))
+            if not self._have_state:  # gathering: the latest news is the hint
+                self._gathering = event.text.rstrip(".…")
+                self.refresh_table()
+
+    def _on_setup_progress(self, event: SetupProgress) -> None:
+        """Seats keying, shuffling, arranging: on the status line (the hint before the first
+        state) until every seat is done, then a line in the log. A claim's deal and a play's
+        reveal are no setting up: the table is playing (the state says what it waits for)."""
+        if self._have_state and event.phase in ("deal", "reveal"):
+            return
+        if event.done >= event.total:
+            self._setup = None
+            proofs = f" ({event.proofs_verified} proofs checked)" if event.proofs_verified else ""
+            self.log_line(f"Setup: every seat's {event.phase} is done{proofs}.")
+        else:
+            self._setup = event
+        self.refresh_table()
+
+    def _on_cards_verified(self, event: CardsVerified) -> None:
+        """Fronts the fair deck revealed, with their proofs: kept by slot for the trick and the
+        hand to mark; a claim's front arriving and the prizes turned over are logged."""
+        for card in event.cards:
+            self.proofs[card.slot] = card.proof
+        status = combined(card.proof for card in event.cards)
+        view = self.current_view()
+        if view is None or not event.cards:  # a seat that won no prizes has none to turn over
+            return
+        letters = self.letters(view)
+        fronts = " ".join(front_label(card.face, letters) for card in event.cards)
+        proved = {ProofStatus.VERIFIED: " ✓ proved", ProofStatus.FAILED: " ✗ its proof FAILED"}
+        said = proved.get(status, "") if status is not None else ""
+        if event.reason == "claim" and event.seat == view.seat and said:
+            backs = " ".join(back_label(view.backs[card.slot], letters) for card in event.cards)
+            self.log_line(f"Your {backs} is {fronts}{said}.")
+        elif event.reason == "prizes":
+            self.prize_proofs[event.seat] = status or ProofStatus.NOT_APPLICABLE
+            line = f"{self.names[event.seat]}'s prizes turned over: {fronts}{said}."
+            if self._round_ended < view.state.round_no:  # the last trick's news comes first
+                self._prize_lines.append(line)
+            else:
+                self.log_line(line)
+        self.refresh_table()
+
+    def _on_table_ended(self, event: TableEnded) -> None:
+        """We stopped playing here (we left, or ended the table after a seat left): the result
+        so far, the rounds already scored."""
+        self.ended = event
+        names = self.names
+        if event.leaders:  # the game was over: points (T10)
+            totals = ", ".join(f"{names[s]} {score}" for s, score in enumerate(event.scores))
+            leaders = ", ".join(names[s] for s in event.leaders)
+            winners = "winner" if len(event.leaders) == 1 else "winners"
+            result = f"points {totals}; {winners}: {leaders}"
+        else:
+            won = ", ".join(f"{names[s]} {count}" for s, count in enumerate(event.scores))
+            result = f"prize cards won {won} (unseen, so nobody leads: T8)"
+        self.log_line(
+            f"The table has ended ({event.reason}). "
+            f"After {counted(event.hands, 'round')}: {result}."
+        )
+        self._queue_scores(f"Table ended after {counted(event.hands, 'round')}")
+        self.refresh_table()
+
+    async def say(self, message: str) -> None:
+        self.message = message
+        if self._have_state:
+            self.refresh_table()
+        else:
+            self.query_one("#lie-hint", Static).update(message)
+
+    async def redraw(self) -> None:
+        self.refresh_table()
+
+    def log_line(self, line: str) -> None:
+        self.query_one(GameLog).say(line)
+
+    def _on_state_changed(self, event: StateChanged[LieState, ev.Event]) -> None:
+        self._have_state = True
+        self._setup = None  # a setup step (keys, shuffle, layout) ends in the state it made
+        self._last_state = event.state
+        view = self.session.view()
+        letters = self.letters(view)
+        colours = view.options.colour_names
+        names = self.names
+        round_over = game_over = False
+        for engine_event in event.events:
+            line = lie_event_text(engine_event, names, letters, colours)
+            if line:
+                self.log_line(line)
+            if isinstance(engine_event, ev.RoundEnded):
+                round_over = True
+                self._round_ended = engine_event.round
+                for prize_line in self._prize_lines:  # turned over before the round's end came
+                    self.log_line(prize_line)
+                self._prize_lines.clear()
+                self.rounds.append(RoundResult(engine_event.round, engine_event.placement))
+            elif isinstance(engine_event, ev.GameOver):
+                game_over = True
+                self.final = engine_event
+            self._follow(engine_event, view)
+        if game_over:
+            self._queue_scores("Game over")
+        elif round_over and self.rounds[-1].round < view.options.rounds:
+            self._queue_scores(f"Round {self.rounds[-1].round} of {view.options.rounds} is over")
+        elif round_over:  # the last round: the game-over table follows once the prizes are open
+            self.log_line("The prizes are being turned over (T10)…")
+        placing = view.unplaced is not None  # T3: the keys place now, not move or take
+        if view.phase is not self._phase or placing is not self._placing:
+            if view.phase is not self._phase:
+                self.message = ""
+            self._phase = view.phase
+            self._placing = placing
+            self.refresh_bindings()
+        self.refresh_table()
+
+    def _follow(self, event: object, view: LieView) -> None:
+        """Keep the trick on display and the round results up to date; say lost races."""
+        if isinstance(event, ev.RoundStarted):
+            self.trick = None
+            self.cursor = 0
+            self._claimed.clear()
+        elif isinstance(event, ev.Claimed) and event.seat == view.seat:
+            self._claimed.discard(event.slot)  # ours: it took effect
+        elif isinstance(event, ev.Claimed) and event.seat != view.seat:
+            layout = view.state.layout
+            if event.slot in self._claimed:  # a networked race for our claim, and we lost it
+                self._claimed.discard(event.slot)
+                name = self.names[event.seat]
+                back = back_label(event.back, self.letters(view))
+                self.message = (
+                    f"✗ {name} won the race for the {back} you claimed (T3): your claim is void."
+                )
+            elif self.cursor < len(layout) and layout[self.cursor] == event.slot:
+                name = self.names[event.seat]
+                back = back_label(event.back, self.letters(view))
+                self.message = f"✗ {name} got the {back} under your cursor first; it moved on."
+        elif isinstance(event, ev.TrickStarted):
+            self._new_trick = TrickShown(event.trick, (), None, None, 0)
+            if self.trick is None or self.trick.winner is None:
+                self.trick = self._new_trick
+        elif isinstance(event, ev.Played | ev.Passed):
+            trick = self._current_trick()
+            if isinstance(event, ev.Played):
+                line = TrickLine(event.seat, event.cards, event.number, event.slots)
+                lead = trick.lead_colour if trick.lead_colour is not None else event.colour
+                self.trick = replace(
+                    trick, lines=(*trick.lines, line), lead_colour=lead, best=event.number
+                )
+            else:
+                self.trick = replace(trick, lines=(*trick.lines, TrickLine(event.seat, (), 0)))
+        elif isinstance(event, ev.TrickWon) and self.trick is not None:
+            self.trick = replace(self.trick, winner=event.seat)
+        elif isinstance(event, ev.PrizesTaken) and self.rounds:
+            self.rounds[-1].prizes[event.seat] = len(event.slots)
+
+    def _current_trick(self) -> TrickShown:
+        """The trick being played: the new one once its first play comes (the won one stays
+        on show until then)."""
+        if self.trick is None or self.trick.winner is not None:
+            self.trick = self._new_trick or TrickShown(1, (), None, None, 0)
+        return self.trick
+
+    def _queue_scores(self, title: str) -> None:
+        seats, rounds, final = self.session.seats, list(self.rounds), self.final
+        view = self.session.view()
+        letters = self.letters(view)
+        proofs = dict(self.prize_proofs)
+        self._queue_modal(lambda: LieScoresScreen(seats, rounds, final, letters, title, proofs))
+
+    def _queue_modal(self, make: Callable[[], Screen[None]]) -> None:
+        self._modals.append(make)
+        self._show_next_modal()
+
+    def _show_next_modal(self) -> None:
+        if self._modal_open or not self._modals:
+            return
+        self._modal_open = True
+        self.app.push_screen(self._modals.popleft()(), callback=self._modal_closed)
+
+    def _modal_closed(self, _result: object = None) -> None:
+        self._modal_open = False
+        self._show_next_modal()
+        self._maybe_ready()
+
+    def _maybe_ready(self) -> None:
+        """Let a table that holds its bots at the start of a round know the player can see it.
+
+        Judged on the last state whose events this screen has handled, not the session's newest:
+        our own last play of a round ends it before its score table is queued."""
+        state = self._last_state
+        ready = getattr(self.session, "ready", None)
+        if state is None or ready is None or self._modal_open or state.phase is not Phase.BUILD:
+            return
+        if state.round_no > self._readied_round:
+            self._readied_round = state.round_no
+            ready(state.round_no)
+
+    # -- always ------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show each phase's keys only in that phase (the footer follows)."""
+        view = self.current_view()
+        phase = view.phase if view is not None else None
+        if action in PHASE_1_ACTIONS:
+            return phase is Phase.BUILD and view is not None and view.unplaced is None
+        if action in PLACING_ACTIONS:
+            return phase is Phase.BUILD and view is not None and view.unplaced is not None
+        if action in PHASE_2_ACTIONS:
+            return phase is Phase.PLAY
+        if action == "new_game":
+            return phase in (Phase.GAME_OVER, Phase.ABORTED)
+        return True
+
+    def action_scores(self) -> None:
+        view = self.current_view()
+        if view is None:
+            return
+        title = "Game over" if self.final is not None else "Scores so far"
+        self._queue_scores(title)
+
+    def action_help(self) -> None:
+        self._queue_modal(lambda: HelpScreen("lie"))
+
+    def action_new_game(self) -> None:
+        view = self.current_view()
+        if view is not None and view.state.over:
+            self.post_message(NewGameRequested())
+
+    def action_leave(self) -> None:
+        self.leave_for_lobby()
+
+    def on_resize(self, _event: Any) -> None:
+        self.refresh_table()
+
+    async def on_unmount(self) -> None:
+        await self.session.close()
+
+    # -- the parts built on this one -------------------------------------------------------------
+    def refresh_table(self) -> None:
+        """Draw the table from the session's view (drawing.py)."""
+        raise NotImplementedError
