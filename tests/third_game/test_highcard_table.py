@@ -16,6 +16,7 @@ from fairdeal.p2p.identity import load_identity
 from fairdeal.p2p.log.envelope import decode_envelope, sign_envelope
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.ui.cli import main
 from tests.game.test_audit import read_records, write_records
 from tests.third_game.plugin import python_with_site
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_three_peers_play_it_over_loopback_and_every_transcript_audits(
-    highcard: Path, tmp_path: Path
+    highcard: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     options = get_game("highcard").options_from_data({"ranks": 3, "suits": 2})
     simulation = Simulation(
@@ -48,6 +49,8 @@ def test_three_peers_play_it_over_loopback_and_every_transcript_audits(
         assert report.verified, str(report.fault)
         assert report.over
         assert list(report.winners) == [winner] and list(report.scores) == summary["scores"]
+    assert main(["audit", *map(str, files)]) == 0  # the command line knows no game either
+    assert "verified" in capsys.readouterr().out
 
     # one byte of the last applied envelope changed: its signature no longer verifies
     records = read_records(files[0])
