@@ -49,18 +49,28 @@ def names_a_game(text: str, games: tuple[str, ...]) -> str | None:
     return None
 
 
-def _docstrings(source: str) -> set[tuple[int, int]]:
-    """Where each string that is a statement of its own starts: docstrings, and the strings that
-    document the attribute above them. They are documentation, not code."""
-    starts = set()
+Span = tuple[tuple[int, int], tuple[int, int]]  # (line, column) of the start and of the end
+
+
+def _docstrings(source: str) -> list[Span]:
+    """Where each string that is a statement of its own lies: docstrings, and the strings that
+    document the attribute above them (implicitly joined pieces included). They are
+    documentation, not code."""
+    spans = []
     for node in ast.walk(ast.parse(source)):
         if (
             isinstance(node, ast.Expr)
             and isinstance(node.value, ast.Constant)
             and isinstance(node.value.value, str)
+            and node.end_lineno is not None
+            and node.end_col_offset is not None
         ):
-            starts.add((node.lineno, node.col_offset))
-    return starts
+            spans.append(((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)))
+    return spans
+
+
+def _inside(token: tokenize.TokenInfo, spans: list[Span]) -> bool:
+    return any(start <= token.start and token.end <= end for start, end in spans)
 
 
 _STRING_TOKENS = {tokenize.STRING} | {
@@ -84,7 +94,7 @@ def offences(source: str, games: tuple[str, ...], spec: str = "") -> Iterator[tu
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.NAME or (
             token.type in _STRING_TOKENS
-            and token.start not in skip
+            and not _inside(token, skip)
             and not wire_constant(token, spec)
         ):
             game = names_a_game(token.string, games)
@@ -156,7 +166,7 @@ def test_comments_and_docstrings_may_name_a_game_code_may_not() -> None:
     source = r'''"""Larry's module docstring."""
 # a comment about the lie
 class Table:
-    """The Lie's docstring."""
+    """The Lie's docstring,""" " in two pieces: Larry's."
 
     kind = "larry.act"
     DOMAIN = b"fairdeal/larry.forward/v1\x00"
