@@ -15,16 +15,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from fairdeal.engine.games import GAMES
-from fairdeal.p2p.table.games import TABLES
+from fairdeal.engine.registry import Registry
 
 SITE = Path(__file__).resolve().parent / "site"
 NAME = "highcard"
 
 
 def _refresh() -> None:
-    GAMES.refresh()
-    TABLES.refresh()
+    """Every registry fairdeal has loaded looks for entry points again (the engine's games, the
+    tables, and whichever other layer keeps one), so none keeps a stale list."""
+    import fairdeal.engine.games
+    import fairdeal.p2p.table.games  # noqa: F401 - its registry is refreshed with the others
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("fairdeal."):
+            for value in list(vars(module).values()):
+                if isinstance(value, Registry):
+                    value.refresh()
 
 
 @contextmanager
