@@ -14,6 +14,7 @@ import ast
 import io
 import re
 import tokenize
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -125,12 +126,12 @@ def test_no_module_outside_a_games_folders_names_a_game() -> None:
     assert "highcard" in games and len(games) >= 3
     spec = (ROOT / "protocol.md").read_text()
     found = []
+    by_file: Counter[str] = Counter()
     for path in generic_modules(games):
+        module = str(path.relative_to(ROOT))
         for line, token, game in offences(path.read_text(), games, spec):
-            found.append(f"{path.relative_to(ROOT)}:{line}: {_short(token)} (names {game})")
-    by_file: dict[str, int] = {}
-    for entry in found:
-        by_file[entry.split(":", 1)[0]] = by_file.get(entry.split(":", 1)[0], 0) + 1
+            found.append(f"{module}:{line}: {_short(token)} (names {game})")
+            by_file[module] += 1
     summary = "\n".join(f"{n:4} {name}" for name, n in sorted(by_file.items()))
     if found:
         pytest.fail(
