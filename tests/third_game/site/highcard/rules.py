@@ -94,10 +94,12 @@ def _shown(state: HighCardState, request: Reveal, faces: tuple[int, ...]) -> Ste
     shown = tuple(face if s == seat else f for s, f in enumerate(state.shown))
     state = replace(state, shown=shown)
     events: tuple[CardShown | Won, ...] = (CardShown(seat, slot, face),)
-    if all(f is not None for f in shown):
+    up = [f for f in shown if f is not None]
+    if len(up) == state.players:
         # no ties: card ids are distinct and a higher id is the stronger card (cards.py)
-        winner = max(range(state.players), key=lambda s: shown[s] or 0)
+        best = max(up)
+        winner = up.index(best)
         scores = tuple(int(s == winner) for s in range(state.players))
         state = replace(state, phase=Phase.GAME_OVER, winners=(winner,), scores=scores)
-        events += (Won(winner, face=shown[winner] or 0),)
+        events += (Won(winner, best),)
     return Step(state, events, ())
