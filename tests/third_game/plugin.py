@@ -1,0 +1,65 @@
+"""High card installed from outside fairdeal, the way a game's own distribution would be.
+
+tests/third_game/site/ is a site directory holding the `highcard` package and its
+highcard-0.dist-info (METADATA, entry_points.txt). Putting the directory on sys.path makes
+importlib.metadata find the distribution, so the registries (fairdeal.engine.registry) list
+its entry points after a refresh; nothing in fairdeal is edited or told about the game.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from fairdeal.engine.registry import Registry
+
+SITE = Path(__file__).resolve().parent / "site"
+NAME = "highcard"
+
+
+def _refresh() -> None:
+    """Every registry fairdeal has loaded looks for entry points again (the engine's games, the
+    tables, and whichever other layer keeps one), so none keeps a stale list."""
+    import fairdeal.engine.games
+    import fairdeal.p2p.table.games  # noqa: F401 - its registry is refreshed with the others
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("fairdeal."):
+            for value in list(vars(module).values()):
+                if isinstance(value, Registry):
+                    value.refresh()
+
+
+@contextmanager
+def installed() -> Iterator[Path]:
+    """High card's site directory on sys.path and in the registries; all of it gone afterwards,
+    so that other tests in the same process see only the built-in games."""
+    sys.path.insert(0, str(SITE))
+    _refresh()
+    try:
+        yield SITE
+    finally:
+        sys.path.remove(str(SITE))
+        for module in [m for m in sys.modules if m == NAME or m.startswith(f"{NAME}.")]:
+            del sys.modules[module]
+        _refresh()
+
+
+def python_with_site(directory: Path) -> str:
+    """A python launcher that puts high card's site directory on PYTHONPATH for a child process.
+
+    `Simulation` starts each peer with its own PYTHONPATH (p2p/table/simulate.py, `spawn`),
+    replacing the parent's, so a game installed by a path entry reaches the peers only through
+    the interpreter it is told to run."""
+    launcher = directory / "python-with-highcard"
+    launcher.write_text(
+        "#!/bin/sh\n"
+        f'PYTHONPATH="{SITE}${{PYTHONPATH:+:$PYTHONPATH}}" exec "{sys.executable}" "$@"\n'
+    )
+    launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
+    assert os.access(launcher, os.X_OK)
+    return str(launcher)

@@ -1,0 +1,64 @@
+"""High card's part of the networked table: its envelope kinds and how it applies a Show.
+
+Everything else (setup, the fair deck serving NewDeck, Deal and Reveal, faults, ordering by
+`state.to_act()`) is the shared table driver (fairdeal.p2p.table.driver). The log: the roster,
+every seat's join and key, the shuffle (seat order), the deal's shares, then per seat in seat
+order its `highcard.act` (a Show) followed by its own shares that open its card.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from fairdeal.engine.codec import DecodeError, from_data, to_data
+from fairdeal.engine.errors import IllegalAction
+from fairdeal.p2p.deck import DeckFault
+from fairdeal.p2p.lobby.roster import OptionValue
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.driver import Publish, TableDriver
+from highcard.actions import Action, Won
+from highcard.cards import HighCardOptions, card_names
+from highcard.rules import apply, check_turn
+
+ACT = "highcard.act"  # body: the engine action, {"type": "Show"} (engine codec)
+
+
+class HighCardTable(TableDriver):
+    """One table of high card as one seat (or an auditor) follows it."""
+
+    game_name: ClassVar[str] = "highcard"
+    join_kind: ClassVar[str] = "highcard.join"
+    act_kind: ClassVar[str] = ACT
+
+    @classmethod
+    def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
+        assert isinstance(options, HighCardOptions)
+        return {"ranks": options.ranks, "suits": options.suits}
+
+    def publish_action(self, action: Any, *, check: bool = True) -> None:
+        if self.state is None or self.over or not self.my_turn():
+            raise IllegalAction(self.me, "it is not your turn")
+        if check:
+            check_turn(self.state, self.me, action)
+        self.outbox.append(Publish(ACT, to_data(action)))
+
+    def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
+        if envelope.kind != ACT:
+            raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of high card")
+        if envelope.prev != head:
+            raise DeckFault(envelope.seat, "acted on a stale state (out of turn)")
+        try:
+            action = from_data(envelope.body, Action)
+        except DecodeError as exc:
+            raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
+        try:
+            step = apply(self.state, envelope.seat, action)
+        except IllegalAction as exc:
+            raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
+        self._take_step(step)
+
+    def _on_step_event(self, event: Any) -> None:
+        if isinstance(event, Won):
+            name = card_names(self.options)[event.face]
+            self.events.append(Notice(f"seat {event.seat} wins with {name}"))
