@@ -42,7 +42,7 @@ def test_a_void_claim_names_the_players_and_the_cards_back() -> None:
 
 
 async def test_the_header_tells_the_phase_and_whose_go_from_the_state() -> None:
-    table = lie_table(seed=3)
+    table = lie_table(seed=3, hand_size=4)  # the header's words, not the hands' size, are the point
     async with make_app(table).run_test(size=SIZE) as pilot:
         await settle(pilot, table)
         # the bots (no pace) have filled their hands: the header names who still grabs
