@@ -41,6 +41,18 @@ SERIAL_GROUPS = {
     "terminal": ("tests/ui/test_tmux_smoke.py", "tests/ui/test_lie_tmux_smoke.py"),
 }
 NAMESPACE_GROUP = "namespaces"  # the netns and avahi tests: root, iproute2, whole-LAN timeouts
+# Files whose tests share an expensive module-scoped fixture (a played game, its transcripts):
+# kept in one worker, the fixture is built once, not once in each worker.
+SHARED_FIXTURE_FILES = (
+    "tests/deck/test_session.py",
+    "tests/deck/test_shuffle.py",
+    "tests/game/test_audit.py",
+    "tests/game/test_audit_damage.py",
+    "tests/game/test_audit_wording.py",
+    "tests/game/test_lie_table.py",
+    "tests/game/test_resume_damage.py",
+    "tests/game/test_simulate_lie.py",
+)
 
 
 def _serial_group(item: pytest.Item) -> str | None:
@@ -48,6 +60,8 @@ def _serial_group(item: pytest.Item) -> str | None:
     for group, paths in SERIAL_GROUPS.items():
         if path in paths:
             return group
+    if path in SHARED_FIXTURE_FILES:
+        return path
     if "netns" in item.keywords or "avahi" in item.keywords:
         return NAMESPACE_GROUP
     return None
