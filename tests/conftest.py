@@ -67,6 +67,7 @@ def _serial_group(item: pytest.Item) -> str | None:
     return None
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     netns_reason = _netns_unavailable_reason()
     avahi_reason = _avahi_unavailable_reason()
