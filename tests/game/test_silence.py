@@ -93,14 +93,19 @@ async def test_a_withheld_give_away_forward_shows_the_giver_holding_up_the_game(
         3, tmp_path, seed=3, silence_limit=LIMIT, wrap=wrap, tables={giver: WithholdingGiver}
     )
     try:
-        at_receiver = table.peers[receiver]
+        at_receiver, at_third = table.peers[receiver], table.peers[third]
         await at_receiver.sync.wait_until(
             lambda: at_receiver.table.pending_transfer() is not None, timeout=60
         )
         mark = len(at_receiver.history)
         named = await first_holdup(at_receiver, after=mark)
         assert named == {giver: ("a give-away forward",)}
-        named = await first_holdup(table.peers[third], after=0, count=2)
+        # From the give-away on: on a loaded machine a seat may also be slower than LIMIT
+        # with its shares for the deal, which the third seat rightly reports first.
+        await at_third.sync.wait_until(
+            lambda: at_third.table._pending_transfer() is not None, timeout=60
+        )
+        named = await first_holdup(at_third, after=len(at_third.history), count=2)
         assert named == {
             giver: ("a give-away forward",),
             receiver: ("its receipt of the give-away",),

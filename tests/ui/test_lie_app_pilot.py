@@ -140,7 +140,8 @@ async def test_a_whole_round_through_the_ui_phase_1_included() -> None:
 
 
 async def test_a_three_round_game_with_the_keyboard_alone() -> None:
-    table = lie_table(seed=8, players=3)
+    # hands of 4, not 12: three rounds to the end are the point, and each card costs a render
+    table = lie_table(seed=8, players=3, hand_size=4)
     app = make_app(table)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(3):
@@ -209,7 +210,8 @@ async def test_the_mouse_claims_a_table_card_and_chooses_a_combination() -> None
 
 
 async def test_tab_walks_the_legal_plays_and_up_never_mixes_colours() -> None:
-    table = lie_table(seed=5, players=3)
+    # hands of 6, not 12: enough for a go with a choice of plays, and half the cards to take
+    table = lie_table(seed=5, players=3, hand_size=6)
     app = make_app(table)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, table)

@@ -42,7 +42,7 @@ def test_a_void_claim_names_the_players_and_the_cards_back() -> None:
 
 
 async def test_the_header_tells_the_phase_and_whose_go_from_the_state() -> None:
-    table = lie_table(seed=3)
+    table = lie_table(seed=3, hand_size=4)  # the header's words, not the hands' size, are the point
     async with make_app(table).run_test(size=SIZE) as pilot:
         await settle(pilot, table)
         # the bots (no pace) have filled their hands: the header names who still grabs
@@ -88,7 +88,9 @@ async def test_between_rounds_the_setup_shows_until_the_state_it_made() -> None:
 
 
 async def test_the_prizes_turned_over_come_after_the_last_trick_and_the_rounds_end() -> None:
-    table = lie_table(seed=8, players=3, rounds=1)
+    table = lie_table(
+        seed=8, players=3, rounds=1, hand_size=4
+    )  # small hands: the log's order is the point
     async with make_app(table).run_test(size=SIZE) as pilot:
         await settle(pilot, table)
         await grab_a_hand(pilot, table)
@@ -101,7 +103,8 @@ async def test_the_prizes_turned_over_come_after_the_last_trick_and_the_rounds_e
 
 
 async def test_prize_backs_are_spaced_in_the_players_panel() -> None:
-    table = lie_table(seed=8, players=3, rounds=2)
+    # small hands: round 1's prizes are the point, and the winner's 3 (T8) make a row to space
+    table = lie_table(seed=8, players=3, rounds=2, hand_size=4)
     async with make_app(table).run_test(size=(120, 40)) as pilot:
         await settle(pilot, table)
         await grab_a_hand(pilot, table)
@@ -113,6 +116,7 @@ async def test_prize_backs_are_spaced_in_the_players_panel() -> None:
         text = static_text(panel, width=118)
         rows = [row for row in text.splitlines() if "prizes" in row]
         assert rows, text
+        assert any(len(row.split("prizes", 1)[1].split()) >= 2 for row in rows), text
         for row in rows:
             backs = row.split("prizes", 1)[1].split()
             assert all(len(back) == 2 for back in backs), row  # "r1 r1", never "r1r1"

@@ -73,6 +73,7 @@ def test_a_replay_through_the_owners_eyes_shows_its_hand_and_no_other(
     replay = load_replay(owner_copy(game, tmp_path), tmp_path / game)
     assert replay.fault is None and replay.own_eyes
     assert replay.report.over
+    public = load_replay(replay.path, None)  # audited once: every frame asks it
     ever_own: set[int] = set()  # a card it gave away (L11) it knows in the receiver's hand
     for frame in replay.frames:
         view = frame.view
@@ -82,15 +83,15 @@ def test_a_replay_through_the_owners_eyes_shows_its_hand_and_no_other(
         ever_own |= set(state.hands[1])
         others = {s for seat, hand in enumerate(state.hands) if seat != 1 for s in hand}
         for slot in others & set(view.knowledge):
-            allowed = ever_own | public_slots(replay, frame)
+            allowed = ever_own | public_slots(public, frame)
             assert slot in allowed, f"a front of another seat's hand: {slot}"
     last = replay.frames[-1].view
     assert last.state.over
 
 
-def public_slots(replay, frame) -> set[int]:  # type: ignore[no-untyped-def]
-    """Slots an observer (no secrets) knows at the same point: the public cards."""
-    public = load_replay(replay.path, None)
+def public_slots(public, frame) -> set[int]:  # type: ignore[no-untyped-def]
+    """Slots an observer (the replay `public`, without secrets) knows at the point of `frame`:
+    the public cards."""
     index = next(i for i, f in enumerate(public.frames) if f.entry >= frame.entry)
     return set(public.frames[index].view.knowledge)
 
