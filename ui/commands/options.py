@@ -37,7 +37,15 @@ def _widest_ruling() -> str:
     from fairdeal.engine.games import get_game
 
     widest = max(games(), key=lambda name: get_game(name).max_players)
-    return screen_record(widest).seats_ruling
+    return seats_ruling(widest) or f"{get_game(widest).title}'s rule"
+
+
+def seats_ruling(name: str) -> str:
+    """The ruling on seats of game `name`, or "" for a game the app cannot show (one registered
+    with its rules and table but no screens can still be simulated and audited)."""
+    from fairdeal.ui.screen_game import SCREENS
+
+    return screen_record(name).seats_ruling if name in SCREENS.names() else ""
 
 
 def games() -> tuple[str, ...]:
@@ -69,7 +77,8 @@ def seat_ranges(*, rulings: bool = False, style: str = "title first") -> str:
     for name in games():
         rules = get_game(name)
         span = f"{rules.min_players}-{rules.max_players}"
-        ruling = f" ({screen_record(name).seats_ruling})" if rulings else ""
+        said = seats_ruling(name) if rulings else ""
+        ruling = f" ({said})" if said else ""
         if style == "range first":
             parts.append(f"{span} for {rules.title}{ruling}")
         else:

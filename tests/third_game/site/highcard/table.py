@@ -43,7 +43,7 @@ class HighCardTable(TableDriver):
             check_turn(self.state, self.me, action)
         self.outbox.append(Publish(ACT, to_data(action)))
 
-    def _on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
+    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         if envelope.kind != ACT:
             raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of high card")
         if envelope.prev != head:
@@ -56,9 +56,9 @@ class HighCardTable(TableDriver):
             step = apply(self.state, envelope.seat, action)
         except IllegalAction as exc:
             raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
-        self._take_step(step)
+        self.take_step(step)
 
-    def _on_step_event(self, event: Any) -> None:
+    def on_step_event(self, event: Any) -> None:
         if isinstance(event, Won):
             name = card_names(self.options)[event.face]
             self.events.append(Notice(f"seat {event.seat} wins with {name}"))
