@@ -1,4 +1,4 @@
-"""The small surface every game offers (DESIGN.md "Two games, one table").
+"""The small surface every game offers (docs/architecture.md).
 
 Everything above the engine (drivers, self-play, scenarios, the table, the app) works on a `Game`
 and never names a game's own classes. Each game package builds one `GAME` and the registry

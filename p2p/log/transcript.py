@@ -109,7 +109,7 @@ class Transcript:
     ) -> Transcript:
         """A new transcript (the file must not exist). `extra` is kept in the header for
         auditors, e.g. the roster and options every seat signed in the lobby."""
-        # The game's log is private, like the identity (issue 14.11): a new folder 0700, the file
+        # The game's log is private, like the identity: a new folder 0700, the file
         # 0600 whatever the umask or the mode of the data directory.
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         file = open_private(path)

@@ -1,4 +1,4 @@
-"""Why a table could not be reached, in words a player can act on (issue 14.10).
+"""Why a table could not be reached, in words a player can act on.
 
 The socket errors asyncio raises name a C call ("Connect call failed ('127.0.0.1', 1)"); these
 say what happened: nothing listens there, the host name is unknown, nobody answered.

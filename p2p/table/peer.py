@@ -266,8 +266,8 @@ class TablePeer:
         return self.history.replay()
 
     def end_over_withheld_reveal(self) -> FaultDetected:
-        """End the table because a seat withholds its coin reveal past the silence limit
-        (issue 13 item 6): the table stops with a fault naming that seat, and its evidence (the
+        """End the table because a seat withholds its coin reveal past the silence limit:
+        the table stops with a fault naming that seat, and its evidence (the
         seat's signed commitment) is kept beside the transcript. Raises IllegalAction when no
         seat is withholding one: ordinary silence is waited out (protocol.md 10.6)."""
         table = self._require_table()
@@ -282,7 +282,7 @@ class TablePeer:
 
     async def start(self) -> None:
         """Open (or reopen after a crash) this seat's table and start playing."""
-        # The next shuffler proves while this worker verifies the deck it got (issue 12.3).
+        # The next shuffler proves while this worker verifies the deck it got.
         self._verifier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-verify")
         deck = DeckSession(
             self.roster.table,

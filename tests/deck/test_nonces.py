@@ -1,4 +1,4 @@
-"""Hedged nonces (issue 13.1): a proof's nonces depend on the secret, the whole statement and
+"""Hedged nonces: a proof's nonces depend on the secret, the whole statement and
 fresh randomness, so a repeated random stream (a reused seed or table id) never repeats a nonce
 under a new challenge, and the classic two-shares-one-nonce key recovery fails."""
 

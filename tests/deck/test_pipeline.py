@@ -1,4 +1,4 @@
-"""A shuffle chain that does not wait (issue 12.3): the next seat proves its shuffle while a worker
+"""A shuffle chain that does not wait: the next seat proves its shuffle while a worker
 verifies the previous one; the log is exactly the sequential one, and a bad proof still raises
 the fault and drops the seat's own shuffle unseen."""
 

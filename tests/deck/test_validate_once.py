@@ -1,4 +1,4 @@
-"""No group work twice (issue 12.2): each received point is validated once, when its message is
+"""No group work twice: each received point is validated once, when its message is
 parsed, and never again inside the arithmetic of a proof check."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`check_action(view, action)`: a seat's own action checked against everything it knows, before
-it is sent (issue 14.1). The public rules first, then its own faces (L12); and the L6 bounds on
-announcements (issue 14.2), which the rules and the codec both enforce."""
+it is sent. The public rules first, then its own faces (L12); and the L6 bounds on
+announcements, which the rules and the codec both enforce."""
 
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ def test_every_listed_legal_action_passes_the_check() -> None:
     assert checked > 1000
 
 
-# -- L6 bounds (issue 14.2) ----------------------------------------------------------------------
+# -- L6 bounds ----------------------------------------------------------------------------------
 def test_announcements_below_the_floor_are_refused_by_the_rules() -> None:
     driver = _driver_with_hands([["3"], [], []])
     slot = _slot(driver, 0, "3")

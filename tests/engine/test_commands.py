@@ -174,7 +174,7 @@ def test_scenario_command_runs_lie_files(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_plain_prompts_refuse_an_absurd_announcement_and_go_on() -> None:
-    """Issue 14.2 in the plain prompts: the same check as the app (engine.legal.check_action)
+    """In the plain prompts: the same check as the app (engine.legal.check_action)
     refuses the number with its ruling; the game goes on and nothing is played."""
     import random
 

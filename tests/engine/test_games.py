@@ -1,4 +1,4 @@
-"""The registry maps each game's name to the same small surface (DESIGN.md "Two games")."""
+"""The registry maps each game's name to the same small surface (docs/architecture.md)."""
 
 from __future__ import annotations
 

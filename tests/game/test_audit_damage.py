@@ -1,4 +1,4 @@
-"""Issue 13 item 7: `fairdeal audit` never calls a damaged file verified, and never changes it.
+"""`fairdeal audit` never calls a damaged file verified, and never changes it.
 
 Only a genuinely torn last record is a crash's tail (the report says "incomplete" and how many
 bytes it ignored); an enlarged or impossible length prefix in the middle, bytes appended, a
@@ -203,7 +203,7 @@ def test_a_directory_or_unreadable_file_is_a_clear_fault(tmp_path: Path) -> None
 
 
 def test_joins_with_a_first_seat_other_than_0_fail(tmp_path: Path) -> None:
-    """protocol.md 10.1 (issue 13 item 11): the joins carry first_seat 0, as every peer
+    """protocol.md 10.1: the joins carry first_seat 0, as every peer
     requires; the audit used to take any first_seat seat 0's join named."""
 
     from fairdeal.engine.larry import LarryOptions

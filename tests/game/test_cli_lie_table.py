@@ -1,4 +1,4 @@
-"""Issue 10.5/11: `fairdeal host lie --headless` with a local bot peer, and `fairdeal bot --peer
+"""`fairdeal host lie --headless` with a local bot peer, and `fairdeal bot --peer
 HOST:PORT` joining it from another process: a short game of The Lie (one round, hands of 3) is
 played to the end over loopback; the transcripts audit and agree, and each names its game."""
 

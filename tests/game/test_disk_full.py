@@ -1,4 +1,4 @@
-"""Issue 13 item 10: a full disk mid-game (ENOSPC, injected into the transcript's writes) stops
+"""A full disk mid-game (ENOSPC, injected into the transcript's writes) stops
 that seat with a clear message, keeps everything written, and the seat resumes once there is
 space again: the game completes and every transcript audits."""
 

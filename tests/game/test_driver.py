@@ -151,7 +151,7 @@ def _given_back(table: SansIOTable) -> list[tuple[int, int]] | None:
 
 
 def test_a_card_given_twice_to_the_same_seat_is_received_both_times() -> None:
-    # Issue 13 item 4 (L11): one card goes 0→1, then 1→0, then 0→1 (bots in ordinary play,
+    # L11: one card goes 0→1, then 1→0, then 0→1 (bots in ordinary play,
     # giving on the card received last). Seat 1 receives it a second time and needs no forward
     # (it holds every share); its receipt must still be published, or every peer waits for
     # ever. The deal depends on every seat's randomness, so the first seed that brings the card

@@ -1,4 +1,4 @@
-"""A networked seat sees what a seat at a local table sees (issue 14.6): the faces of the cards it
+"""A networked seat sees what a seat at a local table sees: the faces of the cards it
 played face-down and of the cards it gave away, and a doubt's view with the totals said."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13 items 2 and 5: only the giver can deliver a gift (L11), and only a provable
+"""Only the giver can deliver a gift (L11), and only a provable
 accusation blames it.
 
 A give-away's forward is signed by its giver (protocol.md 10.8). A forward from any other seat

@@ -1,4 +1,4 @@
-"""Issue 13 item 3: joining a table found on the network checks the host's key against the
+"""Joining a table found on the network checks the host's key against the
 advertised fingerprint (protocol.md 2), through the app's join path (ui.table_factory →
 p2p.table.session.join_discovered)."""
 

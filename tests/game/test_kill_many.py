@@ -1,4 +1,4 @@
-"""Issue 13 item 9: peers SIGKILLed together — two at once, or all four — restart from their
+"""Peers SIGKILLed together — two at once, or all four — restart from their
 transcripts and secrets; the game completes and every transcript audits and agrees. (One peer
 killed, the host among them, is tests/game/test_reconnect.py.)"""
 

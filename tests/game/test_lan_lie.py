@@ -1,4 +1,4 @@
-"""Issue 10.6, LAN: 4 peers in 4 network namespaces find a table of The Lie by mDNS and play a
+"""LAN: 4 peers in 4 network namespaces find a table of The Lie by mDNS and play a
 short game (one round, hands of 3: T3, T9) to the end with the full protocol, real-time claims
 included; their transcripts audit as verified and agree."""
 

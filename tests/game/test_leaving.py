@@ -1,4 +1,4 @@
-"""Leaving is a decision (issue 14.3): a seat that leaves signs `left` (protocol.md 10.12), every
+"""Leaving is a decision: a seat that leaves signs `left` (protocol.md 10.12), every
 other seat shows it by name, and the remaining players end the table with the result so far.
 A forged, tampered or foreign `left` is refused and changes nothing."""
 

@@ -1,5 +1,5 @@
 """Cheating peers at a sans-IO table of The Lie: each is caught by every honest peer, blamed by
-seat with the evidence, and the hand stops (issue 10.4; T3, T5).
+seat with the evidence, and the hand stops (T3, T5).
 
 One cheat per test, at a 2-seat table with short hands (the crypto is the same as at 6 seats).
 """

@@ -1,4 +1,4 @@
-"""Issue 10 point 6: a peer of The Lie SIGKILLed during Phase 1 (claims in flight, T3) or during a
+"""A peer of The Lie SIGKILLed during Phase 1 (claims in flight, T3) or during a
 trick (T5) restarts from its transcript and secrets; the game completes and every transcript
 audits and agrees. Real processes over loopback (p2p.table.simulate), small hands, one round."""
 

@@ -1,4 +1,4 @@
-"""Issue 13 item 9: a seat whose disk dropped its last writes (its own signed envelopes among
+"""A seat whose disk dropped its last writes (its own signed envelopes among
 them, which the others hold) restarts, takes its own envelopes back from the others before it
 signs anything, and is never branded a rule-breaker for it: the game completes and every
 transcript audits."""

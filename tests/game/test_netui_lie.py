@@ -1,4 +1,4 @@
-"""The Lie at a networked table in the app, over real loopback sockets (issue 11.4, 10.5): the
+"""The Lie at a networked table in the app, over real loopback sockets: the
 app hosts the table (a local bot peer takes one seat), a friend's peer joins by HOST:PORT, and
 the player grabs and plays with the keyboard. Every claimed front arrives proved, every play and
 the prizes carry their proofs, and every transcript audits; a friend whose decryption share for

@@ -1,4 +1,4 @@
-"""Issue 13 item 9: rejoining as the README says — run the same command again with the same data
+"""Rejoining as the README says — run the same command again with the same data
 directory — works for `fairdeal bot --peer …` and for a headless `fairdeal host` (which listens
 on its old port again, its bots with it). Real processes, SIGKILLed mid-hand; the game completes
 and every transcript audits and agrees."""

@@ -143,7 +143,7 @@ async def test_the_app_seat_resumes_after_a_crash_and_the_game_completes(
             isinstance(e, Notice) and e.text.startswith("resumed from")
             for e in resumed.history.events
         )
-        # Issue 14.9: the replayed game comes between two markers, in order, so that the app
+        # The replayed game comes between two markers, in order, so that the app
         # logs it without reopening its views, and "resumed from" follows what it resumed.
         events = list(resumed.history.events)
         start = next(i for i, e in enumerate(events) if isinstance(e, ReplayStarted))

@@ -1,4 +1,4 @@
-"""Issue 13 item 8: `fairdeal resume` never destroys a record.
+"""`fairdeal resume` never destroys a record.
 
 A transcript damaged in the middle is refused with a clear error naming the byte offset, and the
 file is left exactly as it was; a torn last record is kept aside before it is cut off; and a

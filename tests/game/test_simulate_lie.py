@@ -1,4 +1,4 @@
-"""`fairdeal simulate lie` (issue 10, acceptance): four bot peers as OS processes over loopback
+"""`fairdeal simulate lie`: four bot peers as OS processes over loopback
 play a whole 3-round game of The Lie with every peer in agreement; every transcript passes
 `fairdeal audit`, and one with an envelope altered, dropped or moved fails naming the right
 seat, in Phase 1 (step envelopes opening a claim, answering, carrying the shares of a claimed

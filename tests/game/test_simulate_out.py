@@ -1,4 +1,4 @@
-"""Issue 13 item 10: `simulate --out` of an earlier run is refused clearly (it used to replace
+"""`simulate --out` of an earlier run is refused clearly (it used to replace
 that run's identities and hang until the timeout), and leaves the earlier run as it was."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13 item 1 (the table part): a reused table id never reuses a seat's randomness.
+"""The table part: a reused table id never reuses a seat's randomness.
 
 A seat's seed binds its own fresh contribution to the signed roster and its seat
 (p2p.table.randomness), and a table id that already has secrets in the seat's file is refused

@@ -1,4 +1,4 @@
-"""Issue 13 item 6: a withheld coin reveal is named.
+"""A withheld coin reveal is named.
 
 The last revealer of the first-player coin (seat N−1: reveals are applied in seat order, so it
 sees every other value first) commits and then stays silent. Past the silence limit every other

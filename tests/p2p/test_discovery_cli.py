@@ -72,7 +72,7 @@ def test_timeout_must_be_positive(found: list[tuple[float, object]]) -> None:
 def test_text_listing_shows_the_host_code_as_compared_aloud(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 14.7: one fingerprint format, the code people compare at the table."""
+    """One fingerprint format, the code people compare at the table."""
     code = "0421788310511320096473318"
     coded = DiscoveredTable(
         TABLES[0].instance,

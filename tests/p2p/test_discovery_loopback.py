@@ -162,7 +162,7 @@ async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> Non
             "seats_taken": 2,
             "seats_total": 4,
             "host_fingerprint": ad.host_fingerprint,
-            "host_code": "",  # this ad carries no code (issue 14.7)
+            "host_code": "",  # this ad carries no code
             "protocol_version": 3,
             "status": "open",
             "addresses": ["127.0.0.1"],

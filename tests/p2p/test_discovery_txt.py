@@ -111,7 +111,7 @@ def test_instance_label_fits_dns_and_stays_readable() -> None:
 
 
 def test_the_host_code_travels_in_the_txt_record_and_reads_as_at_the_table() -> None:
-    """Issue 14.7: the lobby shows the host's key as the code compared aloud at the table."""
+    """The lobby shows the host's key as the code compared aloud at the table."""
     from fairdeal.p2p.identity import Identity
 
     host = Identity.generate("Ben", lambda n: bytes(range(n)))

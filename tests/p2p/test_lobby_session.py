@@ -133,7 +133,7 @@ async def test_guest_refuses_a_host_whose_key_is_not_the_advertised_one(
 async def test_guest_refuses_a_host_whose_key_does_not_match_the_advertised_code(
     hosted: HostedTable, browser: TableBrowser
 ) -> None:
-    """Issue 14.7: the code the lobby shows is pinned like the fingerprint."""
+    """The code the lobby shows is pinned like the fingerprint."""
     found = await find(browser, hosted, seats_taken=1)
     assert found.ad.host_key_text == hosted.identity.code  # what the lobby shows
     spoofed = replace(found, ad=replace(found.ad, host_code="0" * 25))

@@ -1,4 +1,4 @@
-"""Issue 13 item 10: a flood of hostile connections does not flood the log (it wrote a line per
+"""A flood of hostile connections does not flood the log (it wrote a line per
 connection, 7 MB for a flood); every error is still counted and reported to the mesh."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A table's transcript is private like the identity, in any data directory (issue 14.11):
+"""A table's transcript is private like the identity, in any data directory:
 `tables/` is created 0700 and every transcript and its fault evidence 0600, whatever the umask
 and the mode of a directory made with `--data-dir`."""
 

@@ -1,4 +1,4 @@
-"""Relay and equivocation proofs (protocol.md 4.4, 4.6; DESIGN.md "The network"), in memory:
+"""Relay and equivocation proofs (protocol.md 4.4, 4.6), in memory:
 an envelope that reaches one honest peer reaches every seated peer, each verified once; two
 different envelopes signed for one place meet at an honest peer, which passes both on so that
 every seated peer names the equivocator itself; a forged "second envelope" names only the peer

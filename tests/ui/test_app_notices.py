@@ -1,4 +1,4 @@
-"""Faults, seats holding up the game and lost connections are shown plainly (issue 6, point 6)."""
+"""Faults, seats holding up the game and lost connections are shown plainly."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ async def test_a_stall_names_the_seat_and_what_it_owes_in_the_log_and_the_hint()
 
 
 async def test_a_seat_withholding_its_coin_reveal_is_named_as_such() -> None:
-    """Issue 13 item 6: the table screen says which seat withholds the coin and that the table
+    """The table screen says which seat withholds the coin and that the table
     may be ended with that evidence."""
     session = ScriptedSession()
     async with app_for(session).run_test(size=(80, 24)) as pilot:
@@ -167,7 +167,7 @@ async def test_the_doubt_view_turns_cards_one_by_one_and_marks_each_proof() -> N
         assert static_text(cards).count("??") == 3
         await pilot.press("space")
         assert doubt.shown == 1 and "✓ proved" in static_text(cards)
-        # our doubt steps on space, and says so (issue 14.9)
+        # our doubt steps on space, and says so
         assert "Press space" in static_text(doubt.query_one("#doubt-verdict", Static))
         await pilot.press("enter")  # the rest at once
         text = static_text(cards)
@@ -211,6 +211,6 @@ async def test_a_doubt_between_others_closes_by_itself_ours_waits(
         doubt = pilot.app.screen
         assert isinstance(doubt, DoubtScreen) and doubt.linger is None
         assert "Press space" in static_text(doubt.query_one("#doubt-verdict", Static))
-        await pilot.press("space")  # ours steps on a key press, never by itself (issue 14.9)
+        await pilot.press("space")  # ours steps on a key press, never by itself
         assert doubt.shown == 1
         assert pilot.app.screen is doubt

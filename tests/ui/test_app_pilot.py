@@ -230,7 +230,7 @@ async def test_give_away_asks_for_the_target_then_the_card() -> None:
         assert gifts[0] == CardGiven(0, 1, given_slot)  # L11: the chosen card went to Ada
         log = table_screen(pilot.app).query_one(GameLog).lines_written  # type: ignore[arg-type]
         given = card_name(view.deck[dict(view.hand)[given_slot] or 0])
-        assert f"Tess gave {given} to Ada (bot) (L11)." in log  # issue 14.6: the card is named
+        assert f"Tess gave {given} to Ada (bot) (L11)." in log  # the card is named
 
 
 class GivingBot:
@@ -249,7 +249,7 @@ class GivingBot:
 
 
 async def test_a_received_gift_names_the_giver_and_the_card() -> None:
-    """Issue 14.6: "Ada (bot) gave a 7 to Tess", not only "gave a card"."""
+    """The giver and the card are named: "Ada (bot) gave a 7 to Tess", not only "gave a card"."""
     bot = GivingBot()
     table = LocalTable(2, seed=0, human_name="Tess", bots={1: bot})  # seat 1 holds a give-away
     async with make_app(table).run_test(size=(80, 24)) as pilot:
@@ -298,7 +298,7 @@ def dead_port() -> int:
 
 
 async def assert_the_table_says_nobody_answered(pilot: Pilot[None], port: int) -> None:
-    """Issue 14.10: the player reads what happened, not "the table closed before it began"."""
+    """The player reads what happened, not "the table closed before it began"."""
     await pilot.app.workers.wait_for_complete()  # the table's worker ends with its session
     screen = table_screen(pilot.app)  # type: ignore[arg-type]
     assert any("Could not sit down" in line for line in screen.query_one(GameLog).lines_written)

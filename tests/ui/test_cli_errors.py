@@ -1,4 +1,4 @@
-"""Issue 13 item 10: clear errors, never a traceback, for bad identity files and data
+"""Clear errors, never a traceback, for bad identity files and data
 directories, from every command that reads them."""
 
 from __future__ import annotations

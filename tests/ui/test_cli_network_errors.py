@@ -1,4 +1,4 @@
-"""The command line names what went wrong in words (issue 14.10): an address nobody listens on
+"""The command line names what went wrong in words: an address nobody listens on
 is "nothing is listening at HOST:PORT", and an audit of a file that cannot be read says "cannot
 read", never FAULT (no seat is at fault when there is nothing to audit)."""
 

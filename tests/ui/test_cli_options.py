@@ -1,4 +1,4 @@
-"""One command line (issue 14.8): `--bots` is a count in `play` and `host` alike and the kinds
+"""One command line: `--bots` is a count in `play` and `host` alike and the kinds
 are `--bot-kind`; the data directory is `--data-dir` everywhere; every number's help says its
 unit; the game is documented; bad arguments are refused by the command line (exit 2, on stderr)
 before any app or network starts."""

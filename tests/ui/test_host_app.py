@@ -49,7 +49,7 @@ def test_host_opens_the_app_on_a_networked_table_with_the_seats_and_bots(tmp_pat
     assert (spec.seats, spec.bots, spec.seat, spec.humans) == (5, 2, 0, 3)
     assert spec.networked and spec.short_game and spec.game == "larry"
     assert spec.name == "Ada" == app.player.name
-    assert spec.fingerprint == app.player.code != ""  # the code compared aloud (issue 14.7)
+    assert spec.fingerprint == app.player.code != ""  # the code compared aloud
     assert app.first_session is None and app.table_defaults == spec
     assert isinstance(app.finder, ZeroconfFinder)
     settings = table_session.current_settings()

@@ -1,4 +1,4 @@
-"""Issue 13 item 10: `fairdeal host --bind ADDR --bots K` — the bots reach the host where it
+"""`fairdeal host --bind ADDR --bots K` — the bots reach the host where it
 listens (they used to dial 127.0.0.1, which a host bound to 127.0.0.2 does not answer)."""
 
 from __future__ import annotations

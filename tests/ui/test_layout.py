@@ -1,4 +1,4 @@
-"""The table's panels are laid out by their own content (issue 14.4): at 2 and 3 seats the table
+"""The table's panels are laid out by their own content: at 2 and 3 seats the table
 panel still shows every line (the total, the piles, the hand and the setup progress), at 8 seats
 every seat is listed, in 80×24 and 100×30."""
 

@@ -1,4 +1,4 @@
-"""Leaving a networked table is a decision (issue 14.3), played in the app over loopback: q and
+"""Leaving a networked table is a decision, played in the app over loopback: q and
 Ctrl+C ask first; leaving tells the other seat, which shows it by name and ends the table with
 the result so far. A local table (only our own bots) still quits at once."""
 

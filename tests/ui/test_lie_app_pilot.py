@@ -1,4 +1,4 @@
-"""The Lie through the app, keyboard and mouse, against local bots (issue 11, points 2, 3, 5).
+"""The Lie through the app, keyboard and mouse, against local bots.
 
 Bots claim and play with no delay, so every wait is on the table being idle (no bot has anything
 to do) and the screen having handled every event: no sleeps.

@@ -47,7 +47,7 @@ def test_absurd_lie_tables_are_refused_before_the_app_opens(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     in_a_terminal(monkeypatch)
-    with pytest.raises(SystemExit) as refused:  # an argument error: usage, exit 2 (issue 14.8)
+    with pytest.raises(SystemExit) as refused:  # an argument error: usage, exit 2
         main(["play", "--game", "lie", "--players", "7"])
     assert refused.value.code == 2
     assert "The Lie is played by 2 to 6 players" in capsys.readouterr().err
@@ -64,7 +64,7 @@ def test_the_lie_has_no_plain_mode(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_with_fewer_bots_opens_the_lie_on_the_network(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 10.5: `play --game lie --bots K` with K below the other seats hosts the table."""
+    """`play --game lie --bots K` with K below the other seats hosts the table."""
     in_a_terminal(monkeypatch)
     opened: list[TableSpec] = []
     monkeypatch.setattr(launch, "run_app", lambda spec, **_: opened.append(spec) or 0)

@@ -1,4 +1,4 @@
-"""The Lie's networked display (issue 11.4), driven by a table that reports what a networked
+"""The Lie's networked display, driven by a table that reports what a networked
 seat does (tests/ui/lie_network_fake.py): setup progress, claimed fronts arriving, each play's
 proof ✓ or ✗ and the fault screen, the prizes with their proofs, waiting and departed seats, and
 leaving; at 80×24. The real thing over loopback sockets is tests/game/test_netui_lie.py.
@@ -53,7 +53,7 @@ def played(table: LocalTable) -> list[Played]:
 
 
 def assert_usable_at_80x24(screen: LieTableScreen, *, building: bool) -> None:
-    """Issue 11.5: at 80×24 the status, the players (every seat), the hand, the hint and, in
+    """At 80×24 the status, the players (every seat), the hand, the hint and, in
     Phase 2, the trick are all on screen, each at least one line tall."""
     parts: list[object] = ["#lie-status", LiePlayersView, LieHandView, "#lie-hint"]
     if not building:

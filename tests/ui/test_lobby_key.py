@@ -1,5 +1,5 @@
-"""The lobby shows a host's key as the same fingerprint code that is compared aloud at the table
-(issue 14.7), so that friends can compare it before they join."""
+"""The lobby shows a host's key as the same fingerprint code that is compared aloud at the table,
+so that friends can compare it before they join."""
 
 from __future__ import annotations
 

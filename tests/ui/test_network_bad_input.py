@@ -1,4 +1,4 @@
-"""Nothing a peer or the network sends takes the app down (issue 14.2): garbage on the table's
+"""Nothing a peer or the network sends takes the app down: garbage on the table's
 port, malformed and forged messages over an authenticated channel, and finally a signed action
 the codec refuses (an announcement of -100, outside L6's -99..limit). The app keeps running,
 the table goes on where the input was harmless, and the bad action is a fault naming its seat."""

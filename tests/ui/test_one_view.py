@@ -1,4 +1,4 @@
-"""One view everywhere (issue 14.6): the doubt view keeps its "said" column at a networked table,
+"""One view everywhere: the doubt view keeps its "said" column at a networked table,
 where the state after the doubt (an empty pile) arrives before the doubt's verification."""
 
 from __future__ import annotations

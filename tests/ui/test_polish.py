@@ -1,4 +1,4 @@
-"""Issue 14.12, the polish: each point as a new player meets it."""
+"""The polish: each point as a new player meets it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A key press that the player's own cards already forbid is refused on the spot, with the reason
-and the ruling, and never reaches the table's fault path (issue 14.1, 14.5); no input and no
-failure takes the app down (issue 14.2)."""
+and the ruling, and never reaches the table's fault path; no input and no
+failure takes the app down."""
 
 from __future__ import annotations
 

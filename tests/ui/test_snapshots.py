@@ -38,7 +38,7 @@ def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
                 2,
                 4,
                 "fedcba9876543210",
-                host_code="0421788310511320096473318",  # issue 14.7: shown as compared aloud
+                host_code="0421788310511320096473318",  # shown as compared aloud
             ),
             ("192.168.1.20",),
             45123,
@@ -67,7 +67,7 @@ def test_table(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_table_2_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    """Issue 14.4: the table panel shows all its lines at 2 seats."""
+    """The table panel shows all its lines at 2 seats."""
     table = LocalTable(2, seed=1, human_name=PLAYER.name)
 
     async def first_moves(pilot: Pilot[None]) -> None:
@@ -79,7 +79,7 @@ def test_table_2_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_table_8_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    """Issue 14.4: every seat is listed at 8 seats, and the hand and log still fit."""
+    """Every seat is listed at 8 seats, and the hand and log still fit."""
     table = LocalTable(8, seed=1, human_name=PLAYER.name)
 
     async def first_moves(pilot: Pilot[None]) -> None:

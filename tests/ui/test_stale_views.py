@@ -1,4 +1,4 @@
-"""No stale views (issue 14.9): a doubt between other seats never covers YOUR TURN, a hand's
+"""No stale views: a doubt between other seats never covers YOUR TURN, a hand's
 scores never pop up once we have played on, a resumed table does not reopen the views of the
 game it replays, and the doubt view says whether it steps on space or plays by itself."""
 

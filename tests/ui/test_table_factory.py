@@ -98,7 +98,7 @@ def test_a_lie_table_of_one_human_and_bots_is_local_and_holds_its_bots() -> None
 def test_a_networked_lie_table_hosts_the_lie_with_its_options(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 10.5: fewer bots than the other seats (or `networked`) opens The Lie on the network,
+    """Fewer bots than the other seats (or `networked`) opens The Lie on the network,
     with the rounds (T9) and hand size (T3) chosen: the options the lobby's terms carry."""
     calls: list[dict[str, object]] = []
     driver = types.ModuleType(NETWORKED_DRIVER_MODULE)

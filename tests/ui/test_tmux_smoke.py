@@ -3,7 +3,7 @@
 It runs the final part of that command (`fairdeal play`, here `python -m fairdeal play` from this
 checkout) with a throw-away data directory, waits for the screen to show what a player needs
 (polling tmux's pane, never a fixed sleep as synchronisation), plays, and quits with q. A second
-test plays issue 14.1's case (a gloat face-up under the obligation) and sees it refused.
+test plays the reported case (a gloat face-up under the obligation) and sees it refused.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def flat(screen: str) -> str:
 
 
 def test_the_obligation_case_is_refused_not_a_cheat(tmp_path: Path) -> None:
-    """Issue 14.1 as the issue played it: `fairdeal play --players 2 --seed 2`, `1 Enter Enter`
+    """`fairdeal play --players 2 --seed 2`, `1 Enter Enter`
     twice, then `2 u` (a gloat under the face-up obligation while holding numbers): the app
     refuses it with the reason and the ruling; no FAULT, nothing revealed, the game goes on."""
     terminal = Terminal(tmp_path, "play --players 2 --seed 2 --bot-delay 0")

@@ -1,4 +1,4 @@
-"""Property tests over random games of The Lie (issue 9, item 8), each with ≥ 500 examples.
+"""Property tests over random games of The Lie, each with ≥ 500 examples.
 
 Games have 2-6 players, small or full hands, 1-3 rounds, and every seat picks uniformly among
 `legal_actions(view)` (so the listed actions are also checked to be legal: no Violation may
