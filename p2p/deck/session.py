@@ -36,32 +36,31 @@ An *observer* (`DeckSession.observer(table_id, seats)`, seat None: an auditor) t
 commands and the public messages, verifies every key, shuffle, share and coin, and opens the cards
 revealed publicly. It holds no secret, so it never publishes anything and never learns a card
 that was dealt but not revealed.
+
+The session composes its parts: `ShuffleChains` (chains.py) keeps the lists and verifies and
+proves their shuffles, `ShareLedger` (ledger.py) checks the decryption shares and opens the cards,
+`CoinRounds` (coin_rounds.py) runs the coins; the session holds the keys, routes the messages and
+keeps the one record of what it sent.
 """
 
 from __future__ import annotations
 
 import copy
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import MAX_CARD_ID, CardTable, card_point
+from .chains import MaskedList, ShuffleChains
 from .coin_rounds import CoinRounds
-from .errors import DeckFault, DeckUsageError, ProofError
-from .events import (
-    CardDealt,
-    CardReceived,
-    CardRevealed,
-    DeckEvent,
-    KeysReady,
-    ListReady,
-    ShuffleVerified,
-)
-from .group import IDENTITY, Point, RandomBytes, mul, sub
+from .errors import DeckFault, DeckUsageError
+from .events import CardReceived, DeckEvent, KeysReady
+from .group import IDENTITY, Point, RandomBytes
 from .keys import PublicKeyShare, SecretKey, joint_key
-from .masking import MaskedCard, initial_deck, open_mask
+from .ledger import ShareLedger, SlotState
+from .masking import MaskedCard, initial_deck
 from .messages import (
     CoinCommitMessage,
     CoinRevealMessage,
@@ -74,8 +73,6 @@ from .messages import (
     SlotShare,
     parse_message,
 )
-from .shares import DecryptionShare, make_share
-from .shuffle import MAX_CARDS, ShuffleStatement, shuffle_and_prove, verify
 
 MAX_SEATS = 16
 
@@ -95,33 +92,6 @@ class Output:
         # Message bodies stay out of logs: a forwarded share is as private as a card.
         kinds = [m.get("kind") for m in self.messages]
         return f"Output(messages={kinds}, events={self.events})"
-
-
-@dataclass
-class _List:
-    deck_id: str
-    table: CardTable
-    deck: tuple[MaskedCard, ...]
-    next_shuffler: int = 0
-    retired: set[int] = field(default_factory=set)
-
-
-@dataclass
-class _SlotState:
-    owner: int | None = None
-    public: dict[int, DecryptionShare] = field(default_factory=dict)
-    held: dict[int, DecryptionShare] = field(default_factory=dict, repr=False)
-    deal_pending: bool = False
-    reveal_pending: bool = False
-    forward_from: int | None = None
-    # Public: the seats whose shares each seat was forwarded (a give-away never sends them again).
-    forwarded_to: dict[int, set[int]] = field(default_factory=dict)
-    forward_wanted: frozenset[int] = frozenset()  # the shares this seat's pending forward carries
-    # Public: the last give of the slot (giver, receiver, the shares its forward must carry), so
-    # that any seat can judge a forward the receiver shows it (`check_forward`).
-    last_give: tuple[int, int, frozenset[int]] | None = None
-    known: int | None = field(default=None, repr=False)
-    revealed: int | None = None
 
 
 class DeckSession:
@@ -144,16 +114,21 @@ class DeckSession:
         self.seat = seat
         self.seats = seats
         self._random_bytes = random_bytes
-        self._parallel = parallel  # where the previous seat's shuffle is verified meanwhile
         self._key = None if seat is None else SecretKey.generate(seat, random_bytes)
         self._keys: dict[int, PublicKeyShare] = {}
         self._joint: Point | None = None
-        self._lists: dict[str, _List] = {}
-        self._slots: dict[Slot, _SlotState] = {}
-        self._seen: dict[str, dict[int, Slot]] = {}
+        self._chains = ShuffleChains(table_id, seat, seats, random_bytes, parallel)
+        self._ledger = ShareLedger(
+            table_id,
+            seat,
+            seats,
+            key=self._key,
+            keys=self._keys,
+            chains=self._chains,
+            random_bytes=random_bytes,
+        )
+        self._slots = self._ledger.slots  # the ledger's: commands set owners and pending work
         self._coins = CoinRounds(table_id, seat, seats, random_bytes)
-        self._own_shuffles: dict[str, ShuffleMessage] = {}
-        self._own_shares: dict[Slot, DecryptionShare] = {}
         # Public messages this seat sent and has not yet seen come back through the log: when
         # one does, the parsed object is reused (no re-parsing, no re-validation of own points).
         self._sent: list[tuple[dict[str, Any], DeckMessage]] = []
@@ -175,7 +150,8 @@ class DeckSession:
         """A copy of the state (tests probe one); the executor is shared, not copied."""
         clone = object.__new__(DeckSession)
         memo[id(self)] = clone
-        memo[id(self._parallel)] = self._parallel
+        parallel = self._chains.parallel
+        memo[id(parallel)] = parallel
         for name, value in self.__dict__.items():
             setattr(clone, name, copy.deepcopy(value, memo))
         return clone
@@ -187,14 +163,13 @@ class DeckSession:
         return self._joint
 
     def list_ready(self, list_id: str) -> bool:
-        masked = self._lists.get(list_id)
-        return masked is not None and masked.next_shuffler == self.seats
+        return self._chains.ready(list_id)
 
     def list_size(self, list_id: str) -> int:
-        return len(self._require_list(list_id).deck)
+        return len(self._chains.require(list_id).deck)
 
     def masked_card(self, slot: Slot) -> MaskedCard:
-        return self._require_list(slot.list_id).deck[slot.index]
+        return self._chains.masked_card(slot)
 
     def owner(self, slot: Slot) -> int | None:
         state = self._slots.get(slot)
@@ -228,25 +203,25 @@ class DeckSession:
     def new_deck(self, list_id: str, deck_id: str, cards: Sequence[int]) -> Output:
         """Create masked list `list_id` from the public deck (r = 1) and start its shuffle chain."""
         joint = self._require_joint()
-        self._require_new_list(list_id, len(cards))
+        self._chains.require_new(list_id, len(cards))
         if len(set(cards)) != len(cards):
             raise DeckUsageError("card ids must be distinct")
         if not all(isinstance(c, int) and 0 <= c <= MAX_CARD_ID for c in cards):
             raise DeckUsageError(f"card ids must be integers in [0, {MAX_CARD_ID}]")
         table = CardTable.of(deck_id, cards)
         points = [card_point(deck_id, c) for c in cards]
-        self._lists[list_id] = _List(deck_id, table, tuple(initial_deck(points, joint)))
-        self._seen.setdefault(deck_id, {})
-        return self._maybe_shuffle(list_id)
+        self._ledger.seen.setdefault(deck_id, {})
+        masked = MaskedList(deck_id, table, tuple(initial_deck(points, joint)))
+        return self._start_chain(list_id, masked, joint)
 
     def reshuffle(self, list_id: str, sources: Sequence[Slot]) -> Output:
         """Gather the masked cards at `sources` (live slots of one deck id) into a new list
         `list_id`, retire the sources, and run the shuffle chain over it."""
-        self._require_joint()
-        self._require_new_list(list_id, len(sources))
+        joint = self._require_joint()
+        self._chains.require_new(list_id, len(sources))
         if len(set(sources)) != len(sources):
             raise DeckUsageError("reshuffle sources must be distinct")
-        lists = [self._require_live(slot) for slot in sources]
+        lists = [self._chains.require_live(slot) for slot in sources]
         deck_ids = {masked.deck_id for masked in lists}
         if len(deck_ids) != 1:
             raise DeckUsageError("reshuffle sources must share one deck id")
@@ -260,19 +235,13 @@ class DeckSession:
         deck = tuple(lists[k].deck[slot.index] for k, slot in enumerate(sources))
         for masked, slot in zip(lists, sources, strict=True):
             masked.retired.add(slot.index)
-            self._slots.pop(slot, None)
-            self._own_shares.pop(slot, None)
-        seen, retired = self._seen[deck_id], set(sources)
-        for card, slot in list(seen.items()):
-            if slot in retired:
-                del seen[card]
-        self._lists[list_id] = _List(deck_id, table, deck)
-        return self._maybe_shuffle(list_id)
+        self._ledger.retire(set(sources), deck_id)
+        return self._start_chain(list_id, MaskedList(deck_id, table, deck), joint)
 
     def deal(self, owners: Mapping[Slot, int]) -> Output:
         """Deal each slot to its owner: every other seat publishes its share of it."""
         for slot, owner in owners.items():
-            self._require_live(slot)
+            self._chains.require_live(slot)
             if not 0 <= owner < self.seats:
                 raise DeckUsageError(f"no seat {owner}")
             state = self._slots.get(slot)
@@ -280,11 +249,11 @@ class DeckSession:
                 raise DeckUsageError(f"slot {slot} was already dealt or revealed")
         mine: list[SlotShare] = []
         for slot, owner in owners.items():
-            state = self._slots.setdefault(slot, _SlotState())
+            state = self._slots.setdefault(slot, SlotState())
             state.owner = owner
             state.deal_pending = True
             if self.seat is not None and owner != self.seat:
-                mine.append(SlotShare(slot, self._own_share(slot)))
+                mine.append(SlotShare(slot, self._ledger.own_share(slot)))
         return self._publish(mine)
 
     def reveal(self, slots: Sequence[Slot]) -> Output:
@@ -293,22 +262,22 @@ class DeckSession:
         if len(set(slots)) != len(slots):
             raise DeckUsageError("reveal slots must be distinct")
         for slot in slots:
-            self._require_live(slot)
+            self._chains.require_live(slot)
             state = self._slots.get(slot)
             if state and (state.deal_pending or state.reveal_pending or state.revealed is not None):
                 raise DeckUsageError(f"slot {slot} is being dealt, revealed, or already revealed")
         mine: list[SlotShare] = []
         for slot in slots:
-            state = self._slots.setdefault(slot, _SlotState())
+            state = self._slots.setdefault(slot, SlotState())
             state.reveal_pending = True
             if self.seat is not None and state.owner in (None, self.seat):
-                mine += self._unpublished_held(slot, state)
+                mine += self._ledger.unpublished_held(slot, state)
         return self._publish(mine)
 
     def give(self, slot: Slot, to: int) -> Output:
         """The owner of `slot` gives it to seat `to`: it forwards, privately, every share of the
         slot that is not public; `to` becomes the owner."""
-        self._require_live(slot)
+        self._chains.require_live(slot)
         state = self._slots.get(slot)
         if state is None or state.owner is None or state.deal_pending:
             raise DeckUsageError(f"slot {slot} has not been dealt")
@@ -320,17 +289,17 @@ class DeckSession:
         # Shares `to` lacks: neither public, nor its own, nor forwarded to it before (a card that
         # comes back to a seat that held it needs none; then no message is sent at all). Every
         # seat computes the same set from public state.
-        lacking = self._lacking(state, to)
+        lacking = self._ledger.lacking(state, to)
         state.forwarded_to.setdefault(to, set()).update(lacking)
         state.last_give = (giver, to, frozenset(lacking))
         out = Output()
         if giver == self.seat and lacking:
-            held = self._unpublished_held(slot, state)
+            held = self._ledger.unpublished_held(slot, state)
             shares = tuple(s for s in held if s.share.seat in lacking)
             out.messages.append(ForwardMessage(self.seat, to, shares).to_data())
         if to == self.seat and not lacking:
             every = [*state.public.values(), *state.held.values()]
-            state.known = self._private_open(giver, slot, every)
+            state.known = self._ledger.private_open(giver, slot, every)
             out.events.append(CardReceived(slot, giver, state.known))
         state.owner = to
         waiting = to == self.seat and bool(lacking)
@@ -386,99 +355,24 @@ class DeckSession:
         if key.seat in self._keys:
             raise DeckFault(key.seat, "published a second key")
         key.verify(self.table_id)
-        keys = {**self._keys, key.seat: key}
+        keys = {**self._keys, key.seat: key}  # checked before it is kept
         joint = None
         if len(keys) == self.seats:
             joint = joint_key([keys[s].public for s in range(self.seats)])
             if joint == IDENTITY:
                 raise DeckFault(key.seat, "the joint key is the identity")
-        self._keys = keys
+        self._keys[key.seat] = key  # in place: the ledger verifies shares against these
         if joint is None:
             return Output()
         self._joint = joint
         return Output(events=[KeysReady(joint)])
 
     def _on_shuffle(self, message: ShuffleMessage) -> Output:
-        seat = message.seat
-        masked = self._lists.get(message.list_id)
-        if masked is None or self._joint is None:
-            raise DeckFault(seat, f"shuffle of unknown list {message.list_id!r}")
-        if masked.next_shuffler != seat:
-            raise DeckFault(seat, f"shuffled {message.list_id!r} out of turn")
-        if len(message.deck) != len(masked.deck):
-            raise ProofError(
-                seat,
-                f"shuffle of {message.list_id!r} has {len(message.deck)} cards, "
-                f"expected {len(masked.deck)}",
-            )
-        mine: ShuffleMessage | None = None
-        if self._own_shuffles.get(message.list_id) != message:
-            statement = ShuffleStatement(
-                self.table_id, message.list_id, seat, self._joint, masked.deck, message.deck
-            )
-            if self._parallel is not None and seat + 1 == self.seat:
-                mine = self._prove_while_verifying(statement, message)
-            else:
-                verify(statement, message.proof)
-        self._own_shuffles.pop(message.list_id, None)
-        masked.deck = message.deck
-        masked.next_shuffler += 1
-        out = Output(events=[ShuffleVerified(message.list_id, seat)])
-        if masked.next_shuffler == self.seats:
-            out.events.append(ListReady(message.list_id, len(masked.deck)))
-        elif mine is not None:
-            out.extend(self._publish_shuffle(mine))
-        else:
-            out.extend(self._maybe_shuffle(message.list_id))
-        return out
-
-    def _prove_while_verifying(
-        self, statement: ShuffleStatement, message: ShuffleMessage
-    ) -> ShuffleMessage:
-        """This seat's shuffle of `message.deck`, proved here while the executor verifies
-        `message`; raises the verifier's `ProofError` (the shuffle is then dropped unseen)."""
-        assert self._parallel is not None
-        check = self._parallel.submit(verify, statement, message.proof)
-        try:
-            mine = self._prove_shuffle(message.list_id, message.deck)
-        finally:
-            check.exception()  # always wait: no verification outlives this call
-        check.result()
-        return mine
+        events, mine = self._chains.on_shuffle(message, self._joint)
+        return Output([self._emit(mine)] if mine else [], events)
 
     def _on_shares(self, message: SharesMessage) -> Output:
-        sender = message.seat
-        added: dict[Slot, dict[int, DecryptionShare]] = {}
-        for item in message.shares:
-            slot, share = item.slot, item.share
-            state = self._slot_for_share(sender, slot)
-            new = added.setdefault(slot, {})
-            if share.seat in state.public or share.seat in new:
-                raise DeckFault(sender, f"share of seat {share.seat} for {slot} already public")
-            if state.reveal_pending:
-                if share.seat != sender and state.owner != sender:
-                    raise DeckFault(sender, f"published seat {share.seat}'s share for {slot}")
-            elif share.seat != sender or sender == state.owner:
-                raise DeckFault(sender, f"unexpected share of seat {share.seat} for {slot}")
-            self._verify_share(sender, slot, share)
-            new[share.seat] = share
-        out = Output()
-        outcomes = [self._outcome(sender, slot, new) for slot, new in added.items()]
-        opened: dict[tuple[str, int], Slot] = {}
-        for slot, (_, card) in zip(added, outcomes, strict=True):
-            if card is None:
-                continue
-            key = (self._lists[slot.list_id].deck_id, card)
-            if key in opened:
-                raise DeckFault(sender, f"card {card} opened twice ({opened[key]} and {slot})")
-            opened[key] = slot
-        for slot, new in added.items():
-            self._slots[slot].public.update(new)
-            for seat in new:
-                self._slots[slot].held.pop(seat, None)
-        for apply, _ in outcomes:
-            out.events += apply()
-        return out
+        return Output(events=self._ledger.on_shares(message))
 
     def check_forward(self, sender: int, slot: Slot, data: Mapping[str, Any]) -> None:
         """Judge, on any seat (an observer too), a forward that `sender` sent for the last give
@@ -494,32 +388,7 @@ class DeckSession:
             raise DeckFault(sender, f"sent {type(message).__name__} as a forward")
         if sender != giver or message.to != to:
             raise DeckFault(sender, f"forwarded {slot}, which it did not give to seat {to}")
-        self._forwarded_shares(message, lambda s: lacking if s == slot else None)
-
-    def _forwarded_shares(
-        self, message: ForwardMessage, wanted: Callable[[Slot], frozenset[int] | None]
-    ) -> dict[Slot, dict[int, DecryptionShare]]:
-        """The shares of a forward by slot, each checked: for a slot given by its author
-        (`wanted(slot)` is the set of shares the forward must carry, None: not given by it),
-        every wanted share once, none else, each proof valid."""
-        sender = message.seat
-        received: dict[Slot, dict[int, DecryptionShare]] = {}
-        for item in message.shares:
-            slot = item.slot
-            want = wanted(slot)
-            if want is None:
-                raise DeckFault(sender, f"unexpected forwarded share for {slot}")
-            share = item.share
-            new = received.setdefault(slot, {})
-            if share.seat in new or share.seat not in want:
-                raise DeckFault(sender, f"forwarded a needless share of seat {share.seat}")
-            self._verify_share(sender, slot, share, private=True)
-            new[share.seat] = share
-        for slot, new in received.items():
-            missing = (wanted(slot) or frozenset()) - set(new)
-            if missing:
-                raise DeckFault(sender, f"forward for {slot} lacks shares of {sorted(missing)}")
-        return received
+        self._ledger.forwarded_shares(message, lambda s: lacking if s == slot else None)
 
     def _on_forward(self, message: ForwardMessage) -> Output:
         sender = message.seat
@@ -532,12 +401,12 @@ class DeckSession:
                 return None
             return state.forward_wanted
 
-        received = self._forwarded_shares(message, wanted)
+        received = self._ledger.forwarded_shares(message, wanted)
         cards: dict[Slot, int] = {}
         for slot, new in received.items():
             state = self._slots[slot]
             shares = [*state.public.values(), *new.values()]
-            cards[slot] = self._private_open(sender, slot, shares)
+            cards[slot] = self._ledger.private_open(sender, slot, shares)
         out = Output()
         late: list[SlotShare] = []
         for slot, new in received.items():
@@ -549,7 +418,8 @@ class DeckSession:
             out.events.append(CardReceived(slot, sender, cards[slot]))
             if state.reveal_pending:
                 # The reveal was asked before the gift arrived: publish what it lacked now.
-                late += [s for s in self._unpublished_held(slot, state) if s.share.seat in new]
+                held = self._ledger.unpublished_held(slot, state)
+                late += [s for s in held if s.share.seat in new]
         out.extend(self._publish(late))
         return out
 
@@ -568,69 +438,9 @@ class DeckSession:
             raise DeckUsageError("the joint key is not ready")
         return self._joint
 
-    def _require_new_list(self, list_id: str, size: int) -> None:
-        if not isinstance(list_id, str) or not 0 < len(list_id) <= 64:
-            raise DeckUsageError("list id must be a string of 1 to 64 characters")
-        if list_id in self._lists:
-            raise DeckUsageError(f"list {list_id!r} exists")
-        if not 0 < size <= MAX_CARDS:
-            raise DeckUsageError(f"a list holds 1 to {MAX_CARDS} cards")
-
-    def _require_list(self, list_id: str) -> _List:
-        masked = self._lists.get(list_id)
-        if masked is None:
-            raise DeckUsageError(f"no list {list_id!r}")
-        return masked
-
-    def _require_live(self, slot: Slot) -> _List:
-        masked = self._require_list(slot.list_id)
-        if not self.list_ready(slot.list_id):
-            raise DeckUsageError(f"list {slot.list_id!r} is still being shuffled")
-        if not 0 <= slot.index < len(masked.deck) or slot.index in masked.retired:
-            raise DeckUsageError(f"no live slot {slot}")
-        return masked
-
-    def _maybe_shuffle(self, list_id: str) -> Output:
-        masked = self._lists[list_id]
-        if masked.next_shuffler != self.seat:
-            return Output()
-        return self._publish_shuffle(self._prove_shuffle(list_id, masked.deck))
-
-    def _prove_shuffle(self, list_id: str, deck: tuple[MaskedCard, ...]) -> ShuffleMessage:
-        """This seat's shuffle of `deck`; changes no state but the random stream."""
-        assert self._joint is not None and self.seat is not None
-        result = shuffle_and_prove(
-            self.table_id, list_id, self.seat, self._joint, deck, self._random_bytes
-        )
-        return ShuffleMessage(self.seat, list_id, result.outputs, result.proof)
-
-    def _publish_shuffle(self, message: ShuffleMessage) -> Output:
-        self._own_shuffles[message.list_id] = message
-        return Output([self._emit(message)])
-
-    def _own_share(self, slot: Slot) -> DecryptionShare:
-        share = self._own_shares.get(slot)
-        if share is None:
-            assert self._key is not None, "an observer has no share"
-            card = self.masked_card(slot)
-            share = make_share(self.table_id, self._key, card, self._random_bytes)
-            self._own_shares[slot] = share
-        return share
-
-    def _lacking(self, state: _SlotState, to: int) -> set[int]:
-        """The shares seat `to` needs forwarded to open a slot given to it."""
-        has = set(state.public) | {to} | state.forwarded_to.get(to, set())
-        return set(range(self.seats)) - has
-
-    def _unpublished_held(self, slot: Slot, state: _SlotState) -> list[SlotShare]:
-        """Every share of `slot` this seat holds (its own, forwarded ones) not yet public."""
-        mine = []
-        if self.seat not in state.public:
-            mine.append(SlotShare(slot, self._own_share(slot)))
-        for seat in sorted(state.held):
-            if seat not in state.public and seat != self.seat:
-                mine.append(SlotShare(slot, state.held[seat]))
-        return mine
+    def _start_chain(self, list_id: str, masked: MaskedList, joint: Point) -> Output:
+        mine = self._chains.start(list_id, masked, joint)
+        return Output([self._emit(mine)] if mine else [])
 
     def _publish(self, shares: list[SlotShare]) -> Output:
         if not shares:
@@ -651,85 +461,3 @@ class DeckSession:
                     del self._sent[k]
                     return message
         return parse_message(data, sender, self.seats)
-
-    def _slot_for_share(self, sender: int, slot: Slot) -> _SlotState:
-        state = self._slots.get(slot)
-        if state is None or not (state.deal_pending or state.reveal_pending):
-            raise DeckFault(sender, f"share for {slot}, which is neither being dealt nor revealed")
-        return state
-
-    def _verify_share(
-        self, sender: int, slot: Slot, share: DecryptionShare, private: bool = False
-    ) -> None:
-        """Verify a share carried by `sender`'s message; a failure is `sender`'s fault. The
-        evidence of a private (forwarded) share omits the share itself: shown to every player,
-        a correct share with a spoiled proof would open the card for all of them."""
-        if share.seat == self.seat and self._own_shares.get(slot) == share:
-            return
-        key = self._keys[share.seat]
-        try:
-            share.verify(self.table_id, key.public, self.masked_card(slot))
-        except ProofError as fault:
-            evidence = {"slot": str(slot), "share_of": share.seat} if private else fault.evidence
-            raise ProofError(sender, f"{fault.what} ({slot})", evidence) from fault
-
-    def _outcome(
-        self, sender: int, slot: Slot, new: dict[int, DecryptionShare]
-    ) -> tuple[Callable[[], list[DeckEvent]], int | None]:
-        """Check what the new shares complete (raising before any mutation); return the
-        function that applies it and the card it reveals, if any."""
-        state = self._slots[slot]
-        public = {**state.public, **new}
-        dealt_card: int | None = None
-        deal_done = (
-            state.deal_pending
-            and len(public) >= self.seats - 1
-            and (set(public) >= set(range(self.seats)) - {state.owner})
-        )
-        if deal_done and state.owner == self.seat:
-            dealt_card = self._private_open(sender, slot, list(public.values()))
-        reveal_card: int | None = None
-        if state.reveal_pending and len(public) == self.seats:
-            reveal_card = self._public_open(sender, slot, list(public.values()))
-
-        def apply() -> list[DeckEvent]:
-            events: list[DeckEvent] = []
-            if deal_done:
-                state.deal_pending = False
-                if dealt_card is not None:
-                    state.known = dealt_card
-                assert state.owner is not None
-                events.append(CardDealt(slot, state.owner, dealt_card))
-            if reveal_card is not None:
-                state.reveal_pending = False
-                state.revealed = reveal_card
-                self._seen[self._lists[slot.list_id].deck_id][reveal_card] = slot
-                events.append(CardRevealed(slot, reveal_card))
-            return events
-
-        return apply, reveal_card
-
-    def _private_open(self, sender: int, slot: Slot, shares: list[DecryptionShare]) -> int:
-        """This seat's face of `slot`: B − Σ the others' shares − x·A (its own is never sent)."""
-        assert self._key is not None, "an observer opens public cards only"
-        card = self.masked_card(slot)
-        others = [s.share for s in shares if s.seat != self.seat]
-        point = sub(open_mask(card, others), mul(self._key.secret, card.a))
-        found = self._lists[slot.list_id].table.card_of(point)
-        if found is None:
-            raise DeckFault(sender, f"{slot} does not open to a card of its deck")
-        return found
-
-    def _public_open(self, sender: int, slot: Slot, shares: list[DecryptionShare]) -> int:
-        masked = self._lists[slot.list_id]
-        found = masked.table.card_of(open_mask(self.masked_card(slot), [s.share for s in shares]))
-        if found is None:
-            raise DeckFault(
-                sender, f"{slot} does not open to a card of its deck", {"slot": str(slot)}
-            )
-        holder = self._seen[masked.deck_id].get(found)
-        if holder is not None and holder != slot:
-            raise DeckFault(
-                sender, f"card {found} opened twice ({holder} and {slot})", {"card": found}
-            )
-        return found

@@ -70,7 +70,7 @@ def test_a_bad_proof_found_while_proving_raises_and_drops_the_own_shuffle() -> N
             nextseat.handle(0, {**honest, "proof": proof})
         assert worker.threads  # the failing check ran on the worker, beside the proof
         assert info.value.seat == 0
-        assert nextseat._own_shuffles == {}  # proved, but never kept nor published
+        assert nextseat._chains._own_shuffles == {}  # proved, but never kept nor published
         assert not nextseat._sent
         out = nextseat.handle(0, honest)
     assert [m["kind"] for m in out.messages] == ["deck.shuffle"]

@@ -356,7 +356,7 @@ def test_a_forward_carrying_the_receivers_own_share_is_blamed_on_the_giver() -> 
     outputs = [s.give(slot, 2) for s in table.sessions]
     forward = copy.deepcopy(outputs[1].messages[0])
     receiver = table.sessions[2]
-    own = SlotShare(slot, receiver._own_share(slot)).to_data()
+    own = SlotShare(slot, receiver._ledger.own_share(slot)).to_data()
     _assert_fault(receiver, 1, {**forward, "shares": [*forward["shares"], own]})
     receiver.handle(1, forward)
     assert receiver.known_card(slot) == table.sessions[1].known_card(slot)
