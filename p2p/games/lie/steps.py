@@ -49,7 +49,9 @@ class Commit:
 
 
 class StepLedger:
-    """One table's Phase 1 steps as applied from its log, round by round (T3)."""
+    """One table's Phase 1 steps as applied from its log, round by round (T3). Whether a seat
+    may claim, and this seat's own envelopes, are asked of the table (`_why_not_claim`,
+    `_note_own_step`), so that a table's subclass answers for both alike."""
 
     def __init__(self, table: LieTable) -> None:
         self.table = table
