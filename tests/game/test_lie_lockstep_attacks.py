@@ -75,9 +75,9 @@ class Sniper(LieTable):
         self.copied = []
 
     def pace(self, held: list[Any]) -> None:
-        if self._position == 0 or self._signed_step >= self._step:
+        if self.ledger.position == 0 or self._signed_step >= self.ledger.step:
             return  # it never begins a step: it waits to see the others' envelopes first
-        if self._position < self.me:
+        if self.ledger.position < self.me:
             return
         seen = [
             slot
@@ -92,7 +92,7 @@ class Sniper(LieTable):
         super().pace(held)
 
     def _step_envelopes(self) -> list[Any]:
-        return [c.envelope for c in self._pending_commits.values()]
+        return [c.envelope for c in self.ledger.pending_commits.values()]
 
     def _drop_stale_wishes(self) -> None:
         pass
@@ -151,7 +151,7 @@ def test_a_claim_signed_before_the_layout_is_fixed_is_refused() -> None:
     net = quiet(3, seed=23)
     table = net.tables[CHEATER]
     heads = table._heads
-    before_layout = next(h for h, n in heads.items() if n == table._step_end - 1)
+    before_layout = next(h for h, n in heads.items() if n == table.ledger.step_end - 1)
     envelope = late_step_envelope(net, CHEATER, before_layout)
     for seat in range(3):
         net.receive(seat, envelope)
@@ -233,7 +233,7 @@ class Loose(LieTable):
             commit = self._my_commit
             commit.claims = list(self.forced_claims)
             body["commit"] = commitment(
-                self.table_id, self._round_no, step, self.me, commit.nonce, commit.claims
+                self.table_id, self.ledger.round_no, step, self.me, commit.nonce, commit.claims
             )
             self._claim_step = step
             self.forced_claims = None

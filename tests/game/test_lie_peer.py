@@ -93,7 +93,7 @@ def quiet(peers: list[TablePeer]) -> bool:
         len({log.head for log in logs}) == 1
         and not any(p.table.outbox for p in peers)
         and not any(log.buffered for log in logs)
-        and all(p.table._position == 0 and not p.table._reason() for p in peers)
+        and all(p.table.ledger.position == 0 and not p.table._reason() for p in peers)
     )
 
 

@@ -508,13 +508,13 @@ def test_a_seat_that_crashes_and_rejoins_finishes_the_game(when: str) -> None:
         if not table.claiming() or not table.state.table:
             return False
         if when == "before its commitment":
-            return table._position > 0 and table._signed_step < table._step
+            return table.ledger.position > 0 and table._signed_step < table.ledger.step
         if when == "after its commitment":
             return table._claim_step is not None and table._claim_step == table._signed_step
         return (
-            table._position == 0
-            and table._claim_step == table._step
-            and table._signed_step == table._step
+            table.ledger.position == 0
+            and table._claim_step == table.ledger.step
+            and table._signed_step == table.ledger.step
         )
 
     net.run(until=crash_point)

@@ -46,53 +46,29 @@ from fairdeal.engine.lie import (
     SlotTaken,
 )
 from fairdeal.engine.lie.codec import DecodeError, action_from_data, to_data
-from fairdeal.engine.lie.events import GameOver, Played
 from fairdeal.engine.requests import Arrange, Deal
-from fairdeal.p2p.canonical import pack_canonical
-from fairdeal.p2p.deck import CardDealt, DeckFault, Slot
-from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.p2p.deck import CardDealt, DeckFault
+from fairdeal.p2p.games.lie.opened import opened_cards, own_card
 from fairdeal.p2p.games.lie.races import (
-    MAX_CLAIMS,
     NONCE_LABEL,
-    NONCE_SIZE,
     commitment,
-    done_rank,
-    step_seed,
-    tie_winner,
     u64,
 )
+from fairdeal.p2p.games.lie.steps import StepLedger
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.api import (
-    CardsVerified,
-    ClaimVoid,
-    ProofStatus,
-    VerifiedCard,
-)
 from fairdeal.p2p.table.driver import TableDriver
 from fairdeal.p2p.table.outbox import Expect, Publish
 
 GAME = "lie"
 JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
-STEP = "lie.step"  # body: see STEP_KEYS and protocol.md 10.11.3
+STEP = "lie.step"  # body: see steps.STEP_KEYS and protocol.md 10.11.3
 ACT = "lie.act"  # body: Play or Pass (fairdeal.engine.lie.codec, protocol.md 7.8)
-STEP_KEYS = frozenset({"round", "step", "answers", "commit", "open", "shares", "place"})
 
 
 def lobby_options(options: LieOptions) -> dict[str, OptionValue]:
     """The options shown in the lobby and signed in the roster (the rest are the defaults)."""
     return {"rounds": options.rounds, "hand_size": options.hand_size}
-
-
-@dataclass(frozen=True, slots=True)
-class _Commit:
-    """What a seat's applied step envelope bound it to: its commitment, and what it was
-    allowed to claim when it committed (checked when the claims are opened, T3)."""
-
-    envelope: Envelope
-    digest: bytes
-    may_claim: str | None  # None: it could claim; else why not
-    table: frozenset[int]  # the slots on the table when it committed
 
 
 @dataclass
@@ -121,23 +97,7 @@ class LieTable(TableDriver):
         self._nonce_key = nonce_key
         self._heads: dict[bytes, int] = {self.head: 0}  # log head -> entries before it
         self._next_seq: dict[int, int] = {}  # per seat: the seq of its next envelope
-        self._round_no = 0
-        self._start_index = 0  # entries applied when this round's layout was fixed
-        self._step = 0  # the step being applied (0: none yet this round)
-        self._position = 0  # envelopes of step `_step` applied (seat order)
-        self._step_end = 0  # entries applied when step `_step` ended (or the layout was fixed)
-        self._commits: dict[int, _Commit] = {}  # seat -> its commitment of the latest step
-        self._pending_commits: dict[int, _Commit] = {}  # this step's, replacing them at its end
-        self._openings: dict[int, bytes] = {}  # this step's openings (seat -> bytes)
-        self._step_ids: dict[int, bytes] = {}  # this step's envelope ids
-        self._answers: dict[int, bytes | None] = {}  # the envelope each one answers
-        self._unproved: dict[int, Envelope] = {}  # this step's beginners with no reason yet
-        self._unproved_before: dict[int, Envelope] = {}  # the step before's
-        self._opened: dict[int, list[int]] = {}  # this step's opened claims
-        self._places: dict[int, Side] = {}  # this step's placements
-        self._owed: dict[int, frozenset[tuple[Slot, int]]] = {}  # shares owed in this step
-        self._dealing: dict[Slot, int] = {}  # dealt at the end of this step: masked -> owner
-        self._my_shares: dict[str, Any] | None = None  # shares this seat owes in the next step
+        self.ledger = StepLedger(self)  # the steps as applied from the log (steps.py)
         self._my_commit: _MyCommit | None = None
         self._signed_step = 0  # the newest step this seat signed an envelope of, this round
         self._want_claim: int | None = None  # the claim this seat's player asked for
@@ -161,7 +121,7 @@ class LieTable(TableDriver):
         state = self.state
         if state is None or self.fault is not None or state.over:
             return False
-        if self._position > 0:
+        if self.ledger.position > 0:
             return True
         return state.phase is Phase.BUILD and (
             state.claims_open() or (bool(state.pending) and isinstance(state.pending[0], Deal))
@@ -169,7 +129,7 @@ class LieTable(TableDriver):
 
     def next_action(self) -> Expect | None:
         if self.stepping():
-            return Expect(self._position, STEP)  # (step, seat) order: plain turn order
+            return Expect(self.ledger.position, STEP)  # (step, seat) order: plain turn order
         turn = self.state.to_act()
         return Expect(turn, ACT) if turn is not None else None
 
@@ -276,7 +236,7 @@ class LieTable(TableDriver):
         if self._claim_step is not None and self._my_commit is not None:
             if self._my_commit.step == self._claim_step:
                 return tuple(self._my_commit.claims)
-            return tuple(self._opened.get(self.me, ()))  # opened, its step not ended yet
+            return tuple(self.ledger.opened.get(self.me, ()))  # opened, its step not ended yet
         return ()
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
@@ -327,7 +287,7 @@ class LieTable(TableDriver):
         return (
             self._want_claim is not None
             or self._want_place is not None
-            or self._my_shares is not None
+            or self.ledger.my_shares is not None
             or (self._my_commit is not None and bool(self._my_commit.claims))
         )
 
@@ -340,13 +300,13 @@ class LieTable(TableDriver):
         if self.me >= self.seats or self.over or not self.stepping():
             return
         self._drop_stale_wishes()
-        if self._position > 0:  # a step is under way: sign ours of it if not yet
-            step = self._step
+        if self.ledger.position > 0:  # a step is under way: sign ours of it if not yet
+            step = self.ledger.step
             if self._signed_step >= step:
                 return
-            answers: bytes | None = self._step_ids[min(self._step_ids)]
+            answers: bytes | None = self.ledger.step_ids[min(self.ledger.step_ids)]
         else:  # between steps: start the next one with a reason, or answer one started
-            step = self._step + 1
+            step = self.ledger.step + 1
             if self._signed_step >= step:
                 return
             # Another seat's next envelope, whatever it holds: it is that seat's envelope of
@@ -385,22 +345,19 @@ class LieTable(TableDriver):
         claims = [want] if want is not None else []
         if claims:
             self._claim_step = step
-        assert self._nonce_key is not None
-        nonce = hmac.new(
-            self._nonce_key, NONCE_LABEL + u64(self._round_no) + u64(step), hashlib.sha256
-        ).digest()
+        nonce = self._nonce(step)
         opening: dict[str, Any] | None = None
         previous = self._my_commit
         if step > 1:
             assert previous is not None and previous.step == step - 1
             opening = {"nonce": previous.nonce, "claims": previous.claims}
         self._my_commit = _MyCommit(step, nonce, claims)
-        digest = commitment(self.table_id, self._round_no, step, self.me, nonce, claims)
+        digest = commitment(self.table_id, self.ledger.round_no, step, self.me, nonce, claims)
         self._want_place = None
-        shares, self._my_shares = self._my_shares, None
+        shares, self.ledger.my_shares = self.ledger.my_shares, None
         self._signed_step = step
         return {
-            "round": self._round_no,
+            "round": self.ledger.round_no,
             "step": step,
             "answers": answers,
             "commit": digest,
@@ -408,6 +365,16 @@ class LieTable(TableDriver):
             "shares": shares,
             "place": None if place is None else str(place),
         }
+
+    def _claim_decided(self, step: int) -> None:
+        """Step `step` ended: this seat's claim committed before it is decided (taken, or void)."""
+        if self._claim_step is not None and self._claim_step < step:
+            self._claim_step = None
+
+    def _nonce(self, step: int) -> bytes:
+        assert self._nonce_key is not None
+        label = NONCE_LABEL + u64(self.ledger.round_no) + u64(step)
+        return hmac.new(self._nonce_key, label, hashlib.sha256).digest()
 
     def restore_signed(self, envelope: Envelope) -> None:
         """A step envelope this seat signed before a restart, not applied yet: it is this
@@ -421,19 +388,16 @@ class LieTable(TableDriver):
         if step <= self._signed_step:
             return
         self._signed_step = step
-        assert self._nonce_key is not None
-        nonce = hmac.new(
-            self._nonce_key, NONCE_LABEL + u64(self._round_no) + u64(step), hashlib.sha256
-        ).digest()
+        nonce = self._nonce(step)
         for claims in ([], *([s] for s in self.state.layout)):
-            digest = commitment(self.table_id, self._round_no, step, self.me, nonce, claims)
+            digest = commitment(self.table_id, self.ledger.round_no, step, self.me, nonce, claims)
             if digest == body.get("commit"):
                 self._my_commit = _MyCommit(step, nonce, claims)
                 if claims:
                     self._claim_step = step
                 break
         if body.get("shares") is not None:
-            self._my_shares = None
+            self.ledger.my_shares = None
         self._want_claim = None
         self._want_place = None
 
@@ -441,31 +405,7 @@ class LieTable(TableDriver):
 
     def owes(self) -> dict[int, tuple[str, ...]]:
         """For each seat Phase 1 waits for, what it owes (protocol.md 10.11.6)."""
-        if not self.stepping():
-            return super().owes()
-        owing: dict[int, tuple[str, ...]] = {}
-        if self._position > 0:
-            for seat in range(self._position, self.seats):
-                what = [f"its step {self._step} envelope"]
-                if self._step > 1 and seat in self._commits:
-                    what.append(f"the opening of step {self._step - 1}")
-                if self._owed.get(seat):
-                    what.append(f"shares for {len(self._owed[seat])} card(s)")
-                owing[seat] = tuple(what)
-            return owing
-        state = self.state
-        for seat in range(self.seats):
-            what = []
-            if self._owed.get(seat):
-                what.append(f"its step {self._step + 1} envelope with shares")
-            if self.unplaced(seat) is not None and not self._dealing_to(seat):
-                what.append("a placement")
-            room = self.options.hand_size - len(state.hands[seat])
-            if room > 0 and state.table and not self._dealing_to(seat) and not what:
-                what.append(f"a claim ({room} card(s) to take)")
-            if what:
-                owing[seat] = tuple(what)
-        return owing
+        return self.ledger.owes() if self.stepping() else super().owes()
 
     def counters(self) -> dict[str, int]:
         counts = {
@@ -486,231 +426,11 @@ class LieTable(TableDriver):
 
     def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         if envelope.kind == STEP:
-            self._on_step(envelope)
+            self.ledger.apply(envelope, self._heads.get(envelope.prev))
         elif envelope.kind == ACT:
             self._on_act(envelope, head)
         else:
             super().on_game_envelope(envelope, head)
-
-    def _on_step(self, envelope: Envelope) -> None:
-        seat, body = envelope.seat, envelope.body
-        if not isinstance(body, Mapping) or set(body) != STEP_KEYS:
-            raise DeckFault(seat, "unreadable step envelope", {"keys": _keys(body)})
-        step = self._step + 1 if self._position == 0 else self._step
-        if body["round"] != self._round_no or type(body["round"]) is not int:
-            raise DeckFault(
-                seat, f"step envelope of round {body['round']!r:.20}, not {self._round_no}"
-            )
-        if body["step"] != step or type(body["step"]) is not int:
-            raise DeckFault(
-                seat, f"step envelope numbered {body['step']!r:.20} where step {step} is due"
-            )
-        seen = self._heads.get(envelope.prev)
-        if seen is None or seen < self._step_end:
-            # it signed before applying every envelope of the step before (or before the
-            # layout was fixed): it may have seen others' claims before committing its own
-            what = (
-                "the layout was fixed"
-                if step == 1
-                else f"it had applied every step {step - 1} envelope"
-            )
-            raise DeckFault(seat, f"signed its step {step} envelope before {what}")
-        digest, answers = body["commit"], body["answers"]
-        if not isinstance(digest, bytes) or len(digest) != 32:
-            raise DeckFault(seat, "a step commitment is 32 bytes")
-        if answers is not None and (not isinstance(answers, bytes) or len(answers) != 32):
-            raise DeckFault(seat, "a step envelope answers an envelope id (32 bytes) or none")
-        self._check_opening(envelope, step)
-        self._check_place(envelope)
-        self._apply_shares(envelope)
-        self._step_ids[seat] = envelope.id
-        self._answers[seat] = answers
-        if answers is None and not (
-            body["shares"] is not None or body["place"] is not None or self._opened.get(seat)
-        ):
-            self._unproved[seat] = envelope  # its reason can only be its commitment's claim
-        self._pending_commits[seat] = _Commit(
-            envelope,
-            digest,
-            self._why_not_claim(seat, body["place"] is not None),
-            frozenset(self.state.table),
-        )
-        if seat == self.me:
-            self._note_own_step(body)
-        if self._position == 0:
-            self._step = step
-        self._position += 1
-        if self._position == self.seats:
-            self._end_step()
-
-    def _check_opening(self, envelope: Envelope, step: int) -> None:
-        seat, opening = envelope.seat, envelope.body["open"]
-        if step == 1:
-            if opening is not None:
-                raise DeckFault(seat, "opened a commitment in step 1")
-            self._openings[seat] = b""
-            return
-        committed = self._commits[seat]
-        evidence = {"commitment": f"{committed.envelope} [{committed.envelope.id.hex()[:16]}]"}
-        if (
-            not isinstance(opening, Mapping)
-            or set(opening) != {"nonce", "claims"}
-            or not isinstance(opening["nonce"], bytes)
-            or len(opening["nonce"]) != NONCE_SIZE
-            or not isinstance(opening["claims"], list)
-            or not all(type(s) is int for s in opening["claims"])
-        ):
-            raise DeckFault(seat, f"did not open its step {step - 1} commitment", evidence)
-        nonce, claims = opening["nonce"], opening["claims"]
-        digest = commitment(self.table_id, self._round_no, step - 1, seat, nonce, claims)
-        if digest != committed.digest:
-            raise DeckFault(
-                seat, f"opened its step {step - 1} commitment to something else", evidence
-            )
-        if len(claims) > MAX_CLAIMS:
-            raise DeckFault(seat, f"committed to {len(claims)} claims in one step (T3)", evidence)
-        for slot in claims:
-            if slot not in self.state.layout:
-                raise DeckFault(seat, f"claimed slot {slot}, which is not on the table (T3)")
-            if slot not in committed.table:
-                raise DeckFault(
-                    seat, f"claimed slot {slot}, taken before it committed (T3)", evidence
-                )
-            if committed.may_claim is not None:
-                raise DeckFault(
-                    seat, f"claimed slot {slot} while {committed.may_claim} (T3)", evidence
-                )
-        self._openings[seat] = nonce + pack_canonical(claims)
-        self._opened[seat] = claims
-
-    def _check_place(self, envelope: Envelope) -> None:
-        seat, place = envelope.seat, envelope.body["place"]
-        if place is None:
-            return
-        if place not in ("left", "right"):
-            raise DeckFault(seat, f"placed a card at {place!r:.20}, not left or right")
-        if self.unplaced(seat) is None or self._dealing_to(seat) or seat in self._places:
-            raise DeckFault(seat, "placed a card it does not hold unplaced (T3)")
-        self._places[seat] = Side(place)
-
-    def _apply_shares(self, envelope: Envelope) -> None:
-        seat, body = envelope.seat, envelope.body["shares"]
-        owed = self._owed.pop(seat, frozenset())
-        if body is None:
-            if owed:
-                raise DeckFault(seat, f"withheld its shares of {len(owed)} dealt card(s)")
-            return
-        if not owed:
-            raise DeckFault(seat, "published shares nobody asked for")
-        if not isinstance(body, Mapping) or body.get("kind") != SHARES:
-            raise DeckFault(seat, "a step's shares are a deck.shares message")
-        self.apply_owed_shares(seat, body, set(owed))
-
-    def _check_reasons(self) -> None:
-        """Bounded growth: whoever began a step had something to say (protocol.md 10.11.5).
-        An envelope that answers names another envelope of its step, so the ones that name none
-        began it; a beginner whose envelope carried no shares, no placement, no opening of a
-        claim, and whose commitment opens (in the next step) to no claim, is at fault."""
-        ids = set(self._step_ids.values())
-        for seat, answered in self._answers.items():
-            if answered is not None and (answered not in ids or answered == self._step_ids[seat]):
-                envelope = self._pending_commits[seat].envelope
-                raise DeckFault(
-                    seat,
-                    f"answered an envelope that is not another seat's of step {self._step}",
-                    {"envelope": f"{envelope} [{envelope.id.hex()[:16]}]"},
-                )
-        for seat, envelope in self._unproved_before.items():
-            if not self._opened.get(seat):
-                raise DeckFault(
-                    seat,
-                    f"began step {self._step - 1} with nothing to say (no claim, placement, "
-                    "shares nor opening)",
-                    {"envelope": f"{envelope} [{envelope.id.hex()[:16]}]"},
-                )
-        self._unproved_before, self._unproved = self._unproved, {}
-        self._step_ids, self._answers = {}, {}
-
-    def _end_step(self) -> None:
-        """Every envelope of the step is in: its seed, its placements, the claims it opened."""
-        step = self._step
-        self._check_reasons()
-        openings = [self._openings.get(seat, b"") for seat in range(self.seats)]
-        seed = step_seed(self.table_id, self._round_no, step, openings)
-        self.steps += 1
-        if self.steps_per_round:
-            self.steps_per_round[-1] += 1
-        for seat in sorted(self._places, key=lambda s: done_rank(seed, s)):  # "Done!" ties
-            self._place(seat, self._places[seat])
-        claims: dict[int, list[int]] = {}
-        for seat in range(self.seats):
-            for slot in self._opened.get(seat, []):
-                claims.setdefault(slot, []).append(seat)
-        winners: list[tuple[int, int]] = []
-        for slot, seats in sorted(claims.items()):
-            if len(seats) > 1:
-                self.ties += 1
-            winner = tie_winner(seed, slot, seats) if slot in self.state.table else None
-            for seat in seats:
-                if seat != winner:
-                    self.void_claims += 1
-                    why = (
-                        f"seat {winner} won the tie"
-                        if winner is not None
-                        else "taken a step before"
-                    )
-                    text = f"seat {seat}'s claim of slot {slot} is void: {why} (T3)"
-                    self.events.append(ClaimVoid(text, seat=seat, slot=slot, winner=winner))
-            if winner is not None:
-                winners.append((winner, slot))
-                self.cards_taken += 1
-        self._commits = self._pending_commits
-        self._pending_commits = {}
-        self._openings, self._opened, self._places = {}, {}, {}
-        self._position = 0
-        self._step_end = self.applied
-        if self._claim_step is not None and self._claim_step < step:
-            self._claim_step = None  # decided now (taken, or void)
-        self._dealing.clear()
-        for seat, slot in sorted(winners):
-            self._take_effect(seat, slot)
-            if self.fault is not None:
-                return
-        if self._dealing:
-            self._deal_now()
-
-    def _place(self, seat: int, side: Side) -> None:
-        try:
-            step = self.game.apply(self.state, seat, Place(side))
-        except IllegalAction as exc:
-            self.stop(seat, f"illegal placement: {exc.reason}", "lie.step")
-            return
-        self.take_step(step)
-
-    def _take_effect(self, seat: int, slot: int) -> None:
-        try:
-            step = self.game.apply(self.state, seat, Claim(slot))
-        except IllegalAction as exc:
-            self.stop(seat, f"illegal claim: {exc.reason}", f"slot {slot}")
-            return
-        self.take_step(step)
-        for request in step.requests:
-            if isinstance(request, Deal):
-                for s in request.slots:
-                    self._dealing[self.masked_slot(s)] = request.seat
-
-    def _deal_now(self) -> None:
-        """Deal this step's cards: every other seat owes its shares in its next step envelope."""
-        owners = dict(self._dealing)
-        for seat in range(self.seats):
-            owed = frozenset((masked, seat) for masked, owner in owners.items() if owner != seat)
-            if owed:
-                self._owed[seat] = owed
-        output = self.deck.deal(owners)
-        for message in output.messages:
-            self._my_shares = message
-        output.messages.clear()
-        self.take_output(output)
 
     def _on_act(self, envelope: Envelope, head: bytes) -> None:
         if envelope.prev != head:
@@ -738,47 +458,22 @@ class LieTable(TableDriver):
     def step_under_way(self) -> bool:
         # A card dealt in a step is acknowledged at the step's end, so that nothing after
         # Phase 1 starts while a step is under way (its envelopes are signed already).
-        return self._position != 0
+        return self.ledger.position != 0
 
     def on_card_dealt(self, event: CardDealt) -> None:
         if event.owner == self.me and event.card is not None:  # every other share was proved
-            slot = self.engine_slot(event.slot)
-            card = VerifiedCard(slot, self.me, event.card, False, ProofStatus.VERIFIED)
-            self.events.append(CardsVerified("claim", self.me, (card,)))
+            self.events.append(own_card(self.engine_slot(event.slot), self.me, event.card))
 
     def on_step_event(self, event: Any) -> None:
         """The fronts the fair deck opened for everyone, with their proofs: a combination
         played (T5), every seat's prizes at the end of the game (T10)."""
-        if isinstance(event, Played):
-            cards = tuple(
-                VerifiedCard(slot, event.seat, face, True, ProofStatus.VERIFIED)
-                for slot, face in zip(event.slots, event.cards, strict=True)
-            )
-            self.events.append(CardsVerified("play", event.seat, cards))
-        elif isinstance(event, GameOver):
-            for seat, (slots, faces) in enumerate(
-                zip(self.state.prizes, event.prizes, strict=True)
-            ):
-                cards = tuple(
-                    VerifiedCard(slot, seat, face, True, ProofStatus.VERIFIED)
-                    for slot, face in zip(slots, faces, strict=True)
-                )
-                self.events.append(CardsVerified("prizes", seat, cards))
+        self.events.extend(opened_cards(event, self.state.prizes))
 
     def on_arranged(self, request: Arrange, seed: bytes) -> None:
         if request.reason == "layout":  # a new round: its steps start after this head
-            self._round_no += 1
-            self._step = 0
-            self._position = 0
-            self._step_end = self.applied
+            self.ledger.new_round(self.applied)
             self._signed_step = 0
             self._my_commit = None
             self._claim_step = None
-            self._commits = {}
-            self._unproved, self._unproved_before = {}, {}
             self.dealt.clear()
             self.steps_per_round.append(0)
-
-
-def _keys(body: Any) -> list[str]:
-    return sorted(str(k) for k in body) if isinstance(body, Mapping) else [type(body).__name__]
