@@ -103,7 +103,7 @@ async def test_a_withheld_give_away_forward_shows_the_giver_holding_up_the_game(
         # From the give-away on: on a loaded machine a seat may also be slower than LIMIT
         # with its shares for the deal, which the third seat rightly reports first.
         await at_third.sync.wait_until(
-            lambda: at_third.table._pending_transfer() is not None, timeout=60
+            lambda: at_third.table.pending_transfer() is not None, timeout=60
         )
         named = await first_holdup(at_third, after=len(at_third.history), count=2)
         assert named == {
