@@ -4,16 +4,19 @@ the game, withholding a coin reveal, gone for good; and leaving a table yourself
 A mixin for a table `Screen` (Larry's `TableScreen`, The Lie's `LieTableScreen`): it follows
 `SeatStatus` and `SeatLeft` (protocol.md 10.6, 10.12), logs and notifies the changes, asks before
 a player leaves a networked game in progress and lets the remaining players end a table that
-cannot go on (`e`). The screen provides `session`, `names`, `log_line`, `current_view()` (None
-before the table has a state), `say(message)` and `redraw()`; it may override
-`show_seat_status(event)` to draw the connection marks.
+cannot go on (`e`). It also follows the table itself (`follow_table`: start it, hand each event
+to the screen's `handle`, count it). The screen provides `session`, `handle(event)`, `log_line`,
+`current_view()` (None before the table has a state), `say(message)` and `redraw()`; it may
+override `show_seat_status(event)` to draw the connection marks.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from textual import work
+from textual.css.query import NoMatches
 from textual.screen import Screen
 
 from fairdeal.p2p.table.api import (
@@ -21,10 +24,13 @@ from fairdeal.p2p.table.api import (
     SeatReturned,
     SeatStatus,
     TableEnded,
+    TableEvent,
     TableSession,
     WatchersChanged,
 )
 from fairdeal.ui.screens.confirm import ConfirmDialog
+
+log = logging.getLogger("fairdeal.ui")
 
 
 class TablePresence:
@@ -44,10 +50,19 @@ class TablePresence:
         self.watchers: tuple[tuple[str, str], ...] = ()  # watching the table (4.8)
 
     # -- what the screen provides ---------------------------------------------------------------
+    events_seen: int  # table events handled so far (tests wait for the session's count)
+    _have_state: bool  # a networked table has no view until keys and deal are done
+    _gathering: str  # a networked table's news before its state
+
     if TYPE_CHECKING:  # declared for the type checker only: the Screen's own methods run
 
         @property
-        def names(self) -> list[str]: ...
+        def is_attached(self) -> bool: ...
+
+        @property
+        def is_running(self) -> bool: ...
+
+        async def handle(self, event: TableEvent) -> None: ...
 
         def log_line(self, line: str) -> None: ...
 
@@ -60,6 +75,29 @@ class TablePresence:
         def notify(
             self, message: str, *, title: str = "", severity: Any = "information"
         ) -> None: ...
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.session.seats]
+
+    @work(exclusive=True, group="table-events")
+    async def follow_table(self) -> None:
+        """Start the table and handle its events until it closes."""
+        await self.session.start()
+        async for event in self.session.events():
+            try:
+                await self.handle(event)
+            except NoMatches:
+                if self.is_attached and self.is_running:
+                    raise
+                return  # the screen is closing and took its widgets while an event was handled
+            except Exception as error:  # one event that cannot be shown must not stop the table
+                log.exception("showing %s failed", type(event).__name__)
+                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
+            self.events_seen += 1
+        if not self._have_state:  # a networked table can end before it begins (no answer)
+            why = self._gathering if self._gathering.startswith("✗") else ""
+            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
 
     def show_seat_status(self, event: SeatStatus) -> None:
         """Draw the seat's connection marks (the seats panel of the game); nothing by default."""

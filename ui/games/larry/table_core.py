@@ -10,10 +10,8 @@ from collections.abc import Callable
 from typing import TypeAlias
 
 from rich.cells import cell_len
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -133,30 +131,7 @@ class LarryTableCore(Screen[None], TablePresence):
             lines = max(lines, panel.get_content_height(Size(inner, 1000), self.size, inner))
         top.styles.height = lines + 2  # the panels' top and bottom borders
 
-    @work(exclusive=True, group="table-events")
-    async def follow_table(self) -> None:
-        """Start the table and handle its events until it closes."""
-        await self.session.start()
-        async for event in self.session.events():
-            try:
-                await self.handle(event)
-            except NoMatches:
-                if self.is_attached and self.is_running:
-                    raise
-                return  # the screen is closing and took its widgets while an event was handled
-            except Exception as error:  # one event that cannot be shown must not stop the table
-                log.exception("showing %s failed", type(event).__name__)
-                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
-            self.events_seen += 1
-        if not self._have_state:  # a networked table can end before it begins (no answer)
-            why = self._gathering if self._gathering.startswith("✗") else ""
-            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
-
     # -- events ----------------------------------------------------------------------------------
-    @property
-    def names(self) -> list[str]:
-        return [seat.name for seat in self.session.seats]
-
     async def handle(self, event: TableEvent) -> None:
         if (
             self._held_lines is not None

@@ -10,10 +10,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeAlias
 
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -126,29 +124,7 @@ class LieTableCore(Screen[None], TablePresence):
         self.query_one("#lie-hint", Static).update("Setting up the table…")
         self.follow_table()
 
-    @work(exclusive=True, group="table-events")
-    async def follow_table(self) -> None:
-        await self.session.start()
-        async for event in self.session.events():
-            try:
-                await self.handle(event)
-            except NoMatches:
-                if self.is_attached and self.is_running:
-                    raise
-                return  # the screen is closing and took its widgets while an event was handled
-            except Exception as error:  # one event that cannot be shown must not stop the table
-                log.exception("showing %s failed", type(event).__name__)
-                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
-            self.events_seen += 1
-        if not self._have_state:  # a networked table can end before it begins (no answer)
-            why = self._gathering if self._gathering.startswith("✗") else ""
-            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
-
     # -- the view --------------------------------------------------------------------------------
-    @property
-    def names(self) -> list[str]:
-        return [seat.name for seat in self.session.seats]
-
     def current_view(self) -> LieView | None:
         return self.session.view() if self._have_state else None
 
