@@ -1,12 +1,12 @@
 """Simulate a table of any game: N bot peers as separate OS processes over loopback, full protocol.
 
 `Simulation` prepares DIR (one data directory per seat with its identity, a plan with the game,
-roster and options), starts one `python -m p2p.table.sim_peer` per seat, tells each where the
-others listen, and collects their JSON lines. Each peer's transcript ends up in DIR/seatK/. The
-summary gives the result, the scores, and the time spent in setup, moves and doubts, per peer CPU
-seconds and peak RSS; for The Lie also the claim latency (a claim signed to its card's front known
-to the claimer), the races decided and the void claims. Tests use the same class to kill and
-restart a peer mid-hand or mid-Phase 1.
+roster and options), starts one `python -m fairdeal.p2p.table.sim_peer` per seat, tells each
+where the others listen, and collects their JSON lines. Each peer's transcript ends up in
+DIR/seatK/. The summary gives the result, the scores, and the time spent in setup, moves and
+doubts, per peer CPU seconds and peak RSS; for The Lie also the claim latency (a claim signed to
+its card's front known to the claimer), the races decided and the void claims. Tests use the
+same class to kill and restart a peer mid-hand or mid-Phase 1.
 """
 
 from __future__ import annotations
@@ -115,7 +115,6 @@ class Simulation:
 
     async def spawn(self, seat: int) -> None:
         peer = self.peers[seat]
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
         peer.process = await asyncio.create_subprocess_exec(
             self.python,
             "-m",
@@ -129,7 +128,7 @@ class Simulation:
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=open(peer.data / "stderr.log", "ab"),  # noqa: SIM115 - child owns it
-            env=env,
+            env=peer_environment(),
         )
         peer.port = None
         peer.result = None
@@ -306,6 +305,17 @@ class Simulation:
         }
         summary.update(presenter_for(self.game).figures(first, [r for r in results if r]))
         return summary
+
+
+def peer_environment() -> dict[str, str]:
+    """This process's environment with the folder that holds the fairdeal it runs first on
+    PYTHONPATH: a peer runs the same fairdeal, and still finds what our PYTHONPATH adds (a game
+    installed by a path entry)."""
+    import fairdeal
+
+    ours = str(Path(fairdeal.__file__).resolve().parent.parent)
+    inherited = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([ours, inherited]) if inherited else ours}
 
 
 class SimulationError(P2PError):

@@ -9,7 +9,6 @@ its entry points after a refresh; nothing in fairdeal is edited or told about th
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,30 +35,21 @@ def _refresh() -> None:
 
 @contextmanager
 def installed() -> Iterator[Path]:
-    """High card's site directory on sys.path and in the registries; all of it gone afterwards,
+    """High card's site directory on sys.path and in the registries, and on PYTHONPATH for the
+    processes this one starts (the peers of p2p/table/simulate.py); all of it gone afterwards,
     so that other tests in the same process see only the built-in games."""
+    inherited = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(SITE), inherited]) if inherited else str(SITE)
     sys.path.insert(0, str(SITE))
     _refresh()
     try:
         yield SITE
     finally:
         sys.path.remove(str(SITE))
+        if inherited is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = inherited
         for module in [m for m in sys.modules if m == NAME or m.startswith(f"{NAME}.")]:
             del sys.modules[module]
         _refresh()
-
-
-def python_with_site(directory: Path) -> str:
-    """A python launcher that puts high card's site directory on PYTHONPATH for a child process.
-
-    `Simulation` starts each peer with its own PYTHONPATH (p2p/table/simulate.py, `spawn`),
-    replacing the parent's, so a game installed by a path entry reaches the peers only through
-    the interpreter it is told to run."""
-    launcher = directory / "python-with-highcard"
-    launcher.write_text(
-        "#!/bin/sh\n"
-        f'PYTHONPATH="{SITE}${{PYTHONPATH:+:$PYTHONPATH}}" exec "{sys.executable}" "$@"\n'
-    )
-    launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
-    assert os.access(launcher, os.X_OK)
-    return str(launcher)

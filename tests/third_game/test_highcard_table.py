@@ -22,7 +22,7 @@ from fairdeal.p2p.table.audit import AuditReport, audit_many, audit_transcript
 from fairdeal.p2p.table.simulate import Simulation
 from fairdeal.ui.cli import main
 from tests.game.test_audit import read_records, write_records
-from tests.third_game.plugin import installed, python_with_site
+from tests.third_game.plugin import installed
 
 pytestmark = pytest.mark.slow
 
@@ -49,7 +49,6 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
             bot="random",
             seed=2,
             timeout=120,
-            python=python_with_site(directory),
         )
         summary = asyncio.run(simulation.run())
         files = [Path(p) for p in summary["transcripts"]]
