@@ -20,7 +20,7 @@ import ipaddress
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import ifaddr  # python-zeroconf's own dependency for listing interfaces
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
@@ -84,16 +84,7 @@ class TableAd:
         return "full" if self.is_full else "open"
 
     def with_seats_taken(self, seats_taken: int) -> TableAd:
-        return TableAd(
-            table_id=self.table_id,
-            name=self.name,
-            game=self.game,
-            seats_taken=seats_taken,
-            seats_total=self.seats_total,
-            host_fingerprint=self.host_fingerprint,
-            protocol_version=self.protocol_version,
-            host_code=self.host_code,
-        )
+        return replace(self, seats_taken=seats_taken)  # checked again, as every new ad is
 
     @property
     def host_key_text(self) -> str:
