@@ -23,19 +23,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from fairdeal.ui.commands import options
 
     options.add_game_argument(parser, "host")
-    parser.add_argument(
-        "--seats",
+    options.add_seats(
+        parser,
+        f"seats at the table: {options.seat_ranges(rulings=True)}",
         type=options.seats,
         required=True,
-        metavar="N",
-        help=f"seats at the table: {options.seat_ranges(rulings=True)}",
     )
-    parser.add_argument(
-        "--bots",
-        type=options.bot_count,
-        default=0,
-        metavar="N",
-        help="how many seats local bot peers take (default 0; friends take the rest)",
+    options.add_bots(
+        parser, 0, "how many seats local bot peers take (default 0; friends take the rest)"
     )
     options.add_bot_kind(parser, per_seat=True)
     parser.add_argument("--headless", action="store_true", help="no screen: a bot plays seat 0")
@@ -101,25 +96,18 @@ def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     """The Textual app on a table opened on the network: we take seat 0, `--bots` local bot
     peers sit down at once, friends take the other seats."""
     from fairdeal.ui.commands import options
-    from fairdeal.ui.launch import run_app as launch
-    from fairdeal.ui.table_factory import TableSpec
 
-    spec = TableSpec(
-        game=args.game,
+    spec = options.table_spec(
+        args,
         seats=args.seats,
         bots=args.bots,
         seat=0,
-        short_game=args.short,
-        bot_kind=args.bot_kind,
         claim_pace=DEFAULT_CLAIM_PACE if args.pace is None else args.pace,
         networked=True,
-    ).choosing(options.number_choices(args))
-    return launch(
+    )
+    return options.open_app(
+        args,
         spec,
-        data_dir=args.data_dir,
-        name=args.name,
-        bind=args.bind,
-        discovery=not args.no_mdns,
         advertise=not args.no_mdns,
         silence_limit=args.silence_limit,
         gather_timeout=args.timeout,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # imported when used: `fairdeal tables` never pays for the rules engine
     from fairdeal.ui.game_options import NumberOption
     from fairdeal.ui.screen_game import ScreenGame
+    from fairdeal.ui.table_factory import TableSpec
 
 BOT_KINDS = ("heuristic", "random")
 SEATS = (2, 8)  # the most any table seats (fairdeal.p2p's limit); each game narrows it
@@ -255,11 +256,24 @@ def add_claim_pace(parser: argparse.ArgumentParser, default: float | None, note:
     )
 
 
-def add_game_argument(parser: argparse.ArgumentParser, what: str = "play") -> None:
-    """The positional GAME of `host`, `selfplay` and `simulate`."""
+def add_game_argument(
+    parser: argparse.ArgumentParser, what: str = "play", *, default: str | None = None
+) -> None:
+    """The GAME: the positional of `host`, `selfplay` and `simulate`; with a `default`, the
+    `--game` option of `play`."""
     parser.add_argument(
-        "game", type=game, metavar="GAME", help=f"the game to {what}: {', '.join(games())}"
+        "game" if default is None else "--game",
+        type=game,
+        default=default,
+        metavar="GAME",
+        help=f"the game to {what}: {', '.join(games())}"
+        + ("" if default is None else f" (default {default})"),
     )
+
+
+def add_bots(parser: argparse.ArgumentParser, default: int | None, help_text: str) -> None:
+    """`--bots N`: how many seats bots take, a count (their kinds go in --bot-kind)."""
+    parser.add_argument("--bots", type=bot_count, default=default, metavar="N", help=help_text)
 
 
 def add_data_dir(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
@@ -279,11 +293,15 @@ DEFAULT_BOT_KIND = "heuristic"
 """The bots' kind when --bot-kind is not given, in every command."""
 
 
-def add_seats(parser: argparse.ArgumentParser, help_text: str, *, old: str, **kwargs: Any) -> None:
+def add_seats(
+    parser: argparse.ArgumentParser, help_text: str, *, old: str | None = None, **kwargs: Any
+) -> None:
     """`--seats N`, the one name of a table's seat count in every command; `old` (`--players`,
-    `--peers`) is the command's older spelling, still accepted and not shown."""
+    `--peers`) is the command's older spelling, if it had one, still accepted and not shown."""
     dest = kwargs.pop("dest", "seats")
     parser.add_argument("--seats", dest=dest, metavar="N", help=help_text, **kwargs)
+    if old is None:
+        return
     typed = {"type": kwargs["type"]} if "type" in kwargs else {}
     parser.add_argument(old, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **typed)
 
@@ -350,6 +368,30 @@ def add_timeout(parser: argparse.ArgumentParser, default: float | None, what: st
         metavar="S",
         help=f"give up {what} after S seconds"
         + (f" (default {default:g})" if default is not None else " (default: never)"),
+    )
+
+
+def table_spec(args: argparse.Namespace, **chosen: Any) -> TableSpec:
+    """The table the command line asks for: its game, `--short`, `--bot-kind` and the game's
+    numbers, with what the command chooses itself (`chosen`: seats, bots, pace, ...)."""
+    from fairdeal.ui.table_factory import TableSpec
+
+    spec = TableSpec(game=args.game, short_game=args.short, bot_kind=args.bot_kind, **chosen)
+    return spec.choosing(number_choices(args))
+
+
+def open_app(args: argparse.Namespace, spec: TableSpec, **settings: Any) -> int:
+    """The Textual app on `spec` (ui/launch.py) as the user of `--data-dir` and `--name`,
+    listening on `--bind`, looking for tables unless `--no-mdns`; `settings`, the command's own."""
+    from fairdeal.ui.launch import run_app
+
+    return run_app(
+        spec,
+        data_dir=args.data_dir,
+        name=args.name,
+        bind=args.bind,
+        discovery=not args.no_mdns,
+        **settings,
     )
 
 

@@ -19,14 +19,7 @@ DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims, for a game that race
 def configure(parser: argparse.ArgumentParser) -> None:
     from fairdeal.ui.commands import options
 
-    default = options.default_game()
-    parser.add_argument(
-        "--game",
-        type=options.game,
-        default=default,
-        metavar="GAME",
-        help=f"the game to play: {', '.join(options.games())} (default {default})",
-    )
+    options.add_game_argument(parser, default=options.default_game())
     options.add_seats(
         parser,
         f"seats at the table: {options.seat_ranges()} (default 4)",
@@ -35,13 +28,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=options.seats,
         default=4,
     )
-    parser.add_argument(
-        "--bots",
-        type=options.bot_count,
-        default=None,
-        metavar="N",
-        help="how many of the other seats bots take (default: all of them; fewer opens the "
-        "table on the network, the rest for friends)",
+    options.add_bots(
+        parser,
+        None,
+        "how many of the other seats bots take (default: all of them; fewer opens the table on "
+        "the network, the rest for friends)",
     )
     options.add_bot_kind(parser, per_seat=True)
     parser.add_argument(
@@ -122,32 +113,21 @@ def run_app(args: argparse.Namespace) -> int:
     """The Textual app on a table of one human (`--seat`) and local bots, or (fewer bots than
     the other seats) on a table opened on the network."""
     from fairdeal.ui.commands import options
-    from fairdeal.ui.launch import run_app as launch
-    from fairdeal.ui.table_factory import TableSpec
 
-    spec = TableSpec(
-        game=args.game,
+    spec = options.table_spec(
+        args,
         seats=args.players,
         bots=bot_seats(args),
         seat=args.seat,
-        short_game=args.short,
         seed=args.seed,
-        bot_kind=args.bot_kind,
         bot_delay=args.bot_delay,
         claim_pace=max(0.0, args.pace),
-    ).choosing(options.number_choices(args))
+    )
     try:
         spec.validate()
     except ValueError as error:
         raise SystemExit(f"fairdeal play: {error}") from None
-    return launch(
-        spec,
-        data_dir=args.data_dir,
-        name=args.name,
-        bind=args.bind,
-        open_table=not args.lobby,
-        discovery=not args.no_mdns,
-    )
+    return options.open_app(args, spec, open_table=not args.lobby)
 
 
 def run_plain(args: argparse.Namespace) -> int:
