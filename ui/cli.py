@@ -19,23 +19,20 @@ from collections.abc import Sequence
 import fairdeal
 from fairdeal.p2p.errors import P2PError
 
-# name -> (module under fairdeal.ui.commands, one-line help); in the help, {games} is the games'
-# titles ("A or B"), {other} the name of a game other than the default (engine/games.py)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "play": (
-        "play",
-        "play {games} (--game {other}) in this terminal",
-    ),
-    "selfplay": ("selfplay", "play many bot games with the oracle driver and print statistics"),
-    "scenario": ("scenario", "run a scenario file and report pass or fail"),
-    "tables": ("tables", "list the fairdeal tables found on the network"),
-    "host": ("host", "open a table of {games} on the LAN and fill seats with bot peers"),
-    "bot": ("bot", "join a table ({games}) on the LAN as a bot"),
-    "simulate": ("simulate", "play a game between bot peers in separate processes over loopback"),
-    "audit": ("audit", "verify transcripts ({games}) offline and print the result"),
-    "replay": ("replay", "step through a transcript's game ({games}) after auditing it"),
-    "watch": ("watch", "follow a table you have no seat at (HOST:PORT of a seated peer)"),
-    "resume": ("resume", "reopen the app at your seat of a networked table after a crash"),
+# name (of its module under fairdeal.ui.commands) -> one-line help; in the help, {games} is the
+# games' titles ("A or B"), {other} the name of a game other than the default (engine/games.py)
+COMMANDS: dict[str, str] = {
+    "play": "play {games} (--game {other}) in this terminal",
+    "selfplay": "play many bot games with the oracle driver and print statistics",
+    "scenario": "run a scenario file and report pass or fail",
+    "tables": "list the fairdeal tables found on the network",
+    "host": "open a table of {games} on the LAN and fill seats with bot peers",
+    "bot": "join a table ({games}) on the LAN as a bot",
+    "simulate": "play a game between bot peers in separate processes over loopback",
+    "audit": "verify transcripts ({games}) offline and print the result",
+    "replay": "step through a transcript's game ({games}) after auditing it",
+    "watch": "follow a table you have no seat at (HOST:PORT of a seated peer)",
+    "resume": "reopen the app at your seat of a networked table after a crash",
 }
 
 DEFAULT_COMMAND = "play"
@@ -51,11 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"fairdeal {fairdeal.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     words = {"games": _titles(" or "), "other": _other_game()}
-    for name, (module_name, help_text_of) in COMMANDS.items():
+    for name, help_text_of in COMMANDS.items():
         help_text = help_text_of.format(**words)
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
-        sub_parser.set_defaults(_module=module_name, _parser=sub_parser)
-        _command_module(module_name).configure(sub_parser)
+        sub_parser.set_defaults(_parser=sub_parser)
+        _command_module(name).configure(sub_parser)
     return parser
 
 
@@ -72,8 +69,8 @@ def _other_game() -> str:
     return names[1] if len(names) > 1 else names[0]
 
 
-def _command_module(module_name: str) -> types.ModuleType:
-    return importlib.import_module(f"fairdeal.ui.commands.{module_name}")
+def _command_module(name: str) -> types.ModuleType:
+    return importlib.import_module(f"fairdeal.ui.commands.{name}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -85,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    module = _command_module(args._module)
+    module = _command_module(args.command)
     check = getattr(module, "check", None)  # errors only a combination of arguments shows
     problem = check(args) if check is not None else None
     if problem:
