@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from fairdeal.ui.screens.refusal import dismiss_or_refuse
 from fairdeal.ui.table_factory import parse_address
 from fairdeal.ui.widgets.keyed_input import KeyedInput
 
@@ -24,12 +25,7 @@ class ConnectDialog(ModalScreen[tuple[str, int] | None]):
             yield Label("", id="connect-error", classes="error", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        try:
-            address = parse_address(event.value)
-        except ValueError as error:
-            self.query_one("#connect-error", Label).update(f"✗ {error}")
-            return
-        self.dismiss(address)
+        dismiss_or_refuse(self, "#connect-error", lambda: parse_address(event.value))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -8,7 +8,7 @@ refused in the dialog, naming the option, and nothing opens.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -17,12 +17,22 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from fairdeal.ui.screen_game import screen_game, screen_games
+from fairdeal.ui.screens.refusal import dismiss_or_refuse
 from fairdeal.ui.table_factory import TableSpec
 
 
 def bot_choices(seats: int) -> list[tuple[str, int]]:
     """0 to seats - 1 bots: the seat of whoever opens the table is never a bot's."""
     return [(str(n), n) for n in range(seats)]
+
+
+def _select_row(
+    label: str, choices: list[tuple[str, Any]], value: object, select_id: str
+) -> ComposeResult:
+    """One row of the dialog: `label`, then a compact choice among `choices` (never blank)."""
+    with Horizontal(classes="row"):
+        yield Label(label, classes="field")
+        yield Select(choices, value=value, allow_blank=False, compact=True, id=select_id)
 
 
 class OpenTableDialog(ModalScreen[TableSpec | None]):
@@ -35,44 +45,29 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Open a table", classes="title")
-            with Horizontal(classes="row"):
-                yield Label("Game ", classes="field")
-                yield Select(
-                    [(game.title, game.name) for game in screen_games()],
-                    value=self.base.game,
-                    allow_blank=False,
-                    compact=True,
-                    id="game",
-                )
-            with Horizontal(classes="row"):
-                yield Label("Seats", classes="field")
-                yield Select(
-                    [(str(n), n) for n in range(2, 9)],
-                    value=self.base.seats,
-                    allow_blank=False,
-                    compact=True,
-                    id="seats",
-                )
-            with Horizontal(classes="row"):
-                yield Label("Bots ", classes="field")
-                yield Select(
-                    bot_choices(self.base.seats),
-                    value=min(self.base.bots, self.base.seats - 1),
-                    allow_blank=False,
-                    compact=True,
-                    id="bots",
-                )
+            yield from _select_row(
+                "Game ",
+                [(game.title, game.name) for game in screen_games()],
+                self.base.game,
+                "game",
+            )
+            yield from _select_row(
+                "Seats", [(str(n), n) for n in range(2, 9)], self.base.seats, "seats"
+            )
+            yield from _select_row(
+                "Bots ",
+                bot_choices(self.base.seats),
+                min(self.base.bots, self.base.seats - 1),
+                "bots",
+            )
             for game in screen_games():
                 yield from game.dialog_rows(self.base)
-            with Horizontal(classes="row"):
-                yield Label("Where", classes="field")
-                yield Select(
-                    [("here: no network", False), ("on the network", True)],
-                    value=self.base.networked,
-                    allow_blank=False,
-                    compact=True,
-                    id="networked",
-                )
+            yield from _select_row(
+                "Where",
+                [("here: no network", False), ("on the network", True)],
+                self.base.networked,
+                "networked",
+            )
             yield Label(
                 " ".join(
                     ["Seats that are not bots are for friends, on the network."]
@@ -122,13 +117,13 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
         self._open()
 
     def _open(self) -> None:
+        dismiss_or_refuse(self, "#open-error", self._chosen)
+
+    def _chosen(self) -> TableSpec:
+        """The table chosen; ValueError naming the option when the choice makes no table."""
         game = str(self.query_one("#game", Select).value)
-        try:
-            # the chosen game's rows; no other game's numbers (nor short game) go with it
-            chosen = screen_game(game).dialog_values(self)
-        except ValueError as error:
-            self.query_one("#open-error", Label).update(f"✗ {error}")
-            return
+        # the chosen game's rows; no other game's numbers (nor short game) go with it
+        chosen = screen_game(game).dialog_values(self)
         spec = TableSpec(
             game=game,
             seats=int(self.query_one("#seats", Select).value),  # type: ignore[arg-type]
@@ -142,12 +137,8 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             name=self.base.name,
             fingerprint=self.base.fingerprint,
         ).choosing(chosen.numbers)
-        try:
-            spec.validate()
-        except ValueError as error:
-            self.query_one("#open-error", Label).update(f"✗ {error}")
-            return
-        self.dismiss(spec)
+        spec.validate()
+        return spec
 
     def action_cancel(self) -> None:
         self.dismiss(None)
