@@ -16,11 +16,13 @@ and of its children.
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from fairdeal.p2p.deck.group import G, add, is_valid_point, mul, mul_base
@@ -132,7 +134,7 @@ class BenchRun:
 
     ``run = BenchRun()`` before the figures (prints the calibration before), then
     ``figures |= run.finish()`` after them (prints the calibration after, the others' CPU and
-    the warning, if any)."""
+    the warning, if any), or ``return run.conclude(figures, args.json)`` to write them too."""
 
     def __init__(self, repeat: int = 5) -> None:
         self.repeat = repeat
@@ -157,3 +159,15 @@ class BenchRun:
             "cores": cores,
             "loaded_warning": warning,
         }
+
+    def conclude(
+        self, figures: dict[str, Any], json_path: Path | None, *, sort_keys: bool = False
+    ) -> int:
+        """`finish()` added to the bench's `figures`, all written to `json_path` when one is
+        given (its folder made if need be); the bench's exit status."""
+        figures |= self.finish()
+        if json_path is not None:
+            json_path.parent.mkdir(parents=True, exist_ok=True)
+            json_path.write_text(json.dumps(figures, indent=2, sort_keys=sort_keys))
+            print(f"wrote {json_path}")
+        return 0

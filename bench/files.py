@@ -99,10 +99,7 @@ def main() -> int:
             )
         results["real_bytes"] = real.stat().st_size
     print(f"transcript {results['real_bytes']} bytes")
-    results |= run.finish()
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2))
-    return 0
+    return run.conclude(results, args.json)
 
 
 if __name__ == "__main__":

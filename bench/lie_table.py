@@ -23,7 +23,6 @@ and load average before and after, and the CPU other processes used meanwhile
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import sys
 import time
@@ -123,11 +122,7 @@ def main() -> int:
             )
             + f"; peak RSS {result['peak_rss_mb_process']:.0f} MB (whole process)"
         )
-    load = run.finish()
-    if args.json is not None:
-        report = {"benchmark": "lie_table", "results": results, **load}
-        args.json.write_text(json.dumps(report, indent=2))
-    return 0
+    return run.conclude({"benchmark": "lie_table", "results": results}, args.json)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import multiprocessing.connection
 import statistics
@@ -52,6 +51,18 @@ TARGET_P99_MS = 10.0
 def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def warm_latency(latencies: list[float]) -> dict[str, float]:
+    """p50, p99 and max of the latencies after the first ones (a tenth, at most 20), which
+    include connections and caches warming up."""
+    warm = latencies[min(20, len(latencies) // 10) :]
+    return {
+        "p50_ms": statistics.median(warm),
+        "p99_ms": percentile(warm, 0.99),
+        "max_ms": max(warm),
+        "samples": len(warm),
+    }
 
 
 async def mesh_latency(count: int, rounds: int, transcripts: Path | None) -> dict[str, float]:
@@ -111,14 +122,7 @@ async def mesh_latency(count: int, rounds: int, transcripts: Path | None) -> dic
     for sync in syncs:
         if sync.transcript is not None:
             sync.transcript.close()
-    warm = latencies[min(20, len(latencies) // 10) :]
-    return {
-        "p50_ms": statistics.median(warm),
-        "p99_ms": percentile(warm, 0.99),
-        "max_ms": max(warm),
-        "samples": len(warm),
-        "cpu_ms_per_envelope": cpu_ms,
-    }
+    return warm_latency(latencies) | {"cpu_ms_per_envelope": cpu_ms}
 
 
 def _bench_identity(seat: int) -> Identity:
@@ -200,13 +204,7 @@ def mesh_latency_processes(count: int, rounds: int) -> dict[str, float]:
         conn.send(("stop",))
     for process in processes:
         process.join(10)
-    warm = latencies[min(20, len(latencies) // 10) :]
-    return {
-        "p50_ms": statistics.median(warm),
-        "p99_ms": percentile(warm, 0.99),
-        "max_ms": max(warm),
-        "samples": len(warm),
-    }
+    return warm_latency(latencies)
 
 
 async def handshake_time(repeats: int) -> dict[str, float]:
@@ -314,12 +312,7 @@ def main() -> int:
     bench = BenchRun()
     figures = asyncio.run(run(args.quick, args.transcripts, args.rounds, args.processes))
     report(figures)
-    figures |= bench.finish()
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(figures, indent=2, sort_keys=True))
-        print(f"wrote {args.json}")
-    return 0
+    return bench.conclude(figures, args.json, sort_keys=True)
 
 
 if __name__ == "__main__":
