@@ -8,7 +8,9 @@ the host holds every signature it sends them all, and each peer verifies them in
 
 Like h11, nothing here does I/O: the host's methods take what arrived and return the `Send`s to
 perform; the guest's return the messages for the host. Bad input raises a `PeerError` that names
-the culprit and leaves the state exactly as it was.
+the culprit and leaves the state exactly as it was. Each machine's phase moves only through its
+transition table (p2p/lobby/phases.py), applied by one method, `_move`, which refuses an event the
+table does not allow in the current phase with the lobby's error and changes nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +36,14 @@ from fairdeal.p2p.lobby.messages import (
     TableStarted,
     TakeSeat,
 )
+from fairdeal.p2p.lobby.phases import (
+    GUEST_TRANSITIONS,
+    HOST_TRANSITIONS,
+    GuestEvent,
+    HostEvent,
+    LobbyPhase,
+    next_phase,
+)
 from fairdeal.p2p.lobby.roster import (
     TABLE_ID_SIZE,
     OptionValue,
@@ -43,8 +53,22 @@ from fairdeal.p2p.lobby.roster import (
     options_digest,
 )
 
-OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
+# The phases by their short names (the lobby's callers and tests use them).
+OPEN, STARTING, STARTED, CLOSED = (
+    LobbyPhase.OPEN,
+    LobbyPhase.STARTING,
+    LobbyPhase.STARTED,
+    LobbyPhase.CLOSED,
+)
 HOST_SEAT = 0
+NOT_OUR_ROSTER = "announced the start of a roster we did not sign"
+
+# The host's own calls the table refuses, in the words `LocalLobbyError` says.
+REFUSED_CALLS: Mapping[HostEvent, str] = {
+    HostEvent.SET_OPTIONS: "options are fixed once the table starts",
+    HostEvent.START: "every seat must be taken and every guest ready to start",
+    HostEvent.CALL_OFF_START: "no start to call off",
+}
 
 
 class LobbyError(PeerError):
@@ -90,7 +114,7 @@ class HostLobby:
         host_view = SeatView(identity.public, ready=True, host=address[0], port=address[1])
         self._seats: list[SeatView | None] = [host_view] + [None] * (seat_count - 1)
         self._watchers: dict[bytes, PublicIdentity] = {}
-        self.phase = OPEN
+        self._phase = OPEN
         self._roster: Roster | None = None
         self._signatures: dict[int, bytes] = {}
         self.signed_roster: SignedRoster | None = None
@@ -98,13 +122,18 @@ class HostLobby:
     # -- queries -------------------------------------------------------------------------------
 
     @property
+    def phase(self) -> LobbyPhase:
+        return self._phase
+
+    @property
     def state(self) -> LobbyState:
+        shown = STARTING if self._phase is STARTING else OPEN  # the wire knows only these two
         return LobbyState(
             table_id=self.table_id,
             game=self.game,
             options=self._options,
             seats=tuple(self._seats),
-            phase=STARTING if self.phase == STARTING else OPEN,
+            phase=shown.value,
         )
 
     @property
@@ -113,7 +142,8 @@ class HostLobby:
 
     @property
     def can_start(self) -> bool:
-        return self.phase == OPEN and all(seat is not None and seat.ready for seat in self._seats)
+        ready = all(seat is not None and seat.ready for seat in self._seats)
+        return ready and self._takes(HostEvent.START)
 
     def _seat_of(self, key: bytes) -> int | None:
         return self.state.seat_of(key)
@@ -121,8 +151,9 @@ class HostLobby:
     # -- events from the network ---------------------------------------------------------------
 
     def connected(self, peer: PublicIdentity) -> list[Send]:
-        """A peer opened a channel to us: it watches the lobby from now on."""
-        if self.phase in (STARTED, CLOSED):
+        """A peer opened a channel to us: it watches the lobby from now on (once the table has
+        started, p2p/table/watch.py serves watchers instead)."""
+        if not self._takes(HostEvent.CONNECTED):
             return []
         self._watchers[peer.key] = peer
         return [Send(peer.key, self.state)]
@@ -130,14 +161,16 @@ class HostLobby:
     def disconnected(self, peer_key: bytes) -> list[Send]:
         """A peer's channel went down: it leaves its seat (and a pending start is called off)."""
         self._watchers.pop(peer_key, None)
-        if self.phase in (STARTED, CLOSED) or self._seat_of(peer_key) is None:
+        if not self._takes(HostEvent.SEAT_LEFT) or self._seat_of(peer_key) is None:
             return []
         return self._vacate(peer_key)
 
     def receive(self, peer: PublicIdentity, peer_host: str, message: GuestMessage) -> list[Send]:
         """Apply one message from `peer` (seen at `peer_host`); raises LobbyError if illegal."""
-        if self.phase in (STARTED, CLOSED):
-            raise LobbyError(str(peer), f"lobby message after the table {self.phase}")
+        event = _host_event(message)
+        if event is None:
+            raise LobbyError(str(peer), f"{type(message).__name__} is not a guest message")
+        self._check(event, str(peer))
         self._watchers.setdefault(peer.key, peer)
         match message:
             case TakeSeat(seat, port):
@@ -150,14 +183,13 @@ class HostLobby:
                 return self._set_ready(peer, ready, digest)
             case SignRoster(digest, signature):
                 return self._sign(peer, digest, signature)
-        raise LobbyError(str(peer), f"{type(message).__name__} is not a guest message")
+        raise AssertionError(f"{type(message).__name__} has an event but no handler")
 
     # -- the host's own actions ----------------------------------------------------------------
 
     def set_options(self, options: Mapping[str, OptionValue]) -> list[Send]:
         """Change the options while the table is open; every guest must mark ready again."""
-        if self.phase != OPEN:
-            raise LocalLobbyError("options are fixed once the table starts")
+        self._move(HostEvent.SET_OPTIONS)
         self._options = tuple(sorted(options.items()))
         self._seats = [
             seat if seat is None or index == HOST_SEAT else replace(seat, ready=False)
@@ -168,14 +200,14 @@ class HostLobby:
     def start(self) -> list[Send]:
         """Fix the roster and ask every seat to sign it (the host signs at once)."""
         if not self.can_start:
-            raise LocalLobbyError("every seat must be taken and every guest ready to start")
+            raise LocalLobbyError(REFUSED_CALLS[HostEvent.START])
         roster = Roster(
             table_id=self.table_id,
             game=self.game,
             options=self._options,
             seats=tuple(seat.identity for seat in self._seats if seat is not None),
         )
-        self.phase = STARTING
+        self._move(HostEvent.START)
         self._roster = roster
         self._signatures = {HOST_SEAT: self._identity.sign(roster.canonical_bytes())}
         return [*self._broadcast_state(), *self._broadcast(StartTable(roster))]
@@ -189,22 +221,43 @@ class HostLobby:
 
     def call_off_start(self) -> list[Send]:
         """Give up a start that some seat does not sign (e.g. on a timeout): back to open."""
-        if self.phase != STARTING:
-            raise LocalLobbyError("no start to call off")
-        self._call_off_start()
+        self._move(HostEvent.CALL_OFF_START)
         return self._broadcast_state()
 
     def close(self, reason: str = "the host closed the table") -> list[Send]:
-        sends = self._broadcast(TableClosed(reason)) if self.phase != STARTED else []
-        self.phase = CLOSED
+        # The seats of a started table hear of its end on the table's own channels.
+        sends = self._broadcast(TableClosed(reason)) if self._phase is not STARTED else []
+        self._move(HostEvent.CLOSE)
         return sends
 
-    # -- transitions ---------------------------------------------------------------------------
+    # -- the phase, moved only by the transition table -----------------------------------------
+
+    def _takes(self, event: HostEvent) -> bool:
+        return next_phase(HOST_TRANSITIONS, self._phase, event) is not None
+
+    def _check(self, event: HostEvent, culprit: str | None = None) -> LobbyPhase:
+        """Where `event` takes the lobby; refused (LobbyError blaming `culprit`, whose message it
+        is, or LocalLobbyError for the host's own call) if the table does not allow it now."""
+        target = next_phase(HOST_TRANSITIONS, self._phase, event)
+        if target is not None:
+            return target
+        if culprit is not None:
+            raise LobbyError(culprit, f"lobby message after the table {self._phase}")
+        raise LocalLobbyError(REFUSED_CALLS.get(event, f"{event} while {self._phase}"))
+
+    def _move(self, event: HostEvent, culprit: str | None = None) -> None:
+        target = self._check(event, culprit)
+        self._phase = target
+        if target is OPEN:  # back to open (or still open): no roster is out for signature
+            self._roster = None
+            self._signatures = {}
+
+    # -- what each message does ----------------------------------------------------------------
 
     def _take(
         self, peer: PublicIdentity, peer_host: str, wanted: int | None, port: int
     ) -> list[Send]:
-        if self.phase != OPEN:
+        if self._phase is not OPEN:
             return [Send(peer.key, SeatRefused(wanted, "the table is starting"))]
         current = self._seat_of(peer.key)
         if wanted is not None and wanted >= len(self._seats):
@@ -229,15 +282,9 @@ class HostLobby:
     def _vacate(self, key: bytes) -> list[Send]:
         seat = self._seat_of(key)
         assert seat is not None
+        self._move(HostEvent.SEAT_LEFT)  # a start in progress is called off
         self._seats[seat] = None
-        self._call_off_start()
         return self._broadcast_state()
-
-    def _call_off_start(self) -> None:
-        if self.phase == STARTING:
-            self.phase = OPEN
-            self._roster = None
-            self._signatures = {}
 
     def _set_ready(self, peer: PublicIdentity, ready: bool, digest: bytes) -> list[Send]:
         seat = self._seat_of(peer.key)
@@ -245,12 +292,11 @@ class HostLobby:
             raise LobbyError(str(peer), "marked ready without a seat")
         if ready and digest != options_digest(self._options):
             return [Send(peer.key, self.state)]  # it agreed to options that have since changed
-        if self.phase != OPEN:
-            if ready:
-                return []
-            self._call_off_start()  # a seat that changes its mind stops the start
+        if ready and self._phase is STARTING:
+            return []  # every seat was ready to start: nothing changes
         view = self._seats[seat]
         assert view is not None
+        self._move(HostEvent.READY if ready else HostEvent.NOT_READY)  # not ready: start called off
         self._seats[seat] = replace(view, ready=ready)
         return self._broadcast_state()
 
@@ -258,7 +304,7 @@ class HostLobby:
         seat = self._seat_of(peer.key)
         if seat is None:
             raise LobbyError(str(peer), "signed a roster without a seat")
-        if self.phase != STARTING or self._roster is None:
+        if self._roster is None:
             return []  # a signature that crossed a called-off start: harmless, dropped
         if digest != self._roster.digest:
             raise RosterError(f"seat {seat}", "signed a different roster")
@@ -268,9 +314,8 @@ class HostLobby:
             return []
         signatures = tuple(self._signatures[index] for index in range(len(self._roster.seats)))
         self.signed_roster = SignedRoster.verified(self._roster, signatures)
-        sends = self._broadcast(TableStarted(self._roster.digest, signatures))
-        self.phase = STARTED
-        return sends
+        self._move(HostEvent.EVERY_SEAT_SIGNED)
+        return self._broadcast(TableStarted(self._roster.digest, signatures))
 
     def _broadcast_state(self) -> list[Send]:
         return self._broadcast(self.state)
@@ -287,12 +332,16 @@ class GuestLobby:
         self.host = host
         self.port = port  # our mesh listener, announced with TakeSeat
         self.view: LobbyState | None = None
-        self.phase = OPEN
+        self._phase = OPEN
         self.roster: Roster | None = None
         self.signed_roster: SignedRoster | None = None
         self.last_refusal: SeatRefused | None = None
         self.closed_reason: str | None = None
         self._agreed_options: tuple[tuple[str, OptionValue], ...] | None = None
+
+    @property
+    def phase(self) -> LobbyPhase:
+        return self._phase
 
     @property
     def my_seat(self) -> int | None:
@@ -320,12 +369,15 @@ class GuestLobby:
     def receive(self, message: HostMessage) -> list[GuestMessage]:
         """Apply one message from the host; returns what to answer (a roster signature)."""
         culprit = f"host {self.host}"
-        if self.phase in (STARTED, CLOSED):
-            raise LobbyError(culprit, f"lobby message after the table {self.phase}")
+        event = _guest_event(message)
+        if event is None:
+            raise LobbyError(culprit, f"{type(message).__name__} is not a host message")
+        self._check(event)
         match message:
             case LobbyState():
-                return self._apply_state(message)
+                return self._apply_state(message, event)
             case SeatRefused():
+                self._move(event)
                 self.last_refusal = message
                 return []
             case StartTable(roster):
@@ -334,20 +386,38 @@ class GuestLobby:
                 self._started(culprit, digest, signatures)
                 return []
             case TableClosed(reason):
-                self.phase = CLOSED
+                self._move(event)
                 self.closed_reason = reason
                 return []
-        raise LobbyError(culprit, f"{type(message).__name__} is not a host message")
+        raise AssertionError(f"{type(message).__name__} has an event but no handler")
 
-    def _apply_state(self, state: LobbyState) -> list[GuestMessage]:
+    # -- the phase, moved only by the transition table -----------------------------------------
+
+    def _check(self, event: GuestEvent) -> LobbyPhase:
+        """Where `event` takes the lobby; refused, blaming the host, if the table does not allow
+        it now."""
+        target = next_phase(GUEST_TRANSITIONS, self._phase, event)
+        if target is not None:
+            return target
+        culprit = f"host {self.host}"
+        if self._phase is OPEN:  # only a start can come out of turn here: no roster was out
+            raise RosterError(culprit, NOT_OUR_ROSTER)
+        raise LobbyError(culprit, f"lobby message after the table {self._phase}")
+
+    def _move(self, event: GuestEvent) -> None:
+        target = self._check(event)
+        self._phase = target
+        if target is OPEN:  # back to open (or still open): no roster is out for signature
+            self.roster = None
+
+    def _apply_state(self, state: LobbyState, event: GuestEvent) -> list[GuestMessage]:
         if self.view is not None and state.table_id != self.view.table_id:
             raise LobbyError(f"host {self.host}", "changed the table id")
         host_view = state.seats[HOST_SEAT] if state.seats else None
         if host_view is None or host_view.identity.key != self.host.key:
             raise LobbyError(f"host {self.host}", "lobby state without the host at seat 0")
+        self._move(event)
         self.view = state
-        if state.phase == OPEN:
-            self.phase, self.roster = OPEN, None
         # _agreed_options stays as we last set it: a state that still shows us not ready may
         # simply have crossed our SetReady on the way.
         return []
@@ -358,7 +428,8 @@ class GuestLobby:
         if view is None:
             raise LobbyError(culprit, "started a table we never saw")
         if self.my_seat is None:  # a watcher signs nothing but may follow the start
-            self.phase, self.roster = STARTING, roster
+            self._move(GuestEvent.START_TABLE)
+            self.roster = roster
             return []
         expected = tuple(seat.identity for seat in view.seats if seat is not None)
         mismatch = (
@@ -370,12 +441,43 @@ class GuestLobby:
         )
         if mismatch:
             raise RosterError(culprit, f"roster differs from the lobby: {mismatch}")
-        self.phase = STARTING
+        self._move(GuestEvent.START_TABLE)
         self.roster = roster
         return [SignRoster(roster.digest, self._identity.sign(roster.canonical_bytes()))]
 
     def _started(self, culprit: str, digest: bytes, signatures: tuple[bytes, ...]) -> None:
         if self.roster is None or digest != self.roster.digest:
-            raise RosterError(culprit, "announced the start of a roster we did not sign")
-        self.signed_roster = SignedRoster.verified(self.roster, signatures)
-        self.phase = STARTED
+            raise RosterError(culprit, NOT_OUR_ROSTER)
+        signed = SignedRoster.verified(self.roster, signatures)
+        self._move(GuestEvent.TABLE_STARTED)
+        self.signed_roster = signed
+
+
+def _host_event(message: GuestMessage) -> HostEvent | None:
+    """The host's event for a guest's message (None: not a guest message)."""
+    match message:
+        case TakeSeat():
+            return HostEvent.TAKE_SEAT
+        case LeaveSeat():
+            return HostEvent.SEAT_LEFT
+        case SetReady(ready):
+            return HostEvent.READY if ready else HostEvent.NOT_READY
+        case SignRoster():
+            return HostEvent.SIGNATURE
+    return None
+
+
+def _guest_event(message: HostMessage) -> GuestEvent | None:
+    """A guest's event for the host's message (None: not a host message)."""
+    match message:
+        case LobbyState(phase=phase):
+            return GuestEvent.STATE_OPEN if phase == OPEN else GuestEvent.STATE_STARTING
+        case SeatRefused():
+            return GuestEvent.REFUSED
+        case StartTable():
+            return GuestEvent.START_TABLE
+        case TableStarted():
+            return GuestEvent.TABLE_STARTED
+        case TableClosed():
+            return GuestEvent.TABLE_CLOSED
+    return None
