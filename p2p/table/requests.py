@@ -10,7 +10,7 @@ Like h11's `_state.py`, the machine is its transition table, `TRANSITIONS`: a ma
 current state raises `ServiceStateError` naming both, and changes nothing. The table's code
 decides *when* an event happens (a list is ready, every share is in); this module decides
 whether it may. docs/state-machines/request-server.md is drawn from `TRANSITIONS`
-(`python -m fairdeal.p2p.table.diagrams`).
+(`python -m fairdeal.p2p.diagrams`).
 """
 
 from __future__ import annotations
