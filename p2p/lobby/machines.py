@@ -42,6 +42,8 @@ from fairdeal.p2p.lobby.phases import (
     GuestEvent,
     HostEvent,
     LobbyPhase,
+    guest_event_of,
+    host_event_of,
     next_phase,
 )
 from fairdeal.p2p.lobby.roster import (
@@ -167,7 +169,7 @@ class HostLobby:
 
     def receive(self, peer: PublicIdentity, peer_host: str, message: GuestMessage) -> list[Send]:
         """Apply one message from `peer` (seen at `peer_host`); raises LobbyError if illegal."""
-        event = _host_event(message)
+        event = host_event_of(message)
         if event is None:
             raise LobbyError(str(peer), f"{type(message).__name__} is not a guest message")
         self._check(event, str(peer))
@@ -245,8 +247,8 @@ class HostLobby:
             raise LobbyError(culprit, f"lobby message after the table {self._phase}")
         raise LocalLobbyError(REFUSED_CALLS.get(event, f"{event} while {self._phase}"))
 
-    def _move(self, event: HostEvent, culprit: str | None = None) -> None:
-        target = self._check(event, culprit)
+    def _move(self, event: HostEvent) -> None:
+        target = self._check(event)
         self._phase = target
         if target is OPEN:  # back to open (or still open): no roster is out for signature
             self._roster = None
@@ -369,7 +371,7 @@ class GuestLobby:
     def receive(self, message: HostMessage) -> list[GuestMessage]:
         """Apply one message from the host; returns what to answer (a roster signature)."""
         culprit = f"host {self.host}"
-        event = _guest_event(message)
+        event = guest_event_of(message)
         if event is None:
             raise LobbyError(culprit, f"{type(message).__name__} is not a host message")
         self._check(event)
@@ -451,33 +453,3 @@ class GuestLobby:
         signed = SignedRoster.verified(self.roster, signatures)
         self._move(GuestEvent.TABLE_STARTED)
         self.signed_roster = signed
-
-
-def _host_event(message: GuestMessage) -> HostEvent | None:
-    """The host's event for a guest's message (None: not a guest message)."""
-    match message:
-        case TakeSeat():
-            return HostEvent.TAKE_SEAT
-        case LeaveSeat():
-            return HostEvent.SEAT_LEFT
-        case SetReady(ready):
-            return HostEvent.READY if ready else HostEvent.NOT_READY
-        case SignRoster():
-            return HostEvent.SIGNATURE
-    return None
-
-
-def _guest_event(message: HostMessage) -> GuestEvent | None:
-    """A guest's event for the host's message (None: not a host message)."""
-    match message:
-        case LobbyState(phase=phase):
-            return GuestEvent.STATE_OPEN if phase == OPEN else GuestEvent.STATE_STARTING
-        case SeatRefused():
-            return GuestEvent.REFUSED
-        case StartTable():
-            return GuestEvent.START_TABLE
-        case TableStarted():
-            return GuestEvent.TABLE_STARTED
-        case TableClosed():
-            return GuestEvent.TABLE_CLOSED
-    return None

@@ -3,8 +3,9 @@
 Like h11's `_state.py` (and the fair-deck request server, p2p/table/requests.py), each machine is
 its table: a mapping (phase, event) -> next phase, and nothing else moves it. An event with no
 entry for the current phase is refused by the lobby (p2p/lobby/machines.py) with its own error
-and changes nothing. The lobby's code decides *which* event an input is (a `SetReady` that says
-ready or not, the last missing signature); this module decides whether it may happen now.
+and changes nothing. A message is its event by kind (`host_event_of`, `guest_event_of`: a
+`SetReady` by whether it says ready); the lobby's code decides when the other events happen (the
+last missing signature, a seated peer's channel closing); this module decides whether they may.
 docs/state-machines/host-lobby.md and guest-lobby.md are drawn from these tables
 (`python -m fairdeal.p2p.diagrams`).
 """
@@ -14,6 +15,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import Enum, StrEnum
 from typing import TypeVar
+
+from fairdeal.p2p.lobby.messages import (
+    GuestMessage,
+    HostMessage,
+    LeaveSeat,
+    LobbyState,
+    SeatRefused,
+    SetReady,
+    SignRoster,
+    StartTable,
+    TableClosed,
+    TableStarted,
+    TakeSeat,
+)
 
 
 class LobbyPhase(StrEnum):
@@ -104,3 +119,33 @@ def next_phase(
 ) -> LobbyPhase | None:
     """Where `event` takes a lobby from `phase` (None: it may not happen there)."""
     return transitions.get((phase, event))
+
+
+def host_event_of(message: GuestMessage) -> HostEvent | None:
+    """The host's event for a guest's message (None: not a guest message)."""
+    match message:
+        case TakeSeat():
+            return HostEvent.TAKE_SEAT
+        case LeaveSeat():
+            return HostEvent.SEAT_LEFT
+        case SetReady(ready):
+            return HostEvent.READY if ready else HostEvent.NOT_READY
+        case SignRoster():
+            return HostEvent.SIGNATURE
+    return None
+
+
+def guest_event_of(message: HostMessage) -> GuestEvent | None:
+    """A guest's event for the host's message (None: not a host message)."""
+    match message:
+        case LobbyState(phase=phase):
+            return GuestEvent.STATE_OPEN if phase == LobbyPhase.OPEN else GuestEvent.STATE_STARTING
+        case SeatRefused():
+            return GuestEvent.REFUSED
+        case StartTable():
+            return GuestEvent.START_TABLE
+        case TableStarted():
+            return GuestEvent.TABLE_STARTED
+        case TableClosed():
+            return GuestEvent.TABLE_CLOSED
+    return None
