@@ -7,7 +7,8 @@ a player leaves a networked game in progress and lets the remaining players end 
 cannot go on (`e`). It also follows the table itself (`follow_table`: start it, hand each event
 to the screen's `handle`, count it). The screen provides `session`, `handle(event)`, `log_line`,
 `current_view()` (None before the table has a state), `say(message)` and `redraw()`; it may
-override `show_seat_status(event)` to draw the connection marks.
+override `show_seat_status(event)` to draw the connection marks. The keys every table screen
+answers alike (leave, new game) and closing the table with the screen are here too.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.screen import Screen
 
 from fairdeal.p2p.table.api import (
@@ -28,6 +30,7 @@ from fairdeal.p2p.table.api import (
     TableSession,
     WatchersChanged,
 )
+from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.screens.confirm import ConfirmDialog
 
 log = logging.getLogger("fairdeal.ui")
@@ -71,6 +74,8 @@ class TablePresence:
         async def say(self, message: str) -> None: ...
 
         async def redraw(self) -> None: ...
+
+        def post_message(self, message: Message) -> bool: ...
 
         def notify(
             self, message: str, *, title: str = "", severity: Any = "information"
@@ -210,6 +215,18 @@ class TablePresence:
             self.ask_to_leave(quit_app=False)
         elif len(self.app.screen_stack) > 2:
             self.app.pop_screen()
+
+    def action_leave(self) -> None:
+        self.leave_for_lobby()
+
+    def action_new_game(self) -> None:
+        """A finished game: the app seats us at a new table (ui/app.py)."""
+        view = self.current_view()
+        if view is not None and view.state.over:
+            self.post_message(NewGameRequested())
+
+    async def on_unmount(self) -> None:
+        await self.session.close()
 
     @work(group="leaving")
     async def ask_to_leave(self, quit_app: bool) -> None:

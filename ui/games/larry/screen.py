@@ -45,7 +45,7 @@ from fairdeal.ui.games.larry.widgets.hand import HandView
 from fairdeal.ui.games.larry.widgets.pile_view import PileView
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.larry.widgets.table_status import TableStatus
-from fairdeal.ui.messages import CardChosen, NewGameRequested
+from fairdeal.ui.messages import CardChosen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.widgets.setup_progress import setup_text
@@ -292,14 +292,6 @@ class TableScreen(LarryTableCore):
     def action_help(self) -> None:
         self._queue_modal(lambda: HelpScreen("larry"))
 
-    def action_new_game(self) -> None:
-        view = self.current_view()
-        if view is not None and view.state.over:
-            self.post_message(NewGameRequested())
-
-    def action_leave(self) -> None:
-        self.leave_for_lobby()
-
     async def _ask(self, dialog: Screen[int | None]) -> int | None:
         """Open one of our dialogs and wait for its answer (bots wait for us meanwhile)."""
         self._busy = True
@@ -308,6 +300,3 @@ class TableScreen(LarryTableCore):
         finally:
             self._busy = False
             self._show_next_modal()
-
-    async def on_unmount(self) -> None:
-        await self.session.close()

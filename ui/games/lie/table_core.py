@@ -45,7 +45,6 @@ from fairdeal.ui.games.lie.widgets.hand import LieHandView
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.games.lie.widgets.table_grid import LieTableGrid
 from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickShown
-from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.proofs import combined
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
@@ -383,19 +382,8 @@ class LieTableCore(Screen[None], TablePresence):
     def action_help(self) -> None:
         self._queue_modal(lambda: HelpScreen("lie"))
 
-    def action_new_game(self) -> None:
-        view = self.current_view()
-        if view is not None and view.state.over:
-            self.post_message(NewGameRequested())
-
-    def action_leave(self) -> None:
-        self.leave_for_lobby()
-
     def on_resize(self, _event: Any) -> None:
         self.refresh_table()
-
-    async def on_unmount(self) -> None:
-        await self.session.close()
 
     # -- the parts built on this one -------------------------------------------------------------
     def refresh_table(self) -> None:
