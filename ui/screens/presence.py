@@ -108,6 +108,20 @@ class TablePresence:
         """Draw the seat's connection marks (the seats panel of the game); nothing by default."""
 
     # -- events ----------------------------------------------------------------------------------
+    async def follow_presence(self, event: TableEvent) -> bool:
+        """Follow `event` if it tells who is at the table (seats, watchers): True if it did."""
+        if isinstance(event, SeatStatus):
+            await self.follow_seat_status(event)
+        elif isinstance(event, SeatLeft):
+            await self.follow_seat_left(event)
+        elif isinstance(event, SeatReturned):
+            await self.follow_seat_returned(event)
+        elif isinstance(event, WatchersChanged):
+            await self.follow_watchers(event)
+        else:
+            return False
+        return True
+
     async def follow_seat_status(self, event: SeatStatus) -> None:
         """The seats panel shows every update; the log and a notification only the changes."""
         self.show_seat_status(event)

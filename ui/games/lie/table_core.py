@@ -28,15 +28,11 @@ from fairdeal.p2p.table.api import (
     FaultDetected,
     Notice,
     ProofStatus,
-    SeatLeft,
-    SeatReturned,
-    SeatStatus,
     SetupProgress,
     StateChanged,
     TableEnded,
     TableEvent,
     TableSession,
-    WatchersChanged,
 )
 from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
 from fairdeal.ui.games.lie.scores import LieScoresScreen, RoundResult
@@ -132,6 +128,8 @@ class LieTableCore(Screen[None], TablePresence):
 
     # -- events ----------------------------------------------------------------------------------
     async def handle(self, event: TableEvent) -> None:
+        if await self.follow_presence(event):
+            return
         if isinstance(event, StateChanged):
             self._on_state_changed(event)
         elif isinstance(event, CardsVerified):
@@ -144,16 +142,8 @@ class LieTableCore(Screen[None], TablePresence):
             self.log_line(f"✗ FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
             self.refresh_table()
-        elif isinstance(event, SeatStatus):
-            await self.follow_seat_status(event)
-        elif isinstance(event, SeatLeft):
-            await self.follow_seat_left(event)
-        elif isinstance(event, SeatReturned):
-            await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             self._on_table_ended(event)
-        elif isinstance(event, WatchersChanged):
-            await self.follow_watchers(event)
         elif isinstance(event, Notice):
             view = self.current_view()
             if isinstance(event, ClaimVoid) and view is not None:  # names and the card's back
