@@ -17,6 +17,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from textual import work
+from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
@@ -34,6 +35,18 @@ from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.screens.confirm import ConfirmDialog
 
 log = logging.getLogger("fairdeal.ui")
+
+
+def table_bindings(*, show_new_game: bool) -> list[BindingType]:
+    """The keys every table screen binds alike, after its own: the scores, help, back to the
+    lobby, ending the table, a new game (the actions: here and in the screen)."""
+    return [
+        Binding("s", "scores", "Scores"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("escape", "leave", "Lobby", show=False),
+        Binding("e", "end_table", "End table", show=False),
+        Binding("n", "new_game", "New game", show=show_new_game),
+    ]
 
 
 class TablePresence:
