@@ -192,4 +192,4 @@ def test_plain_prompts_refuse_an_absurd_announcement_and_go_on() -> None:
     assert (
         "Not allowed: announced -99999999999999999999: an announcement is at least -99 (L6)" in text
     )
-    assert 'Seat 0 (you) plays a card face-down: "-99"' in text
+    assert "Seat 0 (you) played a card face-down and said -99." in text
