@@ -301,12 +301,10 @@ class LocalTable:
         presenter = self._presenter
         knowledge = self._driver.knowledge[self._seat]
         for event in new_events:
-            for progress in presenter.setup(event, players):
-                self._emit(progress)
-            for opened in presenter.verified(
-                event, pre_state, state, ProofStatus.NOT_APPLICABLE, self._seat, knowledge
+            for shown in presenter.table_events(
+                event, pre_state, state, ProofStatus.NOT_APPLICABLE, self._seat, knowledge, players
             ):
-                self._emit(opened)
+                self._emit(shown)
             if isinstance(event, Violation):
                 evidence = ", ".join(
                     f"slot {s} = card {f}" for s, f in zip(event.slots, event.faces, strict=True)

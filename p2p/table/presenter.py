@@ -40,15 +40,7 @@ class Presenter(Generic[StateT]):
         """Whether `event` begins a round (a new deck) or a trick."""
         return None
 
-    def setup(self, event: object, players: int) -> tuple[SetupProgress, ...]:
-        """The setup a local table reports for `event` (its oracle shuffles and deals at once),
-        as a networked table would report it seat by seat: a fresh deck shuffled by every seat,
-        and dealt where the game deals at once."""
-        if self.mark(event) is not Mark.ROUND:
-            return ()
-        return tuple(SetupProgress("shuffle", s, s + 1, players, 0) for s in range(players))
-
-    def verified(
+    def table_events(
         self,
         event: object,
         before: StateT | None,
@@ -56,12 +48,15 @@ class Presenter(Generic[StateT]):
         proof: ProofStatus,
         me: int,
         knowledge: Mapping[int, int],
+        players: int,
     ) -> tuple[TableEvent, ...]:
-        """The cards `event` opened, with their proofs (a doubt's pile, a play's fronts, a claim
-        to its claimer alone), as table events. `before` is the state the event's action was
-        applied to (None for the game's first step), `after` the state it made; `knowledge` the
-        faces seat `me` holds."""
-        return ()
+        """What a local table reports for `event` (its oracle shuffles, deals and opens cards at
+        once) as a networked table would: the setup seat by seat, the cards the event opened
+        with their proofs (a doubt's pile, a play's fronts, a claim to its claimer alone).
+        `before` is the state the event's action was applied to (None for the game's first
+        step), `after` the state it made; `knowledge` the faces seat `me` holds. One call per
+        event; the default: a fresh deck shuffled by every seat where a round begins."""
+        return shuffled(players) if self.mark(event) is Mark.ROUND else ()
 
     def rounds(self, state: StateT) -> int:
         """How many hands or rounds have begun (the one being played included)."""
@@ -83,6 +78,11 @@ class Presenter(Generic[StateT]):
     ) -> dict[str, Any]:
         """The game's own figures in a simulation's summary, from the peers' result lines."""
         return {}
+
+
+def shuffled(players: int) -> tuple[SetupProgress, ...]:
+    """A fresh deck shuffled by every seat, as a networked table reports it seat by seat."""
+    return tuple(SetupProgress("shuffle", s, s + 1, players, 0) for s in range(players))
 
 
 PRESENTERS: Registry[Presenter[Any]] = Registry("fairdeal.presenters", Presenter)

@@ -32,7 +32,7 @@ def test_play_runs_a_whole_short_game_from_piped_input() -> None:
     assert "Your hand:" in out
     assert "Limit 7 (clockwise). Announced total: 0." in out
     assert "Cards held: Seat 1 (heuristic): 9, Seat 2 (heuristic): 9" in out
-    assert "Game over. Winner(s):" in out
+    assert "Game over. Winner:" in out
 
 
 def test_play_with_numbered_choices_and_a_bad_answer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,7 +53,7 @@ def test_play_with_numbered_choices_and_a_bad_answer(monkeypatch: pytest.MonkeyP
     assert game.play() == 1  # the answers run out: the game is abandoned, not crashed
     text = "\n".join(out)
     assert text.count("Please type one of the numbers shown.") == 2
-    assert 'Seat 0 (you) plays a card face-down: "-5"' in text
+    assert "Seat 0 (you) played a card face-down and said -5." in text
     assert "Input ended" in text
 
 
@@ -140,8 +140,8 @@ def test_play_asks_which_card_to_give_away() -> None:
     assert game.play() == 1  # the scripted answers run out later
     text = "\n".join(out)
     assert "[1] give 7" in text
-    assert "Seat 0 (you) plays [Give away 1] face-up at Seat 2 (random)" in text
-    assert "Seat 0 (you) give(s) a card to Seat 2 (random)" in text
+    assert "Seat 0 (you) played a 'give away 1' face-up against Seat 2 (random)." in text
+    assert "Seat 0 (you) gave a card to Seat 2 (random) (L11)." in text
 
 
 def test_selfplay_lie_json_heuristic_against_random(capsys: pytest.CaptureFixture[str]) -> None:
@@ -192,4 +192,4 @@ def test_plain_prompts_refuse_an_absurd_announcement_and_go_on() -> None:
     assert (
         "Not allowed: announced -99999999999999999999: an announcement is at least -99 (L6)" in text
     )
-    assert 'Seat 0 (you) plays a card face-down: "-99"' in text
+    assert "Seat 0 (you) played a card face-down and said -99." in text

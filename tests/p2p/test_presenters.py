@@ -59,7 +59,7 @@ def test_a_game_that_registers_no_presenter_gets_the_plain_one(
     plain = presenter_for(game_names()[0])
     assert type(plain) is Presenter
     assert plain.mark(object()) is None
-    assert plain.verified(object(), None, object(), ProofStatus.VERIFIED, 0, {}) == ()
+    assert plain.table_events(object(), None, object(), ProofStatus.VERIFIED, 0, {}, 3) == ()
     assert plain.figures({}, []) == {}
 
 

@@ -7,7 +7,8 @@ a player leaves a networked game in progress and lets the remaining players end 
 cannot go on (`e`). It also follows the table itself (`follow_table`: start it, hand each event
 to the screen's `handle`, count it). The screen provides `session`, `handle(event)`, `log_line`,
 `current_view()` (None before the table has a state), `say(message)` and `redraw()`; it may
-override `show_seat_status(event)` to draw the connection marks.
+override `show_seat_status(event)` to draw the connection marks. The keys every table screen
+answers alike (leave, new game) and closing the table with the screen are here too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from textual import work
+from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.screen import Screen
 
 from fairdeal.p2p.table.api import (
@@ -28,9 +31,22 @@ from fairdeal.p2p.table.api import (
     TableSession,
     WatchersChanged,
 )
+from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.screens.confirm import ConfirmDialog
 
 log = logging.getLogger("fairdeal.ui")
+
+
+def table_bindings(*, show_new_game: bool) -> list[BindingType]:
+    """The keys every table screen binds alike, after its own: the scores, help, back to the
+    lobby, ending the table, a new game (the actions: here and in the screen)."""
+    return [
+        Binding("s", "scores", "Scores"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("escape", "leave", "Lobby", show=False),
+        Binding("e", "end_table", "End table", show=False),
+        Binding("n", "new_game", "New game", show=show_new_game),
+    ]
 
 
 class TablePresence:
@@ -72,6 +88,8 @@ class TablePresence:
 
         async def redraw(self) -> None: ...
 
+        def post_message(self, message: Message) -> bool: ...
+
         def notify(
             self, message: str, *, title: str = "", severity: Any = "information"
         ) -> None: ...
@@ -103,6 +121,20 @@ class TablePresence:
         """Draw the seat's connection marks (the seats panel of the game); nothing by default."""
 
     # -- events ----------------------------------------------------------------------------------
+    async def follow_presence(self, event: TableEvent) -> bool:
+        """Follow `event` if it tells who is at the table (seats, watchers): True if it did."""
+        if isinstance(event, SeatStatus):
+            await self.follow_seat_status(event)
+        elif isinstance(event, SeatLeft):
+            await self.follow_seat_left(event)
+        elif isinstance(event, SeatReturned):
+            await self.follow_seat_returned(event)
+        elif isinstance(event, WatchersChanged):
+            await self.follow_watchers(event)
+        else:
+            return False
+        return True
+
     async def follow_seat_status(self, event: SeatStatus) -> None:
         """The seats panel shows every update; the log and a notification only the changes."""
         self.show_seat_status(event)
@@ -210,6 +242,18 @@ class TablePresence:
             self.ask_to_leave(quit_app=False)
         elif len(self.app.screen_stack) > 2:
             self.app.pop_screen()
+
+    def action_leave(self) -> None:
+        self.leave_for_lobby()
+
+    def action_new_game(self) -> None:
+        """A finished game: the app seats us at a new table (ui/app.py)."""
+        view = self.current_view()
+        if view is not None and view.state.over:
+            self.post_message(NewGameRequested())
+
+    async def on_unmount(self) -> None:
+        await self.session.close()
 
     @work(group="leaving")
     async def ask_to_leave(self, quit_app: bool) -> None:

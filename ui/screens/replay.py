@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.screen import Screen
@@ -92,6 +93,18 @@ class ReplayControls:
         if not isinstance(session, ReplaySession):
             raise TypeError(f"a replay screen over a {type(session).__name__}")
         return session
+
+    def compose(self) -> ComposeResult:
+        """The replay's bar above the game's table screen."""
+        yield self.replay_bar()
+        yield from super().compose()  # type: ignore[misc]
+
+    async def handle(self, event: TableEvent) -> None:
+        self._follow_history(event)
+        await super().handle(event)  # type: ignore[misc]
+        if isinstance(event, ReplayDone):
+            self.query_one(GameLog).release()  # type: ignore[attr-defined]
+            await self.redraw()  # type: ignore[attr-defined]  # once, for all the history before it
 
     def replay_bar(self) -> Static:
         return Static(bar_text(self.replaying.replay, self.replaying.position), id="replay-bar")

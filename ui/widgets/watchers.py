@@ -1,12 +1,15 @@
 """The line under both games' seats panels: who watches the table, through any seat (name and
 key code, protocol.md 4.8). One line, cut short at the panel's width, and none without watchers,
-so that the panels keep their height at a table nobody watches."""
+so that the panels keep their height at a table nobody watches.
+
+The panels redraw on every move, the watchers change rarely: `WatchersLine` keeps the line and
+writes it again only when the watchers change."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from rich.console import Group, RenderableType
 from rich.text import Text
 
 
@@ -23,7 +26,13 @@ def watchers_text(watchers: Sequence[tuple[str, str]]) -> Text | None:
     return text
 
 
-def with_watchers(panel: RenderableType, watchers: Sequence[tuple[str, str]]) -> RenderableType:
-    """The seats panel with the watchers' line beneath it (the panel alone without watchers)."""
-    line = watchers_text(watchers)
-    return panel if line is None else Group(panel, line)
+@dataclass
+class WatchersLine:
+    """The watchers' line as last written, for a panel to put under its table."""
+
+    watchers: tuple[tuple[str, str], ...] = ()
+    line: Text | None = field(default=None)
+
+    def update(self, watchers: Sequence[tuple[str, str]]) -> None:
+        self.watchers = tuple(watchers)
+        self.line = watchers_text(self.watchers)

@@ -18,7 +18,7 @@ from fairdeal.p2p.table.api import (
     TableEvent,
     VerifiedCard,
 )
-from fairdeal.p2p.table.presenter import Mark, Presenter
+from fairdeal.p2p.table.presenter import Mark, Presenter, shuffled
 
 
 class LarryPresenter(Presenter[LarryState]):
@@ -27,16 +27,7 @@ class LarryPresenter(Presenter[LarryState]):
     def mark(self, event: object) -> Mark | None:
         return Mark.ROUND if isinstance(event, HandStarted) else None
 
-    def setup(self, event: object, players: int) -> tuple[SetupProgress, ...]:
-        """A new hand's deck shuffled by every seat and dealt (L3); a reshuffle (L14)."""
-        if isinstance(event, Reshuffled):
-            return (SetupProgress("reshuffle", None, 1, 1, 0),)
-        shuffled = super().setup(event, players)
-        if not shuffled:
-            return ()
-        return (*shuffled, SetupProgress("deal", None, players, players, 0))
-
-    def verified(
+    def table_events(
         self,
         event: object,
         before: LarryState | None,
@@ -44,9 +35,16 @@ class LarryPresenter(Presenter[LarryState]):
         proof: ProofStatus,
         me: int,
         knowledge: Mapping[int, int],
+        players: int,
     ) -> tuple[TableEvent, ...]:
+        """A new hand's deck shuffled by every seat and dealt (L3); a reshuffle (L14); a
+        doubt's pile opened (L9)."""
         if isinstance(event, DoubtResolved) and before is not None:
             return (doubt_verification(event, pile_of(before), before.pile_totals, proof),)
+        if isinstance(event, Reshuffled):
+            return (SetupProgress("reshuffle", None, 1, 1, 0),)
+        if isinstance(event, HandStarted):
+            return (*shuffled(players), SetupProgress("deal", None, players, players, 0))
         return ()
 
     def rounds(self, state: LarryState) -> int:

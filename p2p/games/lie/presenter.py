@@ -15,7 +15,7 @@ from fairdeal.engine.lie.events import Claimed, GameOver, Played, RoundStarted, 
 from fairdeal.engine.lie.state import LieState
 from fairdeal.p2p.table.api import CardsVerified, ProofStatus, TableEvent, VerifiedCard
 from fairdeal.p2p.table.latency import latency
-from fairdeal.p2p.table.presenter import Mark, Presenter
+from fairdeal.p2p.table.presenter import Mark, Presenter, shuffled
 
 
 class LiePresenter(Presenter[LieState]):
@@ -28,7 +28,7 @@ class LiePresenter(Presenter[LieState]):
             return Mark.TRICK
         return None
 
-    def verified(
+    def table_events(
         self,
         event: object,
         before: LieState | None,
@@ -36,9 +36,13 @@ class LiePresenter(Presenter[LieState]):
         proof: ProofStatus,
         me: int,
         knowledge: Mapping[int, int],
+        players: int,
     ) -> tuple[TableEvent, ...]:
-        """The fronts as the fair deck opens them: a claim's to its claimer only (T3), a play's
-        to all (T5), every seat's prizes at the end of the game (T10)."""
+        """A round's deck shuffled by every seat; the fronts as the fair deck opens them: a
+        claim's to its claimer only (T3), a play's to all (T5), every seat's prizes at the end
+        of the game (T10)."""
+        if self.mark(event) is Mark.ROUND:
+            return shuffled(players)
         if isinstance(event, Claimed):
             face = knowledge.get(event.slot)
             if event.seat != me or face is None:

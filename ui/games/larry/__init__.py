@@ -3,7 +3,6 @@ the record the generic app finds it by (entry point `fairdeal.screens`, ui/scree
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,10 +56,6 @@ def _plain(args: argparse.Namespace) -> int:
     return run_plain(args)
 
 
-def _make_options(seats: int, short_game: bool, numbers: Mapping[str, int | None]) -> object:
-    return options.table_options(seats, short_game, numbers)
-
-
 SCREENS: ScreenGame[LarryView, Action] = ScreenGame(
     name="larry",
     title="Larry",
@@ -73,7 +68,7 @@ SCREENS: ScreenGame[LarryView, Action] = ScreenGame(
     card_text=_card_text,
     short_help="one hand (L18)",
     short_changes={"short_game": True},
-    make_options=_make_options,
+    make_options=options.table_options,
     dialog_rows=options.dialog_rows,
     dialog_values=options.dialog_values,
     dialog_note="Larry: 2-8 seats (L3).",

@@ -142,64 +142,23 @@ class TextGame:
         return CARD_NAMES.get(name, name)
 
     def describe(self, event: Event) -> str:
-        from fairdeal.engine.events import Violation
+        """The screens' log line for `event` (ui/games/larry/narrator.py), with what the screen
+        shows beside its log: a doubt's pile card by card, the running totals after a hand."""
         from fairdeal.engine.larry import events as ev
+        from fairdeal.engine.larry.cards import deck_of
+        from fairdeal.ui.games.larry.narrator import event_text
 
         n = self.names
+        text = event_text(event, n, deck_of(self.driver.options)) or ""
         if isinstance(event, ev.HandStarted):
-            return (
-                f"\n=== Hand {event.hand}: {event.cards_per_player} cards each; "
-                f"{n[event.first_seat]} start(s). Limit 7, clockwise. ==="
-            )
-        if isinstance(event, ev.PlayedFaceDown):
-            call = ' and calls "Larry!"' if event.larry else ""
-            return f'{n[event.seat]} plays a card face-down: "{event.announce}"{call}'
-        if isinstance(event, ev.PlayedFaceUp):
-            target = f" at {n[event.target]}" if event.target is not None else ""
-            call = ' and calls "Larry!"' if event.larry else ""
-            return (
-                f"{n[event.seat]} plays {self.card(event.card)} face-up{target}{call}; "
-                f"total {event.total}"
-            )
-        if isinstance(event, ev.Doubted):
-            return f"{n[event.seat]} doubts {n[event.last_player]}!"
+            return "\n" + text  # a blank line between hands
         if isinstance(event, ev.DoubtResolved):
             cards = ", ".join(self.card(face) for face in event.cards)
-            verdict = "right" if event.correct else "wrong"
-            gloat = " (odd gloats: always right)" if event.gloats % 2 else ""
-            return (
-                f'  The pile: {cards} = {event.total}; "{event.announced}" was '
-                f"{verdict}{gloat}. {n[event.loser]} pick(s) up."
-            )
-        if isinstance(event, ev.PickedUp):
-            return f"  {n[event.seat]} pick(s) up {event.count} ({event.reason.replace('_', ' ')})"
-        if isinstance(event, ev.Reshuffled):
-            return f"  The discard pile ({event.count} cards) is shuffled into a new pick-up pile."
-        if isinstance(event, ev.CardGiven):
-            return f"  {n[event.seat]} give(s) a card to {n[event.target]}"
-        if isinstance(event, ev.DirectionChanged):
-            way = "clockwise" if event.direction == 1 else "counter-clockwise"
-            return f"  Direction is now {way}, limit {event.limit}"
-        if isinstance(event, ev.ObligationPlaced):
-            return f"  {n[event.target]} must play the next card face-up"
-        if isinstance(event, ev.OverLimit):
-            return f"  {event.total} is over the limit {event.limit}!"
-        if isinstance(event, ev.LarryPenalty):
-            return f'  {n[event.seat]} forgot to call "Larry"!'
-        if isinstance(event, ev.WentOut):
-            return f"{n[event.seat]} played the last card!"
-        if isinstance(event, ev.OutAccepted):
-            return f"{n[event.seat]} does not doubt."
+            return f"{text}\n  The pile: {cards}."
         if isinstance(event, ev.HandScored):
-            scores = ", ".join(
-                f"{n[s]} {event.hand_scores[s]:+d} (total {event.totals[s]})" for s in range(len(n))
-            )
-            return f"Hand {event.hand} over, {n[event.out_seat]} went out. {scores}"
-        if isinstance(event, ev.GameOver):
-            return "Game over. Winner(s): " + ", ".join(n[s] for s in event.winners)
-        if isinstance(event, Violation):
-            return f"VIOLATION by {n[event.seat]}: {event.reason}"
-        return ""
+            totals = ", ".join(f"{n[s]} {total:+d}" for s, total in enumerate(event.totals))
+            return f"{text} Totals: {totals}."
+        return text
 
     # -- prompting ------------------------------------------------------------------------------
     def _line(self, prompt: str) -> str:

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import ComposeResult
 from textual.binding import BindingType
 
-from fairdeal.p2p.table.api import ReplayDone, TableEvent
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.replay_session import ReplaySession
 from fairdeal.ui.screens.replay import REPLAY_BINDINGS, REPLAY_CSS, ReplayControls
-from fairdeal.ui.widgets.game_log import GameLog
 
 
 class LarryReplayScreen(ReplayControls, TableScreen, inherit_bindings=False):
@@ -23,17 +20,6 @@ class LarryReplayScreen(ReplayControls, TableScreen, inherit_bindings=False):
         # A replay turns a doubt's cards over at once (the user steps); a watcher's screen
         # turns them over as the table does, so that other seats' doubts close by themselves.
         super().__init__(session, reveal_interval=0.4 if session.replay.live else 0.0)
-
-    def compose(self) -> ComposeResult:
-        yield self.replay_bar()
-        yield from super().compose()
-
-    async def handle(self, event: TableEvent) -> None:
-        self._follow_history(event)
-        await super().handle(event)
-        if isinstance(event, ReplayDone):
-            self.query_one(GameLog).release()
-            await self.refresh_table()  # once, for all the history before it
 
     async def refresh_table(self) -> None:
         if not self.drawing_deferred():

@@ -7,6 +7,7 @@ follows `session.events()`; modal views (a doubt, scores, a fault) queue up and 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import work
@@ -45,9 +46,10 @@ from fairdeal.ui.games.larry.widgets.hand import HandView
 from fairdeal.ui.games.larry.widgets.pile_view import PileView
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.larry.widgets.table_status import TableStatus
-from fairdeal.ui.messages import CardChosen, NewGameRequested
+from fairdeal.ui.messages import CardChosen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
+from fairdeal.ui.screens.presence import table_bindings
 from fairdeal.ui.widgets.setup_progress import setup_text
 
 log = logging.getLogger("fairdeal.ui")
@@ -67,11 +69,7 @@ class TableScreen(LarryTableCore):
         Binding("d", "doubt", "Doubt"),
         Binding("a", "accept", "Let go"),
         Binding("l", "larry", "Larry!"),
-        Binding("s", "scores", "Scores"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
-        Binding("escape", "leave", "Lobby", show=False),
-        Binding("e", "end_table", "End table", show=False),
-        Binding("n", "new_game", "New game", show=False),
+        *table_bindings(show_new_game=False),  # the footer has no room to spare
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)),
     ]
 
@@ -218,18 +216,29 @@ class TableScreen(LarryTableCore):
         slot, face = view.hand[self.selected]
         return (slot, view.deck[face]) if face is not None else None
 
-    @work(exclusive=True, group="dialog")
-    async def action_play_down(self) -> None:
+    async def _playable_card(
+        self, play: Callable[[LarryView, int, Card, bool], Action]
+    ) -> tuple[LarryView, int, Card] | None:
+        """The selected card if it is our turn and the engine allows `play` of it; else None,
+        said why: refused on the key press, no dialog first (L11, L12, L15, L16)."""
         view = self.current_view()
         chosen = self._selected_card(view) if view is not None else None
         if view is None or not view.my_turn or chosen is None:
             await self.say("✗ It is not your turn.")
-            return
+            return None
         slot, card = chosen
-        reason = refusal(view, face_down_action(view, slot, card, self.larry_armed))
-        if reason is not None:  # refused on the key press: no dialog first (L12, L15, L16)
+        reason = refusal(view, play(view, slot, card, self.larry_armed))
+        if reason is not None:
             await self.refuse(reason)
+            return None
+        return view, slot, card
+
+    @work(exclusive=True, group="dialog")
+    async def action_play_down(self) -> None:
+        chosen = await self._playable_card(face_down_action)
+        if chosen is None:
             return
+        view, slot, card = chosen
         honest = honest_total(view, card)
         announce = await self._ask(AnnounceDialog(card_name(card), honest, view.limit))
         if announce is not None:
@@ -237,16 +246,10 @@ class TableScreen(LarryTableCore):
 
     @work(exclusive=True, group="dialog")
     async def action_play_up(self) -> None:
-        view = self.current_view()
-        chosen = self._selected_card(view) if view is not None else None
-        if view is None or not view.my_turn or chosen is None:
-            await self.say("✗ It is not your turn.")
+        chosen = await self._playable_card(face_up_action)
+        if chosen is None:
             return
-        slot, card = chosen
-        reason = refusal(view, face_up_action(view, slot, card, self.larry_armed))
-        if reason is not None:  # refused on the key press: no dialog first (L11, L12)
-            await self.refuse(reason)
-            return
+        view, slot, card = chosen
         target = give = None
         if card.kind in TARGETED and not is_zero_play(view, card):
             others = [(n, s) for s, n in enumerate(self.names) if s != view.seat]
@@ -292,14 +295,6 @@ class TableScreen(LarryTableCore):
     def action_help(self) -> None:
         self._queue_modal(lambda: HelpScreen("larry"))
 
-    def action_new_game(self) -> None:
-        view = self.current_view()
-        if view is not None and view.state.over:
-            self.post_message(NewGameRequested())
-
-    def action_leave(self) -> None:
-        self.leave_for_lobby()
-
     async def _ask(self, dialog: Screen[int | None]) -> int | None:
         """Open one of our dialogs and wait for its answer (bots wait for us meanwhile)."""
         self._busy = True
@@ -308,6 +303,3 @@ class TableScreen(LarryTableCore):
         finally:
             self._busy = False
             self._show_next_modal()
-
-    async def on_unmount(self) -> None:
-        await self.session.close()

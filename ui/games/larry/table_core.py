@@ -24,15 +24,12 @@ from fairdeal.p2p.table.api import (
     Notice,
     ReplayDone,
     ReplayStarted,
-    SeatLeft,
-    SeatReturned,
     SeatStatus,
     SetupProgress,
     StateChanged,
     TableEnded,
     TableEvent,
     TableSession,
-    WatchersChanged,
 )
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.narrator import card_name, counted, event_text, seat_names
@@ -140,26 +137,20 @@ class LarryTableCore(Screen[None], TablePresence):
             and self.events_seen > self._held_since
         ):
             self._release_log()  # the doubt's verification never came: its result is news now
+        if await self.follow_presence(event):
+            return
         if isinstance(event, StateChanged):
             await self._on_state_changed(event)
         elif isinstance(event, SetupProgress):
             await self._on_setup_progress(event)
         elif isinstance(event, DoubtVerification):
             self._queue_doubt(event)
-        elif isinstance(event, SeatStatus):
-            await self.follow_seat_status(event)
         elif isinstance(event, FaultDetected):
             name = self.names[event.seat]
             self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
-        elif isinstance(event, SeatLeft):
-            await self.follow_seat_left(event)
-        elif isinstance(event, SeatReturned):
-            await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             await self._on_table_ended(event)
-        elif isinstance(event, WatchersChanged):
-            await self.follow_watchers(event)
         elif isinstance(event, Notice):
             if isinstance(event, ReplayStarted | ReplayDone):
                 self._replaying = isinstance(event, ReplayStarted)

@@ -3,7 +3,6 @@ the generic app finds it by (entry point `fairdeal.screens`, ui/screen_game.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,10 +50,6 @@ def _card_text(view: LieView, face: int) -> str:
     return front_label(face, letters_for(view.options.colour_names))
 
 
-def _make_options(seats: int, short_game: bool, numbers: Mapping[str, int | None]) -> object:
-    return options.table_options(seats, short_game, numbers)
-
-
 SCREENS: ScreenGame[LieView, Action] = ScreenGame(
     name="lie",
     title="The Lie",
@@ -68,7 +63,7 @@ SCREENS: ScreenGame[LieView, Action] = ScreenGame(
     number_options=options.NUMBERS,
     short_help="one round (T9)",
     short_changes={"rounds": 1},
-    make_options=_make_options,
+    make_options=options.table_options,
     dialog_rows=options.dialog_rows,
     dialog_values=options.dialog_values,
     dialog_note=options.DIALOG_NOTE,

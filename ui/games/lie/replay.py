@@ -5,29 +5,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from textual.app import ComposeResult
 from textual.binding import BindingType
 
-from fairdeal.p2p.table.api import ReplayDone, TableEvent
 from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.screens.replay import REPLAY_BINDINGS, REPLAY_CSS, ReplayControls
-from fairdeal.ui.widgets.game_log import GameLog
 
 
 class LieReplayScreen(ReplayControls, LieTableScreen, inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = REPLAY_BINDINGS
     DEFAULT_CSS = REPLAY_CSS
-
-    def compose(self) -> ComposeResult:
-        yield self.replay_bar()
-        yield from super().compose()
-
-    async def handle(self, event: TableEvent) -> None:
-        self._follow_history(event)
-        await super().handle(event)
-        if isinstance(event, ReplayDone):
-            self.query_one(GameLog).release()
-            self.refresh_table()  # once, for all the history before it
 
     def refresh_table(self) -> None:
         if not self.drawing_deferred():

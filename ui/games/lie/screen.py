@@ -33,6 +33,7 @@ from fairdeal.engine.lie import (
 )
 from fairdeal.ui.games.lie.phase1 import LiePhase1Keys
 from fairdeal.ui.games.lie.widgets.hand import LieHandView
+from fairdeal.ui.screens.presence import table_bindings
 
 
 class LieTableScreen(LiePhase1Keys):
@@ -76,11 +77,7 @@ class LieTableScreen(LiePhase1Keys):
         Binding("enter", "play", "Play"),
         Binding("p", "pass_go", "Pass"),
         # Always.
-        Binding("s", "scores", "Scores"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
-        Binding("escape", "leave", "Lobby", show=False),
-        Binding("e", "end_table", "End table", show=False),
-        Binding("n", "new_game", "New game"),
+        *table_bindings(show_new_game=True),
     ]
 
     # -- Phase 2 -----------------------------------------------------------------------------------

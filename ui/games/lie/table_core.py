@@ -28,15 +28,11 @@ from fairdeal.p2p.table.api import (
     FaultDetected,
     Notice,
     ProofStatus,
-    SeatLeft,
-    SeatReturned,
-    SeatStatus,
     SetupProgress,
     StateChanged,
     TableEnded,
     TableEvent,
     TableSession,
-    WatchersChanged,
 )
 from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
 from fairdeal.ui.games.lie.scores import LieScoresScreen, RoundResult
@@ -45,7 +41,6 @@ from fairdeal.ui.games.lie.widgets.hand import LieHandView
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.games.lie.widgets.table_grid import LieTableGrid
 from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickShown
-from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.proofs import combined
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
@@ -133,6 +128,8 @@ class LieTableCore(Screen[None], TablePresence):
 
     # -- events ----------------------------------------------------------------------------------
     async def handle(self, event: TableEvent) -> None:
+        if await self.follow_presence(event):
+            return
         if isinstance(event, StateChanged):
             self._on_state_changed(event)
         elif isinstance(event, CardsVerified):
@@ -145,16 +142,8 @@ class LieTableCore(Screen[None], TablePresence):
             self.log_line(f"✗ FAULT by {name}: {event.what}. Evidence: {event.evidence}")
             self._queue_modal(lambda: FaultScreen(event, name))
             self.refresh_table()
-        elif isinstance(event, SeatStatus):
-            await self.follow_seat_status(event)
-        elif isinstance(event, SeatLeft):
-            await self.follow_seat_left(event)
-        elif isinstance(event, SeatReturned):
-            await self.follow_seat_returned(event)
         elif isinstance(event, TableEnded):
             self._on_table_ended(event)
-        elif isinstance(event, WatchersChanged):
-            await self.follow_watchers(event)
         elif isinstance(event, Notice):
             view = self.current_view()
             if isinstance(event, ClaimVoid) and view is not None:  # names and the card's back
@@ -383,19 +372,8 @@ class LieTableCore(Screen[None], TablePresence):
     def action_help(self) -> None:
         self._queue_modal(lambda: HelpScreen("lie"))
 
-    def action_new_game(self) -> None:
-        view = self.current_view()
-        if view is not None and view.state.over:
-            self.post_message(NewGameRequested())
-
-    def action_leave(self) -> None:
-        self.leave_for_lobby()
-
     def on_resize(self, _event: Any) -> None:
         self.refresh_table()
-
-    async def on_unmount(self) -> None:
-        await self.session.close()
 
     # -- the parts built on this one -------------------------------------------------------------
     def refresh_table(self) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView
 from fairdeal.p2p.table.api import SeatInfo
-from fairdeal.ui.widgets.watchers import with_watchers
+from fairdeal.ui.widgets.watchers import WatchersLine
 
 NOTES_WIDTH = len("UP! OUT")  # the usual notes; rarer, longer ones may still push the columns
 
@@ -21,6 +22,7 @@ class SeatList(Static):
         self.border_title = "Seats"
         self._waiting: dict[int, float] = {}
         self._offline: set[int] = set()
+        self._watchers = WatchersLine()  # rewritten only when the watchers change
 
     def set_status(self, seat: int, connected: bool, waiting: float | None) -> None:
         if connected:
@@ -75,4 +77,7 @@ class SeatList(Static):
             link = Text(" ".join(notes) or connection, style="bold red" if notes else "green")
             table.add_row(marker, name, cards, f"{view.scores[seat]:+d}", link)
         # its size is the top row's (fitted in ui/games/larry/table_core.py): no layout per update
-        self.update(with_watchers(table, watchers), layout=False)
+        if tuple(watchers) != self._watchers.watchers:
+            self._watchers.update(watchers)
+        line = self._watchers.line
+        self.update(table if line is None else Group(table, line), layout=False)

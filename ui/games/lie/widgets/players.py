@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -15,13 +16,14 @@ from textual.widgets import Static
 from fairdeal.engine.lie import LieView, Phase
 from fairdeal.p2p.table.api import SeatInfo
 from fairdeal.ui.games.lie.widgets.cards import backs_text, letters_for, ordinal
-from fairdeal.ui.widgets.watchers import with_watchers
+from fairdeal.ui.widgets.watchers import WatchersLine
 
 
 class LiePlayersView(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Players"
+        self._watchers = WatchersLine()  # rewritten only when the watchers change
 
     def show(
         self,
@@ -69,4 +71,7 @@ class LiePlayersView(Static):
                 notes.append("prizes ")
                 notes.append_text(backs_text([state.backs[s] for s in won], letters))
             table.add_row(marker, name, cards, count, notes)
-        self.update(with_watchers(table, watchers))
+        if tuple(watchers) != self._watchers.watchers:
+            self._watchers.update(watchers)
+        line = self._watchers.line
+        self.update(table if line is None else Group(table, line))
