@@ -23,32 +23,12 @@ API overview (RULES.md "The Lie" cites the rulings T1-T10):
 
 from __future__ import annotations
 
+from fairdeal.engine.errors import *  # noqa: F403 (the errors every game shares)
 from fairdeal.engine.game import Game
+from fairdeal.engine.lie import errors as _errors
 from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import BACK_OF, DECK, LieCard, card_names, fronts_behind
-from fairdeal.engine.lie.errors import (
-    DRIVER,
-    BadCombination,
-    BadResolution,
-    CardNotInHand,
-    GameIsOver,
-    HandFull,
-    IllegalAction,
-    MixedColours,
-    MustLead,
-    NoSuchSeat,
-    NotAdjacent,
-    NotBuilding,
-    NotGreater,
-    NothingToPlace,
-    NotPlaying,
-    NotYourTurn,
-    PlaceFirst,
-    SlotTaken,
-    UnknownAction,
-    WaitingForDriver,
-    WrongColour,
-)
+from fairdeal.engine.lie.errors import *  # noqa: F403 (The Lie's own errors)
 from fairdeal.engine.lie.events import Event, Violation
 from fairdeal.engine.lie.legal import check_action, legal_actions
 from fairdeal.engine.lie.options import MAX_PLAYERS, MIN_PLAYERS, LieOptions, options_from_data
@@ -58,41 +38,20 @@ from fairdeal.engine.lie.view import LieView, view_for
 
 __all__ = [
     "DECK",
-    "DRIVER",
     "GAME",
     "Action",
-    "BadCombination",
-    "BadResolution",
-    "CardNotInHand",
     "Claim",
     "Event",
-    "GameIsOver",
-    "HandFull",
-    "IllegalAction",
     "LieCard",
     "LieOptions",
     "LieState",
     "LieView",
-    "MixedColours",
-    "MustLead",
-    "NoSuchSeat",
-    "NotAdjacent",
-    "NotBuilding",
-    "NotGreater",
-    "NotPlaying",
-    "NotYourTurn",
-    "NothingToPlace",
     "Pass",
     "Phase",
     "Place",
-    "PlaceFirst",
     "Play",
     "Side",
-    "SlotTaken",
-    "UnknownAction",
     "Violation",
-    "WaitingForDriver",
-    "WrongColour",
     "apply",
     "check_action",
     "fronts_behind",
@@ -100,6 +59,7 @@ __all__ = [
     "new_game",
     "view_for",
 ]
+__all__ += _errors.__all__
 
 
 def _backs(options: LieOptions) -> tuple[int, ...]:
