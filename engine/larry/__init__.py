@@ -16,8 +16,9 @@ API overview (names are stable; other packages build on them):
   `LimitExceeded`, `GiveAwayTooFewCards`, …) carrying `.seat` and `.reason`.
 - Requests a driver serves: `NewDeck(slots)`, `Deal(seat, slots)`, `Transfer(slot, from_seat,
   to_seat)`, `Reshuffle(old, new)`, `Reveal(slots, reason)`. The driver answers `pending[0]` by
-  `apply(state, DRIVER, Ack(id))`, or `Faces(id, faces)` for a Reveal. A face-up claim that the
-  revealed face contradicts yields a `Violation` event naming the seat, and the game stops.
+  `apply(state, DRIVER, Ack(id))`, or `Faces(id, faces)` for a Reveal (both in `fairdeal.engine`).
+  A face-up claim that the revealed face contradicts yields a `Violation` event naming the seat,
+  and the game stops.
   A seat's private knowledge grows with the requests: after `Deal(seat, slots)` that seat knows
   the faces of `slots`, after `Transfer` the receiver knows the gift; Reveal faces are public
   (`state.revealed`).
@@ -35,16 +36,7 @@ API overview (names are stable; other packages build on them):
 from fairdeal.engine.errors import DRIVER, IllegalAction
 from fairdeal.engine.events import Violation
 from fairdeal.engine.game import Game, Knowledge
-from fairdeal.engine.larry.actions import (
-    AcceptOut,
-    Ack,
-    Action,
-    Doubt,
-    Faces,
-    PlayFaceDown,
-    PlayFaceUp,
-    Resolution,
-)
+from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
 from fairdeal.engine.larry.cards import Card, CardKind, build_deck
 from fairdeal.engine.larry.events import Event
 from fairdeal.engine.larry.legal import legal_actions
@@ -59,14 +51,12 @@ __all__ = [
     "DRIVER",
     "GAME",
     "AcceptOut",
-    "Ack",
     "Action",
     "Card",
     "CardKind",
     "Deal",
     "Doubt",
     "Event",
-    "Faces",
     "IllegalAction",
     "Knowledge",
     "LarryOptions",
@@ -79,7 +69,6 @@ __all__ = [
     "PlayFaceUp",
     "Request",
     "Reshuffle",
-    "Resolution",
     "Reveal",
     "Step",
     "Transfer",
