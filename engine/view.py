@@ -3,8 +3,8 @@ read-only windows on fields of the public state (`StateField`).
 
 Most of a view's public facts are the state's fields as they are (the limit, the scores, the
 winners). `limit = StateField[int]()` in a view class makes `view.limit` read `view.state.limit`,
-so a view lists such a fact in one line instead of a property each. The type argument is the
-state field's type; tests/engine/test_views.py checks it against the state class.
+so a view lists such a fact in one line instead of a property each, at the same cost. The type
+argument is the state field's type; tests/engine/test_views.py checks it against the state class.
 """
 
 from __future__ import annotations
@@ -18,24 +18,30 @@ from fairdeal.engine.game import CardEntry, Knowledge, card_entries
 T = TypeVar("T")
 
 
-class StateField(Generic[T]):
-    """`view.<name>` is `view.state.<name>`, where <name> is this attribute's name in the view."""
+class StateWindow(property):
+    """What a StateField becomes in its class: a property whose getter is an attrgetter, so that
+    reading it costs what a hand-written property costs (a getter in Python would cost twice)."""
 
-    name: str
+    declared: object  # the StateField's type argument, for tests/engine/test_views.py
+
+
+class StateField(Generic[T]):
+    """`view.<name>` is `view.state.<name>`, where <name> is this attribute's name in the view.
+
+    The type checker reads the declared type through `__get__`; at run time the attribute is
+    replaced by a StateWindow as the class is made."""
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-        self._read = attrgetter(f"state.{name}")  # in C: as fast as a property's body
+        window = StateWindow(attrgetter(f"state.{name}"))
+        window.declared = getattr(self, "__orig_class__", None)  # set by StateField[T]()
+        setattr(owner, name, window)
 
     @overload
     def __get__(self, view: None, owner: type) -> StateField[T]: ...
     @overload
     def __get__(self, view: object, owner: type) -> T: ...
     def __get__(self, view: object | None, owner: type) -> StateField[T] | T:
-        if view is None:
-            return self
-        value: T = self._read(view)
-        return value
+        raise AssertionError("replaced by a StateWindow when its class is made")
 
 
 class SeatedState(Protocol):

@@ -8,12 +8,18 @@ import typing
 import pytest
 
 from fairdeal.engine.games import game_names, get_game
+from fairdeal.engine.larry.view import LarryView
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.engine.view import StateField
+from fairdeal.engine.view import StateField, StateWindow
 
 
-def _windows(view_type: type) -> dict[str, StateField[object]]:
-    return {name: value for name, value in vars(view_type).items() if isinstance(value, StateField)}
+def _windows(view_type: type) -> dict[str, StateWindow]:
+    found = vars(view_type).items()
+    return {name: window for name, window in found if isinstance(window, StateWindow)}
+
+
+def test_larry_reads_its_public_facts_through_windows() -> None:
+    assert {"limit", "direction", "scores", "winners"} <= set(_windows(LarryView))
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -24,7 +30,7 @@ def test_each_state_field_window_names_a_state_field_of_its_type(name: str) -> N
     state_fields = {field.name for field in dataclasses.fields(game.state_type)}
     for attribute, window in _windows(type(view)).items():
         assert attribute in state_fields, f"{type(view).__name__}.{attribute}"
-        (declared,) = typing.get_args(window.__orig_class__)  # type: ignore[attr-defined]
+        (declared,) = typing.get_args(window.declared)
         assert declared == state_hints[attribute], f"{type(view).__name__}.{attribute}"
         assert getattr(view, attribute) is getattr(view.state, attribute)
 
@@ -39,4 +45,5 @@ def test_a_window_reads_the_state_it_is_given() -> None:
         limit = StateField[int]()
 
     assert View(State(7)).limit == 7
-    assert isinstance(View.limit, StateField)
+    assert isinstance(vars(View)["limit"], StateWindow)
+    assert typing.get_args(vars(View)["limit"].declared) == (int,)
