@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from fairdeal.engine.answers import driver_answer
+from fairdeal.engine.answers import ANSWERS, answer
 from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import (
@@ -95,10 +95,9 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
     Resolutions (Ack, Faces) come from the driver with seat == errors.DRIVER. Raises an
     IllegalAction subclass naming the seat; the given state is never changed.
     """
-    answer = driver_answer(state, seat, action, _resolve)
-    if answer is not None:
-        return answer
     kind = type(action)
+    if kind in ANSWERS:
+        return answer(state, seat, action, _resolve)
     if state.phase in FINISHED_PHASES:
         raise E.GameIsOver(seat, "the game is over")
     if not 0 <= seat < state.players:
