@@ -16,9 +16,8 @@ API overview (names are stable; other packages build on them):
   `LimitExceeded`, `GiveAwayTooFewCards`, …) carrying `.seat` and `.reason`.
 - Requests a driver serves: `NewDeck(slots)`, `Deal(seat, slots)`, `Transfer(slot, from_seat,
   to_seat)`, `Reshuffle(old, new)`, `Reveal(slots, reason)`. The driver answers `pending[0]` by
-  `apply(state, DRIVER, Ack(id))`, or `Faces(id, faces)` for a Reveal (both in `fairdeal.engine`).
-  A face-up claim that the revealed face contradicts yields a `Violation` event naming the seat,
-  and the game stops.
+  `apply(state, DRIVER, Ack(id))`, or `Faces(id, faces)` for a Reveal. A face-up claim that the
+  revealed face contradicts yields a `Violation` event naming the seat, and the game stops.
   A seat's private knowledge grows with the requests: after `Deal(seat, slots)` that seat knows
   the faces of `slots`, after `Transfer` the receiver knows the gift; Reveal faces are public
   (`state.revealed`).
@@ -46,17 +45,20 @@ from fairdeal.engine.larry.state import LarryState, Phase, Step
 from fairdeal.engine.larry.view import LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
+from fairdeal.engine.resolutions import Ack, Faces, Resolution
 
 __all__ = [
     "DRIVER",
     "GAME",
     "AcceptOut",
+    "Ack",
     "Action",
     "Card",
     "CardKind",
     "Deal",
     "Doubt",
     "Event",
+    "Faces",
     "IllegalAction",
     "Knowledge",
     "LarryOptions",
@@ -69,6 +71,7 @@ __all__ = [
     "PlayFaceUp",
     "Request",
     "Reshuffle",
+    "Resolution",
     "Reveal",
     "Step",
     "Transfer",

@@ -6,8 +6,10 @@ import pytest
 
 from fairdeal.engine.larry import (
     DRIVER,
+    Ack,
     Deal,
     Doubt,
+    Faces,
     NewDeck,
     OracleDriver,
     PlayFaceDown,
@@ -15,7 +17,6 @@ from fairdeal.engine.larry import (
     new_game,
 )
 from fairdeal.engine.larry import errors as E
-from fairdeal.engine.resolutions import Ack, Faces
 
 
 def test_new_game_asks_for_a_fresh_deck_then_deals_by_L3() -> None:

@@ -6,8 +6,10 @@ import pytest
 
 from fairdeal.engine.larry import (
     DRIVER,
+    Ack,
     CardKind,
     Doubt,
+    Faces,
     LarryOptions,
     OracleDriver,
     Phase,
@@ -23,7 +25,6 @@ from fairdeal.engine.larry.actions import AcceptOut, Action
 from fairdeal.engine.larry.cards import deck_of
 from fairdeal.engine.larry.events import Violation
 from fairdeal.engine.requests import NewDeck, Request, Reshuffle, Transfer
-from fairdeal.engine.resolutions import Ack, Faces
 
 DECK = deck_of(LarryOptions())
 
