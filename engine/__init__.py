@@ -9,8 +9,8 @@ What the games share lives here:
 
 - `Step` (new state, events, requests), the requests a driver serves (`NewDeck`, `Deal`,
   `Transfer`, `Reshuffle`, `Reveal`, and for public backs `NewGroupedDeck`, `GroupedReshuffle`,
-  `Arrange`) and the driver's resolutions (`Ack`, `Faces`, `Arrangement`), answered in order by
-  `apply(state, DRIVER, resolution)`;
+  `Arrange`: in `fairdeal.engine.requests`) and the driver's resolutions (`Ack`, `Faces`,
+  `Arrangement`), answered in order by `apply(state, DRIVER, resolution)`;
 - the base typed errors (`IllegalAction` and `NotYourTurn`, `GameIsOver`, `WaitingForDriver`,
   `NoSuchSeat`, `CardNotInHand`, `BadResolution`, `UnknownAction`), each with `.seat` and `.reason`;
 - the shared `Violation` event (a provable cheat by a seat) and the oracle's `Shuffled` event;
@@ -19,63 +19,26 @@ What the games share lives here:
   interface (`fairdeal.engine.bots`).
 """
 
-from fairdeal.engine.errors import (
-    DRIVER,
-    BadResolution,
-    CardNotInHand,
-    GameIsOver,
-    IllegalAction,
-    NoSuchSeat,
-    NotYourTurn,
-    UnknownAction,
-    WaitingForDriver,
-)
+from fairdeal.engine import errors as _errors
+from fairdeal.engine.errors import *  # noqa: F403 (the shared errors: see __all__)
 from fairdeal.engine.events import Shuffled, Violation
 from fairdeal.engine.game import Game, Knowledge
 from fairdeal.engine.games import get_game
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.engine.requests import (
-    Arrange,
-    Deal,
-    GroupedReshuffle,
-    NewDeck,
-    NewGroupedDeck,
-    Request,
-    Reshuffle,
-    Reveal,
-    Transfer,
-)
 from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
 from fairdeal.engine.step import Step
 
 __all__ = [
-    "DRIVER",
     "Ack",
-    "Arrange",
     "Arrangement",
-    "BadResolution",
-    "CardNotInHand",
-    "Deal",
     "Faces",
     "Game",
-    "GameIsOver",
-    "GroupedReshuffle",
-    "IllegalAction",
     "Knowledge",
-    "NewDeck",
-    "NewGroupedDeck",
-    "NoSuchSeat",
-    "NotYourTurn",
     "OracleDriver",
-    "Request",
-    "Reshuffle",
     "Resolution",
-    "Reveal",
     "Shuffled",
     "Step",
-    "Transfer",
-    "UnknownAction",
     "Violation",
-    "WaitingForDriver",
     "get_game",
 ]
+__all__ += _errors.__all__

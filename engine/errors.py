@@ -6,6 +6,20 @@ adds its own subclasses of IllegalAction (fairdeal.engine.larry.errors, fairdeal
 
 from __future__ import annotations
 
+# A game's errors module re-exports these with `from fairdeal.engine.errors import *`, so that its
+# rules name every error through one module.
+__all__ = [
+    "DRIVER",
+    "BadResolution",
+    "CardNotInHand",
+    "GameIsOver",
+    "IllegalAction",
+    "NoSuchSeat",
+    "NotYourTurn",
+    "UnknownAction",
+    "WaitingForDriver",
+]
+
 DRIVER = -1  # the "seat" of the driver when it answers requests
 
 

@@ -20,6 +20,11 @@ from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.games import default_game, game_names, get_game
 from fairdeal.engine.oracle import OracleDriver
 
+# The top-level keys every game's scenario files have; a game's TOP_KEYS adds its setup's own.
+SCENARIO_KEYS = frozenset(
+    {"name", "description", "rulings", "players", "options", "script", "expect"}
+)
+
 
 class ScenarioError(ValueError):
     """The scenario file itself is malformed (as opposed to a failing expectation)."""

@@ -35,25 +35,17 @@ API overview (names are stable; other packages build on them):
 from fairdeal.engine.errors import DRIVER, IllegalAction
 from fairdeal.engine.events import Violation
 from fairdeal.engine.game import Game, Knowledge
-from fairdeal.engine.larry.actions import (
-    AcceptOut,
-    Ack,
-    Action,
-    Doubt,
-    Faces,
-    PlayFaceDown,
-    PlayFaceUp,
-    Resolution,
-)
+from fairdeal.engine.larry.actions import AcceptOut, Action, Doubt, PlayFaceDown, PlayFaceUp
 from fairdeal.engine.larry.cards import Card, CardKind, build_deck
 from fairdeal.engine.larry.events import Event
 from fairdeal.engine.larry.legal import legal_actions
-from fairdeal.engine.larry.options import MAX_PLAYERS, MIN_PLAYERS, LarryOptions
+from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.larry.rules import apply, new_game
 from fairdeal.engine.larry.state import LarryState, Phase, Step
 from fairdeal.engine.larry.view import LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
+from fairdeal.engine.resolutions import Ack, Faces, Resolution
 
 __all__ = [
     "DRIVER",
@@ -93,34 +85,16 @@ __all__ = [
 
 
 def _game() -> Game:
-    from fairdeal.engine.codec import from_data, to_data
-    from fairdeal.engine.larry import bots
-    from fairdeal.engine.larry.legal import check_action
-    from fairdeal.engine.larry.options import options_from_data
+    from fairdeal.engine.game_package import GameModules
+    from fairdeal.engine.larry import bots, codec, legal, options, rules, view
 
-    return Game(
-        name="larry",
-        title="Larry",
-        min_players=MIN_PLAYERS,
-        max_players=MAX_PLAYERS,
-        options_type=LarryOptions,
-        default_options=LarryOptions,
-        options_from_data=options_from_data,
-        new_game=new_game,
-        apply=apply,
-        view_for=view_for,
-        legal_actions=legal_actions,
-        check_action=check_action,
+    return GameModules(rules, legal, view, options, bots, codec).game(
+        "larry",
+        "Larry",
+        LarryOptions,
         actors=_actors,
         backs=_backs,
         card_names=_card_names,
-        bot_kinds=bots.KINDS,
-        make_bot=bots.make_bot,
-        action_type=Action,
-        event_type=Event,
-        state_type=LarryState,
-        to_data=to_data,
-        from_data=from_data,
         scenarios="fairdeal.engine.larry.scenario",
     )
 

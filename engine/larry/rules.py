@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from fairdeal.engine.answers import ANSWERS, answer
 from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import (
     ANNOUNCE_MIN,
     AcceptOut,
-    Ack,
     Action,
     Doubt,
     Faces,
@@ -47,9 +47,8 @@ from fairdeal.engine.larry.state import (
     Step,
 )
 from fairdeal.engine.larry.transaction import Transaction
-from fairdeal.engine.requests import Arrange, Reveal, Transfer
-from fairdeal.engine.resolutions import Arrangement
-from fairdeal.engine.transaction import answered, resolve
+from fairdeal.engine.requests import Reveal, Transfer
+from fairdeal.engine.transaction import resolve
 
 
 def new_game(players: int, options: LarryOptions | None = None) -> Step:
@@ -97,16 +96,8 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
     IllegalAction subclass naming the seat; the given state is never changed.
     """
     kind = type(action)
-    if kind is Ack:  # the common answer (every Deal): served at once when it is in order
-        assert isinstance(action, Ack)
-        pending = state.pending
-        if seat == E.DRIVER and pending and pending[0].id == action.request:
-            request_kind = type(pending[0])
-            if request_kind is not Reveal and request_kind is not Arrange:
-                return answered(state)
-        return _resolve(state, seat, action)
-    if kind is Faces or kind is Arrangement:
-        return _resolve(state, seat, action)
+    if kind in ANSWERS:
+        return answer(state, seat, action, _resolve)
     if state.phase in FINISHED_PHASES:
         raise E.GameIsOver(seat, "the game is over")
     if not 0 <= seat < state.players:
@@ -391,7 +382,7 @@ def _accept_out(state: LarryState, seat: int) -> Step:
 
 
 # -- driver resolutions (checked by engine/transaction.py's resolve) -----------------------------
-def _resolve(state: LarryState, seat: int, resolution: Action | Resolution) -> Step:
+def _resolve(state: LarryState, seat: int, resolution: object) -> Step:
     return resolve(state, seat, resolution, reveal=_resolve_reveal)
 
 

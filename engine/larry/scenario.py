@@ -15,22 +15,9 @@ from fairdeal.engine.larry.deal import deal_layout
 from fairdeal.engine.larry.events import Event
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.engine.scenario import ScenarioError, compare
+from fairdeal.engine.scenario import SCENARIO_KEYS, ScenarioError, compare
 
-TOP_KEYS = {
-    "name",
-    "description",
-    "rulings",
-    "players",
-    "options",
-    "deck",
-    "hands",
-    "pickup",
-    "decks",
-    "reshuffles",
-    "script",
-    "expect",
-}
+TOP_KEYS = {*SCENARIO_KEYS, "deck", "hands", "pickup", "decks", "reshuffles"}
 STEP_KEYS = {
     "seat",
     "do",

@@ -23,76 +23,35 @@ API overview (RULES.md "The Lie" cites the rulings T1-T10):
 
 from __future__ import annotations
 
+from fairdeal.engine.errors import *  # noqa: F403 (the errors every game shares)
 from fairdeal.engine.game import Game
+from fairdeal.engine.lie import errors as _errors
 from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import BACK_OF, DECK, LieCard, card_names, fronts_behind
-from fairdeal.engine.lie.errors import (
-    DRIVER,
-    BadCombination,
-    BadResolution,
-    CardNotInHand,
-    GameIsOver,
-    HandFull,
-    IllegalAction,
-    MixedColours,
-    MustLead,
-    NoSuchSeat,
-    NotAdjacent,
-    NotBuilding,
-    NotGreater,
-    NothingToPlace,
-    NotPlaying,
-    NotYourTurn,
-    PlaceFirst,
-    SlotTaken,
-    UnknownAction,
-    WaitingForDriver,
-    WrongColour,
-)
+from fairdeal.engine.lie.errors import *  # noqa: F403 (The Lie's own errors)
 from fairdeal.engine.lie.events import Event, Violation
 from fairdeal.engine.lie.legal import check_action, legal_actions
-from fairdeal.engine.lie.options import MAX_PLAYERS, MIN_PLAYERS, LieOptions, options_from_data
+from fairdeal.engine.lie.options import LieOptions
 from fairdeal.engine.lie.rules import apply, new_game
 from fairdeal.engine.lie.state import LieState, Phase
 from fairdeal.engine.lie.view import LieView, view_for
 
 __all__ = [
     "DECK",
-    "DRIVER",
     "GAME",
     "Action",
-    "BadCombination",
-    "BadResolution",
-    "CardNotInHand",
     "Claim",
     "Event",
-    "GameIsOver",
-    "HandFull",
-    "IllegalAction",
     "LieCard",
     "LieOptions",
     "LieState",
     "LieView",
-    "MixedColours",
-    "MustLead",
-    "NoSuchSeat",
-    "NotAdjacent",
-    "NotBuilding",
-    "NotGreater",
-    "NotPlaying",
-    "NotYourTurn",
-    "NothingToPlace",
     "Pass",
     "Phase",
     "Place",
-    "PlaceFirst",
     "Play",
     "Side",
-    "SlotTaken",
-    "UnknownAction",
     "Violation",
-    "WaitingForDriver",
-    "WrongColour",
     "apply",
     "check_action",
     "fronts_behind",
@@ -100,6 +59,7 @@ __all__ = [
     "new_game",
     "view_for",
 ]
+__all__ += _errors.__all__
 
 
 def _backs(options: LieOptions) -> tuple[int, ...]:
@@ -111,32 +71,16 @@ def _card_names(options: LieOptions) -> tuple[str, ...]:
 
 
 def _game() -> Game:
-    from fairdeal.engine.codec import from_data, to_data
-    from fairdeal.engine.lie import bots
+    from fairdeal.engine.game_package import GameModules
+    from fairdeal.engine.lie import bots, codec, legal, options, rules, view
 
-    return Game(
-        name="lie",
-        title="The Lie",
-        min_players=MIN_PLAYERS,
-        max_players=MAX_PLAYERS,
-        options_type=LieOptions,
-        default_options=LieOptions,
-        options_from_data=options_from_data,
-        new_game=new_game,
-        apply=apply,
-        view_for=view_for,
-        legal_actions=legal_actions,
-        check_action=check_action,
+    return GameModules(rules, legal, view, options, bots, codec).game(
+        "lie",
+        "The Lie",
+        LieOptions,
         actors=LieState.actors,  # the method itself: asked before every move of Phase 1
         backs=_backs,
         card_names=_card_names,
-        bot_kinds=bots.KINDS,
-        make_bot=bots.make_bot,
-        action_type=Action,
-        event_type=Event,
-        state_type=LieState,
-        to_data=to_data,
-        from_data=from_data,
         scenarios="fairdeal.engine.lie.scenario",
     )
 

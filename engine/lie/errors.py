@@ -2,41 +2,25 @@
 
 from __future__ import annotations
 
-from fairdeal.engine.errors import (
-    DRIVER,
-    BadResolution,
-    CardNotInHand,
-    GameIsOver,
-    IllegalAction,
-    NoSuchSeat,
-    NotYourTurn,
-    UnknownAction,
-    WaitingForDriver,
-)
+from fairdeal.engine import errors as _shared
+from fairdeal.engine.errors import *  # noqa: F403 (the shared errors, named here too)
+from fairdeal.engine.errors import IllegalAction
 
 __all__ = [
-    "DRIVER",
     "BadCombination",
-    "BadResolution",
-    "CardNotInHand",
-    "GameIsOver",
     "HandFull",
-    "IllegalAction",
     "MixedColours",
     "MustLead",
-    "NoSuchSeat",
     "NotAdjacent",
     "NotBuilding",
     "NotGreater",
     "NotPlaying",
-    "NotYourTurn",
     "NothingToPlace",
     "PlaceFirst",
     "SlotTaken",
-    "UnknownAction",
-    "WaitingForDriver",
     "WrongColour",
 ]
+__all__ += _shared.__all__
 
 
 class NotBuilding(IllegalAction):

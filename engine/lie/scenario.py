@@ -20,20 +20,9 @@ from fairdeal.engine.lie.cards import DECK, card_names, colour_letters
 from fairdeal.engine.lie.options import LieOptions, options_from_data
 from fairdeal.engine.lie.state import LieState
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.engine.scenario import ScenarioError, compare
+from fairdeal.engine.scenario import SCENARIO_KEYS, ScenarioError, compare
 
-TOP_KEYS = {
-    "name",
-    "description",
-    "rulings",
-    "players",
-    "options",
-    "hands",
-    "prize_pile",
-    "rounds",
-    "script",
-    "expect",
-}
+TOP_KEYS = {*SCENARIO_KEYS, "hands", "prize_pile", "rounds"}
 STEP_KEYS = {"seat", "do", "card", "slot", "side", "cards", "slots", "error", "expect", "note"}
 ROUND_KEYS = {"hands", "prize_pile"}
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import msgpack
 import pytest
 
+from fairdeal.engine.codec import request_from_data, resolution_from_data
 from fairdeal.engine.larry import CardKind, Doubt, OracleDriver, PlayFaceDown, PlayFaceUp
 from fairdeal.engine.larry.actions import AcceptOut, Ack, Faces
 from fairdeal.engine.larry.codec import (
     DecodeError,
     action_from_data,
     event_from_data,
-    request_from_data,
-    resolution_from_data,
     state_from_data,
     to_data,
 )

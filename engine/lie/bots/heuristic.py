@@ -14,9 +14,8 @@
 
 from __future__ import annotations
 
-import random
-
 from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
+from fairdeal.engine.lie.bots.paced import PacedBot
 from fairdeal.engine.lie.cards import BACKS, COLOUR_OF, NUMBER_OF, fronts_behind
 from fairdeal.engine.lie.combination import combination_fault, number_of
 from fairdeal.engine.lie.legal import combinations
@@ -33,12 +32,8 @@ _MEAN_NUMBER: tuple[float, ...] = tuple(
 )
 
 
-class HeuristicBot:
+class HeuristicBot(PacedBot):
     name = "heuristic"
-
-    def __init__(self, rng: random.Random, pace: float = 1.0) -> None:
-        self.rng = rng
-        self.pace = pace
 
     def choose(self, view: LieView) -> Action:
         if view.phase is Phase.BUILD:

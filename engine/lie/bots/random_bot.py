@@ -6,9 +6,8 @@ one: a uniform choice among plays and Pass would pass far more often than anyone
 
 from __future__ import annotations
 
-import random
-
 from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Side
+from fairdeal.engine.lie.bots.paced import PacedBot
 from fairdeal.engine.lie.legal import play_actions
 from fairdeal.engine.lie.state import Phase
 from fairdeal.engine.lie.view import LieView
@@ -17,12 +16,8 @@ PLACES = (Place(Side.LEFT), Place(Side.RIGHT))
 PASS = Pass()
 
 
-class RandomBot:
+class RandomBot(PacedBot):
     name = "random"
-
-    def __init__(self, rng: random.Random, pace: float = 1.0) -> None:
-        self.rng = rng
-        self.pace = pace
 
     def choose(self, view: LieView) -> Action:
         rng = self.rng

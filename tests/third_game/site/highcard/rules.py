@@ -7,16 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fairdeal.engine.errors import (
-    DRIVER,
-    BadResolution,
-    GameIsOver,
-    IllegalAction,
-    NoSuchSeat,
-    NotYourTurn,
-    UnknownAction,
-    WaitingForDriver,
-)
+from fairdeal.engine import errors
+from fairdeal.engine.errors import DRIVER
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reveal
 from fairdeal.engine.resolutions import Ack, Faces
 from fairdeal.engine.step import Step
@@ -46,15 +38,15 @@ def new_game(players: int, options: HighCardOptions) -> Step:
 def check_turn(state: HighCardState, seat: int, action: object) -> None:
     """The typed error for a seat's action the public state already forbids."""
     if not 0 <= seat < state.players:
-        raise NoSuchSeat(seat, f"there is no seat {seat} at a table of {state.players}")
+        raise errors.NoSuchSeat(seat, f"there is no seat {seat} at a table of {state.players}")
     if state.over:
-        raise GameIsOver(seat, "the game is over")
+        raise errors.GameIsOver(seat, "the game is over")
     if state.pending:
-        raise WaitingForDriver(seat, "the cards are still being dealt or shown")
+        raise errors.WaitingForDriver(seat, "the cards are still being dealt or shown")
     if seat != state.turn:
-        raise NotYourTurn(seat, f"seat {state.turn} shows next")
+        raise errors.NotYourTurn(seat, f"seat {state.turn} shows next")
     if not isinstance(action, Show):
-        raise UnknownAction(seat, f"{type(action).__name__} is not an action of high card")
+        raise errors.UnknownAction(seat, f"{type(action).__name__} is not an action of high card")
 
 
 def apply(state: HighCardState, seat: int, action: object) -> Step:
@@ -71,15 +63,15 @@ def apply(state: HighCardState, seat: int, action: object) -> Step:
 
 def _resolve(state: HighCardState, resolution: object) -> Step:
     if not state.pending:
-        raise BadResolution(DRIVER, "no request is outstanding")
+        raise errors.BadResolution(DRIVER, "no request is outstanding")
     request = state.pending[0]
     rest = state.pending[1:]
     if isinstance(request, Reveal):
         if not isinstance(resolution, Faces) or resolution.request != request.id:
-            raise BadResolution(DRIVER, f"request {request.id} needs its Faces")
+            raise errors.BadResolution(DRIVER, f"request {request.id} needs its Faces")
         return _shown(replace(state, pending=rest), request, resolution.faces)
     if not isinstance(resolution, Ack) or resolution.request != request.id:
-        raise BadResolution(DRIVER, f"request {request.id} needs its Ack")
+        raise errors.BadResolution(DRIVER, f"request {request.id} needs its Ack")
     return Step(replace(state, pending=rest), (), ())
 
 
@@ -87,10 +79,10 @@ def _shown(state: HighCardState, request: Reveal, faces: tuple[int, ...]) -> Ste
     (slot,) = request.slots
     seat = next(s for s, hand in enumerate(state.hands) if slot in hand)
     if len(faces) != 1 or not 0 <= faces[0] < state.options.deck_size:
-        raise BadResolution(DRIVER, f"{faces} is not one card of the deck")
+        raise errors.BadResolution(DRIVER, f"{faces} is not one card of the deck")
     (face,) = faces
     if face in state.shown:  # a card opened twice: the deck and the engine disagree
-        raise IllegalAction(DRIVER, f"card {face} was already shown")
+        raise errors.IllegalAction(DRIVER, f"card {face} was already shown")
     shown = tuple(face if s == seat else f for s, f in enumerate(state.shown))
     state = replace(state, shown=shown)
     events: tuple[CardShown | Won, ...] = (CardShown(seat, slot, face),)
