@@ -170,3 +170,19 @@ async def open_table(
 
 async def play_to_end(table: LocalTable, timeout: float = 60.0) -> None:
     await asyncio.gather(*(peer.finished(timeout) for peer in table.peers))
+
+
+def play_a_game(
+    seats: int, directory: Path, options: Any = None, *, timeout: float = 60.0, **kwargs: Any
+) -> None:
+    """Outside any event loop (a module-scoped fixture): open a table of `seats` bot peers in
+    `directory` (`open_table`'s options), play it to its end and close it."""
+
+    async def play() -> None:
+        table = await open_table(seats, directory, options, **kwargs)
+        try:
+            await play_to_end(table, timeout)
+        finally:
+            await table.close()
+
+    asyncio.run(play())

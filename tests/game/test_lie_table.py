@@ -31,7 +31,7 @@ from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 from fairdeal.p2p.table.games import table_class, table_class_for
 from tests.game.lie_sansio import LieSansIO, quick_options
-from tests.game.test_audit import read_records, write_records
+from tests.game.records import read_records, write_records
 
 
 def no_claims(_seat: int, _table: LieTable) -> None:

@@ -21,7 +21,7 @@ from fairdeal.p2p.log.envelope import decode_envelope, sign_envelope
 from fairdeal.p2p.table.audit import AuditReport, audit_many, audit_transcript
 from fairdeal.p2p.table.simulate import Simulation
 from fairdeal.ui.cli import main
-from tests.game.test_audit import read_records, write_records
+from tests.game.records import read_records, write_records
 from tests.third_game.plugin import installed
 
 pytestmark = pytest.mark.slow

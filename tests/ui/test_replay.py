@@ -22,7 +22,7 @@ from fairdeal.ui.games.lie.replay import LieReplayScreen
 from fairdeal.ui.replay_app import ReplayApp
 from fairdeal.ui.screens.replay import replay_screen
 from fairdeal.ui.widgets.game_log import GameLog
-from tests.game.test_audit import read_records, write_records
+from tests.game.records import read_records, write_records
 
 from .support import static_text
 
