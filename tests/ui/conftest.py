@@ -7,14 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.lobby.discovery import LOOPBACK
 from fairdeal.p2p.table.session import NetworkSettings, use_settings
-
-
-def loopback_settings(data_dir: Path, *, advertise: bool = False) -> NetworkSettings:
-    return NetworkSettings(
-        data_dir=data_dir, bind="127.0.0.1", interfaces=LOOPBACK, advertise=advertise
-    )
+from tests.game.loopback import loopback_settings
 
 
 @pytest.fixture(autouse=True)

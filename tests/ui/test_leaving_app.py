@@ -11,17 +11,16 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.table.api import SeatLeft, TableEnded
 from fairdeal.p2p.table.local import LocalTable
-from fairdeal.p2p.table.session import NetworkedTable, host_table, join_table
+from fairdeal.p2p.table.session import NetworkedTable, join_table
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.screens.confirm import ConfirmDialog
 from fairdeal.ui.widgets.game_log import GameLog
+from tests.game.loopback import loopback_settings, started_short_host
 
-from .conftest import loopback_settings
 from .support import PLAYER, make_app, static_text, table_screen
 
 WAIT_S = 30.0
@@ -42,15 +41,7 @@ async def until_screen(pilot: Pilot[None], kind: type) -> None:
 async def two_seats(tmp_path: Path) -> tuple[NetworkedTable, NetworkedTable]:
     """Tess hosts a 2-seat table (in the app, seat 0); Ben joins it from another process's
     point of view (a second session in this test). Both wait until the first deal is done."""
-    host = host_table(
-        seats=2,
-        bots=0,
-        options=LarryOptions(short_game=True),
-        name=PLAYER.name,
-        settings=loopback_settings(tmp_path / "tess"),
-    )
-    await host.start()
-    await host.wait_for(lambda: host.address is not None, WAIT_S)
+    host = await started_short_host(tmp_path / "tess", WAIT_S, name=PLAYER.name)
     assert host.address is not None
     guest = join_table(
         host=host.address[0], port=host.address[1], name="Ben",
