@@ -3,18 +3,35 @@ of a short game of Larry as most networked tests open one."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.lobby.discovery import LOOPBACK
-from fairdeal.p2p.table.session import NetworkedTable, NetworkSettings, host_table
+from fairdeal.p2p.table.session import (
+    NetworkedTable,
+    NetworkSettings,
+    host_table,
+    use_settings,
+)
 
 
 def loopback_settings(data_dir: Path, *, advertise: bool = False) -> NetworkSettings:
     return NetworkSettings(
         data_dir=data_dir, bind="127.0.0.1", interfaces=LOOPBACK, advertise=advertise
     )
+
+
+@contextlib.contextmanager
+def settings_in_use(settings: NetworkSettings) -> Iterator[NetworkSettings]:
+    """The tables opened in the block use `settings`; the previous ones are back after it."""
+    previous = use_settings(settings)
+    try:
+        yield settings
+    finally:
+        use_settings(previous)
 
 
 def short_host(
