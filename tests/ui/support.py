@@ -8,6 +8,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from fairdeal.engine.bots import Bot
 from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.screen import TableScreen
@@ -43,3 +44,13 @@ def static_text(widget: Static, width: int = 80) -> str:
     console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
     console.print(widget.content)
     return console.export_text()
+
+
+async def play_out(table: LocalTable, bot: Bot) -> None:
+    """Play the human seat with `bot` until the game ends."""
+    while True:
+        await table.wait_idle()
+        view = table.view()
+        if view.state.over:
+            return
+        await table.act(bot.choose(view))

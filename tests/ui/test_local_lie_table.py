@@ -12,25 +12,17 @@ from fairdeal.engine.lie.events import Claimed, GameOver, Placed, RoundEnded
 from fairdeal.p2p.table.api import SetupProgress, StateChanged
 from fairdeal.p2p.table.local import LocalTable
 
+from .support import play_out
+
 
 def engine_events(table: LocalTable) -> list[object]:
     return [e for ev in table.history if isinstance(ev, StateChanged) for e in ev.events]
 
 
-async def play_out(table: LocalTable) -> None:
-    bot = HeuristicBot(random.Random(3))
-    while True:
-        await table.wait_idle()
-        view = table.view()
-        if view.state.over:
-            return
-        await table.act(bot.choose(view))
-
-
 async def test_a_whole_game_of_the_lie_against_bots() -> None:
     table = LocalTable(4, game="lie", seed=5)
     await table.start()
-    await play_out(table)
+    await play_out(table, HeuristicBot(random.Random(3)))
     events = engine_events(table)
     assert sum(isinstance(e, RoundEnded) for e in events) == 3  # T9: three rounds
     assert isinstance(events[-1], GameOver)
