@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import io
+from typing import TypeVar
 
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from fairdeal.engine.bots import Bot
+from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import FixedFinder
+
+EventT = TypeVar("EventT")
 
 PLAYER = Player("Tess", "01234 56789 13579 24680 11223", "0123456789abcdef")
 
@@ -54,3 +58,14 @@ async def play_out(table: LocalTable, bot: Bot) -> None:
         if view.state.over:
             return
         await table.act(bot.choose(view))
+
+
+def engine_events(table: LocalTable, kind: type[EventT]) -> list[EventT]:
+    """The engine events of type `kind` the table has emitted so far, in order."""
+    return [
+        e
+        for change in table.history
+        if isinstance(change, StateChanged)
+        for e in change.events
+        if isinstance(e, kind)
+    ]

@@ -14,7 +14,6 @@ from fairdeal.engine.larry.bots import make_bot
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.engine.larry.legal import face_up_actions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.announce import AnnounceDialog
@@ -30,7 +29,7 @@ from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 
-from .support import make_app, settle, static_text, table_screen
+from .support import engine_events, make_app, settle, static_text, table_screen
 
 
 async def select_card(pilot: Pilot[None], index: int) -> None:
@@ -220,13 +219,7 @@ async def test_give_away_asks_for_the_target_then_the_card() -> None:
         given_slot = gift_picker.choices[0][1]
         await pilot.press("enter")
         await settle(pilot, table)
-        gifts = [
-            e
-            for ev in table.history
-            if isinstance(ev, StateChanged)
-            for e in ev.events
-            if isinstance(e, CardGiven)
-        ]
+        gifts = engine_events(table, CardGiven)
         assert gifts[0] == CardGiven(0, 1, given_slot)  # L11: the chosen card went to Ada
         log = table_screen(pilot.app).query_one(GameLog).lines_written  # type: ignore[arg-type]
         given = card_name(view.deck[dict(view.hand)[given_slot] or 0])
@@ -256,13 +249,7 @@ async def test_a_received_gift_names_the_giver_and_the_card() -> None:
         await settle(pilot, table)
         await pilot.press("enter", "enter")  # play a card face-down; Ada gives one back
         await settle(pilot, table)
-        gifts = [
-            e
-            for ev in table.history
-            if isinstance(ev, StateChanged)
-            for e in ev.events
-            if isinstance(e, CardGiven)
-        ]
+        gifts = engine_events(table, CardGiven)
         assert gifts and gifts[0].target == 0
         view = table.view()
         face = dict(view.hand)[gifts[0].slot]

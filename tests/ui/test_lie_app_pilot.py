@@ -19,7 +19,7 @@ from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.games.lie.widgets.hand import LieHandView
 from fairdeal.ui.games.lie.widgets.table_grid import COLUMNS, LieTableGrid
 
-from .support import PLAYER, make_app, static_text
+from .support import PLAYER, engine_events, make_app, static_text
 
 SIZE = (80, 24)
 
@@ -48,10 +48,6 @@ async def settle(pilot: Pilot[None], table: LocalTable) -> None:
     while screen.events_seen < table.event_count:
         await pilot.pause()
     await pilot.pause()
-
-
-def engine_events(table: LocalTable) -> list[object]:
-    return [e for ev in table.history if isinstance(ev, StateChanged) for e in ev.events]
 
 
 def hint(app: FairdealApp) -> str:
@@ -92,10 +88,10 @@ async def click_a_table_card(pilot: Pilot[None], table: LocalTable) -> int:
 async def play_my_goes(pilot: Pilot[None], table: LocalTable, until: type) -> None:
     """Phase 2 by keyboard: the first legal play (Tab cycles; the screen preselects one), else
     pass; until an event of type `until` has happened."""
-    seen = len(engine_events(table))
+    seen = len(engine_events(table, object))
     while True:
         await settle(pilot, table)
-        changes = engine_events(table)
+        changes = engine_events(table, object)
         if any(isinstance(e, until) for e in changes[seen:]) or table.state.over:
             return
         if isinstance(pilot.app.screen, LieScoresScreen):

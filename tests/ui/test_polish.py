@@ -9,7 +9,6 @@ from textual.widgets._select import SelectOverlay
 
 from fairdeal.engine.larry import CardKind, LarryOptions, build_deck
 from fairdeal.engine.larry.events import PlayedFaceUp
-from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.local import LocalTable
 from fairdeal.p2p.table.local_bots import bot_identity
 from fairdeal.ui.app import FairdealApp
@@ -22,7 +21,7 @@ from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.table_finder import FixedFinder
 
 from .fake_session import ScriptedSession
-from .support import PLAYER, make_app, settle, static_text, table_screen
+from .support import PLAYER, engine_events, make_app, settle, static_text, table_screen
 from .test_app_notices import caught_up
 from .test_app_pilot import select_card
 
@@ -70,13 +69,7 @@ async def test_one_opponent_is_the_target_without_asking() -> None:
         await pilot.press("u")
         assert not isinstance(pilot.app.screen, PickDialog)  # no "Against whom?"
         await settle(pilot, table)
-        played = [
-            e
-            for change in table.history
-            if isinstance(change, StateChanged)
-            for e in change.events
-            if isinstance(e, PlayedFaceUp) and e.seat == 0
-        ]
+        played = [e for e in engine_events(table, PlayedFaceUp) if e.seat == 0]
         assert played and played[0].target == 1
 
 
