@@ -18,7 +18,7 @@ from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.pick import PickDialog
 
-from .support import make_app, settle, static_text, table_screen
+from .support import engine_events, make_app, settle, static_text, table_screen
 
 
 def hint(pilot: Pilot[None]) -> str:
@@ -27,9 +27,8 @@ def hint(pilot: Pilot[None]) -> str:
 
 def no_fault(table: LocalTable) -> bool:
     """Neither the table nor the engine saw a cheat."""
-    engine_events = [e for s in table.history if isinstance(s, StateChanged) for e in s.events]
     faults = [e for e in table.history if isinstance(e, FaultDetected)]
-    return not faults and not any(isinstance(e, Violation) for e in engine_events)
+    return not faults and not engine_events(table, Violation)
 
 
 async def obliged_with_a_gloat(pilot: Pilot[None], table: LocalTable) -> LarryView:
