@@ -5,6 +5,7 @@ full mesh and agree on one signed log."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -29,6 +30,16 @@ from tests.p2p.core_support import FAST, make_identity
 
 pytestmark = pytest.mark.timeout(30)
 WAIT_S = 10.0
+
+
+@contextlib.asynccontextmanager
+async def guest_table(number: int) -> AsyncIterator[JoinedTable]:
+    """A guest on loopback with the `number`th test identity, closed after the block."""
+    guest = JoinedTable(make_identity(number), "127.0.0.1", config=FAST)
+    try:
+        yield guest
+    finally:
+        await guest.close()
 
 
 @pytest.fixture
@@ -126,12 +137,9 @@ async def test_guest_refuses_a_host_whose_key_is_not_the_advertised_one(
     found = await find(browser, hosted, seats_taken=1)
     assert found.ad.host_key_text == hosted.identity.code  # what the lobby shows
     spoofed = replace(found, ad=replace(found.ad, **changes))
-    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
-    try:
+    async with guest_table(1) as guest:
         with pytest.raises(HandshakeError, match=complaint):
             await guest.join(spoofed, WAIT_S)
-    finally:
-        await guest.close()
 
 
 async def test_a_guest_leaving_frees_its_seat_and_the_txt_record_says_so(
@@ -167,16 +175,13 @@ async def test_guests_learn_when_the_host_closes_the_table(
     hosted: HostedTable, browser: TableBrowser
 ) -> None:
     found = await find(browser, hosted, seats_taken=1)
-    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
-    try:
+    async with guest_table(1) as guest:
         await guest.join(found, WAIT_S)
         await guest.take_seat(timeout=WAIT_S)
         await hosted.close()
         with pytest.raises(LobbyClosed):
             await guest.wait_started(WAIT_S)
         await browser.wait_gone(found.instance, WAIT_S)
-    finally:
-        await guest.close()
 
 
 async def test_a_start_that_a_seat_will_not_sign_is_called_off(
@@ -215,16 +220,10 @@ async def test_guest_tries_each_advertised_address(
     found = await find(browser, hosted, seats_taken=1)
     # 127.0.0.2 is loopback too, but nothing listens there on the table's port.
     with_dead_first = replace(found, addresses=("127.0.0.2", *found.addresses))
-    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
-    try:
+    async with guest_table(1) as guest:
         await guest.join(with_dead_first, WAIT_S)
         assert await guest.take_seat(timeout=WAIT_S) == 1
-    finally:
-        await guest.close()
     nowhere = replace(found, addresses=("127.0.0.2",))
-    lost = JoinedTable(make_identity(2), "127.0.0.1", config=FAST)
-    try:
+    async with guest_table(2) as lost:
         with pytest.raises(LobbyClosed, match=r"nothing is listening at 127\.0\.0\.2:"):
             await lost.join(nowhere, WAIT_S)
-    finally:
-        await lost.close()
