@@ -69,3 +69,11 @@ def engine_events(table: LocalTable, kind: type[EventT]) -> list[EventT]:
         for e in change.events
         if isinstance(e, kind)
     ]
+
+
+async def play_the_first_card(pilot: Pilot[None], table: LocalTable) -> None:
+    """Once the bots are done, play the selected card face-down with the honest total
+    (Enter, Enter), and let the table and the app settle again."""
+    await settle(pilot, table)
+    await pilot.press("enter", "enter")
+    await settle(pilot, table)
