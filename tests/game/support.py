@@ -106,6 +106,17 @@ async def restart_seat(table: LocalTable, seat: int, directory: Path, *, seed: i
     return restarted
 
 
+async def rejoin_seat(table: LocalTable, seat: int, directory: Path, *, seed: int) -> TablePeer:
+    """`restart_seat`, then connect the restarted seat to every other seat."""
+    restarted = await restart_seat(table, seat, directory, seed=seed)
+    for other in range(len(table.peers)):
+        if other != seat:
+            address = table.meshes[other].address
+            assert address is not None
+            await table.meshes[seat].connect(*address, expected_peer=identity(other).key)
+    return restarted
+
+
 def sign_roster(ids: list[Identity], table_id: bytes, options: Any) -> SignedRoster:
     """The roster a lobby would have had every seat sign (protocol.md 5.3)."""
     driver = table_class_for(options)
