@@ -1,12 +1,16 @@
 """A transcript's records as dicts, to read, alter and write back (the format: protocol.md
-4.7), for the tests that tamper with one."""
+4.7), and envelopes signed again with another body, for the tests that tamper with them."""
 
 from __future__ import annotations
 
 import struct
 from pathlib import Path
+from typing import Any
 
 import msgpack
+
+from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 
 
 def read_records(path: Path) -> list[dict]:
@@ -47,3 +51,17 @@ def swap_two_seats_envelopes(records: list[dict], start: int) -> tuple[int, int]
     first, second = applied[at], applied[at + 1]
     records[first], records[second] = records[second], records[first]
     return at, first
+
+
+def resigned(identity: Identity, envelope: Envelope, body: Any) -> Envelope:
+    """`envelope` with another body, signed again by `identity` (its author's, for a tamper the
+    signature cannot catch: only the rules can)."""
+    return sign_envelope(
+        identity,
+        table=envelope.table,
+        seat=envelope.seat,
+        seq=envelope.seq,
+        prev=envelope.prev,
+        kind=envelope.kind,
+        body=body,
+    )
