@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rich.console import Console
 from textual.pilot import Pilot
@@ -18,6 +18,7 @@ from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import FixedFinder
 
 EventT = TypeVar("EventT")
+ScreenT = TypeVar("ScreenT")
 
 PLAYER = Player("Tess", "01234 56789 13579 24680 11223", "0123456789abcdef")
 
@@ -26,18 +27,23 @@ def make_app(table: LocalTable | None = None, finder: FixedFinder | None = None)
     return FairdealApp(PLAYER, session=table, finder=finder or FixedFinder(), reveal_interval=0)
 
 
-def table_screen(app: FairdealApp) -> TableScreen:
+def screen_of(app: FairdealApp, kind: type[ScreenT]) -> ScreenT:
+    """The topmost screen of type `kind` on the app's stack."""
     for screen in reversed(app.screen_stack):
-        if isinstance(screen, TableScreen):
+        if isinstance(screen, kind):
             return screen
-    raise AssertionError(f"no table screen in {app.screen_stack}")
+    raise AssertionError(f"no {kind.__name__} in {app.screen_stack}")
 
 
-async def settle(pilot: Pilot[None], table: LocalTable) -> None:
-    """Wait until the bots are done (the human is to act or the game is over) and the UI has
-    handled every event the table emitted."""
+def table_screen(app: FairdealApp) -> TableScreen:
+    return screen_of(app, TableScreen)
+
+
+async def settle(pilot: Pilot[None], table: LocalTable, kind: type[Any] = TableScreen) -> None:
+    """Wait until the bots are done (the human is to act or the game is over) and the table
+    screen (of type `kind`) has handled every event the table emitted."""
     await table.wait_idle()
-    screen = table_screen(pilot.app)  # type: ignore[arg-type]
+    screen = screen_of(pilot.app, kind)  # type: ignore[arg-type]
     while screen.events_seen < table.event_count:
         await pilot.pause()
     await pilot.pause()
