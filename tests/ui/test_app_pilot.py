@@ -41,6 +41,17 @@ async def select_card(pilot: Pilot[None], index: int) -> None:
     assert screen.selected == index
 
 
+async def face_up_with(pilot: Pilot[None], table: LocalTable, kind: CardKind) -> LarryView:
+    """Once the table settles, select the first card of `kind` in the human's hand and press
+    `u` (play it face-up). Returns the view it was chosen from."""
+    await settle(pilot, table)
+    view = table.view()
+    kinds = [view.deck[face or 0].kind for _, face in view.hand]
+    await select_card(pilot, kinds.index(kind))
+    await pilot.press("u")
+    return view
+
+
 async def play_turn(pilot: Pilot[None], view: LarryView, want_doubt: bool) -> str:
     """Choose and key in one move for the human seat; returns what was done."""
     deck = view.deck
@@ -186,12 +197,7 @@ async def test_a_face_up_action_asks_for_its_target() -> None:
         3, seed=1, human_name="Tess"
     )  # seat 0 holds a 'play face-up' card as its second card
     async with make_app(table).run_test(size=(80, 24)) as pilot:
-        await settle(pilot, table)
-        view = table.view()
-        kinds = [view.deck[face or 0].kind for _, face in view.hand]
-        index = kinds.index(CardKind.FACE_UP)
-        await select_card(pilot, index)
-        await pilot.press("u")
+        await face_up_with(pilot, table, CardKind.FACE_UP)
         picker = pilot.app.screen
         assert isinstance(picker, PickDialog)
         assert [label for label, _ in picker.choices] == ["Ada (bot)", "Ben (bot)"]
@@ -204,11 +210,7 @@ async def test_a_face_up_action_asks_for_its_target() -> None:
 async def test_give_away_asks_for_the_target_then_the_card() -> None:
     table = LocalTable(3, seed=0, human_name="Tess")  # seat 0 holds a 'give away 1'
     async with make_app(table).run_test(size=(80, 24)) as pilot:
-        await settle(pilot, table)
-        view = table.view()
-        kinds = [view.deck[face or 0].kind for _, face in view.hand]
-        await select_card(pilot, kinds.index(CardKind.GIVE_AWAY_1))
-        await pilot.press("u")
+        view = await face_up_with(pilot, table, CardKind.GIVE_AWAY_1)
         assert isinstance(pilot.app.screen, PickDialog)
         await pilot.press("enter")  # to Ada
         gift_picker = pilot.app.screen

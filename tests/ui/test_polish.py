@@ -23,7 +23,7 @@ from fairdeal.ui.table_finder import FixedFinder
 from .fake_session import ScriptedSession
 from .support import PLAYER, engine_events, make_app, settle, static_text, table_screen
 from .test_app_notices import caught_up
-from .test_app_pilot import select_card
+from .test_app_pilot import face_up_with
 
 
 async def test_no_on_badge_for_our_seat_or_local_bots_but_for_other_peers() -> None:
@@ -62,11 +62,7 @@ async def test_cards_10_to_12_of_a_long_hand_are_numbered() -> None:
 async def test_one_opponent_is_the_target_without_asking() -> None:
     table = LocalTable(2, seed=1, human_name=PLAYER.name)
     async with make_app(table).run_test(size=(80, 24)) as pilot:
-        await settle(pilot, table)
-        view = table.view()
-        kinds = [view.deck[face or 0].kind for _, face in view.hand]
-        await select_card(pilot, kinds.index(CardKind.FACE_UP))
-        await pilot.press("u")
+        await face_up_with(pilot, table, CardKind.FACE_UP)
         assert not isinstance(pilot.app.screen, PickDialog)  # no "Against whom?"
         await settle(pilot, table)
         played = [e for e in engine_events(table, PlayedFaceUp) if e.seat == 0]
