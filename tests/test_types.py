@@ -25,25 +25,25 @@ def installed_layout(where: Path) -> Path:
     return where
 
 
-def test_mypy_finds_no_error(tmp_path: Path) -> None:
+def run_mypy(
+    where: Path, *options: str, package: str, search: tuple[Path, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """mypy with `options` over `package`, run from a fresh installed layout under `where`
+    (which also holds mypy's cache); `search` adds folders to its import path."""
     pytest.importorskip("mypy", reason="mypy comes with the test extra: pip install -e '.[test]'")
-    layout = installed_layout(tmp_path / "layout")
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(ROOT / "pyproject.toml"),
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            "-p",
-            "fairdeal",
-        ],
+    layout = installed_layout(where / "layout")
+    path = os.pathsep.join(str(folder) for folder in (layout, *search))
+    cache = str(where / "cache")
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", *options, "--cache-dir", cache, "-p", package],
         cwd=layout,
         capture_output=True,
         text=True,
-        env={**os.environ, "MYPYPATH": str(layout)},
+        env={**os.environ, "MYPYPATH": path},
         timeout=600,
     )
+
+
+def test_mypy_finds_no_error(tmp_path: Path) -> None:
+    run = run_mypy(tmp_path, "--config-file", str(ROOT / "pyproject.toml"), package="fairdeal")
     assert run.returncode == 0, run.stdout + run.stderr

@@ -16,36 +16,14 @@ from fairdeal.engine.larry import (
     view_for,
 )
 from fairdeal.engine.larry.bots.heuristic import HeuristicBot
-from fairdeal.engine.larry.cards import deck_of
 from fairdeal.engine.selfplay import make_bots, play_game
-
-DECK = deck_of(LarryOptions())
-
-
-def _deck(hands: list[list[str]], per: int = 9) -> list[int]:
-    """A deck order dealing these cards (filled up in deck order), then the rest."""
-    used: set[int] = set()
-    chosen = []
-    for hand in hands:
-        ids = []
-        for name in hand:
-            card = next(c for c in DECK if c.name == name and c.id not in used)
-            used.add(card.id)
-            ids.append(card.id)
-        chosen.append(ids)
-    rest = [c.id for c in DECK if c.id not in used]
-    order: list[int] = []
-    for ids in chosen:
-        fill = per - len(ids)
-        order += ids + rest[:fill]
-        rest = rest[fill:]
-    return order + rest
+from tests.engine.larry_deals import DECK, deck_dealing
 
 
 def test_the_heuristic_bot_doubts_an_impossible_total() -> None:
     # Seat 2 holds all three 7s, so seat 1's step of 7 (-1 to 6) cannot be honest.
     options = LarryOptions(hand_size=3)
-    deck = _deck([["-1", "4", "4"], ["2", "4", "4"], ["7", "7", "7"]], per=3)
+    deck = deck_dealing([["-1", "4", "4"], ["2", "4", "4"], ["7", "7", "7"]], per=3)
     driver = OracleDriver(3, options, decks=[deck])
     minus = next(s for s in driver.state.hands[0] if DECK[driver.faces[s]].name == "-1")
     driver.act(0, PlayFaceDown(minus, -1))
@@ -58,7 +36,7 @@ def test_the_heuristic_bot_doubts_an_impossible_total() -> None:
 
 
 def test_the_heuristic_bot_announces_truthfully_when_a_card_fits() -> None:
-    deck = _deck([["3", "4", "-1", "2", "2", "1", "0", "3", "4"], [], []])
+    deck = deck_dealing([["3", "4", "-1", "2", "2", "1", "0", "3", "4"], [], []], per=9)
     driver = OracleDriver(3, decks=[deck])
     view = view_for(driver.state, driver.knowledge[0], 0)
     action = HeuristicBot(random.Random(0)).choose(view)
@@ -70,7 +48,7 @@ def test_the_heuristic_bot_announces_truthfully_when_a_card_fits() -> None:
 
 def test_the_heuristic_bot_calls_larry() -> None:
     options = LarryOptions(hand_size=2)
-    deck = _deck([["3", "1"], ["2", "2"], ["4", "4"]], per=2)
+    deck = deck_dealing([["3", "1"], ["2", "2"], ["4", "4"]], per=2)
     driver = OracleDriver(3, options, decks=[deck])
     action = HeuristicBot(random.Random(0)).choose(view_for(driver.state, driver.knowledge[0], 0))
     assert isinstance(action, PlayFaceDown) and action.larry

@@ -22,36 +22,9 @@ from fairdeal.engine.larry import (
 )
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import ANNOUNCE_MAX, ANNOUNCE_MIN, Doubt
-from fairdeal.engine.larry.cards import deck_of
 from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
 from fairdeal.engine.larry.legal import check_action
-
-DECK = deck_of(LarryOptions())
-
-
-def _driver_with_hands(hands: list[list[str]], players: int = 3) -> OracleDriver:
-    """An oracle whose first deal gives these cards (filled up with numbers, in deck order)."""
-    per = LarryOptions().cards_per_player(players)
-    used: set[int] = set()
-    chosen: list[list[int]] = []
-    for hand in hands:
-        ids = []
-        for name in hand:
-            card = next(c for c in DECK if c.name == name and c.id not in used)
-            used.add(card.id)
-            ids.append(card.id)
-        chosen.append(ids)
-    rest = [card.id for card in DECK if card.id not in used]
-    deck: list[int] = []
-    for ids in chosen:
-        fill = per - len(ids)
-        deck += ids + rest[:fill]
-        rest = rest[fill:]
-    return OracleDriver(players, decks=[deck + rest])
-
-
-def _slot(driver: OracleDriver, seat: int, name: str) -> int:
-    return next(s for s in driver.state.hands[seat] if DECK[driver.faces[s]].name == name)
+from tests.engine.larry_deals import DECK, driver_with_hands, slot_of
 
 
 def _view(driver: OracleDriver, seat: int):
@@ -60,8 +33,8 @@ def _view(driver: OracleDriver, seat: int):
 
 def _obliged_seat_1(hand: list[str]) -> OracleDriver:
     """Seat 0 puts "play face-up" before seat 1 (L12), whose hand starts with `hand`."""
-    driver = _driver_with_hands([["face_up"], hand, []])
-    driver.act(0, PlayFaceUp(_slot(driver, 0, "face_up"), CardKind.FACE_UP, 1))
+    driver = driver_with_hands([["face_up"], hand, []])
+    driver.act(0, PlayFaceUp(slot_of(driver, 0, "face_up"), CardKind.FACE_UP, 1))
     assert driver.state.obligated[1] and driver.state.to_act() == 1
     return driver
 
@@ -71,7 +44,7 @@ def test_a_gloat_under_the_obligation_while_holding_numbers_is_refused_before_it
     accept it (they cannot see the hand), the reveal would prove it a cheat; check_action refuses
     it with the reason and the ruling."""
     driver = _obliged_seat_1(["gloat", "3"])
-    gloat = PlayFaceUp(_slot(driver, 1, "gloat"), CardKind.GLOAT)
+    gloat = PlayFaceUp(slot_of(driver, 1, "gloat"), CardKind.GLOAT)
     apply(driver.state, 1, gloat)  # the public state cannot tell
     with pytest.raises(E.FalseClaim) as info:
         check_action(_view(driver, 1), gloat)
@@ -93,7 +66,7 @@ def test_an_honest_zero_play_with_only_gloats_passes() -> None:
     ]
     rest = [card for card in deck if card not in order]
     driver = OracleDriver(3, options, decks=[order + rest])
-    driver.act(0, PlayFaceUp(_slot(driver, 0, "face_up"), CardKind.FACE_UP, 1))
+    driver.act(0, PlayFaceUp(slot_of(driver, 0, "face_up"), CardKind.FACE_UP, 1))
     view = _view(driver, 1)
     assert all(DECK[face].kind is CardKind.GLOAT for _, face in view.hand)
     check_action(view, PlayFaceUp(view.hand[0][0], CardKind.GLOAT))  # nothing raised
@@ -110,8 +83,8 @@ def test_an_honest_zero_play_with_only_gloats_passes() -> None:
 def test_a_face_up_claim_the_own_card_contradicts_is_refused(
     card: str, claim: CardKind, target: int
 ) -> None:
-    driver = _driver_with_hands([[card], [], []])
-    action = PlayFaceUp(_slot(driver, 0, card), claim, target)
+    driver = driver_with_hands([[card], [], []])
+    action = PlayFaceUp(slot_of(driver, 0, card), claim, target)
     apply(driver.state, 0, action)  # publicly fine
     with pytest.raises(E.FalseClaim, match=r"that card is .*\(L6, L12\)"):
         check_action(_view(driver, 0), action)
@@ -120,18 +93,18 @@ def test_a_face_up_claim_the_own_card_contradicts_is_refused(
 def test_an_obliged_number_claimed_on_a_gloat_is_refused() -> None:
     driver = _obliged_seat_1(["gloat", "3"])
     with pytest.raises(E.FalseClaim, match="gloat card, not a number card"):
-        check_action(_view(driver, 1), PlayFaceUp(_slot(driver, 1, "gloat"), CardKind.NUMBER))
-    check_action(_view(driver, 1), PlayFaceUp(_slot(driver, 1, "3"), CardKind.NUMBER))
+        check_action(_view(driver, 1), PlayFaceUp(slot_of(driver, 1, "gloat"), CardKind.NUMBER))
+    check_action(_view(driver, 1), PlayFaceUp(slot_of(driver, 1, "3"), CardKind.NUMBER))
 
 
 def test_the_public_rules_come_first() -> None:
-    driver = _driver_with_hands([["3"], [], []])
+    driver = driver_with_hands([["3"], [], []])
     with pytest.raises(E.NotYourTurn):
         check_action(_view(driver, 1), Doubt())
     with pytest.raises(E.CannotDoubtEmptyPile, match="L7"):
         check_action(_view(driver, 0), Doubt())
     with pytest.raises(E.LimitExceeded, match="L6"):
-        check_action(_view(driver, 0), PlayFaceDown(_slot(driver, 0, "3"), 8))
+        check_action(_view(driver, 0), PlayFaceDown(slot_of(driver, 0, "3"), 8))
 
 
 def test_every_listed_legal_action_passes_the_check() -> None:
@@ -155,8 +128,8 @@ def test_every_listed_legal_action_passes_the_check() -> None:
 
 # -- L6 bounds ----------------------------------------------------------------------------------
 def test_announcements_below_the_floor_are_refused_by_the_rules() -> None:
-    driver = _driver_with_hands([["3"], [], []])
-    slot = _slot(driver, 0, "3")
+    driver = driver_with_hands([["3"], [], []])
+    slot = slot_of(driver, 0, "3")
     apply(driver.state, 0, PlayFaceDown(slot, ANNOUNCE_MIN))
     for absurd in (ANNOUNCE_MIN - 1, -99999999999999999999):
         with pytest.raises(E.AnnounceOutOfRange, match="at least -99"):

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,13 +58,25 @@ def test_play_with_numbered_choices_and_a_bad_answer(monkeypatch: pytest.MonkeyP
     assert "Input ended" in text
 
 
+def selfplay_figures(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    """`fairdeal selfplay ARGS --json`, which must succeed: the figures it prints."""
+    assert main(["selfplay", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
 def test_selfplay_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(
-        ["selfplay", "larry", "--players", "3", "--games", "5", "--seed", "2", "--json",
-         "--bots", "heuristic,random"]
-    )  # fmt: skip
-    assert code == 0
-    figures = json.loads(capsys.readouterr().out)
+    figures = selfplay_figures(
+        capsys,
+        "larry",
+        "--players",
+        "3",
+        "--games",
+        "5",
+        "--seed",
+        "2",
+        "--bots",
+        "heuristic,random",
+    )
     assert figures["games"] == 5 and figures["players"] == 3
     assert figures["bots"] == ["heuristic", "random", "random"]
     assert sum(figures["wins"]) == pytest.approx(5)
@@ -145,12 +158,18 @@ def test_play_asks_which_card_to_give_away() -> None:
 
 
 def test_selfplay_lie_json_heuristic_against_random(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(
-        ["selfplay", "lie", "--players", "4", "--games", "20", "--seed", "3", "--json",
-         "--bots", "heuristic,random"]
-    )  # fmt: skip
-    assert code == 0
-    figures = json.loads(capsys.readouterr().out)
+    figures = selfplay_figures(
+        capsys,
+        "lie",
+        "--players",
+        "4",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--bots",
+        "heuristic,random",
+    )
     assert figures["game"] == "lie" and figures["rounds"] == 60  # three rounds a game (T9)
     assert figures["bots"] == ["heuristic", "random", "random", "random"]
     assert sum(figures["wins"]) == pytest.approx(20)

@@ -22,46 +22,19 @@ from fairdeal.engine.larry import (
 )
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import AcceptOut, Action
-from fairdeal.engine.larry.cards import deck_of
 from fairdeal.engine.larry.events import Violation
 from fairdeal.engine.requests import NewDeck, Request, Reshuffle, Transfer
-
-DECK = deck_of(LarryOptions())
+from tests.engine.larry_deals import DECK, driver_with_hands, slot_of
 
 
 def _id(name: str) -> int:
     return next(card.id for card in DECK if card.name == name)
 
 
-def _driver_with_hands(hands: list[list[str]], players: int = 3) -> OracleDriver:
-    """An oracle whose first deal gives these cards (filled up in deck order)."""
-    per = LarryOptions().cards_per_player(players)
-    used: set[int] = set()
-    chosen: list[list[int]] = []
-    for hand in hands:
-        ids = []
-        for name in hand:
-            card = next(c for c in DECK if c.name == name and c.id not in used)
-            used.add(card.id)
-            ids.append(card.id)
-        chosen.append(ids)
-    rest = [card.id for card in DECK if card.id not in used]
-    deck: list[int] = []
-    for ids in chosen:
-        fill = per - len(ids)
-        deck += ids + rest[:fill]
-        rest = rest[fill:]
-    return OracleDriver(players, decks=[deck + rest])
-
-
-def _slot(driver: OracleDriver, seat: int, name: str) -> int:
-    return next(s for s in driver.state.hands[seat] if DECK[driver.faces[s]].name == name)
-
-
 def test_a_wrong_face_fed_for_a_face_up_claim_is_a_violation_by_that_seat() -> None:
-    driver = _driver_with_hands([["pick_up_2"], [], []])
+    driver = driver_with_hands([["pick_up_2"], [], []])
     state = driver.state
-    slot = _slot(driver, 0, "pick_up_2")
+    slot = slot_of(driver, 0, "pick_up_2")
     step = apply(state, 0, PlayFaceUp(slot, CardKind.PICK_UP_2, 1))
     reveal = step.state.pending[0]
     assert isinstance(reveal, Reveal) and reveal.slots == (slot,)
@@ -79,9 +52,9 @@ def test_a_wrong_face_fed_for_a_face_up_claim_is_a_violation_by_that_seat() -> N
 
 
 def test_an_obliged_number_claim_contradicted_by_the_face_is_a_violation() -> None:
-    driver = _driver_with_hands([["face_up"], ["gloat", "3"], []])
-    driver.act(0, PlayFaceUp(_slot(driver, 0, "face_up"), CardKind.FACE_UP, 1))
-    step = apply(driver.state, 1, PlayFaceUp(_slot(driver, 1, "gloat"), CardKind.NUMBER))
+    driver = driver_with_hands([["face_up"], ["gloat", "3"], []])
+    driver.act(0, PlayFaceUp(slot_of(driver, 0, "face_up"), CardKind.FACE_UP, 1))
+    step = apply(driver.state, 1, PlayFaceUp(slot_of(driver, 1, "gloat"), CardKind.NUMBER))
     reveal = step.state.pending[0]
     result = apply(step.state, DRIVER, Faces(reveal.id, (driver.faces[reveal.slots[0]],)))
     assert [e.seat for e in result.events if isinstance(e, Violation)] == [1]
@@ -96,8 +69,8 @@ def test_an_obliged_number_claim_contradicted_by_the_face_is_a_violation() -> No
     ],
 )
 def test_bad_faces_from_the_driver_are_refused(faces: tuple[int, ...], reason: str) -> None:
-    driver = _driver_with_hands([["3"], [], []])
-    driver.act(0, PlayFaceDown(_slot(driver, 0, "3"), 3))
+    driver = driver_with_hands([["3"], [], []])
+    driver.act(0, PlayFaceDown(slot_of(driver, 0, "3"), 3))
     step = apply(driver.state, 1, Doubt())
     reveal = step.state.pending[0]
     with pytest.raises(E.BadResolution) as info:
@@ -109,9 +82,9 @@ def test_bad_faces_from_the_driver_are_refused(faces: tuple[int, ...], reason: s
 
 
 def test_duplicate_faces_are_refused() -> None:
-    driver = _driver_with_hands([["3"], ["2"], []])
-    driver.act(0, PlayFaceDown(_slot(driver, 0, "3"), 3))
-    driver.act(1, PlayFaceDown(_slot(driver, 1, "2"), 5))
+    driver = driver_with_hands([["3"], ["2"], []])
+    driver.act(0, PlayFaceDown(slot_of(driver, 0, "3"), 3))
+    driver.act(1, PlayFaceDown(slot_of(driver, 1, "2"), 5))
     step = apply(driver.state, 2, Doubt())
     reveal = step.state.pending[0]
     with pytest.raises(E.BadResolution, match="revealed twice"):
@@ -151,8 +124,8 @@ def test_illegal_actions_name_the_seat_and_change_nothing(
 
 
 def test_views_show_own_faces_and_hide_the_others() -> None:
-    driver = _driver_with_hands([["3"], ["2"], []])
-    driver.act(0, PlayFaceDown(_slot(driver, 0, "3"), 3))
+    driver = driver_with_hands([["3"], ["2"], []])
+    driver.act(0, PlayFaceDown(slot_of(driver, 0, "3"), 3))
     state = driver.state
     mine = view_for(state, driver.knowledge[0], 0)
     theirs = view_for(state, driver.knowledge[1], 1)
@@ -182,10 +155,10 @@ class _RecordingOracle(OracleDriver):
 
 
 def test_a_gift_is_a_transfer_and_the_receiver_learns_the_face() -> None:
-    driver = _driver_with_hands([["give_away_1", "7"], [], []])
+    driver = driver_with_hands([["give_away_1", "7"], [], []])
     recorder = _RecordingOracle(3, decks=[[driver.faces[slot] for slot in range(54)]])
-    give = _slot(recorder, 0, "7")
-    recorder.act(0, PlayFaceUp(_slot(recorder, 0, "give_away_1"), CardKind.GIVE_AWAY_1, 2, give))
+    give = slot_of(recorder, 0, "7")
+    recorder.act(0, PlayFaceUp(slot_of(recorder, 0, "give_away_1"), CardKind.GIVE_AWAY_1, 2, give))
     state = recorder.state
     assert give in state.hands[2] and give not in state.hands[0]
     assert recorder.knowledge[2][give] == _id("7")
@@ -239,10 +212,10 @@ def test_the_same_deck_and_actions_give_the_same_events() -> None:
 
 
 def test_a_view_is_a_snapshot_of_what_the_seat_knew() -> None:
-    driver = _driver_with_hands([["3"], [], []])
+    driver = driver_with_hands([["3"], [], []])
     view = view_for(driver.state, driver.knowledge[0], 0)
     known_before = dict(view.knowledge)
-    driver.act(0, PlayFaceDown(_slot(driver, 0, "3"), 4))
+    driver.act(0, PlayFaceDown(slot_of(driver, 0, "3"), 4))
     driver.act(1, Doubt())  # 3 is not 4: seat 0 picks up 2 and learns their faces
     assert len(driver.knowledge[0]) == len(known_before) + 2
     assert dict(view.knowledge) == known_before

@@ -106,6 +106,17 @@ async def restart_seat(table: LocalTable, seat: int, directory: Path, *, seed: i
     return restarted
 
 
+async def rejoin_seat(table: LocalTable, seat: int, directory: Path, *, seed: int) -> TablePeer:
+    """`restart_seat`, then connect the restarted seat to every other seat."""
+    restarted = await restart_seat(table, seat, directory, seed=seed)
+    for other in range(len(table.peers)):
+        if other != seat:
+            address = table.meshes[other].address
+            assert address is not None
+            await table.meshes[seat].connect(*address, expected_peer=identity(other).key)
+    return restarted
+
+
 def sign_roster(ids: list[Identity], table_id: bytes, options: Any) -> SignedRoster:
     """The roster a lobby would have had every seat sign (protocol.md 5.3)."""
     driver = table_class_for(options)
@@ -170,3 +181,19 @@ async def open_table(
 
 async def play_to_end(table: LocalTable, timeout: float = 60.0) -> None:
     await asyncio.gather(*(peer.finished(timeout) for peer in table.peers))
+
+
+def play_a_game(
+    seats: int, directory: Path, options: Any = None, *, timeout: float = 60.0, **kwargs: Any
+) -> None:
+    """Outside any event loop (a module-scoped fixture): open a table of `seats` bot peers in
+    `directory` (`open_table`'s options), play it to its end and close it."""
+
+    async def play() -> None:
+        table = await open_table(seats, directory, options, **kwargs)
+        try:
+            await play_to_end(table, timeout)
+        finally:
+            await table.close()
+
+    asyncio.run(play())

@@ -4,7 +4,7 @@ moved fails with the right seat named."""
 from __future__ import annotations
 
 import json
-import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import msgpack
@@ -13,53 +13,25 @@ import pytest
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 from fairdeal.ui.cli import main
 
-from .support import open_table, play_to_end
+from .records import (
+    applied_indices,
+    read_records,
+    seat_of,
+    swap_two_seats_envelopes,
+    write_records,
+)
+from .support import play_a_game
 
 
 @pytest.fixture(scope="module")
 def game_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import asyncio
-
     directory = tmp_path_factory.mktemp("game")
-
-    async def play() -> None:
-        table = await open_table(3, directory, seed=7)
-        try:
-            await play_to_end(table)
-        finally:
-            await table.close()
-
-    asyncio.run(play())
+    play_a_game(3, directory, seed=7)
     return directory
 
 
 def transcripts(directory: Path) -> list[Path]:
     return sorted(directory.glob("seat*/table.transcript"))
-
-
-def read_records(path: Path) -> list[dict]:
-    data, records, offset = path.read_bytes(), [], 0
-    while offset < len(data):
-        (length,) = struct.unpack_from(">I", data, offset)
-        records.append(msgpack.unpackb(data[offset + 4 : offset + 4 + length], raw=False))
-        offset += 4 + length
-    return records
-
-
-def write_records(path: Path, records: list[dict]) -> None:
-    out = b""
-    for record in records:
-        payload = msgpack.packb(record, use_bin_type=True)
-        out += struct.pack(">I", len(payload)) + payload
-    path.write_bytes(out)
-
-
-def applied_indices(records: list[dict]) -> list[int]:
-    return [i for i, r in enumerate(records) if r["k"] == "applied"]
-
-
-def seat_of(record: dict) -> int:
-    return msgpack.unpackb(record["d"], raw=False)[2]
 
 
 def test_every_transcript_verifies_and_they_agree(game_dir: Path, capsys) -> None:
@@ -109,15 +81,7 @@ def test_a_dropped_envelope_names_its_seat(game_dir: Path, tmp_path: Path, posit
 @pytest.mark.parametrize("position", [4, 30, 50])
 def test_a_moved_envelope_names_its_seat(game_dir: Path, tmp_path: Path, position: int) -> None:
     records = read_records(transcripts(game_dir)[2])
-    applied = applied_indices(records)
-    # swap two adjacent envelopes of different seats, from `position` on
-    at = next(
-        i
-        for i in range(position, len(applied) - 1)
-        if seat_of(records[applied[i]]) != seat_of(records[applied[i + 1]])
-    )
-    first, second = applied[at], applied[at + 1]
-    records[first], records[second] = records[second], records[first]
+    at, first = swap_two_seats_envelopes(records, position)
     path = tmp_path / "moved.transcript"
     write_records(path, records)
     report = audit_transcript(path)
@@ -166,34 +130,33 @@ def test_an_honest_transcript_records_protocol_version_3(game_dir: Path) -> None
     assert all(read_records(path)[0]["proto"] == 3 for path in transcripts(game_dir))
 
 
-def test_a_transcript_of_protocol_version_2_is_refused_naming_its_version(
-    game_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def _as_version_2(header: dict) -> None:
+    header["proto"] = 2  # version 2 sent no relayed envelopes and had another Phase 1
+
+
+def _as_version_1(header: dict) -> None:
+    del header["proto"]  # a version 1 header: the field did not exist
+
+
+@pytest.mark.parametrize(("version", "make_old"), [(2, _as_version_2), (1, _as_version_1)])
+def test_a_transcript_of_an_older_protocol_version_is_refused_naming_its_version(
+    game_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    version: int,
+    make_old: Callable[[dict], None],
 ) -> None:
+    """Refused before any proof is checked, naming the version that made it."""
     records = read_records(transcripts(game_dir)[0])
-    records[0]["proto"] = 2  # version 2 sent no relayed envelopes and had another Phase 1
-    path = tmp_path / "v2.transcript"
+    make_old(records[0])
+    path = tmp_path / f"v{version}.transcript"
     write_records(path, records)
     report = audit_transcript(path)
     assert not report.verified
     assert report.fault.what == "another protocol version"
-    assert "made by protocol version 2" in report.fault.evidence
+    assert f"made by protocol version {version}" in report.fault.evidence
     assert main(["audit", str(path)]) == 1
-    assert "made by protocol version 2" in capsys.readouterr().out
-
-
-def test_a_transcript_of_protocol_version_1_is_refused_before_any_proof(
-    game_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    records = read_records(transcripts(game_dir)[0])
-    del records[0]["proto"]  # a version 1 header: the field did not exist
-    path = tmp_path / "v1.transcript"
-    write_records(path, records)
-    report = audit_transcript(path)
-    assert not report.verified
-    assert report.fault.what == "another protocol version"
-    assert "made by protocol version 1" in report.fault.evidence
-    assert main(["audit", str(path)]) == 1
-    assert "made by protocol version 1" in capsys.readouterr().out
+    assert f"made by protocol version {version}" in capsys.readouterr().out
 
 
 def test_a_log_without_the_roster_envelope_names_seat_0(game_dir: Path, tmp_path: Path) -> None:

@@ -22,20 +22,11 @@ from fairdeal.p2p.table.peer import evidence_path
 from fairdeal.ui.cli import main
 
 from .cheaters import OverLimitBot
-from .support import open_table, play_to_end
+from .support import play_a_game
 
 
 def _play(directory: Path, seats: int, **kwargs) -> None:
-    import asyncio
-
-    async def play() -> None:
-        table = await open_table(seats, directory, seed=11, **kwargs)
-        try:
-            await play_to_end(table)
-        finally:
-            await table.close()
-
-    asyncio.run(play())
+    play_a_game(seats, directory, seed=11, **kwargs)
 
 
 @pytest.fixture(scope="module")

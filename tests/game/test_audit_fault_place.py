@@ -16,8 +16,8 @@ from fairdeal.engine.lie import Claim, LieOptions
 from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.table.audit import audit_transcript
 
+from .records import applied_indices, read_records
 from .support import open_table, play_to_end
-from .test_audit import applied_indices, read_records
 
 pytestmark = pytest.mark.timeout(120)
 CHEATER = 1

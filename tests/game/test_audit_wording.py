@@ -4,7 +4,6 @@ and a record altered after signing does not read as if its signer cheated."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 from pathlib import Path
@@ -15,21 +14,14 @@ from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 from fairdeal.ui.cli import main
 
-from .support import open_table, play_to_end
-from .test_audit import applied_indices, read_records, seat_of, write_records
+from .records import applied_indices, read_records, seat_of, write_records
+from .support import play_a_game
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def _play(directory: Path, seed: int) -> Path:
-    async def play() -> None:
-        table = await open_table(2, directory, LieOptions(rounds=1, hand_size=2), seed=seed)
-        try:
-            await play_to_end(table, timeout=90)
-        finally:
-            await table.close()
-
-    asyncio.run(play())
+    play_a_game(2, directory, LieOptions(rounds=1, hand_size=2), seed=seed, timeout=90)
     return directory / "seat1" / "table.transcript"
 
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from fairdeal.engine.bots import Bot
 from fairdeal.engine.larry import PlayFaceDown, legal_actions
 from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.canonical import pack_canonical, unpack_canonical
 from fairdeal.p2p.games.larry.table import ACT
+from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.api import FaultDetected
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.peer import evidence_path
+from fairdeal.p2p.table.peer import TablePeer, evidence_path
 
 from .cheaters import (
     FakeNumberBot,
@@ -44,45 +49,34 @@ async def assert_caught(table: LocalTable, what: str) -> None:
         assert what in report.fault.what
 
 
-async def test_a_wrong_decryption_share_is_caught(tmp_path: Path) -> None:
-    table = await open_table(4, tmp_path, tables={CHEATER: WrongShareTable})
+def _placers_on_the_cheater(bot: Bot) -> Bot:
+    return PlacerBot(bot, CHEATER)
+
+
+# One cheat each: (seats, the cheater's table class or bot wrapper, other seats' wrappers, seed,
+# the words the fault names). L12: in the face-up case seats 1-3 put "play face-up" on seat 0
+# whenever they can; seat 0 then claims a number card face-up and shows an action card.
+CHEATS = {
+    "a wrong decryption share": (4, {CHEATER: WrongShareTable}, {}, 0, "share"),
+    "an announcement above the limit": (3, {}, {CHEATER: OverLimitBot}, 0, "above the limit"),
+    "playing a slot it does not hold": (3, {}, {CHEATER: ForeignSlotBot}, 0, "not in your hand"),
+    "a non-number under the face-up obligation": (
+        4,
+        {},
+        {CHEATER: FakeNumberBot, **dict.fromkeys((1, 2, 3), _placers_on_the_cheater)},
+        8,
+        "claimed number face-up",
+    ),
+    "a refused reveal": (3, {CHEATER: RefusingTable}, {}, 0, "deck.refuse"),
+}
+
+
+@pytest.mark.parametrize("cheat", CHEATS)
+async def test_a_cheat_is_caught(cheat: str, tmp_path: Path) -> None:
+    seats, tables, wrap, seed, what = CHEATS[cheat]
+    table = await open_table(seats, tmp_path, tables=tables, wrap=wrap, seed=seed)
     try:
-        await assert_caught(table, "share")
-    finally:
-        await table.close()
-
-
-async def test_an_announcement_above_the_limit_is_caught(tmp_path: Path) -> None:
-    table = await open_table(3, tmp_path, wrap={CHEATER: OverLimitBot})
-    try:
-        await assert_caught(table, "above the limit")
-    finally:
-        await table.close()
-
-
-async def test_playing_a_slot_it_does_not_hold_is_caught(tmp_path: Path) -> None:
-    table = await open_table(3, tmp_path, wrap={CHEATER: ForeignSlotBot})
-    try:
-        await assert_caught(table, "not in your hand")
-    finally:
-        await table.close()
-
-
-async def test_a_non_number_under_the_face_up_obligation_is_caught(tmp_path: Path) -> None:
-    # L12: seats 1-3 put "play face-up" on seat 0 whenever they can; seat 0 then claims a
-    # number card face-up and shows an action card.
-    wrap = {CHEATER: FakeNumberBot, **{s: (lambda b: PlacerBot(b, CHEATER)) for s in (1, 2, 3)}}
-    table = await open_table(4, tmp_path, wrap=wrap, seed=8)
-    try:
-        await assert_caught(table, "claimed number face-up")
-    finally:
-        await table.close()
-
-
-async def test_a_refused_reveal_is_caught(tmp_path: Path) -> None:
-    table = await open_table(3, tmp_path, tables={CHEATER: RefusingTable})
-    try:
-        await assert_caught(table, "deck.refuse")
+        await assert_caught(table, what)
     finally:
         await table.close()
 
@@ -104,29 +98,43 @@ async def test_an_action_out_of_turn_is_caught(tmp_path: Path) -> None:
         await table.close()
 
 
+async def two_actions_for_one_place(table: LocalTable) -> tuple[Envelope, Envelope]:
+    """At the cheater's (botless) turn, sign two different legal moves for the same place,
+    sending neither."""
+    cheater = table.peers[CHEATER]
+    await cheater.sync.wait_until(lambda: cheater.table.my_turn(), timeout=30)
+    # two different legal moves (whatever the deal: an L12 obligation allows other ones)
+    one, other = legal_actions(cheater.table.view())[:2]
+    log = cheater.sync.log
+    first = log.author(cheater.identity, CHEATER, ACT, to_data(one))
+    second = log.author(cheater.identity, CHEATER, ACT, to_data(other))
+    return first, second
+
+
+async def assert_stopped_for_equivocation(table: LocalTable, peer: TablePeer) -> FaultDetected:
+    """The honest `peer` stops naming the cheater for equivocation, and its transcript's audit
+    says the same; returns the peer's fault."""
+    await peer.finished(timeout=30)
+    fault = peer.table.fault
+    assert fault is not None and fault.seat == CHEATER
+    assert "equivocation" in fault.what
+    report = audit_transcript(table.transcript(peer.seat))
+    assert not report.verified and report.fault.seat == CHEATER
+    assert "equivocation" in report.fault.what
+    return fault
+
+
 async def test_two_signed_actions_for_one_place_are_caught(tmp_path: Path) -> None:
     table = await open_table(4, tmp_path, wrap={CHEATER: lambda bot: None})
     cheater = table.peers[CHEATER]
     try:
-        await cheater.sync.wait_until(lambda: cheater.table.my_turn(), timeout=30)
-        # two different legal moves (whatever the deal: an L12 obligation allows other ones)
-        one, other = legal_actions(cheater.table.view())[:2]
-        log = cheater.sync.log
-        first = log.author(cheater.identity, CHEATER, ACT, to_data(one))
-        second = log.author(cheater.identity, CHEATER, ACT, to_data(other))
+        first, second = await two_actions_for_one_place(table)
         assert (first.seq, first.signed) != (second.seq, second.signed) and first.seq == second.seq
         for seat, pair in ((1, (first, second)), (2, (second, first)), (3, (first, second))):
             for envelope in pair:
                 cheater.mesh.send(table.roster.keys[seat], envelope.to_wire())
-        honest = table.peers[1:]
-        for peer in honest:
-            await peer.finished(timeout=30)
-            assert peer.table.fault is not None
-            assert peer.table.fault.seat == CHEATER
-            assert "equivocation" in peer.table.fault.what
-            report = audit_transcript(table.transcript(peer.seat))
-            assert not report.verified and report.fault.seat == CHEATER
-            assert "equivocation" in report.fault.what
+        for peer in table.peers[1:]:
+            await assert_stopped_for_equivocation(table, peer)
     finally:
         await table.close()
 
@@ -154,24 +162,16 @@ async def test_two_actions_for_one_place_sent_to_disjoint_seats_are_caught(tmp_p
     table = await open_table(4, tmp_path, wrap={CHEATER: lambda bot: None})
     cheater = table.peers[CHEATER]
     try:
-        await cheater.sync.wait_until(lambda: cheater.table.my_turn(), timeout=30)
-        one, other = legal_actions(cheater.table.view())[:2]
-        log = cheater.sync.log
-        first = log.author(cheater.identity, CHEATER, ACT, to_data(one))
-        second = log.author(cheater.identity, CHEATER, ACT, to_data(other))
+        first, second = await two_actions_for_one_place(table)
         cheater.mesh.send(table.roster.keys[1], first.to_wire())
         for seat in (2, 3):
             cheater.mesh.send(table.roster.keys[seat], second.to_wire())
         for peer in table.peers[1:]:
-            await peer.finished(timeout=30)
-            fault = peer.table.fault
-            assert fault is not None and fault.seat == CHEATER and fault.what == "equivocation"
+            fault = await assert_stopped_for_equivocation(table, peer)
+            assert fault.what == "equivocation"
             assert first.id.hex()[:16] in fault.evidence and second.id.hex()[:16] in fault.evidence
             kept = evidence_path(table.transcript(peer.seat)).read_bytes()
             assert first.signature in kept and second.signature in kept
-            report = audit_transcript(table.transcript(peer.seat))
-            assert not report.verified and report.fault.seat == CHEATER
-            assert "equivocation" in report.fault.what
     finally:
         await table.close()
 

@@ -3,58 +3,16 @@ it from another process: both play a short game to the end; the transcripts audi
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.audit import audit_many
+from .headless import assert_one_verified_game, host_with_a_bot_from_another_process
 
 pytestmark = pytest.mark.timeout(120)
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "fairdeal", *args]
 
 
 def test_host_with_a_local_bot_and_a_bot_from_another_process(tmp_path: Path) -> None:
-    host = subprocess.Popen(
-        command(
-            *("host", "larry", "--seats", "3", "--bots", "1", "--headless", "--short"),
-            *("--no-mdns", "--bind", "127.0.0.1", "--data", str(tmp_path / "host")),
-            *("--timeout", "90"),
-        ),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert host.stdout is not None
-        listening = json.loads(host.stdout.readline())["listening"]
-        guest = subprocess.run(
-            command(
-                *("bot", "--peer", f"127.0.0.1:{listening[1]}", "--bind", "127.0.0.1"),
-                *("--data", str(tmp_path / "guest"), "--timeout", "90"),
-            ),
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=100,
-        )
-        assert guest.returncode == 0, guest.stderr[-2000:]
-        results = [json.loads(guest.stdout.strip().splitlines()[-1])]
-        results += [json.loads(line) for line in host.stdout.read().splitlines()]
-        assert host.wait(timeout=30) == 0
-    finally:
-        if host.poll() is None:
-            host.kill()
-    assert sorted(r["seat"] for r in results) == [0, 1, 2]
-    assert all(r["over"] and r["fault"] is None for r in results)
-    reports, disagreement = audit_many([Path(r["transcript"]) for r in results])
-    assert disagreement is None
-    assert all(r.verified and r.over for r in reports)
-    assert all(r.signed_roster for r in reports)  # the log opened with the signed roster
+    host = ("host", "larry", "--seats", "3", "--bots", "1", "--short")
+    results = host_with_a_bot_from_another_process(tmp_path, host, "--data", timeout=90)
+    assert_one_verified_game(results, seats=3)

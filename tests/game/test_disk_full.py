@@ -14,7 +14,7 @@ from fairdeal.p2p.log.transcript import TranscriptWriteError, torn_tail_path
 from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 
-from .support import identity, open_table, restart_seat
+from .support import open_table, rejoin_seat
 
 pytestmark = pytest.mark.timeout(120)
 VICTIM = 1
@@ -58,10 +58,7 @@ async def test_a_full_disk_stops_the_seat_keeps_what_was_written_and_it_resumes(
         on_disk = path.read_bytes()
 
         # Space again: the seat restarts from its files (as `fairdeal resume` does).
-        await restart_seat(table, VICTIM, tmp_path, seed=3)
-        mesh = table.meshes[VICTIM]
-        for seat in (0, 2):
-            await mesh.connect(*table.meshes[seat].address, expected_peer=identity(seat).key)
+        await rejoin_seat(table, VICTIM, tmp_path, seed=3)
         for peer in table.peers:
             await peer.finished(timeout=60)
         aside = torn_tail_path(path, len(on_disk) - kept.ignored_bytes)

@@ -50,23 +50,7 @@ def test_a_card_given_back_to_the_seat_that_gave_it_is_received() -> None:
     # the receiver's own share (the deck would reject it as needless).
     table = SansIOTable(2, LarryOptions(short_game=True), seed=0)
     bots = [make_bot("heuristic", random.Random(s)) for s in range(2)]
-
-    def policy(seat: int, t: LarryTable) -> Action:
-        view = t.view()
-        hand = view.hand
-        if view.state.phase == "play" and not view.state.obligated[seat] and len(hand) >= 3:
-            for slot, face in hand:
-                if face is not None and DECK_CARDS[face].kind is CardKind.GIVE_AWAY_1:
-                    received = [g.slot for g in gifts(t) if g.target == seat]
-                    give = received[-1] if received else None
-                    if give is None or give not in dict(hand) or give == slot:
-                        give = next(s for s, _ in hand if s != slot)
-                    return PlayFaceUp(
-                        slot, CardKind.GIVE_AWAY_1, target=1 - seat, give=give, larry=len(hand) == 3
-                    )
-        return bots[seat].choose(view)
-
-    table.run(policy)
+    table.run(giving_policy(bots, {0: 1, 1: 0}))
     given = gifts(table.tables[0])
     assert any(
         a.slot == b.slot and a.target == b.seat and b.target == a.seat
@@ -115,9 +99,9 @@ def test_shares_that_leave_one_out_are_refused_and_blamed() -> None:
 CHAIN = {2: 1, 1: 0, 0: 1}  # who gives to whom
 
 
-def chain_policy(bots: list) -> Policy:
-    """L11 whenever possible along CHAIN, giving on the card received last (so one card goes
-    2→1, 1→0, 0→1)."""
+def giving_policy(bots: list, targets: dict[int, int]) -> Policy:
+    """L11 whenever possible, each seat giving to its seat in `targets`, on the card it received
+    last (so along CHAIN one card goes 2→1, 1→0, 0→1); otherwise the seat's bot plays."""
 
     def policy(seat: int, t: LarryTable) -> Action:
         view = t.view()
@@ -129,9 +113,12 @@ def chain_policy(bots: list) -> Policy:
                     give = received[-1] if received else None
                     if give is None or give not in dict(hand) or give == slot:
                         give = next(s for s, _ in hand if s != slot)
-                    target = CHAIN[seat]
                     return PlayFaceUp(
-                        slot, CardKind.GIVE_AWAY_1, target=target, give=give, larry=len(hand) == 3
+                        slot,
+                        CardKind.GIVE_AWAY_1,
+                        target=targets[seat],
+                        give=give,
+                        larry=len(hand) == 3,
                     )
         return bots[seat].choose(view)
 
@@ -159,7 +146,7 @@ def test_a_card_given_twice_to_the_same_seat_is_received_both_times() -> None:
     for seed in range(28, 60):
         table = SansIOTable(3, LarryOptions(), seed=seed)
         bots = [make_bot("heuristic", random.Random(10 * seed + s)) for s in range(3)]
-        table.run(chain_policy(bots))
+        table.run(giving_policy(bots, CHAIN))
         chain = _given_back(table)
         if chain is not None:
             break

@@ -103,16 +103,19 @@ async def test_a_false_accusation_after_a_good_forward_blames_the_accuser(
         await table.close()
 
 
-def first_fault(table: SansIOTable) -> list[tuple[int, str]]:
-    return [(t.fault.seat, t.fault.what) for t in table.tables if t.fault is not None]
+def every_seat_blames(seat: int, words: str, tables: dict[int, Any]) -> SansIOTable:
+    """Run a 3-seat sans-IO table of givers with these seats' table classes: every seat stops
+    with a fault naming `seat`, `words` in its reason. Returns the table."""
+    table = SansIOTable(3, LarryOptions(short_game=True), seed=3, tables=tables)
+    table.run(givers())
+    faults = [(t.fault.seat, t.fault.what) for t in table.tables if t.fault is not None]
+    assert len(faults) == 3, faults
+    assert all(blamed == seat and words in what for blamed, what in faults), faults
+    return table
 
 
 def test_an_accusation_without_the_forward_blames_the_accuser() -> None:
-    table = SansIOTable(3, LarryOptions(short_game=True), seed=3, tables={1: BareAccuserTable})
-    table.run(givers())
-    faults = first_fault(table)
-    assert len(faults) == 3, faults
-    assert all(seat == 1 and "without its signed forward" in what for seat, what in faults)
+    every_seat_blames(1, "without its signed forward", {1: BareAccuserTable})
 
 
 class ForgedEvidenceGifts(GiveAways):
@@ -135,20 +138,12 @@ class ForgedEvidenceTable(LarryTable):
 
 
 def test_an_accusation_with_a_forward_the_giver_did_not_sign_blames_the_accuser() -> None:
-    table = SansIOTable(3, LarryOptions(short_game=True), seed=3, tables={1: ForgedEvidenceTable})
-    table.run(givers())
-    faults = first_fault(table)
-    assert len(faults) == 3, faults
-    assert all(seat == 1 and "did not sign for this gift" in what for seat, what in faults)
+    every_seat_blames(1, "did not sign for this gift", {1: ForgedEvidenceTable})
 
 
 def test_a_bad_forward_is_proved_by_the_receiver_and_blames_the_giver() -> None:
     giver = 0
-    table = SansIOTable(3, LarryOptions(short_game=True), seed=3, tables={giver: BadForwardTable})
-    table.run(givers())
-    faults = first_fault(table)
-    assert len(faults) == 3, faults
-    assert all(seat == giver and "gave a bad card" in what for seat, what in faults)
+    table = every_seat_blames(giver, "gave a bad card", {giver: BadForwardTable})
     receiver = table.tables[GIVE_TO[giver]]
     assert not receiver.kept_forwards  # item 5: a forward that failed is never kept
 

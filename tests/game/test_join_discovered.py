@@ -6,20 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import Identity
-from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable, TableAd
+from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
 from fairdeal.p2p.table.api import Notice
-from fairdeal.p2p.table.session import NetworkedTable, NetworkSettings, host_table, use_settings
+from fairdeal.p2p.table.session import NetworkedTable, use_settings
 from fairdeal.ui.table_factory import join_discovered
 
+from .loopback import loopback_settings, started_short_host
+
 WAIT_S = 20.0
-
-
-def settings(directory: Path) -> NetworkSettings:
-    return NetworkSettings(
-        data_dir=directory, bind="127.0.0.1", interfaces=LOOPBACK, advertise=False
-    )
 
 
 def found_at(host: NetworkedTable, fingerprint: str) -> DiscoveredTable:
@@ -35,23 +30,14 @@ def notices(session: NetworkedTable) -> list[str]:
 
 
 async def open_host(tmp_path: Path) -> NetworkedTable:
-    host = host_table(
-        seats=2,
-        bots=0,
-        options=LarryOptions(short_game=True),
-        name="Tess",
-        settings=settings(tmp_path / "host"),
-    )
-    await host.start()
-    await host.wait_for(lambda: host.address is not None, WAIT_S)
-    return host
+    return await started_short_host(tmp_path / "host", WAIT_S)
 
 
 async def test_a_host_whose_key_is_not_the_advertised_one_is_refused(tmp_path: Path) -> None:
     host = await open_host(tmp_path)
     # The record names another key (a LAN impostor answering with the same table name).
     advertised = Identity.generate("Tess", lambda n: b"\x07" * n).fingerprint
-    previous = use_settings(settings(tmp_path / "guest"))
+    previous = use_settings(loopback_settings(tmp_path / "guest"))
     try:
         guest = join_discovered(found_at(host, advertised), "Guy")
         assert isinstance(guest, NetworkedTable)
@@ -68,7 +54,7 @@ async def test_a_host_whose_key_is_not_the_advertised_one_is_refused(tmp_path: P
 
 async def test_a_host_proving_the_advertised_key_is_joined(tmp_path: Path) -> None:
     host = await open_host(tmp_path)
-    previous = use_settings(settings(tmp_path / "guest"))
+    previous = use_settings(loopback_settings(tmp_path / "guest"))
     try:
         guest = join_discovered(found_at(host, host.identity.fingerprint), "Guy")
         assert isinstance(guest, NetworkedTable)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.simulate import Simulation
+
+from .simulations import assert_transcripts_audit, leftovers_killed
 
 pytestmark = [pytest.mark.timeout(200), pytest.mark.slow]
 
@@ -19,7 +20,7 @@ async def test_peers_killed_together_restart_and_the_game_completes(
     tmp_path: Path, victims: tuple[int, ...]
 ) -> None:
     simulation = Simulation(4, tmp_path / "sim", short=True, seed=9, timeout=150)
-    try:
+    with leftovers_killed(simulation):
         await simulation.start()
         await simulation.wait_for(victims[0], lambda p: p.moves >= 4)
         for victim in victims:
@@ -27,12 +28,6 @@ async def test_peers_killed_together_restart_and_the_game_completes(
         for victim in victims:
             await simulation.restart(victim)
         summary = await simulation.finish()
-    finally:
-        for peer in simulation.peers:
-            if peer.process is not None and peer.process.returncode is None:
-                peer.process.kill()
     assert summary["result"] == "finished", summary
     assert summary["agree"]
-    reports, disagreement = audit_many(simulation.transcripts())
-    assert disagreement is None
-    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+    assert_transcripts_audit(simulation)

@@ -3,65 +3,17 @@ end with the full protocol, and their transcripts audit as verified and agree.""
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.audit import audit_many
-from tests.p2p.netns import VirtualLan
+from .headless import assert_one_verified_game, play_on_a_virtual_lan
 
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(180)]
-ROOT = Path(__file__).resolve().parents[2]
 WAIT_S = 120.0
 
 
-def result_line(line: str) -> bool:
-    return line.startswith('{"seat"')
-
-
 def test_four_namespaced_peers_find_the_table_by_mdns_and_play_to_the_end(tmp_path: Path) -> None:
-    env = {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "HOME": str(tmp_path)}
-    with VirtualLan(4) as lan:
-        host, *guests = lan.hosts
-        base = [sys.executable, "-m", "fairdeal"]
-        processes = [
-            lan.spawn(
-                host,
-                [
-                    *base,
-                    *("host", "larry", "--seats", "4", "--headless", "--short"),
-                    *("--name", "LAN test", "--data", str(tmp_path / "seat-host")),
-                    *("--timeout", str(WAIT_S)),
-                ],
-                name="host",
-                env=env,
-                cwd=ROOT,
-            )
-        ]
-        for index, guest in enumerate(guests, start=1):
-            processes.append(
-                lan.spawn(
-                    guest,
-                    [
-                        *base,
-                        *("bot", "--table", "LAN test", "--data", str(tmp_path / f"g{index}")),
-                        *("--timeout", str(WAIT_S)),
-                    ],
-                    name=f"guest{index}",
-                    env=env,
-                    cwd=ROOT,
-                )
-            )
-        results = [json.loads(p.expect(result_line, WAIT_S)) for p in processes]
-    assert sorted(r["seat"] for r in results) == [0, 1, 2, 3]
-    assert all(r["over"] and r["fault"] is None for r in results), results
-    assert len({tuple(r["scores"]) for r in results}) == 1
-    files = [Path(r["transcript"]) for r in results]
-    assert all(os.path.exists(f) for f in files)
-    reports, disagreement = audit_many(files)
-    assert disagreement is None
-    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
-    assert all(r.signed_roster for r in reports)  # the log opened with the signed roster
+    host = ("host", "larry", "--short")
+    results = play_on_a_virtual_lan(tmp_path, 4, host, "LAN test", "--data", WAIT_S)
+    assert_one_verified_game(results, seats=4)

@@ -126,6 +126,16 @@ def late_step_envelope(net: LieSansIO, seat: int, prev: bytes) -> Any:
     )
 
 
+def assert_a_step_signed_after_is_caught(net: LieSansIO, head: bytes, words: str) -> None:
+    """The cheater's step envelope signed after `head` (too early), sent to every seat: each
+    blames the cheater, `words` in the reason."""
+    envelope = late_step_envelope(net, CHEATER, head)
+    for seat in range(3):
+        net.receive(seat, envelope)
+    net.run(claims=no_claims)
+    assert_caught(net, words)
+
+
 def test_a_step_envelope_signed_before_the_step_before_ended_names_its_author() -> None:
     """A seat that opens (or commits) before it has applied every envelope of the step before
     could have seen the others' openings first: its envelope's `prev` shows it, and every peer
@@ -140,11 +150,9 @@ def test_a_step_envelope_signed_before_the_step_before_ended_names_its_author() 
     assert entries[own + 1].kind == STEP and entries[own + 1].seat == 2  # the step's last
     heads = net.tables[CHEATER]._heads
     before_end = next(h for h, n in heads.items() if n == own + 1)  # after its own, before 2's
-    envelope = late_step_envelope(net, CHEATER, before_end)
-    for seat in range(3):
-        net.receive(seat, envelope)
-    net.run(claims=no_claims)
-    assert_caught(net, "envelope before it had applied every step")
+    assert_a_step_signed_after_is_caught(
+        net, before_end, "envelope before it had applied every step"
+    )
 
 
 def test_a_claim_signed_before_the_layout_is_fixed_is_refused() -> None:
@@ -152,11 +160,7 @@ def test_a_claim_signed_before_the_layout_is_fixed_is_refused() -> None:
     table = net.tables[CHEATER]
     heads = table._heads
     before_layout = next(h for h, n in heads.items() if n == table.ledger.step_end - 1)
-    envelope = late_step_envelope(net, CHEATER, before_layout)
-    for seat in range(3):
-        net.receive(seat, envelope)
-    net.run(claims=no_claims)
-    assert_caught(net, "envelope before the layout was fixed")
+    assert_a_step_signed_after_is_caught(net, before_layout, "envelope before the layout was fixed")
 
 
 # -- attack 3: no field blocks the table ----------------------------------------------------------

@@ -10,8 +10,9 @@ import pytest
 
 from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.log.transcript import load_transcript
-from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.simulate import Simulation
+
+from .simulations import assert_transcripts_audit, leftovers_killed
 
 pytestmark = [pytest.mark.timeout(150), pytest.mark.slow]
 
@@ -35,7 +36,7 @@ async def test_a_peer_killed_and_restarted_finishes_the_game(tmp_path: Path, whe
         claim_pace=0.1 if when == "phase 1" else 0.0,
     )
     victim = simulation.transcripts()[VICTIM]
-    try:
+    with leftovers_killed(simulation):
         await simulation.start()
         if when == "phase 1":
             await simulation.wait_for(VICTIM, lambda p: p.claimed >= 1)
@@ -48,12 +49,6 @@ async def test_a_peer_killed_and_restarted_finishes_the_game(tmp_path: Path, whe
         # the newest applied record with it)
         assert (acts_in(victim) == 0) if when == "phase 1" else (acts_in(victim) >= 1)
         summary = await simulation.finish()
-    finally:
-        for peer in simulation.peers:
-            if peer.process is not None and peer.process.returncode is None:
-                peer.process.kill()
     assert summary["result"] == "finished" and summary["agree"], summary
     assert summary["claim_latency_ms"]["count"] >= 3 * HAND - HAND  # the victim's may be cut
-    reports, disagreement = audit_many(simulation.transcripts())
-    assert disagreement is None
-    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+    assert_transcripts_audit(simulation)

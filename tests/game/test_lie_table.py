@@ -24,14 +24,14 @@ from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.games.lie.races import commitment, done_rank, rank, step_seed, tie_winner
 from fairdeal.p2p.games.lie.table import STEP, LieTable
-from fairdeal.p2p.log.envelope import Envelope, sign_envelope
+from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import TableLog
 from fairdeal.p2p.log.transcript import Transcript, load_transcript
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 from fairdeal.p2p.table.games import table_class, table_class_for
 from tests.game.lie_sansio import LieSansIO, quick_options
-from tests.game.test_audit import read_records, write_records
+from tests.game.records import read_records, resigned, write_records
 
 
 def no_claims(_seat: int, _table: LieTable) -> None:
@@ -353,15 +353,7 @@ def phase_1_index(net: LieSansIO) -> int:
 def resign(net: LieSansIO, envelope: Envelope, body: dict) -> Envelope:
     """The envelope with another body, signed again by its own author (a tamper the signature
     cannot catch: only the rules can)."""
-    return sign_envelope(
-        net.ids[envelope.seat],
-        table=envelope.table,
-        seat=envelope.seat,
-        seq=envelope.seq,
-        prev=envelope.prev,
-        kind=envelope.kind,
-        body=body,
-    )
+    return resigned(net.ids[envelope.seat], envelope, body)
 
 
 def first_step(net: LieSansIO, test: Callable[[dict], bool]) -> int:

@@ -13,7 +13,7 @@ import pytest
 
 from fairdeal.p2p.table.audit import audit_many
 
-from .support import identity, open_table, restart_seat
+from .support import open_table, rejoin_seat
 
 pytestmark = pytest.mark.timeout(120)
 VICTIM = 1
@@ -43,10 +43,7 @@ async def test_a_seat_that_lost_its_last_records_recovers_them_from_the_others(
         own = [offset for offset, record in records(data) if record["k"] == "signed"]
         path.write_bytes(data[: own[-lost]])  # the disk kept nothing after these
 
-        await restart_seat(table, VICTIM, tmp_path, seed=4)
-        mesh = table.meshes[VICTIM]
-        for seat in (0, 2):
-            await mesh.connect(*table.meshes[seat].address, expected_peer=identity(seat).key)
+        await rejoin_seat(table, VICTIM, tmp_path, seed=4)
         for peer in table.peers:
             await peer.finished(timeout=60)
             assert peer.table.fault is None, peer.table.fault

@@ -12,12 +12,11 @@ from textual.widgets import Select, Static
 
 from fairdeal.engine.bots import make_bot
 from fairdeal.p2p.identity import load_or_create_identity
-from fairdeal.p2p.lobby.discovery import LOOPBACK
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.api import FaultDetected
 from fairdeal.p2p.table.gather import join_lobby
 from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.session import NetworkedTable, NetworkSettings, use_settings
+from fairdeal.p2p.table.session import NetworkedTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.player import Player
@@ -26,6 +25,7 @@ from fairdeal.ui.table_factory import TableSpec
 from fairdeal.ui.table_finder import FixedFinder
 
 from .cheaters import WrongShareTable
+from .loopback import loopback_settings, settings_in_use
 
 WAIT_S = 30.0
 PLAYER = Player("Tess", "01234 56789 13579 24680 11223", "0123456789abcdef")
@@ -33,12 +33,8 @@ PLAYER = Player("Tess", "01234 56789 13579 24680 11223", "0123456789abcdef")
 
 @pytest.fixture
 def on_loopback(tmp_path: Path) -> Iterator[None]:
-    settings = NetworkSettings(
-        data_dir=tmp_path / "me", bind="127.0.0.1", interfaces=LOOPBACK, advertise=False
-    )
-    previous = use_settings(settings)
-    yield
-    use_settings(previous)
+    with settings_in_use(loopback_settings(tmp_path / "me")):
+        yield
 
 
 @pytest.mark.slow

@@ -22,13 +22,12 @@ from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import Played
 from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.identity import load_or_create_identity
-from fairdeal.p2p.lobby.discovery import LOOPBACK
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.api import FaultDetected, ProofStatus, StateChanged
 from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.gather import join_lobby
 from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.session import NetworkedTable, NetworkSettings, use_settings
+from fairdeal.p2p.table.session import NetworkedTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.lie.scores import LieScoresScreen
 from fairdeal.ui.games.lie.screen import LieTableScreen
@@ -38,6 +37,8 @@ from fairdeal.ui.table_factory import TableSpec
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 
+from .loopback import loopback_settings, settings_in_use
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 WAIT_S = 30.0
 PLAYER = Player("Tess", "01234 56789 13579 24680 11223", "0123456789abcdef")
@@ -46,12 +47,8 @@ SPEC = TableSpec(game="lie", seats=3, bots=1, rounds=1, hand_size=3, claim_pace=
 
 @pytest.fixture
 def on_loopback(tmp_path: Path) -> Iterator[None]:
-    settings = NetworkSettings(
-        data_dir=tmp_path / "me", bind="127.0.0.1", interfaces=LOOPBACK, advertise=False
-    )
-    previous = use_settings(settings)
-    yield
-    use_settings(previous)
+    with settings_in_use(loopback_settings(tmp_path / "me")):
+        yield
 
 
 class ReusedShareTable(LieTable):

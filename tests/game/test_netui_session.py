@@ -9,17 +9,12 @@ from pathlib import Path
 import pytest
 
 from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions
-from fairdeal.p2p.lobby.discovery import LOOPBACK
 from fairdeal.p2p.table.api import Notice
-from fairdeal.p2p.table.session import NetworkSettings, _bot_kinds, host_table, join_table
+from fairdeal.p2p.table.session import _bot_kinds, host_table, join_table
+
+from .loopback import loopback_settings, short_host
 
 WAIT_S = 20.0
-
-
-def settings(directory: Path) -> NetworkSettings:
-    return NetworkSettings(
-        data_dir=directory, bind="127.0.0.1", interfaces=LOOPBACK, advertise=False
-    )
 
 
 def dead_port() -> int:
@@ -31,7 +26,7 @@ def dead_port() -> int:
 
 async def test_a_join_nobody_answers_ends_the_session_with_the_reason(tmp_path: Path) -> None:
     session = join_table(
-        host="127.0.0.1", port=dead_port(), name="Tess", settings=settings(tmp_path)
+        host="127.0.0.1", port=dead_port(), name="Tess", settings=loopback_settings(tmp_path)
     )
     await session.start()
     async with asyncio.timeout(WAIT_S):
@@ -45,13 +40,7 @@ async def test_a_join_nobody_answers_ends_the_session_with_the_reason(tmp_path: 
 
 async def test_leaving_a_table_before_it_starts_stops_listening(tmp_path: Path) -> None:
     """Nobody may sit at a lobby whose host has left (fairdeal.p2p.table.gather closes its mesh)."""
-    session = host_table(
-        seats=3,
-        bots=1,
-        options=LarryOptions(short_game=True),
-        name="Tess",
-        settings=settings(tmp_path),
-    )
+    session = short_host(tmp_path, seats=3, bots=1)
     assert [seat.name for seat in session.seats] == ["Tess", "(open seat)", "(open seat)"]
     await session.start()
     await session.wait_for(lambda: session.address is not None, WAIT_S)
@@ -68,9 +57,13 @@ async def test_leaving_a_table_before_it_starts_stops_listening(tmp_path: Path) 
 
 def test_bad_tables_are_refused_and_bot_kinds_are_given_per_seat(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="2 to 8"):
-        host_table(seats=9, bots=1, options=LarryOptions(), name="T", settings=settings(tmp_path))
+        host_table(
+            seats=9, bots=1, options=LarryOptions(), name="T", settings=loopback_settings(tmp_path)
+        )
     with pytest.raises(ValueError, match="fewer bots"):
-        host_table(seats=3, bots=3, options=LarryOptions(), name="T", settings=settings(tmp_path))
+        host_table(
+            seats=3, bots=3, options=LarryOptions(), name="T", settings=loopback_settings(tmp_path)
+        )
     with pytest.raises(ValueError, match="negative"):
         host_table(
             seats=3,
@@ -78,7 +71,7 @@ def test_bad_tables_are_refused_and_bot_kinds_are_given_per_seat(tmp_path: Path)
             options=LarryOptions(),
             name="T",
             bot_delay=-0.5,
-            settings=settings(tmp_path),
+            settings=loopback_settings(tmp_path),
         )
     assert _bot_kinds("heuristic, random", 3) == ["heuristic", "random", "heuristic"]
     assert _bot_kinds("random", 2) == ["random", "random"]
@@ -100,14 +93,7 @@ async def test_the_local_bot_peers_are_given_the_tables_bot_delay(
         return []  # no bot joins: the test only looks at what they were given
 
     monkeypatch.setattr(table_session, "local_bots", local_bots)
-    session = host_table(
-        seats=3,
-        bots=2,
-        options=LarryOptions(short_game=True),
-        name="Tess",
-        bot_delay=0.6,
-        settings=settings(tmp_path),
-    )
+    session = short_host(tmp_path, seats=3, bots=2, bot_delay=0.6)
     await session.start()
     async with asyncio.timeout(WAIT_S):
         await started.wait()

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.simulate import Simulation
+
+from .simulations import assert_transcripts_audit, leftovers_killed
 
 pytestmark = pytest.mark.timeout(150)
 VICTIM = 2
@@ -20,21 +21,15 @@ async def test_a_peer_killed_mid_hand_restarts_catches_up_and_the_game_completes
     tmp_path: Path, victim: int, after_moves: int
 ) -> None:
     simulation = Simulation(4, tmp_path / "sim", short=True, seed=5, timeout=120)
-    try:
+    with leftovers_killed(simulation):
         await simulation.start()
         await simulation.wait_for(victim, lambda p: p.moves >= after_moves)
         simulation.kill(victim)
         await simulation.restart(victim)
         summary = await simulation.finish()
-    finally:
-        for peer in simulation.peers:
-            if peer.process is not None and peer.process.returncode is None:
-                peer.process.kill()
     assert summary["result"] == "finished", summary
     assert summary["agree"]
     restarted = simulation.peers[victim]
     assert restarted.result is not None and restarted.result["over"]
-    reports, disagreement = audit_many(simulation.transcripts())
-    assert disagreement is None
-    assert all(r.verified and r.over for r in reports), [str(r.fault) for r in reports]
+    reports = assert_transcripts_audit(simulation)
     assert all(r.signed_roster for r in reports)  # the log opened with the signed roster

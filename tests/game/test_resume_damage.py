@@ -20,7 +20,7 @@ from fairdeal.p2p.log.transcript import Transcript, TranscriptError, torn_tail_p
 from fairdeal.p2p.table.resume import CannotResume, resume_point
 from fairdeal.ui.cli import main
 
-from .support import identity, open_table, play_to_end
+from .support import identity, play_a_game
 
 SEAT = 1
 
@@ -28,18 +28,8 @@ SEAT = 1
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished 3-seat game; seat 1's data directory holds its identity file too."""
-    import asyncio
-
     directory = tmp_path_factory.mktemp("played")
-
-    async def play() -> None:
-        table = await open_table(3, directory, seed=5)
-        try:
-            await play_to_end(table)
-        finally:
-            await table.close()
-
-    asyncio.run(play())
+    play_a_game(3, directory, seed=5)
     identity(SEAT).save(directory / f"seat{SEAT}")
     return directory / f"seat{SEAT}"
 
@@ -205,14 +195,7 @@ def test_opening_the_hosted_table_again_in_the_app_takes_seat_0_back(tmp_path: P
 
     source = tmp_path / "played"
 
-    async def play() -> None:
-        table = await open_table(2, source, seed=8)
-        try:
-            await play_to_end(table)
-        finally:
-            await table.close()
-
-    asyncio.run(play())
+    play_a_game(2, source, seed=8)
     data = tmp_path / "data"
     (data / "tables").mkdir(parents=True)
     identity(0).save(data)

@@ -18,7 +18,13 @@ import pytest
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.ui.cli import main
 
-from .test_audit import applied_indices, read_records, seat_of, write_records
+from .records import (
+    applied_indices,
+    read_records,
+    seat_of,
+    swap_two_seats_envelopes,
+    write_records,
+)
 
 pytestmark = [pytest.mark.timeout(200), pytest.mark.slow]
 
@@ -133,15 +139,7 @@ def test_a_moved_envelope_names_its_seat(
     simulated: dict[str, Any], tmp_path: Path, where: str
 ) -> None:
     records = read_records(Path(simulated["transcripts"][2]))
-    applied = applied_indices(records)
-    start = position_of(records, where)
-    at = next(
-        i
-        for i in range(start, len(applied) - 1)
-        if seat_of(records[applied[i]]) != seat_of(records[applied[i + 1]])
-    )
-    first, second = applied[at], applied[at + 1]
-    records[first], records[second] = records[second], records[first]
+    _, first = swap_two_seats_envelopes(records, position_of(records, where))
     path = tmp_path / "moved.transcript"
     write_records(path, records)
     report = audit_transcript(path)

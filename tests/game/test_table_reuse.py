@@ -15,7 +15,6 @@ import pytest
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.deck.messages import KEY
 from fairdeal.p2p.lobby import machines
-from fairdeal.p2p.lobby.discovery import LOOPBACK
 from fairdeal.p2p.log.transcript import SecretStore, load_transcript
 from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.driver import DECK
@@ -25,18 +24,13 @@ from fairdeal.p2p.table.randomness import (
     seat_seed,
     table_secret_name,
 )
-from fairdeal.p2p.table.session import NetworkSettings, host_table, join_table
+from fairdeal.p2p.table.session import join_table
 
+from .loopback import loopback_settings, short_host
 from .support import identity, make_peer, open_table
 
 WAIT_S = 20.0
 TABLE = bytes(range(16))
-
-
-def settings(directory: Path) -> NetworkSettings:
-    return NetworkSettings(
-        data_dir=directory, bind="127.0.0.1", interfaces=LOOPBACK, advertise=False
-    )
 
 
 def test_the_seat_seed_binds_contribution_roster_and_seat() -> None:
@@ -95,19 +89,15 @@ async def test_a_guest_refuses_a_host_that_reuses_a_table_id(
     guest_dir = tmp_path / "guest"
     SecretStore(guest_dir / "secrets").put(table_secret_name(TABLE, "seed"), b"\x09" * 32)
     monkeypatch.setattr(machines, "new_table_id", lambda *_: TABLE)  # the host reuses TABLE
-    host = host_table(
-        seats=2,
-        bots=0,
-        options=LarryOptions(short_game=True),
-        name="Tess",
-        settings=settings(tmp_path / "host"),
-    )
+    host = short_host(tmp_path / "host")
     await host.start()
     try:
         await host.wait_for(lambda: host.address is not None, WAIT_S)
         assert host.address is not None
         address, port = host.address
-        guest = join_table(host=address, port=port, name="Guy", settings=settings(guest_dir))
+        guest = join_table(
+            host=address, port=port, name="Guy", settings=loopback_settings(guest_dir)
+        )
         await guest.start()
         texts = lambda: [e.text for e in guest.history.events if isinstance(e, Notice)]  # noqa: E731
         await guest.wait_for(lambda: any("Could not sit down" in t for t in texts()), WAIT_S)

@@ -1,11 +1,14 @@
-"""Fixtures for the p2p tests that need a virtual LAN of network namespaces (root only)."""
+"""Fixtures for the p2p tests: a virtual LAN of network namespaces (root only), and mDNS on
+loopback."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
+from zeroconf.asyncio import AsyncZeroconf
 
+from fairdeal.p2p.lobby.discovery import LOOPBACK, open_zeroconf
 from tests.p2p.netns import VirtualLan
 
 
@@ -22,3 +25,11 @@ def virtual_lan() -> Iterator[Callable[[int], VirtualLan]]:
     yield build
     for lan in reversed(made):
         lan.close()
+
+
+@pytest.fixture
+async def loopback_zc() -> AsyncIterator[AsyncZeroconf]:
+    """mDNS on loopback only, closed after the test."""
+    aiozc = open_zeroconf(LOOPBACK)
+    yield aiozc
+    await aiozc.async_close()

@@ -16,6 +16,7 @@ from fairdeal.p2p.errors import (
     HandshakeError,
     VersionMismatch,
 )
+from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.net.channel import ChannelServer, CipherState, SecureChannel, open_channel
 from fairdeal.p2p.net.framing import FrameReader, encode_frame, pack_message, unpack_message
 from fairdeal.p2p.net.handshake import Initiator, Responder
@@ -140,6 +141,14 @@ def test_cipher_state_rejects_replay_and_reorder() -> None:
         receiver2.decrypt(second, "peer")  # frame 1 delivered first
 
 
+async def queueing_server(identity: Identity) -> tuple[ChannelServer, asyncio.Queue[SecureChannel]]:
+    """A started channel server for `identity` that queues every channel it accepts."""
+    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
+    server = ChannelServer(identity, accepted.put, FAST)
+    await server.start()
+    return server, accepted
+
+
 class Pair:
     def __init__(self, client: SecureChannel, server: SecureChannel) -> None:
         self.client, self.server = client, server
@@ -148,9 +157,8 @@ class Pair:
 @pytest.fixture
 async def pair() -> AsyncIterator[Pair]:
     alice, bob = make_identity(0, "alice"), make_identity(1, "bob")
-    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
-    server = ChannelServer(bob, accepted.put, FAST)
-    host, port = await server.start()
+    server, accepted = await queueing_server(bob)
+    host, port = server.address
     client = await open_channel(host, port, alice, expected_peer=bob.key, config=FAST)
     server_side = await asyncio.wait_for(accepted.get(), 2)
     yield Pair(client, server_side)
@@ -222,9 +230,8 @@ async def test_wrong_pinned_key_over_tcp_fails_and_opens_nothing() -> None:
 
 async def test_a_peer_that_stops_reading_is_dropped_at_the_backlog_limit() -> None:
     alice, bob = make_identity(0), make_identity(1)
-    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
-    server = ChannelServer(bob, accepted.put, FAST)
-    host, port = await server.start()
+    server, accepted = await queueing_server(bob)
+    host, port = server.address
     small = dataclasses.replace(FAST, max_send_backlog=64 * 1024)
     sender = await open_channel(host, port, alice, config=small)
     receiver = await accepted.get()  # never reads from here on
@@ -240,9 +247,8 @@ async def test_a_peer_that_stops_reading_is_dropped_at_the_backlog_limit() -> No
 
 async def test_frames_sent_in_the_same_write_as_the_last_handshake_message_arrive() -> None:
     alice, bob = make_identity(0), make_identity(1)
-    accepted: asyncio.Queue[SecureChannel] = asyncio.Queue()
-    server = ChannelServer(bob, accepted.put, FAST)
-    host, port = await server.start()
+    server, accepted = await queueing_server(bob)
+    host, port = server.address
     reader, writer = await asyncio.open_connection(host, port)
     try:
         initiator = Initiator(alice, "bob")

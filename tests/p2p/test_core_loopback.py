@@ -146,12 +146,20 @@ async def test_a_peer_that_missed_envelopes_gets_them_relayed_by_anyone() -> Non
         await stop_table(peers)
 
 
+def maintain_link(peers: list[LoopbackPeer], dialler: int, target: int) -> tuple[str, int]:
+    """`dialler` keeps a link to `target` (redialling quickly after a drop); returns the
+    target's listening address."""
+    address = peers[target].mesh.address
+    assert address is not None
+    key = peers[target].mesh.identity.key
+    peers[dialler].mesh.maintain(key, *address, retry_delays=(0.05,))
+    return address
+
+
 async def test_a_maintained_link_is_redialled_after_it_drops_and_the_log_catches_up() -> None:
     peers = await start_table(3)
     try:
-        address = peers[2].mesh.address
-        assert address is not None
-        peers[0].mesh.maintain(peers[2].mesh.identity.key, *address, retry_delays=(0.05,))
+        maintain_link(peers, 0, 2)
         first = peers[0].mesh.channel(peers[2].mesh.identity.key)
         assert first is not None
         first._writer.transport.abort()  # the link dies without a goodbye
@@ -173,9 +181,7 @@ async def test_a_maintained_link_is_redialled_after_it_drops_and_the_log_catches
 async def test_maintain_keeps_trying_until_a_restarted_peer_listens_again() -> None:
     peers = await start_table(2)
     try:
-        address = peers[1].mesh.address
-        assert address is not None
-        peers[0].mesh.maintain(peers[1].mesh.identity.key, *address, retry_delays=(0.05,))
+        address = maintain_link(peers, 0, 1)
         await peers[1].mesh.close()  # seat 1 goes away; seat 0 keeps redialling
         await peers[0].mesh.wait_until(lambda: not peers[0].mesh.peers, 5)
         reborn = Mesh(make_identity(1), FAST)

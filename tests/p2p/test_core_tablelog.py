@@ -40,6 +40,19 @@ def play_round(authoring: TableLog, rounds: int = 1) -> list[Envelope]:
     return made
 
 
+def seat_0_envelope(*, seq: int = 0, prev: bytes | None = None, kind: str = "m") -> Envelope:
+    """An envelope seat 0 signs with no body, after the table's genesis unless `prev` is given."""
+    return sign_envelope(
+        IDS[0],
+        table=TABLE,
+        seat=0,
+        seq=seq,
+        prev=genesis_head(TABLE) if prev is None else prev,
+        kind=kind,
+        body=None,
+    )
+
+
 def test_envelopes_in_order_are_applied_and_heads_chain() -> None:
     source, sink = new_log(), new_log()
     envelopes = play_round(source, 2)
@@ -144,9 +157,7 @@ def test_game_rejection_is_a_fault_of_the_author_and_not_applied() -> None:
 
 
 def test_unknown_prev_head_is_a_fault() -> None:
-    bogus = sign_envelope(
-        IDS[0], table=TABLE, seat=0, seq=0, prev=b"\x07" * 32, kind="m", body=None
-    )
+    bogus = seat_0_envelope(prev=b"\x07" * 32)
     sink = new_log()
     assert sink.receive(bogus, "peer") == []
     assert sink.faults[0].kind == "bad-prev" and sink.faults[0].seat == 0
@@ -176,15 +187,7 @@ def test_catch_up_lists_what_a_peer_lacks() -> None:
 
 
 def test_envelopes_far_ahead_or_beyond_the_buffer_are_refused() -> None:
-    far = sign_envelope(
-        IDS[0],
-        table=TABLE,
-        seat=0,
-        seq=5000,
-        prev=genesis_head(TABLE),
-        kind="m",
-        body=None,
-    )
+    far = seat_0_envelope(seq=5000)
     with pytest.raises(EnvelopeError, match="too far ahead"):
         new_log().receive(far, "p")
     tiny = TableLog(ROSTER, seat_order([0, 1, 2, 3]), max_buffered=2)
@@ -206,15 +209,7 @@ def test_waiting_for_names_the_seat_whose_silence_blocks_the_log() -> None:
 
 def test_envelope_kinds_are_printable_ascii_only() -> None:
     for kind in ("", "a b", "move\x1b[2J", "é", "x" * 65):
-        envelope = sign_envelope(
-            IDS[0],
-            table=TABLE,
-            seat=0,
-            seq=0,
-            prev=genesis_head(TABLE),
-            kind="placeholder",
-            body=None,
-        )
+        envelope = seat_0_envelope(kind="placeholder")
         forged = envelope.signed.replace(b"\xabplaceholder", msgpack.packb(kind))
         with pytest.raises(EnvelopeError, match="printable ASCII"):
             parse_envelope({"t": "env", "d": forged, "s": envelope.signature}, "peer")

@@ -44,13 +44,6 @@ def fresh_ad(name: str = "Loopback table", seats_taken: int = 1) -> TableAd:
 
 
 @pytest.fixture
-async def host_zc() -> AsyncIterator[AsyncZeroconf]:
-    aiozc = open_zeroconf(LOOPBACK)
-    yield aiozc
-    await aiozc.async_close()
-
-
-@pytest.fixture
 async def browser() -> AsyncIterator[tuple[TableBrowser, list[TableEvent]]]:
     aiozc = open_zeroconf(LOOPBACK)
     events: list[TableEvent] = []
@@ -70,11 +63,11 @@ def by_id(table_id: str) -> Callable[[DiscoveredTable], bool]:
 
 
 async def test_table_is_found_updated_and_removed(
-    host_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
+    loopback_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
 ) -> None:
     table_browser, events = browser
     ad = fresh_ad()
-    advertiser = TableAdvertiser(host_zc, ad, port=40123, addresses=LOOPBACK)
+    advertiser = TableAdvertiser(loopback_zc, ad, port=40123, addresses=LOOPBACK)
     await advertiser.start()
 
     found = await table_browser.wait_for(by_id(ad.table_id), WAIT_S)
@@ -97,12 +90,12 @@ async def test_table_is_found_updated_and_removed(
 
 
 async def test_two_tables_are_listed_apart(
-    host_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
+    loopback_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
 ) -> None:
     table_browser, _ = browser
     first, second = fresh_ad("Same name"), fresh_ad("Same name")
     advertisers = [
-        TableAdvertiser(host_zc, ad, port=port, addresses=LOOPBACK)
+        TableAdvertiser(loopback_zc, ad, port=port, addresses=LOOPBACK)
         for ad, port in ((first, 40001), (second, 40002))
     ]
     await asyncio.gather(*(advertiser.start() for advertiser in advertisers))
@@ -116,7 +109,7 @@ async def test_two_tables_are_listed_apart(
 
 
 async def test_malformed_advertisement_is_ignored(
-    host_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
+    loopback_zc: AsyncZeroconf, browser: tuple[TableBrowser, list[TableEvent]]
 ) -> None:
     table_browser, events = browser
     bad = AsyncServiceInfo(
@@ -127,9 +120,9 @@ async def test_malformed_advertisement_is_ignored(
         properties={"proto": "1", "game": "larry", "seats": "9/4"},
         server="fairdeal-bad.local.",
     )
-    await (await host_zc.async_register_service(bad))
+    await (await loopback_zc.async_register_service(bad))
     good_ad = fresh_ad()
-    good = TableAdvertiser(host_zc, good_ad, port=40998, addresses=LOOPBACK)
+    good = TableAdvertiser(loopback_zc, good_ad, port=40998, addresses=LOOPBACK)
     await good.start()
     # The bad one was published first, so by the time the good one resolves it had its chance.
     await table_browser.wait_for(by_id(good_ad.table_id), WAIT_S)
@@ -138,12 +131,12 @@ async def test_malformed_advertisement_is_ignored(
         isinstance(event, TableRemoved) or event.table.instance != bad.name for event in events
     )
     await good.close()
-    await (await host_zc.async_unregister_service(bad))
+    await (await loopback_zc.async_unregister_service(bad))
 
 
-async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> None:
+async def test_tables_command_lists_table_as_json(loopback_zc: AsyncZeroconf) -> None:
     ad = fresh_ad("CLI table", seats_taken=2)
-    advertiser = TableAdvertiser(host_zc, ad, port=40555, addresses=LOOPBACK)
+    advertiser = TableAdvertiser(loopback_zc, ad, port=40555, addresses=LOOPBACK)
     await advertiser.start()
     command = [sys.executable, "-m", "fairdeal", "tables", "--json", "--timeout", CLI_WINDOW_S]
     process = await asyncio.create_subprocess_exec(
@@ -171,9 +164,9 @@ async def test_tables_command_lists_table_as_json(host_zc: AsyncZeroconf) -> Non
     ]
 
 
-async def test_tables_command_text_output(host_zc: AsyncZeroconf) -> None:
+async def test_tables_command_text_output(loopback_zc: AsyncZeroconf) -> None:
     ad = fresh_ad("Text table", seats_taken=3)
-    advertiser = TableAdvertiser(host_zc, ad, port=40556, addresses=LOOPBACK)
+    advertiser = TableAdvertiser(loopback_zc, ad, port=40556, addresses=LOOPBACK)
     await advertiser.start()
     process = await asyncio.create_subprocess_exec(
         *[sys.executable, "-m", "fairdeal", "tables", "--timeout", CLI_WINDOW_S],

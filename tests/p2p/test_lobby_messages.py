@@ -8,58 +8,43 @@ from typing import Any
 import pytest
 
 from fairdeal.p2p.identity import PublicIdentity
-from fairdeal.p2p.lobby.messages import (
-    LeaveSeat,
-    LobbyMessage,
-    LobbyMessageError,
-    LobbyState,
-    SeatRefused,
-    SeatView,
-    SetReady,
-    SignRoster,
-    StartTable,
-    TableClosed,
-    TableStarted,
-    TakeSeat,
-    decode_lobby_message,
-    encode_lobby_message,
-)
+from fairdeal.p2p.lobby import messages
 from fairdeal.p2p.lobby.roster import Roster
 
 ALICE = PublicIdentity(b"\x01" * 32, "alice")
 BOB = PublicIdentity(b"\x02" * 32, "bob")
 ROSTER = Roster.build(b"\x07" * 16, "lie", {"rounds": 2, "variant": "x"}, (ALICE, BOB))
 
-EXAMPLES: list[LobbyMessage] = [
-    TakeSeat(None, 4000),
-    TakeSeat(3, 4000),
-    LeaveSeat(),
-    SetReady(True, b"\x09" * 32),
-    SignRoster(b"\x03" * 32, b"\x04" * 64),
-    LobbyState(
+EXAMPLES: list[messages.LobbyMessage] = [
+    messages.TakeSeat(None, 4000),
+    messages.TakeSeat(3, 4000),
+    messages.LeaveSeat(),
+    messages.SetReady(True, b"\x09" * 32),
+    messages.SignRoster(b"\x03" * 32, b"\x04" * 64),
+    messages.LobbyState(
         table_id=b"\x07" * 16,
         game="lie",
         options=(("rounds", 2),),
-        seats=(SeatView(ALICE, True, "10.0.0.1", 4000), None),
+        seats=(messages.SeatView(ALICE, True, "10.0.0.1", 4000), None),
         phase="open",
     ),
-    SeatRefused(1, "seat 1 is taken"),
-    StartTable(ROSTER),
-    TableStarted(b"\x05" * 32, (b"\x06" * 64, b"\x08" * 64)),
-    TableClosed("bye"),
+    messages.SeatRefused(1, "seat 1 is taken"),
+    messages.StartTable(ROSTER),
+    messages.TableStarted(b"\x05" * 32, (b"\x06" * 64, b"\x08" * 64)),
+    messages.TableClosed("bye"),
 ]
 
 
 @pytest.mark.parametrize("message", EXAMPLES, ids=lambda m: type(m).__name__)
-def test_round_trip(message: LobbyMessage) -> None:
-    wire = encode_lobby_message(message)
+def test_round_trip(message: messages.LobbyMessage) -> None:
+    wire = messages.encode_lobby_message(message)
     assert wire["t"].startswith("lobby-")
-    assert decode_lobby_message(wire, "peer") == message
-    assert decode_lobby_message(wire | {"future_field": [1, 2]}, "peer") == message
+    assert messages.decode_lobby_message(wire, "peer") == message
+    assert messages.decode_lobby_message(wire | {"future_field": [1, 2]}, "peer") == message
 
 
 def wire_of(index: int, **changes: Any) -> dict[str, Any]:
-    return encode_lobby_message(EXAMPLES[index]) | changes
+    return messages.encode_lobby_message(EXAMPLES[index]) | changes
 
 
 @pytest.mark.parametrize(
@@ -100,7 +85,7 @@ def wire_of(index: int, **changes: Any) -> dict[str, Any]:
         (
             wire_of(
                 7,
-                roster=encode_lobby_message(StartTable(ROSTER))["roster"]
+                roster=messages.encode_lobby_message(messages.StartTable(ROSTER))["roster"]
                 | {"seats": [{"key": b"\x01" * 32, "name": "a"}] * 2},
             ),
             "distinct",
@@ -112,6 +97,6 @@ def wire_of(index: int, **changes: Any) -> dict[str, Any]:
 def test_malformed_message_is_refused_naming_the_culprit(
     wire: dict[str, Any], complaint: str
 ) -> None:
-    with pytest.raises(LobbyMessageError, match=complaint) as error:
-        decode_lobby_message(wire, "seat 3")
+    with pytest.raises(messages.LobbyMessageError, match=complaint) as error:
+        messages.decode_lobby_message(wire, "seat 3")
     assert error.value.culprit == "seat 3"

@@ -5,6 +5,7 @@ full mesh and agree on one signed log."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -12,7 +13,7 @@ import pytest
 from zeroconf.asyncio import AsyncZeroconf
 
 from fairdeal.p2p.errors import HandshakeError
-from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable, TableBrowser, open_zeroconf
+from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable, TableBrowser
 from fairdeal.p2p.lobby.messages import SetReady, encode_lobby_message
 from fairdeal.p2p.lobby.roster import options_digest
 from fairdeal.p2p.lobby.session import (
@@ -31,26 +32,29 @@ pytestmark = pytest.mark.timeout(30)
 WAIT_S = 10.0
 
 
-@pytest.fixture
-async def zc() -> AsyncIterator[AsyncZeroconf]:
-    aiozc = open_zeroconf(LOOPBACK)
-    yield aiozc
-    await aiozc.async_close()
+@contextlib.asynccontextmanager
+async def guest_table(number: int) -> AsyncIterator[JoinedTable]:
+    """A guest on loopback with the `number`th test identity, closed after the block."""
+    guest = JoinedTable(make_identity(number), "127.0.0.1", config=FAST)
+    try:
+        yield guest
+    finally:
+        await guest.close()
 
 
 @pytest.fixture
-async def browser(zc: AsyncZeroconf) -> AsyncIterator[TableBrowser]:
-    table_browser = TableBrowser(zc)
+async def browser(loopback_zc: AsyncZeroconf) -> AsyncIterator[TableBrowser]:
+    table_browser = TableBrowser(loopback_zc)
     await table_browser.start()
     yield table_browser
     await table_browser.close()
 
 
 @pytest.fixture
-async def hosted(zc: AsyncZeroconf) -> AsyncIterator[HostedTable]:
+async def hosted(loopback_zc: AsyncZeroconf) -> AsyncIterator[HostedTable]:
     table = HostedTable(
         make_identity(0, "host"),
-        zc,
+        loopback_zc,
         name="Loop table",
         game="larry",
         options={"hands": 1},
@@ -117,32 +121,25 @@ async def test_found_joined_signed_meshed_and_one_log(
             await guest.close()
 
 
+# A LAN impostor's record: the host's key is pinned by the fingerprint, and by the code the lobby
+# shows, each refused with what the record advertised.
+SPOOFED_ADS = {
+    "fingerprint": ({"host_fingerprint": "0123456789abcdef"}, "advertised 0123456789abcdef"),
+    "code": ({"host_code": "0" * 25}, "advertised code 00000 00000"),
+}
+
+
+@pytest.mark.parametrize("pinned", SPOOFED_ADS)
 async def test_guest_refuses_a_host_whose_key_is_not_the_advertised_one(
-    hosted: HostedTable, browser: TableBrowser
+    hosted: HostedTable, browser: TableBrowser, pinned: str
 ) -> None:
-    found = await find(browser, hosted, seats_taken=1)
-    spoofed = replace(found, ad=replace(found.ad, host_fingerprint="0123456789abcdef"))
-    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
-    try:
-        with pytest.raises(HandshakeError, match="advertised 0123456789abcdef"):
-            await guest.join(spoofed, WAIT_S)
-    finally:
-        await guest.close()
-
-
-async def test_guest_refuses_a_host_whose_key_does_not_match_the_advertised_code(
-    hosted: HostedTable, browser: TableBrowser
-) -> None:
-    """The code the lobby shows is pinned like the fingerprint."""
+    changes, complaint = SPOOFED_ADS[pinned]
     found = await find(browser, hosted, seats_taken=1)
     assert found.ad.host_key_text == hosted.identity.code  # what the lobby shows
-    spoofed = replace(found, ad=replace(found.ad, host_code="0" * 25))
-    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
-    try:
-        with pytest.raises(HandshakeError, match="advertised code 00000 00000"):
+    spoofed = replace(found, ad=replace(found.ad, **changes))
+    async with guest_table(1) as guest:
+        with pytest.raises(HandshakeError, match=complaint):
             await guest.join(spoofed, WAIT_S)
-    finally:
-        await guest.close()
 
 
 async def test_a_guest_leaving_frees_its_seat_and_the_txt_record_says_so(
@@ -178,16 +175,13 @@ async def test_guests_learn_when_the_host_closes_the_table(
     hosted: HostedTable, browser: TableBrowser
 ) -> None:
     found = await find(browser, hosted, seats_taken=1)
-    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
-    try:
+    async with guest_table(1) as guest:
         await guest.join(found, WAIT_S)
         await guest.take_seat(timeout=WAIT_S)
         await hosted.close()
         with pytest.raises(LobbyClosed):
             await guest.wait_started(WAIT_S)
         await browser.wait_gone(found.instance, WAIT_S)
-    finally:
-        await guest.close()
 
 
 async def test_a_start_that_a_seat_will_not_sign_is_called_off(
@@ -226,16 +220,10 @@ async def test_guest_tries_each_advertised_address(
     found = await find(browser, hosted, seats_taken=1)
     # 127.0.0.2 is loopback too, but nothing listens there on the table's port.
     with_dead_first = replace(found, addresses=("127.0.0.2", *found.addresses))
-    guest = JoinedTable(make_identity(1), "127.0.0.1", config=FAST)
-    try:
+    async with guest_table(1) as guest:
         await guest.join(with_dead_first, WAIT_S)
         assert await guest.take_seat(timeout=WAIT_S) == 1
-    finally:
-        await guest.close()
     nowhere = replace(found, addresses=("127.0.0.2",))
-    lost = JoinedTable(make_identity(2), "127.0.0.1", config=FAST)
-    try:
+    async with guest_table(2) as lost:
         with pytest.raises(LobbyClosed, match=r"nothing is listening at 127\.0\.0\.2:"):
             await lost.join(nowhere, WAIT_S)
-    finally:
-        await lost.close()

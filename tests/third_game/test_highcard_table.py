@@ -17,11 +17,11 @@ import pytest
 from fairdeal.engine.games import get_game
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.identity import load_identity
-from fairdeal.p2p.log.envelope import decode_envelope, sign_envelope
+from fairdeal.p2p.log.envelope import decode_envelope
 from fairdeal.p2p.table.audit import AuditReport, audit_many, audit_transcript
 from fairdeal.p2p.table.simulate import Simulation
 from fairdeal.ui.cli import main
-from tests.game.test_audit import read_records, write_records
+from tests.game.records import read_records, resigned, write_records
 from tests.third_game.plugin import installed
 
 pytestmark = pytest.mark.slow
@@ -100,15 +100,7 @@ def test_a_seat_that_opens_its_card_with_another_cards_share_is_blamed(played: P
     deal, show = [e for e in envelopes if e.seat == 2 and e.body.get("kind") == SHARES]
     share = deal.body["shares"][0]["share"]
     body = {**show.body, "shares": [{**show.body["shares"][0], "share": share}]}
-    forged = sign_envelope(
-        load_identity(played.directory / "sim" / "seat2"),
-        table=show.table,
-        seat=show.seat,
-        seq=show.seq,
-        prev=show.prev,
-        kind=show.kind,
-        body=body,
-    )
+    forged = resigned(load_identity(played.directory / "sim" / "seat2"), show, body)
     cheat = played.directory / "cheat.transcript"
     forged_record = {"k": "applied", "d": forged.signed, "s": forged.signature}
     write_records(cheat, [*records[:last], forged_record])

@@ -7,20 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.lobby.discovery import LOOPBACK
-from fairdeal.p2p.table.session import NetworkSettings, use_settings
-
-
-def loopback_settings(data_dir: Path, *, advertise: bool = False) -> NetworkSettings:
-    return NetworkSettings(
-        data_dir=data_dir, bind="127.0.0.1", interfaces=LOOPBACK, advertise=advertise
-    )
+from fairdeal.p2p.table.session import NetworkSettings
+from tests.game.loopback import loopback_settings, settings_in_use
 
 
 @pytest.fixture(autouse=True)
 def network_on_loopback(tmp_path: Path) -> Iterator[NetworkSettings]:
     """Never the user's identity or a real interface (COMMON: loopback only in tests)."""
-    settings = loopback_settings(tmp_path / "me")
-    previous = use_settings(settings)
-    yield settings
-    use_settings(previous)
+    with settings_in_use(loopback_settings(tmp_path / "me")) as settings:
+        yield settings

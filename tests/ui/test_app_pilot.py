@@ -14,7 +14,6 @@ from fairdeal.engine.larry.bots import make_bot
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.engine.larry.legal import face_up_actions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.announce import AnnounceDialog
@@ -30,7 +29,7 @@ from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 
-from .support import make_app, settle, static_text, table_screen
+from .support import engine_events, make_app, settle, static_text, table_screen
 
 
 async def select_card(pilot: Pilot[None], index: int) -> None:
@@ -40,6 +39,17 @@ async def select_card(pilot: Pilot[None], index: int) -> None:
     for _ in range(steps):
         await pilot.press("right")
     assert screen.selected == index
+
+
+async def face_up_with(pilot: Pilot[None], table: LocalTable, kind: CardKind) -> LarryView:
+    """Once the table settles, select the first card of `kind` in the human's hand and press
+    `u` (play it face-up). Returns the view it was chosen from."""
+    await settle(pilot, table)
+    view = table.view()
+    kinds = [view.deck[face or 0].kind for _, face in view.hand]
+    await select_card(pilot, kinds.index(kind))
+    await pilot.press("u")
+    return view
 
 
 async def play_turn(pilot: Pilot[None], view: LarryView, want_doubt: bool) -> str:
@@ -187,12 +197,7 @@ async def test_a_face_up_action_asks_for_its_target() -> None:
         3, seed=1, human_name="Tess"
     )  # seat 0 holds a 'play face-up' card as its second card
     async with make_app(table).run_test(size=(80, 24)) as pilot:
-        await settle(pilot, table)
-        view = table.view()
-        kinds = [view.deck[face or 0].kind for _, face in view.hand]
-        index = kinds.index(CardKind.FACE_UP)
-        await select_card(pilot, index)
-        await pilot.press("u")
+        await face_up_with(pilot, table, CardKind.FACE_UP)
         picker = pilot.app.screen
         assert isinstance(picker, PickDialog)
         assert [label for label, _ in picker.choices] == ["Ada (bot)", "Ben (bot)"]
@@ -205,11 +210,7 @@ async def test_a_face_up_action_asks_for_its_target() -> None:
 async def test_give_away_asks_for_the_target_then_the_card() -> None:
     table = LocalTable(3, seed=0, human_name="Tess")  # seat 0 holds a 'give away 1'
     async with make_app(table).run_test(size=(80, 24)) as pilot:
-        await settle(pilot, table)
-        view = table.view()
-        kinds = [view.deck[face or 0].kind for _, face in view.hand]
-        await select_card(pilot, kinds.index(CardKind.GIVE_AWAY_1))
-        await pilot.press("u")
+        view = await face_up_with(pilot, table, CardKind.GIVE_AWAY_1)
         assert isinstance(pilot.app.screen, PickDialog)
         await pilot.press("enter")  # to Ada
         gift_picker = pilot.app.screen
@@ -220,13 +221,7 @@ async def test_give_away_asks_for_the_target_then_the_card() -> None:
         given_slot = gift_picker.choices[0][1]
         await pilot.press("enter")
         await settle(pilot, table)
-        gifts = [
-            e
-            for ev in table.history
-            if isinstance(ev, StateChanged)
-            for e in ev.events
-            if isinstance(e, CardGiven)
-        ]
+        gifts = engine_events(table, CardGiven)
         assert gifts[0] == CardGiven(0, 1, given_slot)  # L11: the chosen card went to Ada
         log = table_screen(pilot.app).query_one(GameLog).lines_written  # type: ignore[arg-type]
         given = card_name(view.deck[dict(view.hand)[given_slot] or 0])
@@ -256,13 +251,7 @@ async def test_a_received_gift_names_the_giver_and_the_card() -> None:
         await settle(pilot, table)
         await pilot.press("enter", "enter")  # play a card face-down; Ada gives one back
         await settle(pilot, table)
-        gifts = [
-            e
-            for ev in table.history
-            if isinstance(ev, StateChanged)
-            for e in ev.events
-            if isinstance(e, CardGiven)
-        ]
+        gifts = engine_events(table, CardGiven)
         assert gifts and gifts[0].target == 0
         view = table.view()
         face = dict(view.hand)[gifts[0].slot]

@@ -5,23 +5,24 @@ the result so far. A local table (only our own bots) still quits at once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.table.api import SeatLeft, TableEnded
 from fairdeal.p2p.table.local import LocalTable
-from fairdeal.p2p.table.session import NetworkedTable, host_table, join_table
+from fairdeal.p2p.table.session import NetworkedTable, join_table
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.screens.confirm import ConfirmDialog
 from fairdeal.ui.widgets.game_log import GameLog
+from tests.game.loopback import loopback_settings, started_short_host
 
-from .conftest import loopback_settings
 from .support import PLAYER, make_app, static_text, table_screen
 
 WAIT_S = 30.0
@@ -39,33 +40,30 @@ async def until_screen(pilot: Pilot[None], kind: type) -> None:
             await pilot.pause()
 
 
-async def two_seats(tmp_path: Path) -> tuple[NetworkedTable, NetworkedTable]:
+@contextlib.asynccontextmanager
+async def two_seats(tmp_path: Path) -> AsyncIterator[tuple[NetworkedTable, NetworkedTable]]:
     """Tess hosts a 2-seat table (in the app, seat 0); Ben joins it from another process's
-    point of view (a second session in this test). Both wait until the first deal is done."""
-    host = host_table(
-        seats=2,
-        bots=0,
-        options=LarryOptions(short_game=True),
-        name=PLAYER.name,
-        settings=loopback_settings(tmp_path / "tess"),
-    )
-    await host.start()
-    await host.wait_for(lambda: host.address is not None, WAIT_S)
+    point of view (a second session in this test). Both wait until the first deal is done;
+    both are closed after the block."""
+    host = await started_short_host(tmp_path / "tess", WAIT_S, name=PLAYER.name)
     assert host.address is not None
     guest = join_table(
         host=host.address[0], port=host.address[1], name="Ben",
         settings=loopback_settings(tmp_path / "ben"),
     )  # fmt: skip
-    await guest.start()
-    await host.wait_for(lambda: dealt(host), WAIT_S)
-    await guest.wait_for(lambda: dealt(guest), WAIT_S)
-    return host, guest
+    try:
+        await guest.start()
+        await host.wait_for(lambda: dealt(host), WAIT_S)
+        await guest.wait_for(lambda: dealt(guest), WAIT_S)
+        yield host, guest
+    finally:
+        await guest.close()
+        await host.close()
 
 
 async def test_q_and_ctrl_c_ask_first_and_leaving_tells_the_other_seat(tmp_path: Path) -> None:
-    host, guest = await two_seats(tmp_path)
-    app = make_app(host)  # type: ignore[arg-type]
-    try:
+    async with two_seats(tmp_path) as (host, guest):
+        app = make_app(host)  # type: ignore[arg-type]
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             for key in ("q", "ctrl+c"):
@@ -93,15 +91,11 @@ async def test_q_and_ctrl_c_ask_first_and_leaving_tells_the_other_seat(tmp_path:
         await guest.end_table("Ben ended the table after Tess left")  # the one who stays
         ended = [e for e in guest.history.events if isinstance(e, TableEnded)]
         assert len(ended) == 1 and ended[0].hands == 0
-    finally:
-        await guest.close()
-        await host.close()
 
 
 async def test_the_remaining_player_sees_who_left_and_ends_the_table(tmp_path: Path) -> None:
-    host, guest = await two_seats(tmp_path)
-    app = make_app(host)  # type: ignore[arg-type]
-    try:
+    async with two_seats(tmp_path) as (host, guest):
+        app = make_app(host)  # type: ignore[arg-type]
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await guest.end_table("Ben left the table")
@@ -131,9 +125,6 @@ async def test_the_remaining_player_sees_who_left_and_ends_the_table(tmp_path: P
             async with asyncio.timeout(WAIT_S):
                 while app.is_running:
                     await pilot.pause()
-    finally:
-        await guest.close()
-        await host.close()
 
 
 async def test_a_local_table_quits_at_once() -> None:

@@ -19,7 +19,8 @@ from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.games.lie.widgets.hand import LieHandView
 from fairdeal.ui.games.lie.widgets.table_grid import COLUMNS, LieTableGrid
 
-from .support import PLAYER, make_app, static_text
+from .support import PLAYER, engine_events, make_app, screen_of, static_text
+from .support import settle as table_settled
 
 SIZE = (80, 24)
 
@@ -36,22 +37,11 @@ def lie_table(seed: int = 1, players: int = 4, **options: object) -> LocalTable:
 
 
 def lie_screen(app: FairdealApp) -> LieTableScreen:
-    for screen in reversed(app.screen_stack):
-        if isinstance(screen, LieTableScreen):
-            return screen
-    raise AssertionError(f"no Lie table screen in {app.screen_stack}")
+    return screen_of(app, LieTableScreen)
 
 
 async def settle(pilot: Pilot[None], table: LocalTable) -> None:
-    await table.wait_idle()
-    screen = lie_screen(pilot.app)  # type: ignore[arg-type]
-    while screen.events_seen < table.event_count:
-        await pilot.pause()
-    await pilot.pause()
-
-
-def engine_events(table: LocalTable) -> list[object]:
-    return [e for ev in table.history if isinstance(ev, StateChanged) for e in ev.events]
+    await table_settled(pilot, table, LieTableScreen)
 
 
 def hint(app: FairdealApp) -> str:
@@ -92,10 +82,10 @@ async def click_a_table_card(pilot: Pilot[None], table: LocalTable) -> int:
 async def play_my_goes(pilot: Pilot[None], table: LocalTable, until: type) -> None:
     """Phase 2 by keyboard: the first legal play (Tab cycles; the screen preselects one), else
     pass; until an event of type `until` has happened."""
-    seen = len(engine_events(table))
+    seen = len(engine_events(table, object))
     while True:
         await settle(pilot, table)
-        changes = engine_events(table)
+        changes = engine_events(table, object)
         if any(isinstance(e, until) for e in changes[seen:]) or table.state.over:
             return
         if isinstance(pilot.app.screen, LieScoresScreen):

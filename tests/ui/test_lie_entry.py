@@ -32,13 +32,19 @@ def in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdout", FakeTty())
 
 
-def test_play_game_lie_opens_a_lie_table_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
+def spec_opened_by(monkeypatch: pytest.MonkeyPatch, *argv: str) -> TableSpec:
+    """`fairdeal ARGV` in a terminal, which must open the app once: the table it opened."""
     in_a_terminal(monkeypatch)
     opened: list[TableSpec] = []
     monkeypatch.setattr(launch, "run_app", lambda spec, **_: opened.append(spec) or 0)
-    argv = ["play", "--game", "lie", "--players", "5", "--seed", "9", "--pace", "0.7"]
-    assert main([*argv, "--bot-delay", "0.2"]) == 0
+    assert main(list(argv)) == 0
     (spec,) = opened
+    return spec
+
+
+def test_play_game_lie_opens_a_lie_table_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["play", "--game", "lie", "--players", "5", "--seed", "9", "--pace", "0.7"]
+    spec = spec_opened_by(monkeypatch, *argv, "--bot-delay", "0.2")
     assert (spec.game, spec.seats, spec.bots, spec.seed) == ("lie", 5, 4, 9)
     assert (spec.claim_pace, spec.bot_delay) == (0.7, 0.2)
 
@@ -65,22 +71,15 @@ def test_play_with_fewer_bots_opens_the_lie_on_the_network(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """`play --game lie --bots K` with K below the other seats hosts the table."""
-    in_a_terminal(monkeypatch)
-    opened: list[TableSpec] = []
-    monkeypatch.setattr(launch, "run_app", lambda spec, **_: opened.append(spec) or 0)
     argv = ["play", "--game", "lie", "--players", "4", "--bots", "1", "--rounds", "2"]
-    assert main([*argv, "--hand-size", "5"]) == 0
-    (spec,) = opened
+    spec = spec_opened_by(monkeypatch, *argv, "--hand-size", "5")
     assert (spec.game, spec.seats, spec.bots, spec.local) == ("lie", 4, 1, False)
     assert spec.options() == LieOptions(rounds=2, hand_size=5)
 
 
 def test_host_lie_opens_the_app_on_a_networked_lie_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    in_a_terminal(monkeypatch)
-    opened: list[TableSpec] = []
-    monkeypatch.setattr(launch, "run_app", lambda spec, **_: opened.append(spec) or 0)
-    assert main(["host", "lie", "--seats", "3", "--bots", "1", "--short", "--pace", "0.2"]) == 0
-    (spec,) = opened
+    argv = ["host", "lie", "--seats", "3", "--bots", "1", "--short", "--pace", "0.2"]
+    spec = spec_opened_by(monkeypatch, *argv)
     assert (spec.game, spec.seats, spec.bots, spec.networked) == ("lie", 3, 1, True)
     assert spec.options() == LieOptions(rounds=1) and spec.claim_pace == 0.2
 

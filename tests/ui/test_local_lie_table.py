@@ -12,26 +12,14 @@ from fairdeal.engine.lie.events import Claimed, GameOver, Placed, RoundEnded
 from fairdeal.p2p.table.api import SetupProgress, StateChanged
 from fairdeal.p2p.table.local import LocalTable
 
-
-def engine_events(table: LocalTable) -> list[object]:
-    return [e for ev in table.history if isinstance(ev, StateChanged) for e in ev.events]
-
-
-async def play_out(table: LocalTable) -> None:
-    bot = HeuristicBot(random.Random(3))
-    while True:
-        await table.wait_idle()
-        view = table.view()
-        if view.state.over:
-            return
-        await table.act(bot.choose(view))
+from .support import engine_events, play_out
 
 
 async def test_a_whole_game_of_the_lie_against_bots() -> None:
     table = LocalTable(4, game="lie", seed=5)
     await table.start()
-    await play_out(table)
-    events = engine_events(table)
+    await play_out(table, HeuristicBot(random.Random(3)))
+    events = engine_events(table, object)
     assert sum(isinstance(e, RoundEnded) for e in events) == 3  # T9: three rounds
     assert isinstance(events[-1], GameOver)
     assert table.state.phase is Phase.GAME_OVER
@@ -147,7 +135,7 @@ async def test_bots_at_a_local_table_place_each_card_after_taking_it() -> None:
     for bot in (1, 2):
         actions = [type(a) for s, a in table._driver.log if s == bot]
         assert actions == [Claim] + [Claim, Place] * 4
-    placed = [e for e in engine_events(table) if isinstance(e, Placed)]
+    placed = engine_events(table, Placed)
     assert sum(e.seat == 1 for e in placed) == 5  # the first card too, placed by the engine
     taken = table.state.unplaced[0]
     await table.act(Place(Side.LEFT))

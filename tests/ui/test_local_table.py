@@ -20,16 +20,7 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.p2p.table.local import LocalTable
 
-
-async def play_out(table: LocalTable, seed: int = 7) -> None:
-    """Play the human seat with a heuristic bot until the game ends."""
-    bot = HeuristicBot(random.Random(seed))
-    while True:
-        await table.wait_idle()
-        view = table.view()
-        if view.state.over:
-            return
-        await table.act(bot.choose(view))
+from .support import play_out
 
 
 async def collect(table: LocalTable) -> list[TableEvent]:
@@ -44,7 +35,7 @@ async def collect(table: LocalTable) -> list[TableEvent]:
 async def test_a_whole_game_against_bots_ends_with_scores_and_winners() -> None:
     table = LocalTable(3, seed=11)
     await table.start()
-    await play_out(table)
+    await play_out(table, HeuristicBot(random.Random(7)))
     state = table.state
     assert state.over and state.winners
     events = await collect(table)
@@ -118,7 +109,7 @@ async def test_the_same_seed_gives_the_same_game() -> None:
     async def record(seed: int) -> list[object]:
         table = LocalTable(3, seed=seed)
         await table.start()
-        await play_out(table)
+        await play_out(table, HeuristicBot(random.Random(7)))
         events = [e for e in table.history if isinstance(e, StateChanged)]
         await table.close()
         return [ev.events for ev in events]

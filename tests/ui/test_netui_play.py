@@ -12,11 +12,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
 
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable
 from fairdeal.p2p.table.api import DoubtVerification, ProofStatus, StateChanged
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.session import NetworkedTable, host_table, use_settings
+from fairdeal.p2p.table.session import NetworkedTable, use_settings
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.scores import ScoresScreen
@@ -26,8 +25,8 @@ from fairdeal.ui.screens.lobby import LobbyScreen
 from fairdeal.ui.table_factory import TableSpec
 from fairdeal.ui.table_finder import ZeroconfFinder
 from fairdeal.ui.widgets.game_log import GameLog
+from tests.game.loopback import loopback_settings, started_short_host
 
-from .conftest import loopback_settings
 from .support import PLAYER, make_app, static_text, table_screen
 from .test_app_pilot import play_turn
 
@@ -127,15 +126,7 @@ async def test_netui_a_second_session_joins_by_host_port_and_both_see_the_same_g
 ) -> None:
     """The app's "connect HOST:PORT" sits at a table hosted elsewhere (one bot peer there);
     both humans play (their moves made by bots here) and every state agrees, seat by seat."""
-    host = host_table(
-        seats=3,
-        bots=1,
-        options=LarryOptions(short_game=True),
-        name="Ben",
-        settings=loopback_settings(tmp_path / "ben"),
-    )
-    await host.start()
-    await host.wait_for(lambda: host.address is not None, WAIT_S)
+    host = await started_short_host(tmp_path / "ben", WAIT_S, seats=3, bots=1, name="Ben")
     assert host.address is not None
     address = f"{host.address[0]}:{host.address[1]}"
     hosting = asyncio.ensure_future(play_with_bot(host, seed=1))
@@ -172,15 +163,9 @@ async def test_netui_a_second_session_joins_by_host_port_and_both_see_the_same_g
 async def test_netui_join_a_table_found_in_the_lobby(tmp_path: Path) -> None:
     """A table advertised by mDNS (loopback) appears in the lobby with its seats taken (live:
     the bot peer's seat shows); j sits down at it."""
-    host = host_table(
-        seats=3,
-        bots=1,
-        options=LarryOptions(short_game=True),
-        name="Ben",
-        settings=loopback_settings(tmp_path / "ben", advertise=True),
+    host = await started_short_host(
+        tmp_path / "ben", WAIT_S, seats=3, bots=1, name="Ben", advertise=True
     )
-    await host.start()
-    await host.wait_for(lambda: host.address is not None, WAIT_S)
     app = FairdealApp(PLAYER, finder=ZeroconfFinder(LOOPBACK), reveal_interval=0)
     try:
         async with app.run_test(size=(80, 24)) as pilot:

@@ -50,9 +50,8 @@ async def play_one_legal_move(session: NetworkedTable) -> None:
 
 
 async def test_bad_input_from_the_network_never_takes_the_app_down(tmp_path: Path) -> None:
-    host, guest = await two_seats(tmp_path)
-    app = make_app(host)  # type: ignore[arg-type]
-    try:
+    async with two_seats(tmp_path) as (host, guest):
+        app = make_app(host)  # type: ignore[arg-type]
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert host.address is not None and guest.seated is not None and host.peer
@@ -108,6 +107,3 @@ async def test_bad_input_from_the_network_never_takes_the_app_down(tmp_path: Pat
                 ):
                     await pilot.pause()
             assert app.is_running and not app.failures
-    finally:
-        await guest.close()
-        await host.close()

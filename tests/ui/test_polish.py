@@ -9,7 +9,6 @@ from textual.widgets._select import SelectOverlay
 
 from fairdeal.engine.larry import CardKind, LarryOptions, build_deck
 from fairdeal.engine.larry.events import PlayedFaceUp
-from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.local import LocalTable
 from fairdeal.p2p.table.local_bots import bot_identity
 from fairdeal.ui.app import FairdealApp
@@ -22,9 +21,9 @@ from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.table_finder import FixedFinder
 
 from .fake_session import ScriptedSession
-from .support import PLAYER, make_app, settle, static_text, table_screen
+from .support import PLAYER, engine_events, make_app, settle, static_text, table_screen
 from .test_app_notices import caught_up
-from .test_app_pilot import select_card
+from .test_app_pilot import face_up_with
 
 
 async def test_no_on_badge_for_our_seat_or_local_bots_but_for_other_peers() -> None:
@@ -63,20 +62,10 @@ async def test_cards_10_to_12_of_a_long_hand_are_numbered() -> None:
 async def test_one_opponent_is_the_target_without_asking() -> None:
     table = LocalTable(2, seed=1, human_name=PLAYER.name)
     async with make_app(table).run_test(size=(80, 24)) as pilot:
-        await settle(pilot, table)
-        view = table.view()
-        kinds = [view.deck[face or 0].kind for _, face in view.hand]
-        await select_card(pilot, kinds.index(CardKind.FACE_UP))
-        await pilot.press("u")
+        await face_up_with(pilot, table, CardKind.FACE_UP)
         assert not isinstance(pilot.app.screen, PickDialog)  # no "Against whom?"
         await settle(pilot, table)
-        played = [
-            e
-            for change in table.history
-            if isinstance(change, StateChanged)
-            for e in change.events
-            if isinstance(e, PlayedFaceUp) and e.seat == 0
-        ]
+        played = [e for e in engine_events(table, PlayedFaceUp) if e.seat == 0]
         assert played and played[0].target == 1
 
 

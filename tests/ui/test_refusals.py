@@ -18,7 +18,7 @@ from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.pick import PickDialog
 
-from .support import make_app, settle, static_text, table_screen
+from .support import engine_events, make_app, settle, static_text, table_screen
 
 
 def hint(pilot: Pilot[None]) -> str:
@@ -27,9 +27,8 @@ def hint(pilot: Pilot[None]) -> str:
 
 def no_fault(table: LocalTable) -> bool:
     """Neither the table nor the engine saw a cheat."""
-    engine_events = [e for s in table.history if isinstance(s, StateChanged) for e in s.events]
     faults = [e for e in table.history if isinstance(e, FaultDetected)]
-    return not faults and not any(isinstance(e, Violation) for e in engine_events)
+    return not faults and not engine_events(table, Violation)
 
 
 async def obliged_with_a_gloat(pilot: Pilot[None], table: LocalTable) -> LarryView:
@@ -48,16 +47,22 @@ async def obliged_with_a_gloat(pilot: Pilot[None], table: LocalTable) -> LarryVi
     return view
 
 
+async def refused(pilot: Pilot[None], table: LocalTable, *keys: str) -> str:
+    """Press `keys`: nothing is sent (the table's state stays the same). Returns the hint."""
+    state = table.state
+    await pilot.press(*keys)
+    await pilot.pause()
+    assert table.state is state
+    return hint(pilot)
+
+
 async def test_u_on_a_gloat_under_the_obligation_is_refused_not_a_cheat() -> None:
     table = LocalTable(2, seed=2, human_name="Tess")
     async with make_app(table).run_test(size=(80, 24)) as pilot:
         await obliged_with_a_gloat(pilot, table)
         state = table.state
-        await pilot.press("2", "u")
-        await pilot.pause()
-        text = hint(pilot)
+        text = await refused(pilot, table, "2", "u")  # nothing was sent
         assert "Not allowed" in text and "gloat" in text and "L12" in text
-        assert table.state is state  # nothing was sent
         assert no_fault(table)  # and the table never saw a cheat
         await pilot.press("3", "u")  # a number card face-up is the honest play (L12)
         await settle(pilot, table)
@@ -68,13 +73,9 @@ async def test_enter_under_the_obligation_is_refused_without_a_dialog() -> None:
     table = LocalTable(2, seed=2, human_name="Tess")
     async with make_app(table).run_test(size=(80, 24)) as pilot:
         await obliged_with_a_gloat(pilot, table)
-        state = table.state
-        await pilot.press("1", "enter")
-        await pilot.pause()
+        text = await refused(pilot, table, "1", "enter")
         assert isinstance(pilot.app.screen, TableScreen)  # no announce dialog first
-        text = hint(pilot)
         assert "Not allowed" in text and "face-up" in text and "L12" in text
-        assert table.state is state
 
 
 async def test_give_away_with_fewer_than_3_cards_is_refused_without_a_dialog() -> None:
@@ -84,13 +85,9 @@ async def test_give_away_with_fewer_than_3_cards_is_refused_without_a_dialog() -
         await settle(pilot, table)
         view = table.view()
         assert view.deck[view.hand[0][1]].name == "give_away_1"  # type: ignore[index]
-        state = table.state
-        await pilot.press("1", "u")
-        await pilot.pause()
+        text = await refused(pilot, table, "1", "u")
         assert not isinstance(pilot.app.screen, PickDialog)  # not "against whom?" first
-        text = hint(pilot)
         assert "Not allowed" in text and "L11" in text
-        assert table.state is state
 
 
 async def test_larry_is_armed_only_when_a_play_can_leave_one_card() -> None:

@@ -22,7 +22,7 @@ from fairdeal.ui.games.lie.replay import LieReplayScreen
 from fairdeal.ui.replay_app import ReplayApp
 from fairdeal.ui.screens.replay import replay_screen
 from fairdeal.ui.widgets.game_log import GameLog
-from tests.game.test_audit import read_records, write_records
+from tests.game.records import read_records, write_records
 
 from .support import static_text
 
@@ -236,46 +236,38 @@ def snapshot_app(game: str, tmp_path: Path) -> ReplayApp:
     return ReplayApp(load_replay(owner_copy(game, tmp_path), tmp_path / game))
 
 
-def test_larry_replay_at_the_deal(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    async def at(pilot: Pilot[None]) -> None:
-        await press(pilot, "right", "right")
+def replay_after(snap_compare, game: str, tmp_path: Path, *keys: str) -> bool:  # type: ignore[no-untyped-def]
+    """The snapshot of `game`'s replay after these keys."""
 
-    assert snap_compare(snapshot_app("larry", tmp_path), terminal_size=SIZE, run_before=at)
+    async def at(pilot: Pilot[None]) -> None:
+        await press(pilot, *keys)
+
+    return snap_compare(snapshot_app(game, tmp_path), terminal_size=SIZE, run_before=at)
+
+
+def test_larry_replay_at_the_deal(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert replay_after(snap_compare, "larry", tmp_path, "right", "right")
 
 
 def test_larry_replay_mid_hand(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    async def at(pilot: Pilot[None]) -> None:
-        await press(pilot, *(["right"] * 20))
-
-    assert snap_compare(snapshot_app("larry", tmp_path), terminal_size=SIZE, run_before=at)
+    assert replay_after(snap_compare, "larry", tmp_path, *(["right"] * 20))
 
 
 def test_larry_replay_at_the_end(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    async def at(pilot: Pilot[None]) -> None:
-        await press(pilot, "end", "escape")  # the end; the scores view closed
-
-    assert snap_compare(snapshot_app("larry", tmp_path), terminal_size=SIZE, run_before=at)
+    # the end; the scores view closed
+    assert replay_after(snap_compare, "larry", tmp_path, "end", "escape")
 
 
 def test_lie_replay_in_phase_1(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    async def at(pilot: Pilot[None]) -> None:
-        await press(pilot, *(["right"] * 8))
-
-    assert snap_compare(snapshot_app("lie", tmp_path), terminal_size=SIZE, run_before=at)
+    assert replay_after(snap_compare, "lie", tmp_path, *(["right"] * 8))
 
 
 def test_lie_replay_at_a_trick(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    async def at(pilot: Pilot[None]) -> None:
-        await press(pilot, "pagedown", "pagedown", "pagedown")
-
-    assert snap_compare(snapshot_app("lie", tmp_path), terminal_size=SIZE, run_before=at)
+    assert replay_after(snap_compare, "lie", tmp_path, "pagedown", "pagedown", "pagedown")
 
 
 def test_lie_replay_at_the_end(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    async def at(pilot: Pilot[None]) -> None:
-        await press(pilot, "end")
-
-    assert snap_compare(snapshot_app("lie", tmp_path), terminal_size=SIZE, run_before=at)
+    assert replay_after(snap_compare, "lie", tmp_path, "end")
 
 
 # -- the lobby's past tables ---------------------------------------------------------------------

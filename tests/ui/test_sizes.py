@@ -10,7 +10,7 @@ from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.widgets.game_log import GameLog
 
-from .support import PLAYER, make_app, settle
+from .support import PLAYER, make_app, play_the_first_card
 from .test_lie_app_pilot import grab_a_hand, lie_table
 from .test_lie_app_pilot import settle as lie_settle
 
@@ -35,12 +35,9 @@ async def test_the_lie_phase_1_log_is_on_screen_at_80x24() -> None:
 def test_larry_table(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     table = LocalTable(4, seed=1, human_name=PLAYER.name)
 
-    async def first_moves(pilot: Pilot[None]) -> None:
-        await settle(pilot, table)
-        await pilot.press("enter", "enter")
-        await settle(pilot, table)
-
-    assert snap_compare(make_app(table), terminal_size=size, run_before=first_moves)
+    assert snap_compare(
+        make_app(table), terminal_size=size, run_before=lambda p: play_the_first_card(p, table)
+    )
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])

@@ -18,7 +18,7 @@ from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.table_finder import FixedFinder
 
-from .support import PLAYER, make_app, settle
+from .support import PLAYER, make_app, play_the_first_card, settle
 
 SIZE = (80, 24)
 
@@ -58,9 +58,7 @@ def test_table(snap_compare) -> None:  # type: ignore[no-untyped-def]
     table = seeded_table()
 
     async def first_moves(pilot: Pilot[None]) -> None:
-        await settle(pilot, table)
-        await pilot.press("enter", "enter")  # play the first card face-down, honestly
-        await settle(pilot, table)
+        await play_the_first_card(pilot, table)
         await pilot.press("right")
 
     assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
@@ -70,33 +68,25 @@ def test_table_2_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
     """The table panel shows all its lines at 2 seats."""
     table = LocalTable(2, seed=1, human_name=PLAYER.name)
 
-    async def first_moves(pilot: Pilot[None]) -> None:
-        await settle(pilot, table)
-        await pilot.press("enter", "enter")
-        await settle(pilot, table)
-
-    assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
+    assert snap_compare(
+        make_app(table), terminal_size=SIZE, run_before=lambda p: play_the_first_card(p, table)
+    )
 
 
 def test_table_8_seats(snap_compare) -> None:  # type: ignore[no-untyped-def]
     """Every seat is listed at 8 seats, and the hand and log still fit."""
     table = LocalTable(8, seed=1, human_name=PLAYER.name)
 
-    async def first_moves(pilot: Pilot[None]) -> None:
-        await settle(pilot, table)
-        await pilot.press("enter", "enter")
-        await settle(pilot, table)
-
-    assert snap_compare(make_app(table), terminal_size=SIZE, run_before=first_moves)
+    assert snap_compare(
+        make_app(table), terminal_size=SIZE, run_before=lambda p: play_the_first_card(p, table)
+    )
 
 
 def test_doubt_view(snap_compare) -> None:  # type: ignore[no-untyped-def]
     table = seeded_table()
 
     async def doubt(pilot: Pilot[None]) -> None:
-        await settle(pilot, table)
-        await pilot.press("enter", "enter")
-        await settle(pilot, table)
+        await play_the_first_card(pilot, table)
         await pilot.press("d")
         await settle(pilot, table)
         assert isinstance(pilot.app.screen, DoubtScreen)

@@ -8,77 +8,19 @@ test plays the reported case (a gloat face-up under the obligation) and sees it 
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from .terminal import Terminal
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)"),
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
 DEADLINE_S = 30.0
-
-
-def tmux(*args: str) -> str:
-    result = subprocess.run(
-        ["tmux", *args], capture_output=True, text=True, check=False, timeout=10
-    )
-    return result.stdout
-
-
-class Terminal:
-    """`python -m fairdeal ARGS` in a detached tmux session of 80×24, read and typed into."""
-
-    def __init__(self, tmp_path: Path, args: str) -> None:
-        self.session = f"fairdeal-smoke-{os.getpid()}-{abs(hash(args)) % 10000}"
-        self.status_file = tmp_path / "exit-status"
-        env = f"XDG_DATA_HOME={tmp_path} HOME={tmp_path} TERM=xterm-256color"
-        command = (
-            f"cd {ROOT} && env {env} {sys.executable} -m fairdeal {args}; "
-            f"echo $? > {self.status_file}"
-        )
-        self.args = ("-L", self.session)
-        tmux(*self.args, "kill-server")
-        size = ("-x", "80", "-y", "24")
-        subprocess.run(
-            ["tmux", *self.args, "new-session", "-d", "-s", self.session, *size, command],
-            check=True,
-            timeout=10,
-        )
-
-    def pane(self) -> str:
-        return tmux(*self.args, "capture-pane", "-p", "-t", self.session)
-
-    def wait(self, check: Callable[[str], bool], what: str) -> str:
-        deadline = time.monotonic() + DEADLINE_S
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.pane()
-            if check(screen):
-                return screen
-            time.sleep(0.1)  # poll interval; the condition is the real screen
-        raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
-
-    def keys(self, *names: str) -> None:
-        tmux(*self.args, "send-keys", "-t", self.session, *names)
-
-    def exit_status(self) -> str:
-        deadline = time.monotonic() + DEADLINE_S
-        while not self.status_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)  # poll for the exit status the shell writes after the app ends
-        assert self.status_file.exists(), f"the app did not quit; the screen was:\n{self.pane()}"
-        return self.status_file.read_text().strip()
-
-    def close(self) -> None:
-        tmux(*self.args, "kill-server")
 
 
 def flat(screen: str) -> str:
@@ -90,7 +32,7 @@ def test_the_obligation_case_is_refused_not_a_cheat(tmp_path: Path) -> None:
     """`fairdeal play --players 2 --seed 2`, `1 Enter Enter`
     twice, then `2 u` (a gloat under the face-up obligation while holding numbers): the app
     refuses it with the reason and the ruling; no FAULT, nothing revealed, the game goes on."""
-    terminal = Terminal(tmp_path, "play --players 2 --seed 2 --bot-delay 0")
+    terminal = Terminal(tmp_path, "play --players 2 --seed 2 --bot-delay 0", DEADLINE_S)
     try:
         for _ in range(2):
             terminal.wait(lambda s: "YOUR TURN" in s and "q Quit" in s, "our turn")
@@ -111,7 +53,7 @@ def test_the_obligation_case_is_refused_not_a_cheat(tmp_path: Path) -> None:
 
 
 def test_play_in_a_real_terminal(tmp_path: Path) -> None:
-    terminal = Terminal(tmp_path, "play")
+    terminal = Terminal(tmp_path, "play", DEADLINE_S)
     try:
         screen = terminal.wait(lambda s: "YOUR TURN" in s and "q Quit" in s, "the first turn")
         assert "Seats" in screen and "Limit" in screen and "q Quit" in screen
