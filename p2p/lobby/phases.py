@@ -16,19 +16,7 @@ from collections.abc import Mapping
 from enum import Enum, StrEnum
 from typing import TypeVar
 
-from fairdeal.p2p.lobby.messages import (
-    GuestMessage,
-    HostMessage,
-    LeaveSeat,
-    LobbyState,
-    SeatRefused,
-    SetReady,
-    SignRoster,
-    StartTable,
-    TableClosed,
-    TableStarted,
-    TakeSeat,
-)
+from fairdeal.p2p.lobby import messages
 
 
 class LobbyPhase(StrEnum):
@@ -121,31 +109,31 @@ def next_phase(
     return transitions.get((phase, event))
 
 
-def host_event_of(message: GuestMessage) -> HostEvent | None:
+def host_event_of(message: messages.GuestMessage) -> HostEvent | None:
     """The host's event for a guest's message (None: not a guest message)."""
     match message:
-        case TakeSeat():
+        case messages.TakeSeat():
             return HostEvent.TAKE_SEAT
-        case LeaveSeat():
+        case messages.LeaveSeat():
             return HostEvent.SEAT_LEFT
-        case SetReady(ready):
+        case messages.SetReady(ready):
             return HostEvent.READY if ready else HostEvent.NOT_READY
-        case SignRoster():
+        case messages.SignRoster():
             return HostEvent.SIGNATURE
     return None
 
 
-def guest_event_of(message: HostMessage) -> GuestEvent | None:
+def guest_event_of(message: messages.HostMessage) -> GuestEvent | None:
     """A guest's event for the host's message (None: not a host message)."""
     match message:
-        case LobbyState(phase=phase):
+        case messages.LobbyState(phase=phase):
             return GuestEvent.STATE_OPEN if phase == LobbyPhase.OPEN else GuestEvent.STATE_STARTING
-        case SeatRefused():
+        case messages.SeatRefused():
             return GuestEvent.REFUSED
-        case StartTable():
+        case messages.StartTable():
             return GuestEvent.START_TABLE
-        case TableStarted():
+        case messages.TableStarted():
             return GuestEvent.TABLE_STARTED
-        case TableClosed():
+        case messages.TableClosed():
             return GuestEvent.TABLE_CLOSED
     return None

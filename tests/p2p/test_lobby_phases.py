@@ -18,21 +18,8 @@ import pytest
 
 from fairdeal.p2p.errors import PeerError
 from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.lobby import messages as wire
 from fairdeal.p2p.lobby.machines import GuestLobby, HostLobby, LobbyError, LocalLobbyError, Send
-from fairdeal.p2p.lobby.messages import (
-    GuestMessage,
-    HostMessage,
-    LeaveSeat,
-    SeatRefused,
-    SetReady,
-    SignRoster,
-    StartTable,
-    TableClosed,
-    TableStarted,
-    TakeSeat,
-    decode_lobby_message,
-    encode_lobby_message,
-)
 from fairdeal.p2p.lobby.phases import (
     GUEST_TRANSITIONS,
     HOST_TRANSITIONS,
@@ -71,9 +58,9 @@ class Lobby:
     def deliver(self, sends: list[Send], answering: bool = True) -> None:
         """The host's `sends` to the guests, then their answers back (unless not `answering`):
         every message of a batch arrives before any answer to it, as on the host's channels."""
-        answers: list[tuple[Identity, GuestMessage]] = []
+        answers: list[tuple[Identity, wire.GuestMessage]] = []
         for send in sends:
-            message = decode_lobby_message(encode_lobby_message(send.message), "host")
+            message = wire.decode_lobby_message(wire.encode_lobby_message(send.message), "host")
             if send.to == WATCHER.key:
                 assert self.watcher.receive(message) == []  # type: ignore[arg-type]
                 continue
@@ -83,7 +70,7 @@ class Lobby:
         for me, answer in answers:
             self.send(me, answer)
 
-    def send(self, me: Identity, message: GuestMessage) -> list[Send]:
+    def send(self, me: Identity, message: wire.GuestMessage) -> list[Send]:
         """`me`'s message to the host, and on to every guest; what the host answered."""
         sends = self.host.receive(me.public, "10.0.0.9", message)
         self.deliver(sends)
@@ -112,8 +99,8 @@ def in_phase(phase: LobbyPhase) -> Lobby:
     return lobby
 
 
-def signed_by(me: Identity, roster: Roster) -> SignRoster:
-    return SignRoster(roster.digest, me.sign(roster.canonical_bytes()))
+def signed_by(me: Identity, roster: Roster) -> wire.SignRoster:
+    return wire.SignRoster(roster.digest, me.sign(roster.canonical_bytes()))
 
 
 # -- the host ----------------------------------------------------------------------------------
@@ -146,13 +133,19 @@ def host_event(event: HostEvent, lobby: Lobby) -> tuple[Callable[[], object], Re
     signatures = (signed_by(FIRST, roster), signed_by(SECOND, roster))
     happenings: dict[HostEvent, tuple[Callable[[], object], Refusal]] = {
         HostEvent.CONNECTED: (lambda: host.connected(WATCHER.public), IGNORED),
-        HostEvent.TAKE_SEAT: (lambda: lobby.send(WATCHER, TakeSeat(None, 6000)), blames(WATCHER)),
-        HostEvent.SEAT_LEFT: (lambda: lobby.send(SECOND, LeaveSeat()), blames(SECOND)),
+        HostEvent.TAKE_SEAT: (
+            lambda: lobby.send(WATCHER, wire.TakeSeat(None, 6000)),
+            blames(WATCHER),
+        ),
+        HostEvent.SEAT_LEFT: (lambda: lobby.send(SECOND, wire.LeaveSeat()), blames(SECOND)),
         HostEvent.READY: (
-            lambda: lobby.send(FIRST, SetReady(True, options_digest(roster.options))),
+            lambda: lobby.send(FIRST, wire.SetReady(True, options_digest(roster.options))),
             blames(FIRST),
         ),
-        HostEvent.NOT_READY: (lambda: lobby.send(FIRST, SetReady(False, bytes(32))), blames(FIRST)),
+        HostEvent.NOT_READY: (
+            lambda: lobby.send(FIRST, wire.SetReady(False, bytes(32))),
+            blames(FIRST),
+        ),
         HostEvent.SIGNATURE: (lambda: lobby.send(FIRST, signatures[0]), blames(FIRST)),
         # Every signature, the second guest's last (in STARTING, the first's came with the start).
         HostEvent.EVERY_SEAT_SIGNED: (
@@ -209,7 +202,7 @@ def test_the_wire_shows_a_host_phase_as_open_or_starting_only() -> None:
 # -- a guest -----------------------------------------------------------------------------------
 
 
-def guest_event(event: GuestEvent, lobby: Lobby) -> tuple[HostMessage, type[PeerError]]:
+def guest_event(event: GuestEvent, lobby: Lobby) -> tuple[wire.HostMessage, type[PeerError]]:
     """The host's message that is `event` to the first guest, and the error it raises when the
     table forbids it (always blaming the host)."""
     guest, roster = lobby.guests[0], lobby.roster()
@@ -217,17 +210,17 @@ def guest_event(event: GuestEvent, lobby: Lobby) -> tuple[HostMessage, type[Peer
     assert view is not None
     everyone = (HOST, *SEATED)
     signatures = tuple(me.sign(roster.canonical_bytes()) for me in everyone)
-    messages: dict[GuestEvent, tuple[HostMessage, type[PeerError]]] = {
+    messages: dict[GuestEvent, tuple[wire.HostMessage, type[PeerError]]] = {
         GuestEvent.STATE_OPEN: (replace(view, phase="open"), LobbyError),
         GuestEvent.STATE_STARTING: (replace(view, phase="starting"), LobbyError),
-        GuestEvent.REFUSED: (SeatRefused(2, "seat 2 is taken"), LobbyError),
-        GuestEvent.START_TABLE: (StartTable(roster), LobbyError),
+        GuestEvent.REFUSED: (wire.SeatRefused(2, "seat 2 is taken"), LobbyError),
+        GuestEvent.START_TABLE: (wire.StartTable(roster), LobbyError),
         # In OPEN no roster was out for us to sign: a start is one we did not sign.
         GuestEvent.TABLE_STARTED: (
-            TableStarted(roster.digest, signatures),
+            wire.TableStarted(roster.digest, signatures),
             RosterError if guest.phase is LobbyPhase.OPEN else LobbyError,
         ),
-        GuestEvent.TABLE_CLOSED: (TableClosed("the host went home"), LobbyError),
+        GuestEvent.TABLE_CLOSED: (wire.TableClosed("the host went home"), LobbyError),
     }
     return messages[event]
 
@@ -256,7 +249,7 @@ def test_a_guest_lobby_moves_only_as_its_table_says(phase: LobbyPhase, event: Gu
 def test_back_to_open_no_roster_is_out_on_either_side() -> None:
     lobby = in_phase(LobbyPhase.STARTING)
     assert lobby.guests[0].roster is not None
-    lobby.send(SECOND, SetReady(False, bytes(32)))  # the second guest changes its mind
+    lobby.send(SECOND, wire.SetReady(False, bytes(32)))  # the second guest changes its mind
     assert lobby.host.phase is LobbyPhase.OPEN and lobby.host.unsigned_seats == []
     assert lobby.guests[0].phase is LobbyPhase.OPEN and lobby.guests[0].roster is None
 
