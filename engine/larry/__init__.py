@@ -92,16 +92,11 @@ def _game() -> Game:
         "larry",
         "Larry",
         LarryOptions,
-        actors=_actors,
+        actors=LarryState.actors,
         backs=_backs,
         card_names=_card_names,
         scenarios="fairdeal.engine.larry.scenario",
     )
-
-
-def _actors(state: LarryState) -> tuple[int, ...]:
-    seat = state.to_act()
-    return () if seat is None else (seat,)
 
 
 def _backs(options: LarryOptions) -> tuple[int, ...]:

@@ -122,6 +122,11 @@ class LarryState:
             return None
         return self.turn
 
+    def actors(self) -> tuple[int, ...]:
+        """The seats that may act now: Larry is played in turn, so one seat or none."""
+        seat = self.to_act()
+        return () if seat is None else (seat,)
+
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(len(hand) for hand in self.hands)
 
