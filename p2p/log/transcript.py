@@ -8,8 +8,9 @@ length, then one msgpack map):
     {"k": "applied", "d": bytes, "s": bytes}   an envelope applied to the log, in log order
 
 The header comes first; `proto` is the protocol version that made the file (absent: version 1,
-refused by `check_protocol_version`). `sync()` fsyncs; the log syncs after each batch of applied
-envelopes and before an own envelope is sent, so a crash loses nothing applied and never makes a
+refused by `check_protocol_version`). `sync()` fsyncs; the log syncs once per turn of the event
+loop, after the batch of applied envelopes and the own envelopes signed in it, and sends none of
+those own envelopes before (p2p/log/sync.py), so a crash loses nothing applied and never makes a
 peer sign a place twice. A torn last record (crash mid-write) is cut off on reopen and kept aside
 in `<file>.torn-at-<offset>`; damage anywhere else (p2p.log.records tells the two apart) is an
 error naming the file and the byte offset, and the file is left as it is.
@@ -144,9 +145,10 @@ class Transcript:
         return cls(path, file), contents
 
     def append_signed(self, envelope: Envelope) -> None:
-        """Record an own envelope and sync: call before sending it."""
+        """Record an own envelope and hand it to the operating system; `sync()` before sending
+        it (one fsync may serve several)."""
         self._write({"k": "signed", "d": envelope.signed, "s": envelope.signature})
-        self.sync()
+        self.hand_over()
 
     def append_applied(self, envelope: Envelope) -> None:
         """Record an applied envelope; call `sync()` after the batch."""

@@ -8,6 +8,11 @@ Each Mesh draws a random instance that its handshakes carry: a channel from a ne
 peer (the peer restarted) replaces the old instance's channel at once, whoever dialled, since the
 old process is gone even if its channel does not look dead yet.
 
+Sending can be held for the rest of a turn of the event loop (`hold`): a seat that has written an
+envelope it signed but not yet fsynced queues everything it sends after it, in order, until the
+fsync of the whole turn's records is done (and drops the queue if the disk refused it), so one
+fsync serves every envelope the seat signed in that turn and nothing overtakes them.
+
 Incoming application messages are dispatched to handlers registered per message type ("t"
 field); a handler that raises `PeerError` has the error recorded and reported against that peer,
 and the connection stays up (frame-level errors close only that peer's channel; the others are
@@ -41,6 +46,7 @@ log = logging.getLogger(__name__)
 MessageHandler = Callable[[PublicIdentity, dict[str, Any]], None]
 PeerCallback = Callable[[PublicIdentity], None]
 ErrorCallback = Callable[[P2PError], None]
+SendGate = Callable[[], bool]
 
 
 class Mesh:
@@ -73,6 +79,9 @@ class Mesh:
         self.address: tuple[str, int] | None = None
         self._closing = False
         self._maintainers: dict[bytes, asyncio.Task[None]] = {}
+        # while held: what to send once every gate agrees, in the order it was sent
+        self._gates: list[SendGate] = []
+        self._held: list[tuple[SecureChannel, bytes]] = []
 
     # -- wiring ----------------------------------------------------------------------------
 
@@ -158,6 +167,7 @@ class Mesh:
 
     async def close(self) -> None:
         """Stop listening, say goodbye on every channel and wait for the readers to end."""
+        self.release()  # what was sent before the goodbye goes out before it
         self._closing = True
         maintainers = list(self._maintainers.values())
         for task in maintainers:
@@ -200,6 +210,9 @@ class Mesh:
         channel = self._channels.get(peer_key)
         if channel is None:
             return False
+        if self._gates:
+            self._held.append((channel, pack_message(message)))
+            return True
         try:
             channel.send(message)
         except ConnectionClosed:
@@ -214,12 +227,41 @@ class Mesh:
         for key, channel in list(self._channels.items()):
             if key in skip:
                 continue
+            if self._gates:
+                self._held.append((channel, payload))
+                sent += 1
+                continue
             with contextlib.suppress(ConnectionClosed):
                 channel.send_payload(payload)
                 sent += 1
         return sent
 
+    def hold(self, gate: SendGate) -> None:
+        """Queue everything sent from now on until `release`, which runs at the latest in the
+        next turn of the event loop: it sends the queue if every gate returns True (e.g. the
+        fsync of what this seat signed succeeded) and drops it otherwise."""
+        if not self._gates:
+            asyncio.get_running_loop().call_soon(self.release)
+        if gate not in self._gates:
+            self._gates.append(gate)
+
+    def release(self) -> None:
+        """End a hold now (a no-op when nothing is held)."""
+        if not self._gates:
+            return
+        gates = self._gates
+        # Every gate runs (each syncs its own file); sends made while they run are still held.
+        passed = all([gate() for gate in gates])
+        held, self._held, self._gates = self._held, [], []
+        if not passed:
+            log.debug("dropped %d held message(s): a gate refused them", len(held))
+            return
+        for channel, payload in held:
+            with contextlib.suppress(ConnectionClosed):
+                channel.send_payload(payload)
+
     async def drain(self) -> None:
+        self.release()
         for channel in list(self._channels.values()):
             with contextlib.suppress(ConnectionClosed):
                 await channel.drain()

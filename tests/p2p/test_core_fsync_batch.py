@@ -1,0 +1,124 @@
+"""One fsync for every envelope a seat signs in one turn of the event loop, and nothing the seat
+sends leaves before it (protocol.md 4.7): what is sent after a signed record is held by the
+mesh until the fsync is done, and dropped if the disk refuses it."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+from pathlib import Path
+
+import pytest
+
+from fairdeal.p2p.log.sync import TableSync
+from fairdeal.p2p.log.tablelog import TableLog, seat_order
+from fairdeal.p2p.log.transcript import Transcript, TranscriptWriteError, load_transcript
+from fairdeal.p2p.net.channel import SecureChannel
+from tests.p2p.core_support import (
+    LoopbackPeer,
+    make_identity,
+    roster_of,
+    start_table,
+    stop_table,
+)
+from tests.p2p.memory_mesh import MemoryNetwork
+
+
+def record_events(peer: LoopbackPeer, events: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Append "fsync" to `events` at each fsync of the peer's transcript, "send <t>" at each
+    frame its channels encrypt (the message type read back from the payload)."""
+    transcript = peer.sync.transcript
+    assert transcript is not None
+    flush = transcript._flush
+
+    def counted_flush() -> None:
+        flush()
+        events.append("fsync")
+
+    monkeypatch.setattr(transcript, "_flush", counted_flush)
+    original = SecureChannel.send_payload
+
+    def send_payload(channel: SecureChannel, plaintext: bytes) -> None:
+        if channel in peer.mesh._readers:
+            events.append("send env" if b"\xa3env" in plaintext else "send other")
+        original(channel, plaintext)
+
+    monkeypatch.setattr(SecureChannel, "send_payload", send_payload)
+
+
+async def test_envelopes_signed_in_one_turn_share_one_fsync_before_any_is_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peers = await start_table(3, transcripts=tmp_path)
+    try:
+        author = peers[0]
+        events: list[str] = []
+        record_events(author, events, monkeypatch)
+        signed = [author.sync.publish("move", {"n": n}) for n in range(3)]
+        author.mesh.send(peers[1].mesh.identity.key, {"t": "hello"})  # after them, held too
+        assert events == []  # written, not yet on disk: nothing left
+        for peer in peers[1:]:
+            await peer.sync.wait_until(lambda p=peer: p.sync.log.holds(0, 2), timeout=5)
+        assert events[0] == "fsync" and events.count("fsync") == 1, events
+        # every envelope to both other seats, then the message sent after them
+        assert events[1:] == ["send env"] * 6 + ["send other"], events
+        on_disk = load_transcript(tmp_path / "seat0.transcript")
+        assert [e.signed for e in on_disk.signed] == [e.signed for e in signed]
+    finally:
+        await stop_table(peers)
+
+
+async def test_a_refused_fsync_sends_nothing_and_stops_the_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peers = await start_table(3, transcripts=tmp_path)
+    try:
+        author = peers[0]
+        transcript = author.sync.transcript
+        assert transcript is not None
+        events: list[str] = []
+        record_events(author, events, monkeypatch)
+
+        def full_disk() -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(transcript, "_flush", full_disk)
+        failures: list[TranscriptWriteError] = []
+        stopped = asyncio.Event()
+        author.sync.on_failure(lambda error: (failures.append(error), stopped.set()))
+        author.sync.publish("move", {"n": 0})  # written: the write itself succeeds
+        author.sync.publish("move", {"n": 1})
+        assert failures == []
+        await asyncio.wait_for(stopped.wait(), timeout=5)  # the batch's fsync fails
+        assert len(failures) == 1 and "no space left" in str(failures[0])
+        assert author.sync.failure is failures[0]
+        assert events == []  # nothing of what was held went out
+        with pytest.raises(TranscriptWriteError):
+            author.sync.publish("move", {"n": 2})
+        await author.mesh.drain()  # a drain releases no held message either
+        assert events == []
+        for peer in peers[1:]:
+            assert not peer.sync.log.holds(0, 0)
+    finally:
+        await stop_table(peers)
+
+
+def test_without_an_event_loop_a_signed_record_syncs_at_once(tmp_path: Path) -> None:
+    """A replay at start-up has no loop to batch in: the record is on disk when publish returns."""
+    roster = roster_of(2)
+    identity = make_identity(0)
+    mesh = MemoryNetwork().mesh(identity)
+    transcript = Transcript.create(tmp_path / "t", roster, seat=0)
+    fsyncs: list[str] = []
+    flush = transcript._flush
+
+    def counted_flush() -> None:
+        flush()
+        fsyncs.append("fsync")
+
+    transcript._flush = counted_flush  # type: ignore[method-assign]
+    log = TableLog(roster, seat_order([1, 0]))  # seat 1 first: the envelope waits, buffered
+    sync = TableSync(mesh, log, identity, 0, transcript)  # type: ignore[arg-type]
+    sync.publish("move", {})
+    assert fsyncs == ["fsync"] and not sync._signed_unsynced
+    transcript.close()
