@@ -8,7 +8,8 @@
 * every "env" message from any peer is parsed, verified and fed to the log; what gets applied is
   appended to the transcript and synced once per batch: once per turn of the event loop, however
   many envelopes that turn applied (an fsync costs milliseconds, and The Lie's Phase 1 applies an
-  envelope from every seat for every claim);
+  envelope from every seat for every claim). Nothing waits on a batch of applied records only:
+  its fsync runs on a worker thread while the loop goes on (`Transcript.sync_in_background`);
 * fsync before sending: once this seat has written an envelope it signed, the mesh holds
   everything this peer sends (`Mesh.hold`) until the turn's one fsync, which covers every
   envelope signed in that turn and the applied records before them; if the disk refuses it,
@@ -127,15 +128,13 @@ class TableSync:
                 self._fail(error)
                 raise
             self._signed_unsynced = True
-            try:
-                asyncio.get_running_loop()
-            except RuntimeError:  # no loop to batch in: sync now
+            if self._in_loop():  # sent once the turn's fsync is done (`_sync_batch`)
+                self.mesh.hold(self._synced_for_sending)
+                self._schedule_sync()
+            else:  # no loop to batch in: sync now
                 self._sync_now()
                 if self.failure is not None:
                     raise self.failure from None
-            else:  # sent once the turn's fsync is done (`_sync_batch`)
-                self.mesh.hold(self._synced_for_sending)
-                self._schedule_sync()
         self._take(envelope, "self")
         self._send_on(envelope)
         return envelope
@@ -314,14 +313,38 @@ class TableSync:
             return
         if self._unsynced or self._signed_unsynced:
             try:
-                if not transcript.closed:
-                    transcript.sync()
-                elif transcript.failure is not None:  # closing synced, or failed to
-                    raise transcript.failure
+                if transcript.closed:  # closing synced, or failed to
+                    if transcript.failure is not None:
+                        raise transcript.failure
+                elif self._signed_unsynced or not self._in_loop():
+                    transcript.sync()  # what is sent next waits for it
+                else:  # applied records only: nothing waits, the loop goes on meanwhile
+                    loop = asyncio.get_running_loop()
+                    transcript.sync_in_background(
+                        lambda: loop.call_soon_threadsafe(self._check_background)
+                    )
             except TranscriptWriteError as error:
                 self._fail(error)
                 return
         self._unsynced = self._signed_unsynced = False
+
+    def _check_background(self) -> None:
+        """An fsync in the background failed: stop the seat, as for any refused write."""
+        transcript = self.transcript
+        if transcript is None or transcript.closed:
+            return
+        try:
+            transcript.join_background()
+        except TranscriptWriteError as error:
+            self._fail(error)
+
+    @staticmethod
+    def _in_loop() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
 
     def _synced_for_sending(self) -> bool:
         """The mesh's gate: True once every envelope this seat signed is on disk."""

@@ -11,9 +11,11 @@ The header comes first; `proto` is the protocol version that made the file (abse
 refused by `check_protocol_version`). `sync()` fsyncs; the log syncs once per turn of the event
 loop, after the batch of applied envelopes and the own envelopes signed in it, and sends none of
 those own envelopes before (p2p/log/sync.py), so a crash loses nothing applied and never makes a
-peer sign a place twice. A torn last record (crash mid-write) is cut off on reopen and kept aside
-in `<file>.torn-at-<offset>`; damage anywhere else (p2p.log.records tells the two apart) is an
-error naming the file and the byte offset, and the file is left as it is.
+peer sign a place twice; a batch of applied records alone is fsynced on a worker thread
+(`sync_in_background`), which the next `sync()` waits for. A torn last record (crash
+mid-write) is cut off on reopen and kept aside in `<file>.torn-at-<offset>`; damage anywhere
+else (p2p.log.records tells the two apart) is an error naming the file and the byte offset, and
+the file is left as it is.
 The transcript plus the roster's public keys is everything an auditor needs.
 
 Secrets (per-game keys, nonces, shares) go to a separate `SecretStore` file, mode 0600, rewritten
@@ -26,6 +28,7 @@ import contextlib
 import errno
 import os
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -103,6 +106,9 @@ class Transcript:
         self.path = path
         self._file = file
         self.failure: TranscriptWriteError | None = None  # once a write failed, no more writes
+        self._background: ThreadPoolExecutor | None = None  # one worker: fsyncs run in order
+        self._pending: Future[None] | None = None  # the last fsync handed to it
+        self._background_error: OSError | None = None  # set by the worker, read by the loop
 
     @classmethod
     def create(
@@ -155,7 +161,41 @@ class Transcript:
         self._write({"k": "applied", "d": envelope.signed, "s": envelope.signature})
 
     def sync(self) -> None:
+        """Everything written is on disk when this returns (after any fsync in the background
+        has finished: its error, if it had one, is raised here)."""
+        self.join_background()
         self._guarded(self._flush)
+
+    def sync_in_background(self, on_error: Callable[[], None]) -> None:
+        """Hand what is written to the operating system now and fsync it on a worker thread,
+        so that the event loop is not blocked on the disk: for records nothing waits on (the
+        applied ones). If that fsync fails, `on_error` is called (on the worker thread) and the
+        next write, `sync` or `join_background` raises the error."""
+        self._guarded(self._file.flush)
+        if self._background is None:
+            self._background = ThreadPoolExecutor(1, thread_name_prefix="transcript-fsync")
+        fd = self._file.fileno()
+        self._pending = self._background.submit(self._fsync_or_keep_error, fd, on_error)
+
+    def join_background(self) -> None:
+        """Wait for an fsync running in the background; raise its error, if it had one."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()  # never raises: the error is kept in _background_error
+        error = self._background_error
+        if error is not None and self.failure is None:
+            self.failure = TranscriptWriteError(self.path, error)
+        if self.failure is not None:
+            raise self.failure
+
+    def _fsync_or_keep_error(self, fd: int, on_error: Callable[[], None]) -> None:
+        if self._background_error is not None:
+            return  # the first error stands; the file is not written after it
+        try:
+            os.fsync(fd)
+        except OSError as error:
+            self._background_error = error
+            on_error()
 
     def hand_over(self) -> None:
         """Hand what is written to the operating system, without waiting for the disk: a
@@ -169,6 +209,10 @@ class Transcript:
     def close(self) -> None:
         if self._file.closed:
             return
+        with contextlib.suppress(TranscriptWriteError):
+            self.join_background()
+        if self._background is not None:
+            self._background.shutdown()
         if self.failure is None:
             with contextlib.suppress(TranscriptWriteError):
                 self.sync()
@@ -186,6 +230,8 @@ class Transcript:
     def _guarded(self, write: Callable[[], object]) -> None:
         """Run a write; the first OSError becomes `failure` and every later write raises it,
         so nothing is appended after a record the disk may have cut (its torn tail)."""
+        if self.failure is None and self._background_error is not None:
+            self.failure = TranscriptWriteError(self.path, self._background_error)
         if self.failure is not None:
             raise self.failure
         try:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -121,4 +123,42 @@ def test_without_an_event_loop_a_signed_record_syncs_at_once(tmp_path: Path) -> 
     sync = TableSync(mesh, log, identity, 0, transcript)  # type: ignore[arg-type]
     sync.publish("move", {})
     assert fsyncs == ["fsync"] and not sync._signed_unsynced
+    transcript.close()
+
+
+async def test_a_batch_of_applied_records_syncs_off_the_loop_and_its_failure_stops_the_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing waits on the fsync of applied records only: it runs on a worker thread, and a
+    refused one stops the seat like any refused write (nothing more is signed or sent)."""
+    network = MemoryNetwork()
+    roster = roster_of(2)
+    ids = [make_identity(0), make_identity(1)]
+    meshes = [network.mesh(identity) for identity in ids]
+    transcript = Transcript.create(tmp_path / "t", roster, seat=0)
+    log = TableLog(roster, seat_order([1, 0]))
+    reader = TableSync(meshes[0], log, ids[0], 0, transcript)  # type: ignore[arg-type]
+    author = TableSync(meshes[1], TableLog(roster, seat_order([1, 0])), ids[1], 1)  # type: ignore[arg-type]
+    threads: list[str] = []
+    real_fsync = os.fsync
+    ours = transcript._file.fileno()
+
+    def refusing_fsync(fd: int) -> None:
+        if fd != ours:
+            return real_fsync(fd)
+        threads.append(threading.current_thread().name)
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", refusing_fsync)
+    stopped = asyncio.Event()
+    reader.on_failure(lambda error: stopped.set())
+    author.publish("move", {})
+    network.deliver()
+    assert [e.seat for e in reader.log.entries] == [1]  # applied, its record written
+    await asyncio.wait_for(stopped.wait(), timeout=5)
+    assert threads and all(name.startswith("transcript-fsync") for name in threads)
+    assert reader.failure is not None and "Input/output error" in str(reader.failure)
+    with pytest.raises(TranscriptWriteError):
+        reader.publish("move", {})
+    assert not any(sender == ids[0].key for sender, _, _ in network.sent)
     transcript.close()
