@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -108,6 +109,9 @@ class Transcript:
         self.failure: TranscriptWriteError | None = None  # once a write failed, no more writes
         self._background: ThreadPoolExecutor | None = None  # one worker: fsyncs run in order
         self._pending: Future[None] | None = None  # the last fsync handed to it
+        self._background_lock = threading.Lock()
+        self._background_running = False  # the worker is fsyncing (it checks `_again` after)
+        self._background_again = False  # written since the running fsync began
         self._background_error: OSError | None = None  # set by the worker, read by the loop
 
     @classmethod
@@ -169,13 +173,19 @@ class Transcript:
     def sync_in_background(self, on_error: Callable[[], None]) -> None:
         """Hand what is written to the operating system now and fsync it on a worker thread,
         so that the event loop is not blocked on the disk: for records nothing waits on (the
-        applied ones). If that fsync fails, `on_error` is called (on the worker thread) and the
-        next write, `sync` or `join_background` raises the error."""
+        applied ones). If an fsync is running already, the worker runs one more after it (one
+        for any number of batches meanwhile). If an fsync fails, `on_error` is called (on the
+        worker thread) and the next write, `sync` or `join_background` raises the error."""
         self._guarded(self._file.flush)
+        with self._background_lock:
+            if self._background_running:
+                self._background_again = True
+                return
+            self._background_running = True
         if self._background is None:
             self._background = ThreadPoolExecutor(1, thread_name_prefix="transcript-fsync")
         fd = self._file.fileno()
-        self._pending = self._background.submit(self._fsync_or_keep_error, fd, on_error)
+        self._pending = self._background.submit(self._fsync_in_background, fd, on_error)
 
     def join_background(self) -> None:
         """Wait for an fsync running in the background; raise its error, if it had one."""
@@ -188,14 +198,20 @@ class Transcript:
         if self.failure is not None:
             raise self.failure
 
-    def _fsync_or_keep_error(self, fd: int, on_error: Callable[[], None]) -> None:
-        if self._background_error is not None:
-            return  # the first error stands; the file is not written after it
-        try:
-            os.fsync(fd)
-        except OSError as error:
-            self._background_error = error
-            on_error()
+    def _fsync_in_background(self, fd: int, on_error: Callable[[], None]) -> None:
+        while self._background_error is None:  # the first error stands: no fsync after it
+            try:
+                os.fsync(fd)
+            except OSError as error:
+                self._background_error = error
+                on_error()
+            with self._background_lock:
+                if not self._background_again or self._background_error is not None:
+                    self._background_running = False
+                    return
+                self._background_again = False  # more was written meanwhile: once more
+        with self._background_lock:
+            self._background_running = False
 
     def hand_over(self) -> None:
         """Hand what is written to the operating system, without waiting for the disk: a

@@ -162,3 +162,30 @@ async def test_a_batch_of_applied_records_syncs_off_the_loop_and_its_failure_sto
         reader.publish("move", {})
     assert not any(sender == ids[0].key for sender, _, _ in network.sent)
     transcript.close()
+
+
+def test_batches_written_while_a_background_fsync_runs_share_the_next_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transcript = Transcript.create(tmp_path / "t", roster_of(2), seat=0)
+    ours = transcript._file.fileno()
+    real_fsync = os.fsync
+    started, go_on = threading.Event(), threading.Event()
+    calls: list[int] = []
+
+    def slow_fsync(fd: int) -> None:
+        if fd == ours:
+            calls.append(fd)
+            started.set()
+            assert go_on.wait(timeout=5)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    transcript.sync_in_background(lambda: None)
+    assert started.wait(timeout=5)  # the first fsync is running
+    for _ in range(3):  # three more batches meanwhile
+        transcript.sync_in_background(lambda: None)
+    go_on.set()
+    transcript.join_background()
+    assert len(calls) == 2  # the running one, then one for all three
+    transcript.close()
