@@ -8,10 +8,12 @@ Each Mesh draws a random instance that its handshakes carry: a channel from a ne
 peer (the peer restarted) replaces the old instance's channel at once, whoever dialled, since the
 old process is gone even if its channel does not look dead yet.
 
-Sending can be held for the rest of a turn of the event loop (`hold`): a seat that has written an
-envelope it signed but not yet fsynced queues everything it sends after it, in order, until the
-fsync of the whole turn's records is done (and drops the queue if the disk refused it), so one
-fsync serves every envelope the seat signed in that turn and nothing overtakes them.
+What is sent in one turn of the event loop goes out at its end, one write per peer (a relayed
+burst of envelopes costs one system call per peer, not one per frame; order per peer is kept).
+Sending can also be held (`hold`): a seat that has written an envelope it signed but not yet
+fsynced keeps everything it sends after it until the fsync of the whole turn's records is done
+(and drops it if the disk refused it), so one fsync serves every envelope the seat signed in that
+turn and nothing overtakes them.
 
 Incoming application messages are dispatched to handlers registered per message type ("t"
 field); a handler that raises `PeerError` has the error recorded and reported against that peer,
@@ -79,9 +81,11 @@ class Mesh:
         self.address: tuple[str, int] | None = None
         self._closing = False
         self._maintainers: dict[bytes, asyncio.Task[None]] = {}
-        # while held: what to send once every gate agrees, in the order it was sent
+        # What this turn of the loop sent, per channel in order: written once per channel at
+        # the end of the turn (a write is a system call), if every gate agrees.
+        self._queued: dict[SecureChannel, list[bytes]] = {}
         self._gates: list[SendGate] = []
-        self._held: list[tuple[SecureChannel, bytes]] = []
+        self._release_scheduled = False
 
     # -- wiring ----------------------------------------------------------------------------
 
@@ -206,17 +210,12 @@ class Mesh:
     # -- sending ---------------------------------------------------------------------------
 
     def send(self, peer_key: bytes, message: Mapping[str, Any]) -> bool:
-        """Send to one peer; False when it is not connected."""
+        """Send to one peer; False when it is not connected. Goes out at the end of this turn
+        of the event loop (or at `release`/`drain`), with what else was sent to the peer."""
         channel = self._channels.get(peer_key)
-        if channel is None:
+        if channel is None or channel.closed:
             return False
-        if self._gates:
-            self._held.append((channel, pack_message(message)))
-            return True
-        try:
-            channel.send(message)
-        except ConnectionClosed:
-            return False
+        self._queue(channel, pack_message(message))
         return True
 
     def broadcast(self, message: Mapping[str, Any], exclude: Iterable[bytes] = ()) -> int:
@@ -225,40 +224,48 @@ class Mesh:
         skip = set(exclude)
         sent = 0
         for key, channel in list(self._channels.items()):
-            if key in skip:
-                continue
-            if self._gates:
-                self._held.append((channel, payload))
-                sent += 1
-                continue
-            with contextlib.suppress(ConnectionClosed):
-                channel.send_payload(payload)
+            if key not in skip and not channel.closed:
+                self._queue(channel, payload)
                 sent += 1
         return sent
 
     def hold(self, gate: SendGate) -> None:
-        """Queue everything sent from now on until `release`, which runs at the latest in the
-        next turn of the event loop: it sends the queue if every gate returns True (e.g. the
-        fsync of what this seat signed succeeded) and drops it otherwise."""
-        if not self._gates:
-            asyncio.get_running_loop().call_soon(self.release)
+        """Keep everything sent until `gate` returns True, checked when the turn's sends go
+        out (`release`): e.g. the fsync of what this seat signed. If it returns False, all
+        that was held is dropped."""
         if gate not in self._gates:
             self._gates.append(gate)
+        self._schedule_release()
 
     def release(self) -> None:
-        """End a hold now (a no-op when nothing is held)."""
-        if not self._gates:
+        """Send what this turn queued now, one write per peer, if every gate lets it."""
+        if not self._queued and not self._gates:
             return
         gates = self._gates
         # Every gate runs (each syncs its own file); sends made while they run are still held.
         passed = all([gate() for gate in gates])
-        held, self._held, self._gates = self._held, [], []
+        queued, self._queued, self._gates = self._queued, {}, []
         if not passed:
-            log.debug("dropped %d held message(s): a gate refused them", len(held))
+            count = sum(len(payloads) for payloads in queued.values())
+            log.debug("dropped %d held message(s): a gate refused them", count)
             return
-        for channel, payload in held:
+        for channel, payloads in queued.items():
             with contextlib.suppress(ConnectionClosed):
-                channel.send_payload(payload)
+                channel.send_payloads(payloads)
+
+    def _queue(self, channel: SecureChannel, payload: bytes) -> None:
+        channel.check_size(payload)  # the sender's mistake, raised to the sender
+        self._queued.setdefault(channel, []).append(payload)
+        self._schedule_release()
+
+    def _schedule_release(self) -> None:
+        if not self._release_scheduled:
+            self._release_scheduled = True
+            asyncio.get_running_loop().call_soon(self._release_at_end_of_turn)
+
+    def _release_at_end_of_turn(self) -> None:
+        self._release_scheduled = False
+        self.release()
 
     async def drain(self) -> None:
         self.release()
