@@ -170,7 +170,7 @@ class Transcript:
         self.join_background()
         self._guarded(self._flush)
 
-    def sync_in_background(self, on_error: Callable[[], None]) -> None:
+    def sync_in_background(self, on_error: Callable[[], object]) -> None:
         """Hand what is written to the operating system now and fsync it on a worker thread,
         so that the event loop is not blocked on the disk: for records nothing waits on (the
         applied ones). If an fsync is running already, the worker runs one more after it (one
@@ -198,13 +198,14 @@ class Transcript:
         if self.failure is not None:
             raise self.failure
 
-    def _fsync_in_background(self, fd: int, on_error: Callable[[], None]) -> None:
+    def _fsync_in_background(self, fd: int, on_error: Callable[[], object]) -> None:
         while self._background_error is None:  # the first error stands: no fsync after it
             try:
                 os.fsync(fd)
             except OSError as error:
                 self._background_error = error
-                on_error()
+                with contextlib.suppress(RuntimeError):  # e.g. the loop it tells was closed
+                    on_error()
             with self._background_lock:
                 if not self._background_again or self._background_error is not None:
                     self._background_running = False
