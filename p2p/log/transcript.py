@@ -12,10 +12,10 @@ refused by `check_protocol_version`). `sync()` fsyncs; the log syncs once per tu
 loop, after the batch of applied envelopes and the own envelopes signed in it, and sends none of
 those own envelopes before (p2p/log/sync.py), so a crash loses nothing applied and never makes a
 peer sign a place twice; a batch of applied records alone is fsynced on a worker thread
-(`sync_in_background`), which the next `sync()` waits for. A torn last record (crash
-mid-write) is cut off on reopen and kept aside in `<file>.torn-at-<offset>`; damage anywhere
-else (p2p.log.records tells the two apart) is an error naming the file and the byte offset, and
-the file is left as it is.
+(`sync_in_background`), which the next `sync()` waits for. Reopening fsyncs the file first. A
+torn last record (crash mid-write) is cut off on reopen and kept aside in
+`<file>.torn-at-<offset>`; damage anywhere else (p2p.log.records tells the two apart) is an
+error naming the file and the byte offset, and the file is left as it is.
 The transcript plus the roster's public keys is everything an auditor needs.
 
 Secrets (per-game keys, nonces, shares) go to a separate `SecretStore` file, mode 0600, rewritten
@@ -149,6 +149,12 @@ class Transcript:
                 _keep_aside(file, path, reader.good_length)
                 file.truncate(reader.good_length)
             file.seek(reader.good_length)
+            # The last turn's records may have reached the OS but not the disk (the process
+            # died before its fsync): on disk before any of them is sent again.
+            os.fsync(file.fileno())
+        except OSError as error:
+            file.close()
+            raise TranscriptWriteError(path, error) from None
         except BaseException:
             file.close()
             raise

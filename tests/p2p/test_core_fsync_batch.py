@@ -190,3 +190,30 @@ def test_batches_written_while_a_background_fsync_runs_share_the_next_one(
     transcript.join_background()
     assert len(calls) == 2  # the running one, then one for all three
     transcript.close()
+
+
+def test_a_reopened_transcript_is_on_disk_before_anything_in_it_is_sent_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that died after writing a turn's records, before their fsync, left them with
+    the OS only: the restart syncs them before it relays any of them."""
+    path = tmp_path / "t"
+    Transcript.create(path, roster_of(2), seat=0).close()
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counted_fsync(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counted_fsync)
+    transcript, _ = Transcript.reopen(path)
+    assert synced == [transcript._file.fileno()]
+    transcript.close()
+
+    def failing_fsync(fd: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    with pytest.raises(TranscriptWriteError, match="Input/output error"):
+        Transcript.reopen(path)
