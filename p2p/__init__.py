@@ -27,6 +27,8 @@ Mesh (fairdeal.p2p.net.mesh) -- the full mesh of a table, one channel per peer k
     await mesh.connect(host, port, expected_peer=None) -> PublicIdentity
     mesh.maintain(peer_key, host, port)     # redial whenever the channel drops (back-off)
     mesh.send(peer_key, message) -> bool; mesh.broadcast(message, exclude=()) -> int
+        (queued: what one turn of the loop sends to a peer goes out at its end, in one write)
+    mesh.hold(gate); mesh.release()         # keep sends until gate() (an fsync) says True
     mesh.peers -> {key: PublicIdentity}; mesh.channel(key); mesh.errors (recent P2PErrors)
     await mesh.wait_for_peers(keys, timeout); await mesh.wait_until(predicate, timeout)
     await mesh.close()
@@ -50,7 +52,8 @@ Envelopes and the table log (fairdeal.p2p.log.envelope, fairdeal.p2p.log.tablelo
 Keeping the log in step (fairdeal.p2p.log.sync) and on disk (fairdeal.p2p.log.transcript)
     sync = TableSync(mesh, log, identity, seat, transcript=None)   # handles "env" and "need"
         (envelopes go to seated peers only; unseated mesh peers never see the log)
-    sync.publish(kind, body) -> Envelope    # persist, apply in turn, broadcast
+    sync.publish(kind, body) -> Envelope    # persist, apply in turn, broadcast once the
+                                            # turn's one fsync is done
     await sync.wait_until(predicate, timeout); await sync.wait_for_length(n, timeout)
     sync.on_update(cb)    # after every envelope taken in (applied or buffered)
     sync.advance()        # after the game's rules changed outside the log

@@ -8,8 +8,13 @@
 * every "env" message from any peer is parsed, verified and fed to the log; what gets applied is
   appended to the transcript and synced once per batch: once per turn of the event loop, however
   many envelopes that turn applied (an fsync costs milliseconds, and The Lie's Phase 1 applies an
-  envelope from every seat for every claim); an own envelope's record syncs at once, and with it
-  everything written before it;
+  envelope from every seat for every claim). Nothing waits on a batch of applied records only:
+  its fsync runs on a worker thread while the loop goes on (`Transcript.sync_in_background`);
+* fsync before sending: once this seat has written an envelope it signed, the mesh holds
+  everything this peer sends (`Mesh.hold`) until the turn's one fsync, which covers every
+  envelope signed in that turn and the applied records before them; if the disk refuses it,
+  nothing held is sent and the seat stops. Without an event loop (a replay at start-up) the
+  record syncs at once;
 * relay (protocol.md 4.4): an envelope this peer takes in for the first time, from anyone, is
   passed on at once to every seated peer that may lack it (all but its author, the peer that
   delivered it, and this one), so that an envelope reaching one honest peer reaches them all
@@ -68,7 +73,8 @@ class TableSync:
         self.transcript = transcript
         self.failure: TranscriptWriteError | None = None  # the disk refused a write: stopped
         self._failure_callbacks: list[Callable[[TranscriptWriteError], None]] = []
-        self._unsynced = False
+        self._unsynced = False  # applied records written since the last fsync
+        self._signed_unsynced = False  # an own envelope written, not yet fsynced nor sent
         self._sync_scheduled = False
         self._update_callbacks: list[Callable[[], None]] = []
         self._tick = asyncio.Event()
@@ -117,11 +123,18 @@ class TableSync:
         envelope = self.log.author(self.identity, self.seat, kind, body)
         if self.transcript is not None:
             try:
-                self.transcript.append_signed(envelope)  # syncs the applied records before it
+                self.transcript.append_signed(envelope)
             except TranscriptWriteError as error:  # never send what is not on disk
                 self._fail(error)
                 raise
-            self._unsynced = False
+            self._signed_unsynced = True
+            if self._in_loop():  # sent once the turn's fsync is done (`_sync_batch`)
+                self.mesh.hold(self._synced_for_sending)
+                self._schedule_sync()
+            else:  # no loop to batch in: sync now
+                self._sync_now()
+                if self.failure is not None:
+                    raise self.failure from None
         self._take(envelope, "self")
         self._send_on(envelope)
         return envelope
@@ -268,32 +281,81 @@ class TableSync:
                     self.transcript.hand_over()
                 except TranscriptWriteError as error:
                     self._fail(error)
-            if self._unsynced and not self._sync_scheduled:
-                self._sync_scheduled = True
-                try:
-                    asyncio.get_running_loop().call_soon(self._sync_applied)
-                except RuntimeError:  # no loop (a replay at start-up): sync now
-                    self._sync_applied()
+            # The update callbacks first: what they schedule (this seat's answer, signed in the
+            # next turn) then runs before this batch's fsync, which covers it too.
             for callback in self._update_callbacks:
                 callback()
+            if self._unsynced:
+                self._schedule_sync()
             self._wake()
 
-    def _sync_applied(self) -> None:
-        """One fsync for the applied envelopes of this turn of the loop (none if an own
-        envelope's record synced them already)."""
+    def _schedule_sync(self) -> None:
+        if self._sync_scheduled:
+            return
+        self._sync_scheduled = True
+        try:
+            asyncio.get_running_loop().call_soon(self._sync_batch)
+        except RuntimeError:  # no loop (a replay at start-up): sync now
+            self._sync_batch()
+
+    def _sync_batch(self) -> None:
+        """One fsync for the records written in this turn of the loop: the applied envelopes
+        and this seat's own; then what the mesh held for them goes out."""
         self._sync_scheduled = False
+        signed = self._signed_unsynced
+        self._sync_now()
+        if signed and self.failure is None:
+            self.mesh.release()
+
+    def _sync_now(self) -> None:
         transcript = self.transcript
-        if (
-            self._unsynced
-            and transcript is not None
-            and self.failure is None
-            and not transcript.closed
-        ):
+        if transcript is None or self.failure is not None:
+            return
+        if self._unsynced or self._signed_unsynced:
             try:
-                transcript.sync()
+                if transcript.closed:  # closing synced, or failed to
+                    if transcript.failure is not None:
+                        raise transcript.failure
+                elif self._signed_unsynced or not self._in_loop():
+                    transcript.sync()  # what is sent next waits for it
+                else:  # applied records only: nothing waits, the loop goes on meanwhile
+                    loop = asyncio.get_running_loop()
+                    transcript.sync_in_background(
+                        lambda: loop.call_soon_threadsafe(self._check_background)
+                    )
             except TranscriptWriteError as error:
                 self._fail(error)
-        self._unsynced = False
+                return
+        self._unsynced = self._signed_unsynced = False
+
+    def _check_background(self) -> None:
+        """An fsync in the background failed: stop the seat, as for any refused write."""
+        transcript = self.transcript
+        if transcript is None or transcript.closed:
+            return
+        try:
+            transcript.join_background()
+        except TranscriptWriteError as error:
+            self._fail(error)
+
+    @staticmethod
+    def _in_loop() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    def _synced_for_sending(self) -> bool:
+        """The mesh's gate: True once every envelope this seat signed is on disk."""
+        if self._signed_unsynced:
+            self._sync_now()
+        transcript = self.transcript
+        return (
+            self.failure is None
+            and not self._signed_unsynced
+            and (transcript is None or transcript.failure is None)
+        )
 
     def _applied(self, envelope: Envelope) -> None:
         if self.transcript is not None and self.failure is None:

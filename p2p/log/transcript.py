@@ -8,10 +8,13 @@ length, then one msgpack map):
     {"k": "applied", "d": bytes, "s": bytes}   an envelope applied to the log, in log order
 
 The header comes first; `proto` is the protocol version that made the file (absent: version 1,
-refused by `check_protocol_version`). `sync()` fsyncs; the log syncs after each batch of applied
-envelopes and before an own envelope is sent, so a crash loses nothing applied and never makes a
-peer sign a place twice. A torn last record (crash mid-write) is cut off on reopen and kept aside
-in `<file>.torn-at-<offset>`; damage anywhere else (p2p.log.records tells the two apart) is an
+refused by `check_protocol_version`). `sync()` fsyncs; the log syncs once per turn of the event
+loop, after the batch of applied envelopes and the own envelopes signed in it, and sends none of
+those own envelopes before (p2p/log/sync.py), so a crash loses nothing applied and never makes a
+peer sign a place twice; a batch of applied records alone is fsynced on a worker thread
+(`sync_in_background`), which the next `sync()` waits for. Reopening fsyncs the file first. A
+torn last record (crash mid-write) is cut off on reopen and kept aside in
+`<file>.torn-at-<offset>`; damage anywhere else (p2p.log.records tells the two apart) is an
 error naming the file and the byte offset, and the file is left as it is.
 The transcript plus the roster's public keys is everything an auditor needs.
 
@@ -24,7 +27,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -102,6 +107,12 @@ class Transcript:
         self.path = path
         self._file = file
         self.failure: TranscriptWriteError | None = None  # once a write failed, no more writes
+        self._background: ThreadPoolExecutor | None = None  # one worker: fsyncs run in order
+        self._pending: Future[None] | None = None  # the last fsync handed to it
+        self._background_lock = threading.Lock()
+        self._background_running = False  # the worker is fsyncing (it checks `_again` after)
+        self._background_again = False  # written since the running fsync began
+        self._background_error: OSError | None = None  # set by the worker, read by the loop
 
     @classmethod
     def create(
@@ -138,22 +149,76 @@ class Transcript:
                 _keep_aside(file, path, reader.good_length)
                 file.truncate(reader.good_length)
             file.seek(reader.good_length)
+            # The last turn's records may have reached the OS but not the disk (the process
+            # died before its fsync): on disk before any of them is sent again.
+            os.fsync(file.fileno())
+        except OSError as error:
+            file.close()
+            raise TranscriptWriteError(path, error) from None
         except BaseException:
             file.close()
             raise
         return cls(path, file), contents
 
     def append_signed(self, envelope: Envelope) -> None:
-        """Record an own envelope and sync: call before sending it."""
+        """Record an own envelope and hand it to the operating system; `sync()` before sending
+        it (one fsync may serve several)."""
         self._write({"k": "signed", "d": envelope.signed, "s": envelope.signature})
-        self.sync()
+        self.hand_over()
 
     def append_applied(self, envelope: Envelope) -> None:
         """Record an applied envelope; call `sync()` after the batch."""
         self._write({"k": "applied", "d": envelope.signed, "s": envelope.signature})
 
     def sync(self) -> None:
+        """Everything written is on disk when this returns (after any fsync in the background
+        has finished: its error, if it had one, is raised here)."""
+        self.join_background()
         self._guarded(self._flush)
+
+    def sync_in_background(self, on_error: Callable[[], object]) -> None:
+        """Hand what is written to the operating system now and fsync it on a worker thread,
+        so that the event loop is not blocked on the disk: for records nothing waits on (the
+        applied ones). If an fsync is running already, the worker runs one more after it (one
+        for any number of batches meanwhile). If an fsync fails, `on_error` is called (on the
+        worker thread) and the next write, `sync` or `join_background` raises the error."""
+        self._guarded(self._file.flush)
+        with self._background_lock:
+            if self._background_running:
+                self._background_again = True
+                return
+            self._background_running = True
+        if self._background is None:
+            self._background = ThreadPoolExecutor(1, thread_name_prefix="transcript-fsync")
+        fd = self._file.fileno()
+        self._pending = self._background.submit(self._fsync_in_background, fd, on_error)
+
+    def join_background(self) -> None:
+        """Wait for an fsync running in the background; raise its error, if it had one."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()  # never raises: the error is kept in _background_error
+        error = self._background_error
+        if error is not None and self.failure is None:
+            self.failure = TranscriptWriteError(self.path, error)
+        if self.failure is not None:
+            raise self.failure
+
+    def _fsync_in_background(self, fd: int, on_error: Callable[[], object]) -> None:
+        while self._background_error is None:  # the first error stands: no fsync after it
+            try:
+                os.fsync(fd)
+            except OSError as error:
+                self._background_error = error
+                with contextlib.suppress(RuntimeError):  # e.g. the loop it tells was closed
+                    on_error()
+            with self._background_lock:
+                if not self._background_again or self._background_error is not None:
+                    self._background_running = False
+                    return
+                self._background_again = False  # more was written meanwhile: once more
+        with self._background_lock:
+            self._background_running = False
 
     def hand_over(self) -> None:
         """Hand what is written to the operating system, without waiting for the disk: a
@@ -167,6 +232,10 @@ class Transcript:
     def close(self) -> None:
         if self._file.closed:
             return
+        with contextlib.suppress(TranscriptWriteError):
+            self.join_background()
+        if self._background is not None:
+            self._background.shutdown()
         if self.failure is None:
             with contextlib.suppress(TranscriptWriteError):
                 self.sync()
@@ -184,6 +253,8 @@ class Transcript:
     def _guarded(self, write: Callable[[], object]) -> None:
         """Run a write; the first OSError becomes `failure` and every later write raises it,
         so nothing is appended after a record the disk may have cut (its torn tail)."""
+        if self.failure is None and self._background_error is not None:
+            self.failure = TranscriptWriteError(self.path, self._background_error)
         if self.failure is not None:
             raise self.failure
         try:

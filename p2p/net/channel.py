@@ -32,6 +32,7 @@ from fairdeal.p2p.net.framing import (
     MAX_FRAME_SIZE,
     MAX_HANDSHAKE_FRAME_SIZE,
     FrameReader,
+    encode_frame,
     pack_message,
     unpack_message,
     write_frame,
@@ -139,14 +140,28 @@ class SecureChannel:
         self.send_payload(pack_message(message))
 
     def send_payload(self, plaintext: bytes) -> None:
+        self.send_payloads([plaintext])
+
+    def send_payloads(self, plaintexts: list[bytes]) -> None:
+        """Encrypt and queue several messages in order, written at once (one system call)."""
         if self.close_reason is not None:
             raise ConnectionClosed(self.close_reason)
         if self._writer.transport.get_write_buffer_size() > self.config.max_send_backlog:
             # The peer stopped reading: drop it rather than buffer without bound.
             self._mark_closed(f"{self.culprit} is not reading (send backlog over the limit)")
             raise ConnectionClosed(self.close_reason or "closed")
-        ciphertext = self._send.encrypt(plaintext)
-        write_frame(self._writer, ciphertext, self.config.max_frame_size)
+        for plaintext in plaintexts:  # before any nonce is used
+            self.check_size(plaintext)
+        cap = self.config.max_frame_size
+        self._writer.write(b"".join(encode_frame(self._send.encrypt(p), cap) for p in plaintexts))
+
+    def check_size(self, plaintext: bytes) -> None:
+        """ValueError if the message does not fit in one frame."""
+        if len(plaintext) + TAG_SIZE > self.config.max_frame_size:
+            raise ValueError(
+                f"frame of {len(plaintext) + TAG_SIZE} bytes exceeds the cap of "
+                f"{self.config.max_frame_size}"
+            )
 
     async def drain(self) -> None:
         try:

@@ -8,6 +8,13 @@ Each Mesh draws a random instance that its handshakes carry: a channel from a ne
 peer (the peer restarted) replaces the old instance's channel at once, whoever dialled, since the
 old process is gone even if its channel does not look dead yet.
 
+What is sent in one turn of the event loop goes out at its end, one write per peer (a relayed
+burst of envelopes costs one system call per peer, not one per frame; order per peer is kept).
+Sending can also be held (`hold`): a seat that has written an envelope it signed but not yet
+fsynced keeps everything it sends after it until the fsync of the whole turn's records is done
+(and drops it if the disk refused it), so one fsync serves every envelope the seat signed in that
+turn and nothing overtakes them.
+
 Incoming application messages are dispatched to handlers registered per message type ("t"
 field); a handler that raises `PeerError` has the error recorded and reported against that peer,
 and the connection stays up (frame-level errors close only that peer's channel; the others are
@@ -41,6 +48,7 @@ log = logging.getLogger(__name__)
 MessageHandler = Callable[[PublicIdentity, dict[str, Any]], None]
 PeerCallback = Callable[[PublicIdentity], None]
 ErrorCallback = Callable[[P2PError], None]
+SendGate = Callable[[], bool]
 
 
 class Mesh:
@@ -73,6 +81,11 @@ class Mesh:
         self.address: tuple[str, int] | None = None
         self._closing = False
         self._maintainers: dict[bytes, asyncio.Task[None]] = {}
+        # What this turn of the loop sent, per channel in order: written once per channel at
+        # the end of the turn (a write is a system call), if every gate agrees.
+        self._queued: dict[SecureChannel, list[bytes]] = {}
+        self._gates: list[SendGate] = []
+        self._release_scheduled = False
 
     # -- wiring ----------------------------------------------------------------------------
 
@@ -158,6 +171,7 @@ class Mesh:
 
     async def close(self) -> None:
         """Stop listening, say goodbye on every channel and wait for the readers to end."""
+        self.release()  # what was sent before the goodbye goes out before it
         self._closing = True
         maintainers = list(self._maintainers.values())
         for task in maintainers:
@@ -196,14 +210,12 @@ class Mesh:
     # -- sending ---------------------------------------------------------------------------
 
     def send(self, peer_key: bytes, message: Mapping[str, Any]) -> bool:
-        """Send to one peer; False when it is not connected."""
+        """Send to one peer; False when it is not connected. Goes out at the end of this turn
+        of the event loop (or at `release`/`drain`), with what else was sent to the peer."""
         channel = self._channels.get(peer_key)
-        if channel is None:
+        if channel is None or channel.closed:
             return False
-        try:
-            channel.send(message)
-        except ConnectionClosed:
-            return False
+        self._queue(channel, pack_message(message))
         return True
 
     def broadcast(self, message: Mapping[str, Any], exclude: Iterable[bytes] = ()) -> int:
@@ -212,14 +224,51 @@ class Mesh:
         skip = set(exclude)
         sent = 0
         for key, channel in list(self._channels.items()):
-            if key in skip:
-                continue
-            with contextlib.suppress(ConnectionClosed):
-                channel.send_payload(payload)
+            if key not in skip and not channel.closed:
+                self._queue(channel, payload)
                 sent += 1
         return sent
 
+    def hold(self, gate: SendGate) -> None:
+        """Keep everything sent until `gate` returns True, checked when the turn's sends go
+        out (`release`): e.g. the fsync of what this seat signed. If it returns False, all
+        that was held is dropped."""
+        if gate not in self._gates:
+            self._gates.append(gate)
+        self._schedule_release()
+
+    def release(self) -> None:
+        """Send what this turn queued now, one write per peer, if every gate lets it."""
+        if not self._queued and not self._gates:
+            return
+        gates = self._gates
+        # Every gate runs (each syncs its own file); sends made while they run are still held.
+        passed = all([gate() for gate in gates])
+        queued, self._queued, self._gates = self._queued, {}, []
+        if not passed:
+            count = sum(len(payloads) for payloads in queued.values())
+            log.debug("dropped %d held message(s): a gate refused them", count)
+            return
+        for channel, payloads in queued.items():
+            with contextlib.suppress(ConnectionClosed):
+                channel.send_payloads(payloads)
+
+    def _queue(self, channel: SecureChannel, payload: bytes) -> None:
+        channel.check_size(payload)  # the sender's mistake, raised to the sender
+        self._queued.setdefault(channel, []).append(payload)
+        self._schedule_release()
+
+    def _schedule_release(self) -> None:
+        if not self._release_scheduled:
+            self._release_scheduled = True
+            asyncio.get_running_loop().call_soon(self._release_at_end_of_turn)
+
+    def _release_at_end_of_turn(self) -> None:
+        self._release_scheduled = False
+        self.release()
+
     async def drain(self) -> None:
+        self.release()
         for channel in list(self._channels.values()):
             with contextlib.suppress(ConnectionClosed):
                 await channel.drain()

@@ -46,6 +46,8 @@ class MemoryMesh:
         self.errors: list[PeerError] = []
         self._handlers: dict[str, Callable[[PublicIdentity, dict[str, Any]], None]] = {}
         self._peer_up: list[Callable[[PublicIdentity], None]] = []
+        self._gates: list[Callable[[], bool]] = []
+        self._held: list[tuple[bytes, Mapping[str, Any]]] = []
 
     def on(self, message_type: str, handler: Callable[[PublicIdentity, dict[str, Any]], None]):
         self._handlers[message_type] = handler
@@ -56,12 +58,27 @@ class MemoryMesh:
     def send(self, peer_key: bytes, message: Mapping[str, Any]) -> bool:
         if peer_key not in self.peers:
             return False
+        if self._gates:
+            self._held.append((peer_key, message))
+            return True
         self.network.sent.append((self.identity.key, peer_key, str(message["t"])))
         if (self.identity.key, peer_key) in self.network.cut:
             return True  # gone on the wire: the sender cannot tell
         receiver = self.network.meshes[peer_key]
         self.network.queue.append((self, receiver, pack_message(message)))
         return True
+
+    def hold(self, gate: Callable[[], bool]) -> None:
+        """As `Mesh.hold`, released by `release` only (there is no loop here)."""
+        if gate not in self._gates:
+            self._gates.append(gate)
+
+    def release(self) -> None:
+        gates, self._gates = self._gates, []
+        held, self._held = self._held, []
+        if all([gate() for gate in gates]):
+            for peer_key, message in held:
+                self.send(peer_key, message)
 
     def broadcast(self, message: Mapping[str, Any], exclude: Iterable[bytes] = ()) -> int:
         skip = set(exclude)

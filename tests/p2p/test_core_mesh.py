@@ -176,3 +176,32 @@ async def test_a_restarted_peer_is_accepted_at_once_while_its_old_channel_is_ope
         assert new.channel(stays.key).session_id == current.session_id
     finally:
         await close_all([host, old, new])
+
+
+async def test_what_one_turn_sends_to_a_peer_goes_out_in_one_write_in_order() -> None:
+    sender, receiver = await start_meshes(2)
+    got: asyncio.Queue[int] = asyncio.Queue()
+    receiver.on("n", lambda peer, message: got.put_nowait(message["n"]))
+    try:
+        assert receiver.address is not None
+        await sender.connect(*receiver.address, expected_peer=receiver.identity.key)
+        channel = sender.channel(receiver.identity.key)
+        assert channel is not None
+        writes: list[int] = []
+        transport_write = channel._writer.write
+
+        def counted_write(data: bytes) -> None:
+            writes.append(len(data))
+            transport_write(data)
+
+        channel._writer.write = counted_write  # type: ignore[method-assign]
+        for n in range(5):
+            assert sender.send(receiver.identity.key, {"t": "n", "n": n})
+        sender.broadcast({"t": "n", "n": 5})
+        assert writes == []  # queued until the end of the turn
+        assert [await asyncio.wait_for(got.get(), 2) for _ in range(6)] == list(range(6))
+        assert len(writes) == 1
+        with pytest.raises(ValueError, match="exceeds the cap"):  # refused to the sender
+            sender.send(receiver.identity.key, {"t": "n", "n": b"x" * FAST.max_frame_size})
+    finally:
+        await close_all([sender, receiver])
