@@ -14,6 +14,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from fairdeal.engine.lie.options import LieOptions
+from fairdeal.engine.records import quick_init
 from fairdeal.engine.requests import Deal, Request
 from fairdeal.engine.step import Step
 
@@ -38,6 +39,7 @@ class Phase(StrEnum):
     ABORTED = "aborted"  # a Violation stopped the game
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TrickPlay:
     """One play of the current trick: who, which slots, the number they formed."""
@@ -47,6 +49,7 @@ class TrickPlay:
     number: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AwaitPlay:
     """A play waits for its cards' faces."""
@@ -55,6 +58,7 @@ class AwaitPlay:
     slots: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AwaitArrange:
     """An Arrange waits for its order: "layout" (the table) or "prize_pile" (T4)."""
@@ -62,6 +66,7 @@ class AwaitArrange:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AwaitScore:
     """The game is over; the prize cards are being revealed (T10)."""

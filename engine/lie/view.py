@@ -11,8 +11,10 @@ from fairdeal.engine.game import CardEntry, Knowledge, card_entries
 from fairdeal.engine.lie.claims import claim_refusal
 from fairdeal.engine.lie.options import LieOptions
 from fairdeal.engine.lie.state import LieState, Phase
+from fairdeal.engine.records import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LieView:
     """The view of `seat`. Its hand lists (slot, face): it knows the fronts it claimed (T3)."""
