@@ -6,10 +6,11 @@ from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import COLOUR_OF, NUMBER_OF
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.rules import apply
-from fairdeal.engine.lie.state import Phase
+from fairdeal.engine.lie.state import BUILD, PLAY
 from fairdeal.engine.lie.view import LieView
 
 PLACES: tuple[Action, ...] = (Place(Side.LEFT), Place(Side.RIGHT))
+_PASS = Pass()  # records are immutable: one Pass serves every list
 
 
 def claim_actions(view: LieView) -> tuple[Action, ...]:
@@ -41,9 +42,10 @@ def play_actions(view: LieView) -> tuple[Action, ...]:
     Written out (not via combinations + combination_fault) because bots call it on every go.
     """
     state = view.state
-    if state.phase is not Phase.PLAY or state.pending or state.order[state.position] != view.seat:
+    seat = view.seat
+    if state.phase is not PLAY or state.pending or state.order[state.position] != seat:
         return ()
-    slots = state.hands[view.seat]
+    slots = state.hands[seat]
     lead, best = state.lead_colour, state.best
     faces = view.hand_faces
     actions: list[Action] = []
@@ -62,13 +64,13 @@ def play_actions(view: LieView) -> tuple[Action, ...]:
             if number > best:
                 actions.append(Play(slots[start:end]))
     if state.position:
-        actions.append(Pass())
+        actions.append(_PASS)
     return tuple(actions)
 
 
 def legal_actions(view: LieView) -> tuple[Action, ...]:
     """Every legal action of `view.seat` now (empty when it may not act)."""
-    if view.phase is Phase.BUILD:
+    if view.state.phase is BUILD:
         return claim_actions(view)
     return play_actions(view)
 

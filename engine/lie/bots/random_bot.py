@@ -10,7 +10,7 @@ import random
 
 from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Side
 from fairdeal.engine.lie.legal import play_actions
-from fairdeal.engine.lie.state import Phase
+from fairdeal.engine.lie.state import BUILD
 from fairdeal.engine.lie.view import LieView
 
 PLACES = (Place(Side.LEFT), Place(Side.RIGHT))
@@ -26,11 +26,12 @@ class RandomBot:
 
     def choose(self, view: LieView) -> Action:
         rng = self.rng
-        if view.phase is Phase.BUILD:
+        state = view.state
+        if state.phase is BUILD:
             if view.can_place:  # T3: the front is seen; either end, at random
                 return PLACES[rng.getrandbits(1)]
-            return Claim(rng.choice(view.table))  # drawn directly: listing 96 claims is slower
-        if view.state.position and rng.random() < 0.25:
+            return Claim(rng.choice(state.table))  # drawn directly: listing 96 claims is slower
+        if state.position and rng.random() < 0.25:
             return PASS  # following, it passes one go in four without looking
         actions = play_actions(view)
         if len(actions) > 1 and type(actions[-1]) is Pass:
