@@ -37,18 +37,29 @@ def combinations(view: LieView) -> list[tuple[tuple[int, ...], tuple[int, ...]]]
 
 
 def play_actions(view: LieView) -> tuple[Action, ...]:
-    """T5: plays this seat's own fronts allow now, and Pass unless it leads.
-
-    Written out (not via combinations + combination_fault) because bots call it on every go.
-    """
+    """T5: plays this seat's own fronts allow now, and Pass unless it leads."""
     state = view.state
     seat = view.seat
     if state.phase is not PLAY or state.pending or state.order[state.position] != seat:
         return ()
-    slots = state.hands[seat]
+    actions: list[Action] = [Play(slots) for slots in play_slots(view)]
+    if state.position:
+        actions.append(_PASS)
+    return tuple(actions)
+
+
+def play_slots(view: LieView) -> list[tuple[int, ...]]:
+    """The slots of each play `play_actions` lists, in its order, without making the Plays: a
+    bot that picks one makes one (a go lists about four).
+
+    Written out (not via combinations + combination_fault) because bots call it on every go.
+    The caller has checked that it is this seat's go in Phase 2.
+    """
+    state = view.state
+    slots = state.hands[view.seat]
     lead, best = state.lead_colour, state.best
     faces = view.hand_faces
-    actions: list[Action] = []
+    plays: list[tuple[int, ...]] = []
     count = len(slots)
     for start in range(count):
         colour = COLOUR_OF[faces[start]]
@@ -56,16 +67,14 @@ def play_actions(view: LieView) -> tuple[Action, ...]:
             continue
         number = NUMBER_OF[faces[start]]
         if number > best:
-            actions.append(Play(slots[start : start + 1]))
+            plays.append(slots[start : start + 1])
         end = start + 1
         while end < count and end < start + 3 and COLOUR_OF[faces[end]] == colour:
             number = number * 10 + NUMBER_OF[faces[end]]
             end += 1
             if number > best:
-                actions.append(Play(slots[start:end]))
-    if state.position:
-        actions.append(_PASS)
-    return tuple(actions)
+                plays.append(slots[start:end])
+    return plays
 
 
 def legal_actions(view: LieView) -> tuple[Action, ...]:
@@ -95,4 +104,11 @@ def check_action(view: LieView, action: Action) -> None:
         raise fault.error(view.seat, fault.reason)
 
 
-__all__ = ["check_action", "claim_actions", "combinations", "legal_actions", "play_actions"]
+__all__ = [
+    "check_action",
+    "claim_actions",
+    "combinations",
+    "legal_actions",
+    "play_actions",
+    "play_slots",
+]
