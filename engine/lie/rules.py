@@ -139,7 +139,14 @@ def apply(state: LieState, seat: int, action: Action | Resolution) -> Step:
             request_kind = type(request)
             if request_kind is Deal:
                 assert isinstance(request, Deal)
-                if _starts_hand(state, request):
+                # `_starts_hand` written out: a game answers about 150 Deals.
+                dealt = request.seat
+                if (
+                    not state.hands[dealt]
+                    and state.phase is BUILD
+                    and state.unplaced[dealt] is not None
+                    and state.unplaced[dealt] in request.slots
+                ):
                     return _place_first(state, request)
                 return answered(state)
             if request_kind is not Reveal and request_kind is not Arrange:
@@ -183,11 +190,19 @@ def apply(state: LieState, seat: int, action: Action | Resolution) -> Step:
 
 # -- Phase 1 ---------------------------------------------------------------------------------------
 def _claim(state: LieState, seat: int, action: Claim) -> Step:
-    refusal = claim_refusal(state, seat)
-    if refusal is not None:
-        raise refusal
     unplaced = state.unplaced
     hand = state.hands[seat]
+    # Plainly allowed (Phase 1, nothing outstanding, nothing to place, room in the hand: the
+    # commonest claim), or else T3's one rule says why not, or that it may (engine/lie/claims.py).
+    if (
+        state.phase is not BUILD
+        or state.pending
+        or unplaced[seat] is not None
+        or len(hand) >= state.options.hand_size
+    ):
+        refusal = claim_refusal(state, seat)
+        if refusal is not None:
+            raise refusal
     slot = action.slot
     table = state.table
     try:
