@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
@@ -24,6 +26,8 @@ def test_a_quick_record_is_the_same_dataclass_value() -> None:
     assert dataclasses.replace(claimed, size=9).size == 9
     with pytest.raises(dataclasses.FrozenInstanceError):
         claimed.seat = 2  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(claimed)) == claimed
+    assert copy.copy(claimed) == claimed and copy.deepcopy(claimed) == claimed
 
 
 def test_a_quick_record_keeps_its_defaults_and_refuses_wrong_arguments() -> None:
