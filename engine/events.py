@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fairdeal.engine.records import quick_init
 
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Violation:
     """A provable cheat by `seat`: a revealed face contradicts its claim. The game stops."""
@@ -15,6 +18,7 @@ class Violation:
     faces: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Shuffled:
     """A driver event, not the engine's: the oracle served a shuffle (OracleDriver.shuffles).

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fairdeal.engine.records import quick_init
 
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class NewDeck:
     """Shuffle the whole deck afresh into `slots` (one slot per card), at the start of a hand."""
@@ -19,6 +22,7 @@ class NewDeck:
     slots: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Give the faces of `slots` (taken from the pick-up pile) privately to `seat`."""
@@ -28,6 +32,7 @@ class Deal:
     slots: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Transfer:
     """Hand card `slot` from `from_seat` to `to_seat`, who learns its face (L11 give away)."""
@@ -38,6 +43,7 @@ class Transfer:
     to_seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Reshuffle:
     """L14: shuffle the cards of `old` (the discard pile) into the new pick-up pile `new`."""
@@ -47,6 +53,7 @@ class Reshuffle:
     new: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """Open `slots` to everyone; answer with Faces. `reason`: "doubt", "face_up" or "score"."""
@@ -56,6 +63,7 @@ class Reveal:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class NewGroupedDeck:
     """Lay a fresh deck into `slots` where backs are public (The Lie, T1): slot `slots[i]` gets a
@@ -67,6 +75,7 @@ class NewGroupedDeck:
     backs: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GroupedReshuffle:
     """Reshuffle the cards of `old` into the fresh slots `new` within backs (The Lie, T9): the card
@@ -78,6 +87,7 @@ class GroupedReshuffle:
     new: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Arrange:
     """Put `slots` into a fair random public order (a joint coin at a table); answer with

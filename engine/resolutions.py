@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fairdeal.engine.records import quick_init
 
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Ack:
     """The driver has served request `request` (any request but Reveal and Arrange)."""
@@ -12,6 +15,7 @@ class Ack:
     request: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Faces:
     """The faces (card ids) of a Reveal request's slots, in the order of its `slots`."""
@@ -20,6 +24,7 @@ class Faces:
     faces: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Arrangement:
     """The slots of an Arrange request, in their new (fair random, public) order."""

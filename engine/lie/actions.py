@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from fairdeal.engine.records import quick_init
 from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
 
 __all__ = [
@@ -26,6 +27,7 @@ class Side(StrEnum):
     RIGHT = "right"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Claim:
     """T3: take the card in table slot `slot`; its front is dealt to the claimer alone.
@@ -39,6 +41,7 @@ class Claim:
     slot: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Place:
     """T3: add the card one took, whose front one now knows, at the far `side` of one's hand.
@@ -49,6 +52,7 @@ class Place:
     side: Side
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Play:
     """T5: play the 1-3 cards `slots`, adjacent in one's hand and given left to right.
@@ -61,6 +65,7 @@ class Play:
     slots: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Pass:
     """T5: let one's go in this trick pass (not allowed for the leader)."""

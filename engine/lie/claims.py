@@ -8,7 +8,7 @@ app that keeps claims of its own still being decided (`settling`).
 from __future__ import annotations
 
 from fairdeal.engine.lie import errors as E
-from fairdeal.engine.lie.state import LieState, Phase
+from fairdeal.engine.lie.state import BUILD, LieState
 
 
 def claim_refusal(
@@ -21,7 +21,7 @@ def claim_refusal(
     networked step carries both), so an unplaced card whose front is known does not forbid it.
     Which slot is claimed is not asked here: a slot no longer on the table is SlotTaken.
     """
-    if state.phase is not Phase.BUILD:
+    if state.phase is not BUILD:
         return E.NotBuilding(seat, "cards are taken from the table only in Phase 1 (T3)")
     if not state.claims_open():
         return E.WaitingForDriver(seat, "the table is still being laid out")

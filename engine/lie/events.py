@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from fairdeal.engine.events import Violation
 from fairdeal.engine.lie.actions import Side
+from fairdeal.engine.records import quick_init
 
 __all__ = [
     "Claimed",
@@ -27,6 +28,7 @@ __all__ = [
 ]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
     """T9: round `round` begins with `cards` cards spread on the table, backs up."""
@@ -35,6 +37,7 @@ class RoundStarted:
     cards: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TableLaidOut:
     """The table's layout: `slots` in table position order (their backs are public, T3)."""
@@ -43,6 +46,7 @@ class TableLaidOut:
     slots: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Claimed:
     """T3: `seat` took `slot` (back `back`); it now holds `size` cards, this one not yet placed."""
@@ -53,6 +57,7 @@ class Claimed:
     size: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Placed:
     """T3: `seat` added its taken card `slot` at the far `side` of its hand (the first card of a
@@ -63,6 +68,7 @@ class Placed:
     side: Side
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandComplete:
     """T3: `seat` holds a full hand; `first` when it was the first ("Done!"), leading trick 1."""
@@ -71,6 +77,7 @@ class HandComplete:
     first: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PrizePileFormed:
     """T4: the untaken cards, in a fair random order, became the prize pile (top first)."""
@@ -79,12 +86,14 @@ class PrizePileFormed:
     backs: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TrickStarted:
     trick: int
     leader: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Played:
     """T5: `seat` played `slots`, revealed as `cards`, of colour `colour`, forming `number`."""
@@ -96,11 +105,13 @@ class Played:
     number: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Passed:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WentOut:
     """T6: `seat` has no cards left; `place` is its placement (1 = first)."""
@@ -109,6 +120,7 @@ class WentOut:
     place: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TrickWon:
     """T5: `seat` played the greatest number; the trick's cards go to the discard pile."""
@@ -117,6 +129,7 @@ class TrickWon:
     number: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
     """T7: the round is over; `placement` lists the seats by place (1st first)."""
@@ -125,6 +138,7 @@ class RoundEnded:
     placement: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PrizesTaken:
     """T8: `seat` (placed `place`) took `slots` from the prize pile, unseen."""
@@ -134,6 +148,7 @@ class PrizesTaken:
     slots: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameOver:
     """T10: the winners (several share the win), points and prize cards per seat."""

@@ -6,10 +6,11 @@ from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import COLOUR_OF, NUMBER_OF
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.rules import apply
-from fairdeal.engine.lie.state import Phase
+from fairdeal.engine.lie.state import BUILD, PLAY
 from fairdeal.engine.lie.view import LieView
 
 PLACES: tuple[Action, ...] = (Place(Side.LEFT), Place(Side.RIGHT))
+_PASS = Pass()  # records are immutable: one Pass serves every list
 
 
 def claim_actions(view: LieView) -> tuple[Action, ...]:
@@ -36,17 +37,29 @@ def combinations(view: LieView) -> list[tuple[tuple[int, ...], tuple[int, ...]]]
 
 
 def play_actions(view: LieView) -> tuple[Action, ...]:
-    """T5: plays this seat's own fronts allow now, and Pass unless it leads.
+    """T5: plays this seat's own fronts allow now, and Pass unless it leads."""
+    state = view.state
+    seat = view.seat
+    if state.phase is not PLAY or state.pending or state.order[state.position] != seat:
+        return ()
+    actions: list[Action] = [Play(slots) for slots in play_slots(view)]
+    if state.position:
+        actions.append(_PASS)
+    return tuple(actions)
+
+
+def play_slots(view: LieView) -> list[tuple[int, ...]]:
+    """The slots of each play `play_actions` lists, in its order, without making the Plays: a
+    bot that picks one makes one (a go lists about four).
 
     Written out (not via combinations + combination_fault) because bots call it on every go.
+    The caller has checked that it is this seat's go in Phase 2.
     """
     state = view.state
-    if state.phase is not Phase.PLAY or state.pending or state.order[state.position] != view.seat:
-        return ()
     slots = state.hands[view.seat]
     lead, best = state.lead_colour, state.best
     faces = view.hand_faces
-    actions: list[Action] = []
+    plays: list[tuple[int, ...]] = []
     count = len(slots)
     for start in range(count):
         colour = COLOUR_OF[faces[start]]
@@ -54,21 +67,19 @@ def play_actions(view: LieView) -> tuple[Action, ...]:
             continue
         number = NUMBER_OF[faces[start]]
         if number > best:
-            actions.append(Play(slots[start : start + 1]))
+            plays.append(slots[start : start + 1])
         end = start + 1
         while end < count and end < start + 3 and COLOUR_OF[faces[end]] == colour:
             number = number * 10 + NUMBER_OF[faces[end]]
             end += 1
             if number > best:
-                actions.append(Play(slots[start:end]))
-    if state.position:
-        actions.append(Pass())
-    return tuple(actions)
+                plays.append(slots[start:end])
+    return plays
 
 
 def legal_actions(view: LieView) -> tuple[Action, ...]:
     """Every legal action of `view.seat` now (empty when it may not act)."""
-    if view.phase is Phase.BUILD:
+    if view.state.phase is BUILD:
         return claim_actions(view)
     return play_actions(view)
 
@@ -93,4 +104,11 @@ def check_action(view: LieView, action: Action) -> None:
         raise fault.error(view.seat, fault.reason)
 
 
-__all__ = ["check_action", "claim_actions", "combinations", "legal_actions", "play_actions"]
+__all__ = [
+    "check_action",
+    "claim_actions",
+    "combinations",
+    "legal_actions",
+    "play_actions",
+    "play_slots",
+]

@@ -10,9 +10,11 @@ from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.game import CardEntry, Knowledge, card_entries
 from fairdeal.engine.lie.claims import claim_refusal
 from fairdeal.engine.lie.options import LieOptions
-from fairdeal.engine.lie.state import LieState, Phase
+from fairdeal.engine.lie.state import BUILD, LieState, Phase
+from fairdeal.engine.records import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LieView:
     """The view of `seat`. Its hand lists (slot, face): it knows the fronts it claimed (T3)."""
@@ -107,15 +109,15 @@ class LieView:
         slot = state.unplaced[self.seat]
         return (
             slot is not None
-            and state.phase is Phase.BUILD
+            and state.phase is BUILD
             and slot in self.knowledge
-            and state.front_known(self.seat)
+            and (not state.pending or state.front_known(self.seat))
         )
 
     @property
     def my_turn(self) -> bool:
         """May this seat act now (claim or place in Phase 1, its go in Phase 2)?"""
-        if self.state.phase is Phase.BUILD:
+        if self.state.phase is BUILD:
             return self.can_claim or self.can_place
         return self.state.to_act() == self.seat
 

@@ -19,7 +19,7 @@ from fairdeal.engine.lie.bots.paced import PacedBot
 from fairdeal.engine.lie.cards import BACKS, COLOUR_OF, NUMBER_OF, fronts_behind
 from fairdeal.engine.lie.combination import combination_fault, number_of
 from fairdeal.engine.lie.legal import combinations
-from fairdeal.engine.lie.state import Phase
+from fairdeal.engine.lie.state import BUILD
 from fairdeal.engine.lie.view import LieView
 
 # Per back and colour: the chance the front has that colour, and the mean number if it has.
@@ -36,7 +36,7 @@ class HeuristicBot(PacedBot):
     name = "heuristic"
 
     def choose(self, view: LieView) -> Action:
-        if view.phase is Phase.BUILD:
+        if view.state.phase is BUILD:
             if view.can_place:
                 return self._place(view)
             return self._claim(view)

@@ -6,14 +6,15 @@ one: a uniform choice among plays and Pass would pass far more often than anyone
 
 from __future__ import annotations
 
-from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Side
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.bots.paced import PacedBot
-from fairdeal.engine.lie.legal import play_actions
-from fairdeal.engine.lie.state import Phase
+from fairdeal.engine.lie.legal import play_slots
+from fairdeal.engine.lie.state import BUILD
 from fairdeal.engine.lie.view import LieView
 
 PLACES = (Place(Side.LEFT), Place(Side.RIGHT))
 PASS = Pass()
+_ONLY_PASS = (PASS,)  # drawn from like any list of actions, so the same draws are made
 
 
 class RandomBot(PacedBot):
@@ -21,13 +22,16 @@ class RandomBot(PacedBot):
 
     def choose(self, view: LieView) -> Action:
         rng = self.rng
-        if view.phase is Phase.BUILD:
+        state = view.state
+        if state.phase is BUILD:
             if view.can_place:  # T3: the front is seen; either end, at random
                 return PLACES[rng.getrandbits(1)]
-            return Claim(rng.choice(view.table))  # drawn directly: listing 96 claims is slower
-        if view.state.position and rng.random() < 0.25:
+            return Claim(rng.choice(state.table))  # drawn directly: listing 96 claims is slower
+        if state.position and rng.random() < 0.25:
             return PASS  # following, it passes one go in four without looking
-        actions = play_actions(view)
-        if len(actions) > 1 and type(actions[-1]) is Pass:
-            return rng.choice(actions[:-1])  # otherwise it plays when it can, as people do
-        return rng.choice(actions)
+        # Otherwise it plays when it can, as people do: a uniform choice among the legal plays
+        # (legal.play_slots, play_actions' plays without making each Play), else it passes.
+        plays = play_slots(view) if state.to_act() == view.seat else []
+        if plays:
+            return Play(rng.choice(plays))
+        return rng.choice(_ONLY_PASS if state.position else ())

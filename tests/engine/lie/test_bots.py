@@ -10,10 +10,11 @@ import pytest
 
 from fairdeal.engine import OracleDriver
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.lie import Claim, LieOptions, Phase, Place, Side, view_for
+from fairdeal.engine.lie import Claim, LieOptions, Pass, Phase, Place, Play, Side, view_for
 from fairdeal.engine.lie.bots import make_bot
 from fairdeal.engine.lie.cards import COLOUR_OF
 from fairdeal.engine.lie.events import HandComplete
+from fairdeal.engine.lie.legal import play_actions, play_slots
 from fairdeal.engine.selfplay import make_bots, play_game
 
 
@@ -143,3 +144,29 @@ def test_the_random_bot_places_at_either_end_and_claims_only_with_nothing_to_pla
                 if driver.state.phase is not Phase.BUILD:
                     break
     assert sides == {Side.LEFT, Side.RIGHT}
+
+
+def test_the_random_bot_draws_its_play_from_the_legal_plays_without_listing_them() -> None:
+    """play_slots lists the slots of exactly the plays play_actions lists, in the same order, and
+    the random bot's play is one of them (or a Pass where one is legal)."""
+    checked = 0
+    for seed in range(6):
+        driver = OracleDriver(4, LieOptions(rounds=1), seed=seed)
+        bots = [make_bot("random", random.Random(seed * 10 + seat)) for seat in range(4)]
+        state = driver.state
+        while not state.over:
+            seat = state.to_act()
+            if seat is None:
+                seat = state.actors()[0]
+            view = view_for(state, driver.knowledge[seat], seat)
+            action = bots[seat].choose(view)
+            if state.phase is Phase.PLAY:
+                actions = play_actions(view)
+                plays = [a for a in actions if type(a) is Play]
+                assert plays == [Play(slots) for slots in play_slots(view)]
+                assert (Pass() in actions) == (state.position > 0)
+                assert action in actions
+                checked += 1
+            driver.act(seat, action)
+            state = driver.state
+    assert checked > 100
