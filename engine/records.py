@@ -27,7 +27,7 @@ def quick_init(cls: type[T]) -> type[T]:
         raise TypeError(f"{cls.__name__} is not a frozen dataclass with slots")
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} has a __post_init__: keep the dataclass's __init__")
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"__name__": cls.__module__}  # tracebacks and profilers name it
     arguments: list[str] = []
     body: list[str] = []
     for field in dataclasses.fields(cls):  # type: ignore[arg-type]  # checked above
