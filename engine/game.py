@@ -17,18 +17,6 @@ from fairdeal.engine.step import Step
 
 Knowledge = Mapping[int, int]  # slot -> face: the cards a seat was dealt, given or shown
 
-CardEntry = tuple[int, int | None]  # (slot, face); face is None where the seat cannot know it
-
-
-def card_entries(
-    revealed: Mapping[int, int], knowledge: Knowledge, slots: tuple[int, ...]
-) -> tuple[CardEntry, ...]:
-    """What one seat sees of `slots`: the public face where a slot was revealed, else the face
-    this seat knows privately, else None. Every game's view lists its cards this way."""
-    get_public = revealed.get
-    get_known = knowledge.get
-    return tuple([(slot, get_public(slot, get_known(slot))) for slot in slots])
-
 
 @dataclass(frozen=True)
 class Game:

@@ -10,7 +10,9 @@ immutable).
 
 `resolve` is every game's check of a driver's answer (protocol.md section 7.4): from the driver,
 to the first pending request, of the kind that request needs; the game says what each answer
-does.
+does. `answer` comes first in a game's `apply`: a driver's answer (a type in `ANSWERS`) goes to
+the game's `resolve`, except the commonest one, the in-order Ack of a request that needs nothing
+but the Ack (any request but a Reveal or an Arrange: every Deal), which it serves at once.
 """
 
 from __future__ import annotations
@@ -141,3 +143,28 @@ def resolve(
     if kind is not Ack:
         raise BadResolution(seat, f"request {request.id} is answered with Ack, not {kind.__name__}")
     return answered(state) if ack is None else ack(state, request)
+
+
+ANSWERS: frozenset[type] = frozenset({Ack, Faces, Arrangement})  # the types of a driver's answers
+
+
+def answer(
+    state: StateT,
+    seat: int,
+    resolution: object,
+    resolve: Callable[[StateT, int, object], Step],
+    acked: Callable[[StateT, Request], Step] | None = None,
+) -> Step:
+    """The Step that answers the first pending request with `resolution` (of a type in ANSWERS).
+
+    `acked(state, request)` is the step for an in-order plain Ack where the game does more than
+    drop the request (without it: `answered(state)`)."""
+    if type(resolution) is Ack:
+        assert isinstance(resolution, Ack)  # tells the type checker only
+        pending = state.pending
+        if seat == DRIVER and pending and pending[0].id == resolution.request:
+            request = pending[0]
+            request_kind = type(request)
+            if request_kind is not Reveal and request_kind is not Arrange:
+                return answered(state) if acked is None else acked(state, request)
+    return resolve(state, seat, resolution)

@@ -13,9 +13,21 @@ from collections.abc import Mapping
 from operator import attrgetter
 from typing import Generic, Protocol, TypeVar, overload
 
-from fairdeal.engine.game import CardEntry, Knowledge, card_entries
+from fairdeal.engine.game import Knowledge
 
 T = TypeVar("T")
+
+CardEntry = tuple[int, int | None]  # (slot, face); face is None where the seat cannot know it
+
+
+def card_entries(
+    revealed: Mapping[int, int], knowledge: Knowledge, slots: tuple[int, ...]
+) -> tuple[CardEntry, ...]:
+    """What one seat sees of `slots`: the public face where a slot was revealed, else the face
+    this seat knows privately, else None. Every game's view lists its cards this way."""
+    get_public = revealed.get
+    get_known = knowledge.get
+    return tuple([(slot, get_public(slot, get_known(slot))) for slot in slots])
 
 
 class StateWindow(property):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from fairdeal.engine.answers import ANSWERS, answer
 from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import (
@@ -48,7 +47,7 @@ from fairdeal.engine.larry.state import (
 )
 from fairdeal.engine.larry.transaction import Transaction
 from fairdeal.engine.requests import Reveal, Transfer
-from fairdeal.engine.transaction import resolve
+from fairdeal.engine.transaction import ANSWERS, answer, resolve
 
 
 def new_game(players: int, options: LarryOptions | None = None) -> Step:

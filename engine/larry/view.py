@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from fairdeal.engine.game import CardEntry, Knowledge
+from fairdeal.engine.game import Knowledge
 from fairdeal.engine.larry.cards import Card, deck_of
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.larry.state import LarryState, Phase
-from fairdeal.engine.view import SeatView, StateField
+from fairdeal.engine.view import CardEntry, SeatView, StateField
 
 
 @dataclass(frozen=True, slots=True)

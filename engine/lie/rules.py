@@ -7,7 +7,7 @@ each play asks for a Reveal and is checked on its faces (a contradicted play is 
 Rounds and the prize pile (T4, T8, T9) and scoring (T10) follow. Every transition works on a
 typed copy of the state's fields (engine/lie/transaction.py, every game's idiom of
 engine/transaction.py): one shallow copy and one new state per call; what a transition does not
-change is shared, not copied. Whether a seat may take a card is engine/lie/claims.py.
+change is shared, not copied. Whether a seat may take a card is engine/lie/state.py `claim_refusal`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from fairdeal.engine.events import Violation
 from fairdeal.engine.lie import errors as E
 from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.cards import BACK_OF, COLOUR_OF, DECK_SIZE, NUMBER_OF
-from fairdeal.engine.lie.claims import claim_refusal
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.events import (
     Claimed,
@@ -48,6 +47,7 @@ from fairdeal.engine.lie.state import (
     LieState,
     Phase,
     TrickPlay,
+    claim_refusal,
 )
 from fairdeal.engine.lie.transaction import Transaction, answered
 from fairdeal.engine.requests import (
@@ -193,7 +193,8 @@ def _claim(state: LieState, seat: int, action: Claim) -> Step:
     unplaced = state.unplaced
     hand = state.hands[seat]
     # Plainly allowed (Phase 1, nothing outstanding, nothing to place, room in the hand: the
-    # commonest claim), or else T3's one rule says why not, or that it may (engine/lie/claims.py).
+    # commonest claim), or else T3's one rule says why not, or that it may
+    # (engine/lie/state.py `claim_refusal`).
     if (
         state.phase is not BUILD
         or state.pending

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from fairdeal.engine.errors import IllegalAction
-from fairdeal.engine.game import CardEntry, Knowledge, card_entries
-from fairdeal.engine.lie.claims import claim_refusal
+from fairdeal.engine.game import Knowledge
 from fairdeal.engine.lie.options import LieOptions
-from fairdeal.engine.lie.state import BUILD, LieState, Phase
+from fairdeal.engine.lie.state import BUILD, LieState, Phase, claim_refusal
 from fairdeal.engine.records import quick_init
+from fairdeal.engine.view import CardEntry, card_entries
 
 
 @quick_init
@@ -93,7 +93,7 @@ class LieView:
     @property
     def can_claim(self) -> bool:
         """T3: Phase 1, room in the hand, and the last card taken already placed
-        (engine/lie/claims.py)."""
+        (engine/lie/state.py `claim_refusal`)."""
         return claim_refusal(self.state, self.seat, settling=len(self.pending_claims)) is None
 
     @property

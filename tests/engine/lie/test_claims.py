@@ -1,5 +1,6 @@
-"""T3's one rule for taking a card (engine/lie/claims.py): the engine's check of a Claim, the
-view's `can_claim`, its room, and a networked table's settling claims all give one answer."""
+"""T3's one rule for taking a card (engine/lie/state.py `claim_refusal`): the engine's check of a
+Claim, the view's `can_claim`, its room, and a networked table's settling claims all give one
+answer."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ import pytest
 
 from fairdeal.engine import OracleDriver
 from fairdeal.engine.lie import Claim, IllegalAction, LieOptions, Place, Side, apply, view_for
-from fairdeal.engine.lie.claims import claim_refusal
 from fairdeal.engine.lie.errors import HandFull, NotBuilding, PlaceFirst, WaitingForDriver
-from fairdeal.engine.lie.state import LieState, Phase
+from fairdeal.engine.lie.state import LieState, Phase, claim_refusal
 
 
 def _open_table(hand_size: int = 3) -> OracleDriver:
