@@ -11,12 +11,12 @@ from fairdeal.engine.game import Knowledge
 from fairdeal.engine.lie.options import LieOptions
 from fairdeal.engine.lie.state import BUILD, LieState, Phase, claim_refusal
 from fairdeal.engine.records import quick_init
-from fairdeal.engine.view import CardEntry, card_entries
+from fairdeal.engine.view import SeatView, StateField
 
 
 @quick_init
 @dataclass(frozen=True, slots=True)
-class LieView:
+class LieView(SeatView):
     """The view of `seat`. Its hand lists (slot, face): it knows the fronts it claimed (T3)."""
 
     seat: int
@@ -26,13 +26,15 @@ class LieView:
     # (T3). They count against the hand; a local table settles every claim at once.
     pending_claims: tuple[int, ...] = ()
 
-    def _cards(self, slots: tuple[int, ...]) -> tuple[CardEntry, ...]:
-        return card_entries(self.state.revealed, self.knowledge, slots)
-
-    @property
-    def hand(self) -> tuple[CardEntry, ...]:
-        """This seat's hand, left to right, with its fronts."""
-        return self._cards(self.state.hands[self.seat])
+    # -- public facts, as the state has them (its hand: SeatView.hand, left to right) ----------
+    backs = StateField[Mapping[int, int]]()  # slot -> back, for every card in play (T1, T3)
+    table = StateField[tuple[int, ...]]()
+    players = StateField[int]()
+    options = StateField[LieOptions]()
+    phase = StateField[Phase]()
+    lead_colour = StateField[int | None]()
+    best = StateField[int]()
+    winners = StateField[tuple[int, ...]]()
 
     @property
     def hand_faces(self) -> tuple[int, ...]:
@@ -43,27 +45,6 @@ class LieView:
         except KeyError:
             revealed = self.state.revealed
             return tuple([known.get(s, revealed.get(s, -1)) for s in self.state.hands[self.seat]])
-
-    @property
-    def backs(self) -> Mapping[int, int]:
-        """slot -> back, for every card in play: public (T1, T3)."""
-        return self.state.backs
-
-    @property
-    def table(self) -> tuple[int, ...]:
-        return self.state.table
-
-    @property
-    def players(self) -> int:
-        return self.state.players
-
-    @property
-    def options(self) -> LieOptions:
-        return self.state.options
-
-    @property
-    def phase(self) -> Phase:
-        return self.state.phase
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
@@ -124,18 +105,6 @@ class LieView:
     @property
     def leading(self) -> bool:
         return self.state.position == 0
-
-    @property
-    def lead_colour(self) -> int | None:
-        return self.state.lead_colour
-
-    @property
-    def best(self) -> int:
-        return self.state.best
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.state.winners
 
 
 def view_for(state: LieState, knowledge: Knowledge, seat: int) -> LieView:
