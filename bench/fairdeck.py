@@ -13,12 +13,15 @@ judge, is on a deck already shuffled once: every later shuffle of the chain, 7 o
 table. Ending in "_first", on the public starting deck (every A = G: a deck's first shuffle,
 where some products have known logarithms and which is 13–17 % cheaper), for information.
 
-The table scenarios run the sessions as a table does: the next shuffler proves on this thread
-while a worker thread verifies the previous shuffle (p2p/deck/session.py). Per seat and step
-they report CPU of every thread, and the critical path: at each wave of messages the slowest
-seat, whose cost is max(its own thread, its verify worker) — what a table of machines with two
-cores each waits. The libsodium calibration and load average, and the CPU other processes used
-meanwhile (bench/calibration.py), are printed and written, with a warning when loaded.
+The table scenarios run the sessions as a table does: each seat verifies the other seats'
+shuffles on its own worker thread while the chain goes on, the next shuffler proving at once
+(p2p/deck/chains.py). Per seat and step they report CPU of every thread, and the critical path
+on a model table of machines with two cores each (`TimedTable`: every call's measured CPU,
+replayed on each seat's loop and worker clocks), and the CPU of all seats over 2: what one
+2-core machine running every seat waits at least. Larry's scenario ends with an L14 reshuffle
+of 40 cards and the deal of its top card. The libsodium calibration and load average, and the
+CPU other processes used meanwhile (bench/calibration.py), are printed and written, with a
+warning when loaded.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -35,7 +38,7 @@ from typing import Any
 
 from calibration import BenchRun, cpu_median_us
 
-from fairdeal.p2p.deck import DeckSession, Slot
+from fairdeal.p2p.deck import DeckSession, ListReady, Slot
 from fairdeal.p2p.deck.cards import card_point
 from fairdeal.p2p.deck.group import (
     G,
@@ -50,6 +53,7 @@ from fairdeal.p2p.deck.group import (
 from fairdeal.p2p.deck.keys import SecretKey, joint_key
 from fairdeal.p2p.deck.masking import MaskedCard
 from fairdeal.p2p.deck.messages import ShuffleMessage, parse_message
+from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.deck.shares import DecryptionShare, make_share
 from fairdeal.p2p.deck.shuffle import ShuffleStatement, shuffle_and_prove, verify
 
@@ -64,6 +68,7 @@ TARGETS_MS = {
 }
 LIE_LAYOUT_TARGET_MS = 700.0
 LARRY_HAND = {2: 12, 3: 9, 4: 7, 5: 6, 6: 5, 7: 5, 8: 5}  # RULINGS L3
+RESHUFFLED = 40  # an L14 reshuffle at 8 seats takes a discard pile of 38-40 cards
 
 
 WALL: dict[str, float] = {}
@@ -166,69 +171,85 @@ def bench_share(repeat: int) -> dict[str, float]:
 
 
 class TimedWorker(ThreadPoolExecutor):
-    """The sessions' verify worker, recording the CPU time (thread time) of every job."""
+    """One seat's verify worker, recording the CPU time (thread time) of every job, in the
+    order they were submitted."""
 
     def __init__(self) -> None:
         super().__init__(max_workers=1, thread_name_prefix="bench-verify")
-        self.cpu: list[float] = []
-        self._lock = threading.Lock()
+        self.jobs: list[Future[float]] = []
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        cpu: Future[float] = Future()
+
         def timed() -> Any:
             start = time.thread_time()
             try:
                 return fn(*args, **kwargs)
             finally:
-                with self._lock:
-                    self.cpu.append(time.thread_time() - start)
+                cpu.set_result(time.thread_time() - start)
 
+        self.jobs.append(cpu)
         return super().submit(timed)
 
 
 class TimedTable:
-    """Like LoopbackTable, but timing every call per seat, grouped by the current step."""
+    """Like LoopbackTable, but timing every call per seat, grouped by the current step, and
+    replaying the times on a model table where each seat has two cores: its loop and its
+    verify worker. A message reaches the others when its author's call ends; a seat takes its
+    messages in log order once its loop is free; a check starts once the worker is free; the
+    call that makes a list ready ends no earlier than the seat's checks (p2p/deck/chains.py)."""
 
-    def __init__(self, seats: int, worker: TimedWorker):
-        self.worker = worker
+    def __init__(self, seats: int):
+        self.workers = [TimedWorker() for _ in range(seats)]
         self.sessions = [
-            DeckSession(TABLE_ID, seat, seats, parallel=worker) for seat in range(seats)
+            DeckSession(TABLE_ID, seat, seats, parallel=self.workers[seat]) for seat in range(seats)
         ]
         self.per_seat: dict[str, list[float]] = {}
         self.critical: dict[str, float] = {}
         self._step = ""
-        self._queue: list[tuple[int, dict]] = []
+        self._queue: deque[tuple[int, dict[str, Any], float]] = deque()
+        self._loop_free = [0.0] * seats
+        self._worker_free = [0.0] * seats
 
-    def _timed(self, seat: int, call: Callable[[], Any]) -> float:
-        """Run one call; its CPU (this thread plus the verify worker) goes to the seat, and the
-        return value is its cost on a seat with two cores: max(this thread, the worker)."""
-        jobs = len(self.worker.cpu)
+    def close(self) -> None:
+        for worker in self.workers:
+            worker.shutdown()
+
+    def _timed(self, seat: int, call: Callable[[], Output], arrival: float) -> None:
+        """Run one call; its CPU (this thread plus the checks it submitted) goes to the seat,
+        and its place on the model table's clock follows (see the class docstring)."""
+        worker = self.workers[seat]
+        jobs = len(worker.jobs)
+        begin = max(self._loop_free[seat], arrival)
         start = time.thread_time()
         out = call()
         own = time.thread_time() - start
-        worker = sum(self.worker.cpu[jobs:])
-        self.per_seat[self._step][seat] += own + worker
-        self._queue += [(seat, m) for m in out.messages]
-        return max(own, worker)
+        checks = [job.result() for job in worker.jobs[jobs:]]  # their CPU, once they ran
+        for cpu in checks:
+            self._worker_free[seat] = max(self._worker_free[seat], begin) + cpu
+        end = begin + own
+        if any(isinstance(event, ListReady) for event in out.events):
+            end = max(end, self._worker_free[seat])
+        self._loop_free[seat] = end
+        self.per_seat[self._step][seat] += own + sum(checks)
+        self._queue += [(seat, m, end) for m in out.messages]
 
-    def step(self, name: str, command: Callable[[DeckSession], Any]) -> None:
+    def step(self, name: str, command: Callable[[DeckSession], Output]) -> None:
         """Run a command on every seat and deliver until quiet; record its critical path:
-        the slowest seat at each wave of messages (seats work in parallel on a real table)."""
+        when the last seat is done on the model table (seats work in parallel there)."""
         self._step = name
         self.per_seat[name] = [0.0] * len(self.sessions)
-        wave = [self._timed(s.seat, lambda s=s: command(s)) for s in self.sessions]
-        critical = max(wave)
+        self._loop_free = [0.0] * len(self.sessions)
+        self._worker_free = [0.0] * len(self.sessions)
+        for session in self.sessions:
+            self._timed(session.seat or 0, lambda s=session: command(s), 0.0)
         while self._queue:
-            pending, self._queue = self._queue, []
-            wave_times = [0.0] * len(self.sessions)
-            for sender, message in pending:
-                targets = [message["to"]] if "to" in message else range(len(self.sessions))
-                for seat in targets:
-                    session = self.sessions[seat]
-                    wave_times[seat] += self._timed(
-                        seat, lambda s=session, m=message, f=sender: s.handle(f, m)
-                    )
-            critical += max(wave_times)
-        self.critical[name] = critical
+            sender, message, published = self._queue.popleft()
+            targets = [message["to"]] if "to" in message else range(len(self.sessions))
+            for seat in targets:
+                session = self.sessions[seat]
+                self._timed(seat, lambda s=session, m=message, f=sender: s.handle(f, m), published)
+        self.critical[name] = max(self._loop_free)
 
     def report(self) -> dict[str, dict[str, float]]:
         return {
@@ -241,38 +262,47 @@ class TimedTable:
         }
 
 
-def bench_larry(seats: int, worker: TimedWorker) -> dict[str, dict[str, float]]:
-    """Keys, first-player coin (L5), the 54-card shuffle chain (L1), the deal (L3)."""
-    table = TimedTable(seats, worker)
-    table.step("keys", lambda s: s.start())
-    table.step("coin", lambda s: s.coin("first-player"))
-    table.step("shuffle", lambda s: s.new_deck("larry", "larry", range(54)))
-    hand = LARRY_HAND[seats]
-    owners = {Slot("larry", i): i % seats for i in range(hand * seats)}
-    table.step("deal", lambda s: s.deal(owners))
-    assert all(table.sessions[owner].known_card(slot) is not None for slot, owner in owners.items())
+def bench_larry(seats: int) -> dict[str, dict[str, float]]:
+    """Keys, first-player coin (L5), the 54-card shuffle chain (L1), the deal (L3), and an L14
+    reshuffle of 40 cards (a discard pile mid-hand) with the deal of its top card."""
+    table = TimedTable(seats)
+    try:
+        table.step("keys", lambda s: s.start())
+        table.step("coin", lambda s: s.coin("first-player"))
+        table.step("shuffle", lambda s: s.new_deck("larry", "larry", range(54)))
+        hand = LARRY_HAND[seats]
+        owners = {Slot("larry", i): i % seats for i in range(hand * seats)}
+        table.step("deal", lambda s: s.deal(owners))
+        assert all(
+            table.sessions[owner].known_card(slot) is not None for slot, owner in owners.items()
+        )
+        pile = [Slot("larry", i) for i in range(54 - RESHUFFLED, 54)]
+        table.step("reshuffle", lambda s: s.reshuffle("pile", pile))
+        table.step("draw", lambda s: s.deal({Slot("pile", 0): 0}))
+        assert table.sessions[0].known_card(Slot("pile", 0)) is not None
+    finally:
+        table.close()
     return table.report()
 
 
-def bench_lie_layout(seats: int, worker: TimedWorker) -> dict[str, dict[str, float]]:
+def bench_lie_layout(seats: int) -> dict[str, dict[str, float]]:
     """The Lie (T1): 16 masked lists of 6 (one per back), each shuffled by every seat, and the
     joint coin that lays the groups out on the table."""
-    table = TimedTable(seats, worker)
-    table.step("keys", lambda s: s.start())
-    table.step("coin", lambda s: s.coin("layout"))
+    table = TimedTable(seats)
 
-    def shuffle_groups(session: DeckSession):
-        out = None
+    def shuffle_groups(session: DeckSession) -> Output:
+        out = Output()
         for group in range(16):
-            step = session.new_deck(f"back-{group}", f"lie/back-{group}", range(6))
-            if out is None:
-                out = step
-            else:
-                out.extend(step)
+            out.extend(session.new_deck(f"back-{group}", f"lie/back-{group}", range(6)))
         return out
 
-    table.step("shuffle", shuffle_groups)
-    assert all(s.list_ready("back-15") for s in table.sessions)
+    try:
+        table.step("keys", lambda s: s.start())
+        table.step("coin", lambda s: s.coin("layout"))
+        table.step("shuffle", shuffle_groups)
+        assert all(s.list_ready("back-15") for s in table.sessions)
+    finally:
+        table.close()
     return table.report()
 
 
@@ -316,26 +346,26 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     scenarios = {
-        "larry_4_seats": lambda w: bench_larry(4, w),
-        "larry_8_seats": lambda w: bench_larry(8, w),
-        "lie_layout_6_seats": lambda w: bench_lie_layout(6, w),
+        "larry_4_seats": lambda: bench_larry(4),
+        "larry_8_seats": lambda: bench_larry(8),
+        "lie_layout_6_seats": lambda: bench_lie_layout(6),
     }
-    with TimedWorker() as worker:
-        for name, run in scenarios.items():
-            report = median_reports([run(worker) for _ in range(scenario_runs)])
-            figures[name] = report
+    for name, scenario in scenarios.items():
+        report = median_reports([scenario() for _ in range(scenario_runs)])
+        figures[name] = report
+        print(
+            f"{name}  (median of {scenario_runs}; ms: CPU of all seats / busiest seat /"
+            " critical path on a table of 2-core machines / all seats on one 2-core machine,"
+            " at least)"
+        )
+        for step, numbers in report.items():
             print(
-                f"{name}  (median of {scenario_runs}; ms: CPU of all seats / busiest seat /"
-                " critical path on a table)"
+                f"  {step:<10} {numbers['total_cpu_ms']:10.1f} {numbers['max_seat_ms']:10.1f}"
+                f" {numbers['critical_path_ms']:10.1f} {numbers['total_cpu_ms'] / 2:10.1f}"
             )
-            for step, numbers in report.items():
-                print(
-                    f"  {step:<10} {numbers['total_cpu_ms']:10.1f} {numbers['max_seat_ms']:10.1f}"
-                    f" {numbers['critical_path_ms']:10.1f}"
-                )
-            total = sum(n["critical_path_ms"] for n in report.values())
-            figures[name]["all_steps_critical_path_ms"] = total  # type: ignore[assignment]
-            print(f"  {'all steps':<10} {'':>10} {'':>10} {total:10.1f}")
+        total = sum(n["critical_path_ms"] for n in report.values())
+        figures[name]["all_steps_critical_path_ms"] = total  # type: ignore[assignment]
+        print(f"  {'all steps':<10} {'':>10} {'':>10} {total:10.1f}")
     lie = figures["lie_layout_6_seats"]["all_steps_critical_path_ms"]
     ok = "yes" if lie <= LIE_LAYOUT_TARGET_MS else "NO"
     print(

@@ -129,6 +129,7 @@ def run_size(
             (s["move_latency_ms"].get("p99", 0.0) for s in summaries), default=None
         ),
         "game_s": median(("time", "game_seconds")),
+        "slowest_moves": [s.get("slowest_moves", []) for s in summaries],
         "cpu_s_per_peer_max": round(
             statistics.median(max(p["cpu_seconds"] for p in s["per_peer"]) for s in summaries), 3
         ),
@@ -220,6 +221,15 @@ def verdict(result: dict[str, Any]) -> str:
     )
 
 
+def slow_moves_line(slowest: list[dict[str, Any]], count: int = 6) -> str:
+    """The slowest moves of a run and what the engine did in each (an L14 reshuffle shows as
+    `Reshuffled`): where the move p99 lands."""
+    return "; ".join(
+        f"{move['ms']:.0f} ms (seat {move['seat']}: {', '.join(move['events']) or '-'})"
+        for move in slowest[:count]
+    )
+
+
 def ms(value: float | None) -> str:
     return "none" if value is None else f"{value:.1f} ms"
 
@@ -258,6 +268,8 @@ def main() -> int:
             f"{result['peak_rss_mb_max']:.0f} MB"
         )
         print(f"  targets: {verdict(result)}")
+        for run_no, slowest in enumerate(result["slowest_moves"]):
+            print(f"  run {run_no + 1}, slowest moves: {slow_moves_line(slowest)}")
     load = run.finish()  # the load after the run is the peers' own: the others' CPU is judged
     if args.json is not None:
         report = {"benchmark": "game", "game": args.game, "results": results, **load}

@@ -15,7 +15,7 @@ from .events import (
     DeckEvent,
     KeysReady,
     ListReady,
-    ShuffleVerified,
+    ShuffleApplied,
 )
 from .loopback import LoopbackTable
 from .messages import Slot
@@ -38,6 +38,6 @@ __all__ = [
     "ParseError",
     "ProofError",
     "SeedStream",
-    "ShuffleVerified",
+    "ShuffleApplied",
     "Slot",
 ]

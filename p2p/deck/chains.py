@@ -4,16 +4,23 @@ Every seat in turn, from seat 0, re-masks and permutes a list and proves it; `Sh
 each list's current deck and whose turn it is, verifies each shuffle against the list's previous
 deck, and proves this seat's own when its turn comes. It returns this seat's shuffles to publish;
 the session emits them (it keeps the one record of what it sent).
-"""
+
+With an executor the chain does not wait for the checks: each other seat's shuffle is verified
+on the executor's worker (libsodium releases the GIL) while this seat's event loop goes on, and
+the next shuffler proves at once; a list is ready only once every check of its chain holds
+(see `on_shuffle`). The log, what is signed and every message stay those of the sequential
+chain: only when a check runs changes."""
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
+import copy
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import CardTable
 from .errors import DeckFault, DeckUsageError, ProofError
-from .events import DeckEvent, ListReady, ShuffleVerified
+from .events import DeckEvent, ListReady, ShuffleApplied
 from .group import Point, RandomBytes
 from .masking import MaskedCard
 from .messages import ShuffleMessage, Slot
@@ -44,9 +51,11 @@ class ShuffleChains:
         self.seat = seat
         self.seats = seats
         self._random_bytes = random_bytes
-        self.parallel = parallel  # where the previous seat's shuffle is verified meanwhile
+        self.parallel = parallel  # where other seats' shuffles are verified meanwhile
         self.lists: dict[str, MaskedList] = {}
         self._own_shuffles: dict[str, ShuffleMessage] = {}
+        # The checks still running on `parallel`, per list, in seat order.
+        self._checks: dict[str, list[Future[None]]] = {}
 
     def __eq__(self, other: object) -> bool:
         # State only: the random stream and the executor are means, not state.
@@ -58,6 +67,19 @@ class ShuffleChains:
 
     def __repr__(self) -> str:
         return f"ShuffleChains({sorted(self.lists)})"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ShuffleChains:
+        """A copy of the state; the executor and the checks running on it are shared."""
+        clone = object.__new__(ShuffleChains)
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            if name == "_checks":
+                setattr(clone, name, {k: list(v) for k, v in value.items()})
+            elif name == "parallel":
+                setattr(clone, name, value)
+            else:
+                setattr(clone, name, copy.deepcopy(value, memo))
+        return clone
 
     def ready(self, list_id: str) -> bool:
         masked = self.lists.get(list_id)
@@ -96,8 +118,15 @@ class ShuffleChains:
     def on_shuffle(
         self, message: ShuffleMessage, joint: Point | None
     ) -> tuple[list[DeckEvent], ShuffleMessage | None]:
-        """Verify and apply one seat's shuffle (this seat's own is not re-verified); return the
-        events and this seat's shuffle to publish next, if its turn came."""
+        """Take one seat's shuffle as the list's deck (this seat's own is not re-verified) and
+        return the events and this seat's shuffle to publish next, if its turn came.
+
+        Without an executor the proof is checked here, before anything changes. With one, it
+        is checked on the executor's worker while this seat goes on (the next shuffler proves
+        on the unchecked deck at once: its own shuffle reveals nothing whatever it was given);
+        the list's last shuffle waits for every check of the chain, in seat order, before it
+        is taken, so `ListReady`, and with it every share of the list's cards, comes only after
+        all of them hold, and a failed one raises its author's `ProofError` there."""
         seat = message.seat
         masked = self.lists.get(message.list_id)
         if masked is None or joint is None:
@@ -110,39 +139,31 @@ class ShuffleChains:
                 f"shuffle of {message.list_id!r} has {len(message.deck)} cards, "
                 f"expected {len(masked.deck)}",
             )
-        mine: ShuffleMessage | None = None
+        checks = self._checks.setdefault(message.list_id, [])
+        check: Future[None] | None = None
         if self._own_shuffles.get(message.list_id) != message:
             statement = ShuffleStatement(
                 self.table_id, message.list_id, seat, joint, masked.deck, message.deck
             )
-            if self.parallel is not None and seat + 1 == self.seat:
-                mine = self._prove_while_verifying(statement, message, joint)
-            else:
+            if self.parallel is None:
                 verify(statement, message.proof)
+            else:
+                check = self.parallel.submit(verify, statement, message.proof)
+        last = masked.next_shuffler + 1 == self.seats
+        if last:
+            for earlier in [*checks, *([check] if check else [])]:
+                earlier.result()  # in seat order: the first bad shuffle is the one blamed
+            del self._checks[message.list_id]
+        elif check is not None:
+            checks.append(check)
         self._own_shuffles.pop(message.list_id, None)
         masked.deck = message.deck
         masked.next_shuffler += 1
-        events: list[DeckEvent] = [ShuffleVerified(message.list_id, seat)]
-        if masked.next_shuffler == self.seats:
+        events: list[DeckEvent] = [ShuffleApplied(message.list_id, seat)]
+        if last:
             events.append(ListReady(message.list_id, len(masked.deck)))
             return events, None
-        if mine is not None:
-            return events, self._keep(mine)
         return events, self._maybe_shuffle(message.list_id, joint)
-
-    def _prove_while_verifying(
-        self, statement: ShuffleStatement, message: ShuffleMessage, joint: Point
-    ) -> ShuffleMessage:
-        """This seat's shuffle of `message.deck`, proved here while the executor verifies
-        `message`; raises the verifier's `ProofError` (the shuffle is then dropped unseen)."""
-        assert self.parallel is not None
-        check = self.parallel.submit(verify, statement, message.proof)
-        try:
-            mine = self._prove(message.list_id, message.deck, joint)
-        finally:
-            check.exception()  # always wait: no verification outlives this call
-        check.result()
-        return mine
 
     def _maybe_shuffle(self, list_id: str, joint: Point) -> ShuffleMessage | None:
         masked = self.lists[list_id]

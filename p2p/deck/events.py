@@ -16,14 +16,18 @@ class KeysReady:
 
 
 @dataclass(frozen=True)
-class ShuffleVerified:
+class ShuffleApplied:
+    """`seat`'s shuffle is the deck of `list_id` now. Its proof holds, or, with a parallel
+    executor, is being checked on the worker: `ListReady` waits for every check of the chain."""
+
     list_id: str
     seat: int
 
 
 @dataclass(frozen=True)
 class ListReady:
-    """Every seat has shuffled `list_id` (verified); its slots can be dealt and revealed."""
+    """Every seat has shuffled `list_id` and every shuffle is verified; its slots can be dealt
+    and revealed."""
 
     list_id: str
     size: int
@@ -62,5 +66,5 @@ class CoinFlipped:
 
 
 DeckEvent = (
-    KeysReady | ShuffleVerified | ListReady | CardDealt | CardReceived | CardRevealed | CoinFlipped
+    KeysReady | ShuffleApplied | ListReady | CardDealt | CardReceived | CardRevealed | CoinFlipped
 )

@@ -14,13 +14,16 @@ Driver contract, step by step (protocol.md §6 has the messages):
 
 - `start()` once per seat → `deck.key`; after every key: `KeysReady`.
 - `new_deck(list_id, deck_id, cards)` / `reshuffle(list_id, sources)` on every seat → seat 0
-  sends `deck.shuffle`; each seat's session answers the previous seat's verified shuffle with
-  its own (`ShuffleVerified` each time); after seat N−1's: `ListReady`. Deal or reveal slots of
-  a list only after `ListReady`. With a `parallel` executor the next seat proves its shuffle of
-  the received deck while a worker thread verifies that deck's proof (libsodium releases the
-  GIL), and publishes it only once the proof holds: a seat's turn costs max(prove, verify)
-  instead of their sum, the log and every message stay the same, and a failed proof raises the
-  fault and discards the seat's own shuffle unseen.
+  sends `deck.shuffle`; each seat's session answers the previous seat's shuffle with its own
+  (`ShuffleApplied` each time); after seat N−1's, once every shuffle is verified: `ListReady`.
+  Deal or reveal slots of a list only after `ListReady`. Without a `parallel` executor each
+  shuffle is verified as it is handled. With one, a worker thread verifies every other seat's
+  shuffle (libsodium releases the GIL) while the seat goes on: the next seat proves its shuffle
+  of the received deck at once and publishes it (a re-masked permutation shows nothing of its
+  input), and the list's last shuffle waits for every check before `ListReady`, raising the
+  first failed one's `ProofError`, naming its author, there. So a seat's turn costs a proof,
+  not a proof and a check; the log and every message stay those of the sequential chain; no
+  share of a list's card is published before every shuffle of it is verified.
 - `deal({slot: owner})` → one `deck.shares` per seat (not from the owner); when a slot's shares
   are in: `CardDealt` on every seat, with the face in the owner's session only.
 - `give(slot, to)` → the owner sends `deck.forward` (private, `to` set) with the shares `to`
@@ -157,6 +160,11 @@ class DeckSession:
         return clone
 
     # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def pipelined(self) -> bool:
+        """Whether other seats' shuffles are verified on a worker while the chain goes on."""
+        return self._chains.parallel is not None
 
     @property
     def joint_key(self) -> Point | None:

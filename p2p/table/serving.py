@@ -32,7 +32,7 @@ from fairdeal.p2p.deck import (
     DeckFault,
     KeysReady,
     ListReady,
-    ShuffleVerified,
+    ShuffleApplied,
     Slot,
 )
 from fairdeal.p2p.deck.coin import SeedStream
@@ -207,7 +207,7 @@ class Serving:
         """What the fair deck reports moves the request being served."""
         table = self.table
         service = table.server.service
-        if isinstance(event, ShuffleVerified):
+        if isinstance(event, ShuffleApplied):
             table.count_proofs(1)
             if service is not None and service.state is ServiceState.SHUFFLE:
                 table.server.note(ServiceEvent.SHUFFLE_APPLIED).published += 1

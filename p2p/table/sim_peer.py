@@ -149,6 +149,7 @@ async def serve(args: argparse.Namespace) -> int:
                 "setup_seconds": (timings.setup_done or timings.started) - timings.started,
                 "game_seconds": (timings.finished or time.monotonic()) - timings.started,
                 "move_latencies": timings.move_latencies,
+                "move_events": timings.move_events,
                 "doubt_latencies": timings.doubt_latencies,
                 "hand_setups": timings.hand_setups,
                 "claim_latencies": timings.claim_latencies,

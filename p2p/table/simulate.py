@@ -26,7 +26,7 @@ from fairdeal.engine.codec import to_data
 from fairdeal.engine.games import default_game, game_of_options, get_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity
-from fairdeal.p2p.table.latency import latency
+from fairdeal.p2p.table.latency import latency, slowest_moves
 from fairdeal.p2p.table.presenter import presenter_for
 from fairdeal.p2p.table.sim_peer import TRANSCRIPT, plan_roster
 
@@ -291,6 +291,7 @@ class Simulation:
                 "game_seconds": round(max(r["game_seconds"] for r in results if r), 3),
             },
             "move_latency_ms": latency(moves),
+            "slowest_moves": slowest_moves(results),
             "doubt_resolution_ms": latency(doubts),
             "per_peer": [
                 {

@@ -24,6 +24,9 @@ class PeerTimings:
     setup_done: float | None = None
     finished: float | None = None
     move_latencies: list[float] = field(default_factory=list)
+    # What the engine did during each move (its events' names, in order; the same index):
+    # tells a slow move's cause, e.g. an L14 reshuffle (`Reshuffled`), apart from the rest.
+    move_events: list[list[str]] = field(default_factory=list)
     doubt_latencies: list[float] = field(default_factory=list)
     hand_setups: list[float] = field(default_factory=list)  # the shuffle and deal of hands 2, 3
     # Claims (T3): from signing a claim to knowing the front of the card it dealt this seat.
@@ -39,6 +42,7 @@ class TimingWatch:
         self.act_applied_at: float | None = None
         self._doubt_at: float | None = None
         self._hand_starting = False
+        self._move_events: list[str] = []
 
     def observe(self, event: TableEvent, simultaneous: bool, now: float) -> None:
         """One table event, as the peer reports it (`simultaneous`: seats act at once now)."""
@@ -51,13 +55,17 @@ class TimingWatch:
                 timings.setup_done = now
             if any(type(e).__name__ in NEW_DEAL_EVENTS for e in event.events):
                 self._hand_starting = True
+            if self.act_applied_at is not None:
+                self._move_events += [type(e).__name__ for e in event.events]
             if (awaiting_act or state.over) and self.act_applied_at is not None:
                 elapsed = now - self.act_applied_at
                 if self._hand_starting:  # the move ended a hand: next hand's setup
                     timings.hand_setups.append(elapsed)
                 else:
                     timings.move_latencies.append(elapsed)
+                    timings.move_events.append(self._move_events)
                 self.act_applied_at = None
+                self._move_events = []
                 self._hand_starting = False
             if any(type(e).__name__ == DOUBT_EVENT for e in event.events):
                 self._doubt_at = self.act_applied_at or now

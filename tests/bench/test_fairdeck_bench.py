@@ -54,3 +54,19 @@ def test_the_targets_judge_the_headline_figures_only(
     fairdeck = load_bench("fairdeck")
     assert not any(name.endswith(("_first", "_later")) for name in fairdeck.TARGETS_MS)
     assert {"shuffle_prove_54", "shuffle_verify_96"} <= set(fairdeck.TARGETS_MS)
+
+
+def test_the_model_table_waits_for_the_checks_and_overlaps_the_seats(
+    load_bench: Callable[[str], ModuleType],
+) -> None:
+    """Two seats, Larry's setup and an L14 reshuffle on the model table: each step's critical
+    path is no shorter than the busiest seat's work on its loop and worker together can be
+    (half of it) and no longer than every seat's CPU in a row; the reshuffle and its draw are
+    measured."""
+    fairdeck = load_bench("fairdeck")
+    report = fairdeck.bench_larry(2)
+    assert list(report) == ["keys", "coin", "shuffle", "deal", "reshuffle", "draw"]
+    for step in ("shuffle", "reshuffle"):
+        figures = report[step]
+        assert figures["max_seat_ms"] / 2 <= figures["critical_path_ms"]
+        assert figures["critical_path_ms"] <= figures["total_cpu_ms"]

@@ -1,8 +1,9 @@
 """The Terelius–Wikström shuffle argument: honest proofs verify, attacks (a)–(e), (i) fail,
-with the next seat verifying in sequence and while it proves its own shuffle (in parallel).
+with every seat verifying in sequence, or on a worker while the chain goes on (in parallel).
 
-Every tampered shuffle is fed to another seat's session, which must raise a fault naming the
-shuffler and keep its state: the honest message is accepted afterwards.
+Every tampered shuffle is fed to the table, which must raise a fault naming the shuffler before
+the list is ready (in sequence at once, keeping the state: the honest message is accepted
+afterwards; in parallel at the list's last shuffle, when every check of the chain is awaited).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from collections.abc import Callable
 
 import pytest
 
-from fairdeal.p2p.deck import DeckFault, ParseError, ProofError, Slot
+from fairdeal.p2p.deck import DeckFault, DeckSession, LoopbackTable, ParseError, ProofError, Slot
 from fairdeal.p2p.deck.cards import card_point
 from fairdeal.p2p.deck.group import G, add, mul, mul_base
 from fairdeal.p2p.deck.masking import MaskedCard
+from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.deck.shuffle import ShuffleStatement, prove, shuffle_and_prove, verify
 
 from .conftest import TABLE_ID, VERIFIER, keyed_table, seeded
@@ -27,25 +29,39 @@ CARDS = 8
 @pytest.fixture(scope="module", params=["sequential", "parallel"])
 def pending(request: pytest.FixtureRequest):
     """Three keyed seats; seat 0 has just produced its shuffle of list d0 (not yet delivered).
-    Seat 1, the next shuffler, verifies it before proving, or while proving (`parallel`)."""
+    The other seats verify it as they take it, or on a worker while the chain goes on
+    (`parallel`)."""
     table = keyed_table(3, seed=7, parallel=VERIFIER if request.param == "parallel" else None)
     outputs = [s.new_deck("d0", "larry", range(CARDS)) for s in table.sessions]
     message = outputs[0].messages[0]
     return table, message
 
 
+def deliver(sessions: list[DeckSession], sender: int, message: dict) -> None:
+    """Publish `message` to `sessions` (every seat, in seat order) and then every shuffle it
+    leads to, in log order; the first fault any seat raises propagates."""
+    table = LoopbackTable(sessions)
+    table.post(sender, [Output([message])])
+    table.run()
+
+
 def assert_blames_shuffler(pending, tampered: dict, error: type[DeckFault] = DeckFault) -> None:
     table, honest = pending
-    verifier = table.sessions[1]
+    seats = [copy.deepcopy(s) for s in table.sessions]
     with pytest.raises(error) as info:
-        verifier.handle(0, tampered)
+        deliver(seats, 0, tampered)
     assert info.value.seat == 0
-    assert not verifier.list_ready("d0")
-    # State unchanged: a fresh copy of the session state still expects seat 0 and accepts the
-    # honest message.
-    probe = copy.deepcopy(verifier)
-    out = probe.handle(0, honest)
-    assert [type(e).__name__ for e in out.events] == ["ShuffleVerified"]
+    assert not any(s.list_ready("d0") for s in seats)
+    verifier = copy.deepcopy(table.sessions[1])
+    try:
+        verifier.handle(0, tampered)
+    except DeckFault:
+        # Raised at once (always in sequence): the state is unchanged, so a fresh copy of the
+        # session still expects seat 0 and accepts the honest message.
+        out = verifier.handle(0, honest)
+        assert [type(e).__name__ for e in out.events] == ["ShuffleApplied"]
+    else:
+        assert verifier.pipelined, "in sequence a bad shuffle is refused at once"
 
 
 def statement_of(table, message: dict) -> ShuffleStatement:
@@ -133,22 +149,23 @@ def test_c_card_dropped_or_added_is_rejected(pending) -> None:
 def test_d_valid_proof_replayed_for_another_list_is_rejected(pending) -> None:
     table, honest = pending
     # List d1 starts from the very same public deck, so only the statement's context differs.
-    probe = copy.deepcopy(table.sessions[1])
-    probe.new_deck("d1", "larry", range(CARDS))
-    replay = {**honest, "list": "d1"}
+    seats = [copy.deepcopy(s) for s in table.sessions]
+    for seat in seats:
+        seat.new_deck("d1", "larry", range(CARDS))  # seat 0's own shuffle of d1 is not sent
     with pytest.raises(ProofError) as info:
-        probe.handle(0, replay)
+        deliver(seats, 0, {**honest, "list": "d1"})
     assert info.value.seat == 0
-    assert not probe.list_ready("d1")
+    assert not any(s.list_ready("d1") for s in seats)
 
 
 def test_d_proof_replayed_by_another_seat_is_rejected(pending) -> None:
     table, honest = pending
     # After seat 0's shuffle, seat 1 "shuffles" by copying seat 0's output and proof.
-    probe = copy.deepcopy(table.sessions[2])
-    probe.handle(0, honest)
+    seats = [copy.deepcopy(s) for s in table.sessions]
+    for seat in seats:
+        seat.handle(0, honest)  # seat 1's own shuffle of it is not sent
     with pytest.raises(ProofError) as info:
-        probe.handle(1, {**honest, "seat": 1})
+        deliver(seats, 1, {**honest, "seat": 1})
     assert info.value.seat == 1
 
 

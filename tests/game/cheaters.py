@@ -20,7 +20,7 @@ from fairdeal.engine.larry import (
     Transfer,
     build_deck,
 )
-from fairdeal.p2p.deck.messages import COIN_REVEAL, FORWARD, SHARES
+from fairdeal.p2p.deck.messages import COIN_REVEAL, FORWARD, SHARES, SHUFFLE
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
@@ -45,6 +45,27 @@ class WrongShareTable(LarryTable):
                 shares = [dict(s) for s in body["shares"]]
                 shares[0]["share"] = shares[1]["share"]  # the share of the next card
                 self.outbox[index] = Publish(DECK, {**body, "shares": shares})
+                self.cheated = True
+                return
+
+
+class TamperedShuffleTable(LarryTable):
+    """Publishes its first shuffle with one bit of the proof's challenge flipped: the deck is
+    its honest shuffle, the proof no longer holds (the next seats prove on it before their
+    checks are done, protocol.md 6)."""
+
+    cheated = False
+
+    def take_output(self, output: Output, transfer: Transfer | None = None) -> None:
+        super().take_output(output, transfer)
+        if self.cheated:
+            return
+        for index, item in enumerate(self.outbox):
+            body = item.body if isinstance(item, Publish) and item.kind == DECK else None
+            if body and body.get("kind") == SHUFFLE:
+                proof = dict(body["proof"])
+                proof["e"] = bytes([proof["e"][0] ^ 1]) + proof["e"][1:]
+                self.outbox[index] = Publish(DECK, {**body, "proof": proof})
                 self.cheated = True
                 return
 

@@ -11,6 +11,7 @@ from fairdeal.engine.bots import Bot
 from fairdeal.engine.larry import PlayFaceDown, legal_actions
 from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.canonical import pack_canonical, unpack_canonical
+from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.games.larry.table import ACT
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.api import FaultDetected
@@ -24,6 +25,7 @@ from .cheaters import (
     OverLimitBot,
     PlacerBot,
     RefusingTable,
+    TamperedShuffleTable,
     WrongShareTable,
 )
 from .support import LocalTable, open_table, play_to_end
@@ -77,6 +79,22 @@ async def test_a_cheat_is_caught(cheat: str, tmp_path: Path) -> None:
     table = await open_table(seats, tmp_path, tables=tables, wrap=wrap, seed=seed)
     try:
         await assert_caught(table, what)
+    finally:
+        await table.close()
+
+
+async def test_a_tampered_shuffle_proof_is_caught_before_any_card_is_dealt(
+    tmp_path: Path,
+) -> None:
+    """The honest seats verify the shuffles on a worker and the next seats shuffle on before
+    the checks end: the proof is still refused, its author blamed, at the same place by every
+    honest seat, and no share of that deck is on the log."""
+    table = await open_table(4, tmp_path, tables={CHEATER: TamperedShuffleTable})
+    try:
+        await assert_caught(table, "shuffle")
+        for peer in table.peers:
+            kinds = [e.body.get("kind") for e in peer.sync.log.entries if e.kind == "deck"]
+            assert SHARES not in kinds, f"seat {peer.seat} saw shares of an unverified deck"
     finally:
         await table.close()
 
