@@ -282,7 +282,8 @@ class TablePeer:
 
     async def start(self) -> None:
         """Open (or reopen after a crash) this seat's table and start playing."""
-        # The next shuffler proves while this worker verifies the deck it got.
+        # Other seats' shuffle proofs (and half of each share message's) are checked on this
+        # worker while the loop goes on: p2p/deck/chains.py, p2p/deck/session.py.
         self._verifier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-verify")
         deck = DeckSession(
             self.roster.table,
