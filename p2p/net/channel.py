@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -275,11 +275,19 @@ async def open_channel(
         asyncio.open_connection(host, port), config.handshake_timeout
     )
     address = _address(writer)
+    async with _handshake_deadline(writer, address, config.handshake_timeout):
+        return await _initiate(reader, writer, identity, address, expected_peer, config, instance)
+
+
+@contextlib.asynccontextmanager
+async def _handshake_deadline(
+    writer: asyncio.StreamWriter, address: str, seconds: float
+) -> AsyncIterator[None]:
+    """A handshake within `seconds`, either side: whatever fails closes the connection, and
+    running out of time is a HandshakeError naming the address."""
     try:
-        async with asyncio.timeout(config.handshake_timeout):
-            return await _initiate(
-                reader, writer, identity, address, expected_peer, config, instance
-            )
+        async with asyncio.timeout(seconds):
+            yield
     except TimeoutError:
         writer.close()
         raise HandshakeError(address, "handshake timed out") from None
@@ -320,25 +328,18 @@ async def accept_channel(
     address = _address(writer)
     frames = FrameReader(reader, address, MAX_HANDSHAKE_FRAME_SIZE, None, config.frame_timeout)
     responder = Responder(identity, address, expected_peer, config.versions, instance=instance)
-    try:
-        async with asyncio.timeout(config.handshake_timeout):
-            hello = await _handshake_read(frames, address)
-            try:
-                message2 = responder.hello_ack(hello)
-            except VersionMismatch:
-                write_frame(writer, responder.version_error(), MAX_HANDSHAKE_FRAME_SIZE)
-                with contextlib.suppress(ConnectionError):
-                    await writer.drain()
-                raise
-            write_frame(writer, message2, MAX_HANDSHAKE_FRAME_SIZE)
-            await writer.drain()
-            keys = responder.finish(await _handshake_read(frames, address))
-    except TimeoutError:
-        writer.close()
-        raise HandshakeError(address, "handshake timed out") from None
-    except BaseException:
-        writer.close()
-        raise
+    async with _handshake_deadline(writer, address, config.handshake_timeout):
+        hello = await _handshake_read(frames, address)
+        try:
+            message2 = responder.hello_ack(hello)
+        except VersionMismatch:
+            write_frame(writer, responder.version_error(), MAX_HANDSHAKE_FRAME_SIZE)
+            with contextlib.suppress(ConnectionError):
+                await writer.drain()
+            raise
+        write_frame(writer, message2, MAX_HANDSHAKE_FRAME_SIZE)
+        await writer.drain()
+        keys = responder.finish(await _handshake_read(frames, address))
     return SecureChannel(frames, writer, keys, address, False, config)
 
 

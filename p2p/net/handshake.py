@@ -148,8 +148,9 @@ def _check_key(value: bytes, culprit: str) -> bytes:
     return value
 
 
-class Initiator:
-    """The dialling side: `hello()`, then `auth(hello_ack)` -> message 3, then `keys`."""
+class _Side:
+    """What both sides of a handshake hold: this peer's identity and instance, whom it expects
+    (None: anyone), the protocol versions it speaks, and a fresh ephemeral key."""
 
     def __init__(
         self,
@@ -166,8 +167,13 @@ class Initiator:
         self._expected_peer = expected_peer
         self._versions = tuple(versions)
         self._ephemeral = ephemeral()
-        self._transcript = b""
-        self.keys: SessionKeys | None = None
+
+
+class Initiator(_Side):
+    """The dialling side: `hello()`, then `auth(hello_ack)` -> message 3, then `keys`."""
+
+    _transcript = b""
+    keys: SessionKeys | None = None
 
     def hello(self) -> bytes:
         e = self._ephemeral.public_key().public_bytes_raw()
@@ -208,25 +214,10 @@ class Initiator:
         return pack_message({"t": "auth", "c": c3})
 
 
-class Responder:
+class Responder(_Side):
     """The accepting side: `hello_ack(hello)` -> message 2, then `finish(auth)` -> keys."""
 
-    def __init__(
-        self,
-        identity: Identity,
-        culprit: str,
-        expected_peer: bytes | None = None,
-        versions: Sequence[int] = SUPPORTED_VERSIONS,
-        ephemeral: Callable[[], X25519PrivateKey] = X25519PrivateKey.generate,
-        instance: bytes | None = None,
-    ) -> None:
-        self._identity = identity
-        self.culprit = culprit
-        self._instance = instance
-        self._expected_peer = expected_peer
-        self._versions = tuple(versions)
-        self._ephemeral = ephemeral()
-        self._state: tuple[bytes, bytes, bytes, int] | None = None
+    _state: tuple[bytes, bytes, bytes, int] | None = None
 
     def hello_ack(self, payload: bytes) -> bytes:
         """Message 2; raises VersionMismatch (send `version_error()` then) or HandshakeError."""
