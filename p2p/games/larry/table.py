@@ -14,13 +14,13 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions, Step, apply, new_game
-from fairdeal.engine.larry.codec import DecodeError, action_from_data, to_data
+from fairdeal.engine.larry.codec import action_from_data, to_data
 from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.engine.larry.legal import check_action
-from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.games.larry.presenter import doubt_verification
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.acts import action_of, step_of
 from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus
 from fairdeal.p2p.table.driver import TableDriver
 from fairdeal.p2p.table.outbox import Publish
@@ -93,19 +93,9 @@ class LarryTable(TableDriver):
             self.on_received(envelope)
 
     def _on_act(self, envelope: Envelope, head: bytes) -> None:
-        if envelope.prev != head:
-            raise DeckFault(
-                envelope.seat, "acted on a stale state (out of turn)", {"prev": envelope.prev}
-            )
-        try:
-            action = action_from_data(envelope.body)
-        except DecodeError as exc:
-            raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
+        action = action_of(envelope, head, action_from_data)
         assert self.state is not None
-        try:
-            step = apply(self.state, envelope.seat, action)
-        except IllegalAction as exc:
-            raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
+        step = step_of(apply, self.state, envelope.seat, action)
         if isinstance(action, Doubt):
             state = self.state
             self._doubt_pile = tuple(

@@ -45,7 +45,7 @@ from fairdeal.engine.lie import (
     Side,
     SlotTaken,
 )
-from fairdeal.engine.lie.codec import DecodeError, action_from_data, to_data
+from fairdeal.engine.lie.codec import action_from_data, to_data
 from fairdeal.engine.requests import Arrange, Deal
 from fairdeal.p2p.deck import CardDealt, DeckFault
 from fairdeal.p2p.games.lie.opened import opened_cards, own_card
@@ -57,6 +57,7 @@ from fairdeal.p2p.games.lie.races import (
 from fairdeal.p2p.games.lie.steps import StepLedger
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.acts import action_of, step_of
 from fairdeal.p2p.table.driver import TableDriver
 from fairdeal.p2p.table.outbox import Expect, Publish
 
@@ -433,20 +434,10 @@ class LieTable(TableDriver):
             super().on_game_envelope(envelope, head)
 
     def _on_act(self, envelope: Envelope, head: bytes) -> None:
-        if envelope.prev != head:
-            raise DeckFault(
-                envelope.seat, "acted on a stale state (out of turn)", {"prev": envelope.prev}
-            )
-        try:
-            action = action_from_data(envelope.body)
-        except DecodeError as exc:
-            raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
+        action = action_of(envelope, head, action_from_data)
         if not isinstance(action, Play | Pass):
             raise DeckFault(envelope.seat, "lie.act carries a Play or a Pass (claims: lie.step)")
-        try:
-            step = self.game.apply(self.state, envelope.seat, action)
-        except IllegalAction as exc:
-            raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
+        step = step_of(self.game.apply, self.state, envelope.seat, action)
         self.take_step(step)
 
     # -- serving: deals of claims are concurrent ------------------------------------------------

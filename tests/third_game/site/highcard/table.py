@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from fairdeal.engine.codec import DecodeError, from_data, to_data
+from fairdeal.engine.codec import from_data, to_data
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.acts import action_of, step_of
 from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.driver import Publish, TableDriver
 from highcard.actions import Action, Won
@@ -46,17 +47,8 @@ class HighCardTable(TableDriver):
     def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         if envelope.kind != ACT:
             raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of high card")
-        if envelope.prev != head:
-            raise DeckFault(envelope.seat, "acted on a stale state (out of turn)")
-        try:
-            action = from_data(envelope.body, Action)
-        except DecodeError as exc:
-            raise DeckFault(envelope.seat, f"unreadable action: {exc}") from None
-        try:
-            step = apply(self.state, envelope.seat, action)
-        except IllegalAction as exc:
-            raise DeckFault(envelope.seat, f"illegal action: {exc.reason}") from None
-        self.take_step(step)
+        action = action_of(envelope, head, lambda body: from_data(body, Action))
+        self.take_step(step_of(apply, self.state, envelope.seat, action))
 
     def on_step_event(self, event: Any) -> None:
         if isinstance(event, Won):
