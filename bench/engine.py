@@ -19,10 +19,12 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from calibration import BenchRun
 
+from fairdeal.engine.bots import Bot
 from fairdeal.engine.larry.bots.random_bot import RandomBot
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.lie.bots.random_bot import RandomBot as LieRandomBot
@@ -33,34 +35,21 @@ TARGET = 500.0
 LIE_TARGET = 400.0
 
 
-def one_round(hands: int, seed: int, players: int) -> tuple[float, float, float]:
-    """Play `hands` short games (one hand each).
-
-    Returns (hands per CPU second, hands per wall second, actions per hand).
-    """
-    rng = random.Random(seed)
-    options = LarryOptions(short_game=True)
-    actions = 0
-    cpu_start, wall_start = time.process_time(), time.perf_counter()
-    for _ in range(hands):
-        bots = [RandomBot(random.Random(rng.random())) for _ in range(players)]
-        actions += play_game(bots, options, seed=rng.randrange(1 << 32)).actions
-    cpu = time.process_time() - cpu_start
-    wall = time.perf_counter() - wall_start
-    return hands / cpu, hands / wall, actions / hands
+BotClass = Callable[[random.Random], Bot]
 
 
-def one_lie_round(games: int, seed: int, players: int) -> tuple[float, float, float]:
-    """Play `games` complete games of The Lie (three rounds each).
+def one_round(
+    games: int, seed: int, players: int, options: object, bot: BotClass
+) -> tuple[float, float, float]:
+    """Play `games` complete games with these options, every seat a `bot`.
 
     Returns (games per CPU second, games per wall second, actions per game).
     """
     rng = random.Random(seed)
-    options = LieOptions()
     actions = 0
     cpu_start, wall_start = time.process_time(), time.perf_counter()
     for _ in range(games):
-        bots = [LieRandomBot(random.Random(rng.random())) for _ in range(players)]
+        bots = [bot(random.Random(rng.random())) for _ in range(players)]
         actions += play_game(bots, options, seed=rng.randrange(1 << 32)).actions
     cpu = time.process_time() - cpu_start
     wall = time.perf_counter() - wall_start
@@ -81,7 +70,9 @@ def main() -> int:
     wall_rates: list[float] = []
     per_hand = 0.0
     for number in range(args.rounds):
-        rate, wall_rate, per_hand = one_round(args.hands, args.seed + number, args.players)
+        rate, wall_rate, per_hand = one_round(
+            args.hands, args.seed + number, args.players, LarryOptions(short_game=True), RandomBot
+        )
         rates.append(rate)
         wall_rates.append(wall_rate)
         print(
@@ -98,7 +89,9 @@ def main() -> int:
     lie_wall: list[float] = []
     per_game = 0.0
     for number in range(args.rounds if args.lie_games > 0 else 0):
-        rate, wall_rate, per_game = one_lie_round(args.lie_games, args.seed + number, args.players)
+        rate, wall_rate, per_game = one_round(
+            args.lie_games, args.seed + number, args.players, LieOptions(), LieRandomBot
+        )
         lie_rates.append(rate)
         lie_wall.append(wall_rate)
         print(
