@@ -48,10 +48,10 @@ class TableSpec:
     bots: int = 3
     seat: int = 0  # the human's seat at a local table (seat 0 starts hand 1, L5)
     short_game: bool = False
-    # The games' whole-number options (each game's record, ui/screen_game.py, lists its own and
-    # their rulings); None: the game's default. A game refuses another game's number.
-    rounds: int | None = None
-    hand_size: int | None = None
+    # The whole-number options chosen, (name, value) sorted by name: each game's record
+    # (ui/screen_game.py) lists its own and their rulings; one not here takes the game's
+    # default, and a game refuses another game's number.
+    chosen_numbers: tuple[tuple[str, int], ...] = ()
     seed: int | None = None
     bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
     bot_delay: float = 0.6
@@ -69,16 +69,22 @@ class TableSpec:
         """One human and bots, not opened on the network: a LocalTable."""
         return self.humans == 1 and not self.networked
 
-    def numbers(self) -> dict[str, int | None]:
-        """The whole-number options chosen, by name (None: the game's default)."""
-        return {"rounds": self.rounds, "hand_size": self.hand_size}
+    def numbers(self) -> dict[str, int]:
+        """The whole-number options chosen, by name (one not here: the game's default)."""
+        return dict(self.chosen_numbers)
 
     def choosing(self, numbers: Mapping[str, int | None]) -> TableSpec:
-        """This spec with the whole-number options `numbers` (by name) chosen."""
-        unknown = set(numbers) - set(self.numbers())
+        """This spec with the whole-number options `numbers` (by name; None: back to the
+        game's default) chosen on top of those chosen before."""
+        from fairdeal.ui.screen_game import screen_games
+
+        known = {option.name for game in screen_games() for option in game.number_options}
+        unknown = set(numbers) - known
         if unknown:
             raise ValueError(f"no game has the option(s) {sorted(unknown)}")
-        return replace(self, **numbers)  # type: ignore[arg-type]  # each is an int | None field
+        merged = {**self.numbers(), **numbers}
+        chosen = tuple(sorted((n, v) for n, v in merged.items() if v is not None))
+        return replace(self, chosen_numbers=chosen)
 
     def options(self) -> object:
         """The game's engine options for this table (a short game as its record says); ValueError

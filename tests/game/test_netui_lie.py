@@ -42,7 +42,9 @@ from .loopback import loopback_settings, settings_in_use
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 WAIT_S = 30.0
 PLAYER = Player("Tess", "01234 56789 13579 24680 11223", "0123456789abcdef")
-SPEC = TableSpec(game="lie", seats=3, bots=1, rounds=1, hand_size=3, claim_pace=0.05, bot_delay=0.0)
+SPEC = TableSpec(game="lie", seats=3, bots=1, claim_pace=0.05, bot_delay=0.0).choosing(
+    {"rounds": 1, "hand_size": 3}
+)
 
 
 @pytest.fixture

@@ -161,7 +161,9 @@ async def test_the_open_table_dialog_offers_each_games_options() -> None:
         assert isinstance(screen, LieTableScreen)
         assert len(screen.session.seats) == 3
         assert screen.session.view().options == LieOptions(rounds=1, hand_size=4)
-        assert pilot.app.table_defaults.hand_size == 4  # the next dialog starts from it
+        assert (
+            pilot.app.table_defaults.numbers()["hand_size"] == 4
+        )  # the next dialog starts from it
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(pilot.app.screen, LobbyScreen)

@@ -104,7 +104,9 @@ def test_a_networked_lie_table_hosts_the_lie_with_its_options(
     driver = types.ModuleType(NETWORKED_DRIVER_MODULE)
     driver.host_table = lambda **kw: calls.append(kw) or "hosted"  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, NETWORKED_DRIVER_MODULE, driver)
-    spec = TableSpec(game="lie", seats=4, bots=2, rounds=2, hand_size=6, claim_pace=0.3)
+    spec = TableSpec(game="lie", seats=4, bots=2, claim_pace=0.3).choosing(
+        {"rounds": 2, "hand_size": 6}
+    )
     assert open_table(spec) == "hosted"
     assert open_table(TableSpec(game="lie", seats=3, bots=2, networked=True)) == "hosted"
     assert open_table(TableSpec(game="lie", seats=2, bots=0, short_game=True)) == "hosted"
@@ -119,10 +121,22 @@ def test_a_networked_lie_table_hosts_the_lie_with_its_options(
     ("spec", "message"),
     [
         (TableSpec(game="lie", seats=7, bots=1), "The Lie is played by 2 to 6 players"),
-        (TableSpec(game="lie", seats=4, bots=1, rounds=0), "rounds 0 is out of range: 1-3"),
-        (TableSpec(game="lie", seats=4, bots=1, hand_size=13), "hand size 13 is out of range"),
-        (TableSpec(game="lie", seats=4, bots=1, hand_size=0), "hand size 0 is out of range"),
-        (TableSpec(game="larry", seats=4, bots=1, rounds=2), "options of The Lie, not of Larry"),
+        (
+            TableSpec(game="lie", seats=4, bots=1).choosing({"rounds": 0}),
+            "rounds 0 is out of range: 1-3",
+        ),
+        (
+            TableSpec(game="lie", seats=4, bots=1).choosing({"hand_size": 13}),
+            "hand size 13 is out of range",
+        ),
+        (
+            TableSpec(game="lie", seats=4, bots=1).choosing({"hand_size": 0}),
+            "hand size 0 is out of range",
+        ),
+        (
+            TableSpec(game="larry", seats=4, bots=1).choosing({"rounds": 2}),
+            "options of The Lie, not of Larry",
+        ),
     ],
 )
 def test_absurd_lie_options_are_refused_naming_the_option(spec: TableSpec, message: str) -> None:

@@ -58,7 +58,8 @@ def dialog_rows(base: TableSpec) -> Iterable[Widget]:
 
     from fairdeal.ui.widgets.keyed_input import KeyedInput
 
-    rounds = base.rounds if base.rounds is not None else _default_rounds(base.short_game)
+    chosen = base.numbers()
+    rounds = chosen.get(ROUNDS.name, _default_rounds(base.short_game))
     return [
         Horizontal(
             Label("Rounds", classes="field"),
@@ -72,7 +73,7 @@ def dialog_rows(base: TableSpec) -> Iterable[Widget]:
             ),
             Label(" Hand size", classes="field wide-field"),
             KeyedInput(
-                str(base.hand_size or HAND_SIZE.default),
+                str(chosen.get(HAND_SIZE.name, HAND_SIZE.default)),
                 type="integer",
                 max_length=3,
                 compact=True,
