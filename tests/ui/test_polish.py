@@ -13,7 +13,7 @@ from fairdeal.p2p.table.local import LocalTable
 from fairdeal.p2p.table.local_bots import bot_identity
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.narrator import card_label
-from fairdeal.ui.games.larry.widgets.card import CardBox
+from fairdeal.ui.games.larry.widgets.hand import CardBox
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.lobby import LobbyScreen

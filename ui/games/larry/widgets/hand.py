@@ -1,13 +1,16 @@
-"""The player's hand as a row of card boxes, with one selected card."""
+"""The player's hand as a row of card boxes, with one selected card; clicking a box selects it."""
 
 from __future__ import annotations
 
 import asyncio
 
+from textual import events
 from textual.containers import HorizontalScroll
+from textual.widgets import Static
 
-from fairdeal.engine.larry import Card
-from fairdeal.ui.games.larry.widgets.card import CardBox
+from fairdeal.engine.larry import Card, CardKind
+from fairdeal.ui.games.larry.narrator import card_label
+from fairdeal.ui.messages import CardChosen
 
 
 class HandView(HorizontalScroll, can_focus=False):
@@ -28,3 +31,25 @@ class HandView(HorizontalScroll, can_focus=False):
             await self.mount_all(boxes)
             if 0 <= selected < len(boxes):  # once laid out, bring the selected card into view
                 self.call_after_refresh(self.scroll_to_widget, boxes[selected], animate=False)
+
+
+class CardBox(Static):
+    """One card of the hand, a small box. The selected card gets a heavy border and a ^ marker,
+    not only a colour."""
+
+    def __init__(self, index: int, card: Card | None, selected: bool) -> None:
+        label = card_label(card) if card is not None else "??"
+        super().__init__(label)
+        self.index = index
+        self.border_title = str(index + 1)  # keys 1-9 pick; 10 and on are numbered too
+        if index >= 9:
+            self.add_class("-two-digit")  # one column wider, so that "10" is not cut to "…"
+        if selected:
+            self.add_class("-selected")
+            self.border_subtitle = "^"
+        if card is not None:
+            self.add_class("-number" if card.kind is CardKind.NUMBER else "-special")
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(CardChosen(self.index))
