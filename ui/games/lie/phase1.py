@@ -4,13 +4,12 @@ a lost race and a refused move said in the hint."""
 from __future__ import annotations
 
 from fairdeal.engine.lie import (
+    Action,
     Claim,
     IllegalAction,
     LieView,
-    Pass,
     Phase,
     Place,
-    Play,
     Side,
     SlotTaken,
 )
@@ -109,7 +108,7 @@ class LiePhase1Keys(LieTableDrawing):
             return
         await self._send(Place(Side(side)))
 
-    async def _send(self, action: Claim | Place | Play | Pass) -> None:
+    async def _send(self, action: Action) -> None:
         """Send this seat's action; a refusal rings and says why (nothing changed), else the
         hint line clears."""
         try:
