@@ -146,20 +146,38 @@ class FakeNumberBot(WrappedBot):
 
 
 @dataclass
-class PlacerBot:
-    """An honest bot that plays "play face-up" on `target` whenever it can (L12)."""
+class TargetingBot:
+    """An honest bot that plays a card on `target` whenever `move` finds one it may play (L11,
+    L12), and otherwise does what `inner` chooses."""
 
     inner: Bot
     target: int
-    name: str = "placer"
+    name: str = "targeting"
 
     def choose(self, view: LarryView) -> Action:
         if view.state.phase == "play" and not view.obligated[view.seat]:
-            for slot, kind in _kinds(view):
-                if kind is CardKind.FACE_UP:
-                    left = len(view.hand) - 1
-                    return PlayFaceUp(slot, CardKind.FACE_UP, target=self.target, larry=left == 1)
+            action = self.move(view)
+            if action is not None:
+                return action
         return self.inner.choose(view)
+
+    def move(self, view: LarryView) -> Action | None:
+        raise NotImplementedError
+
+
+@dataclass
+class PlacerBot(TargetingBot):
+    """Plays "play face-up" on `target` whenever it can (L12)."""
+
+    name: str = "placer"
+
+    def move(self, view: LarryView) -> Action | None:
+        for slot, kind in _kinds(view):
+            if kind is CardKind.FACE_UP:
+                return PlayFaceUp(
+                    slot, CardKind.FACE_UP, target=self.target, larry=len(view.hand) == 2
+                )
+        return None
 
 
 def cheat_body(action: Any) -> Any:
@@ -181,23 +199,22 @@ class ForgedRosterTable(LarryTable):
 
 
 @dataclass
-class GiverBot:
-    """An honest bot that plays "give away 1" (L11) on `target` whenever it may."""
+class GiverBot(TargetingBot):
+    """Plays "give away 1" (L11) on `target` whenever it may."""
 
-    inner: Bot
-    target: int
     name: str = "giver"
 
-    def choose(self, view: LarryView) -> Action:
+    def move(self, view: LarryView) -> Action | None:
         hand = view.hand
-        if view.state.phase == "play" and not view.obligated[view.seat] and len(hand) >= 3:
-            for slot, kind in _kinds(view):
-                if kind is CardKind.GIVE_AWAY_1 and view.seat != self.target:
-                    give = next(s for s, _ in hand if s != slot)
-                    return PlayFaceUp(
-                        slot, CardKind.GIVE_AWAY_1, target=self.target, give=give, larry=False
-                    )
-        return self.inner.choose(view)
+        if len(hand) < 3 or view.seat == self.target:
+            return None
+        for slot, kind in _kinds(view):
+            if kind is CardKind.GIVE_AWAY_1:
+                give = next(s for s, _ in hand if s != slot)
+                return PlayFaceUp(
+                    slot, CardKind.GIVE_AWAY_1, target=self.target, give=give, larry=False
+                )
+        return None
 
 
 def bogus_forward(giver: int, to: int) -> dict[str, Any]:
