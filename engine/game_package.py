@@ -4,8 +4,9 @@ Such a package has the modules `rules` (new_game, apply), `legal` (legal_actions
 `view` (view_for), `options` (MIN_PLAYERS, MAX_PLAYERS, options_from_data), `bots` (KINDS,
 make_bot) and `codec` (CODEC). `GameModules.game` wires them into the record, so that a game's
 package states only what is its own: name, title, options type, actors, backs and card names.
-The type checker holds each module to its protocol below. A game laid out otherwise builds its
-`Game` field by field (tests/third_game/site/highcard/__init__.py).
+The type checker holds each module to its protocol below. A game laid out otherwise passes the
+module that plays each part (tests/third_game/site/highcard/__init__.py: one module is its view,
+legal moves and bots).
 """
 
 from __future__ import annotations

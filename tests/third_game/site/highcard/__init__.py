@@ -8,13 +8,13 @@ highcard-0.dist-info/entry_points.txt (docs/architecture.md "Adding a game").
 
 from __future__ import annotations
 
-from fairdeal.engine.codec import from_data, to_data
 from fairdeal.engine.game import Game
-from highcard.actions import Action, CardShown, Event, Show, Won
-from highcard.cards import MAX_PLAYERS, MIN_PLAYERS, HighCardOptions, card_names, options_from_data
-from highcard.rules import apply, new_game
+from fairdeal.engine.game_package import GameModules
+from highcard import cards, codec, rules, view
+from highcard.actions import CardShown, Show, Won
+from highcard.cards import HighCardOptions, card_names
 from highcard.state import HighCardState, Phase
-from highcard.view import KINDS, HighCardView, check_action, legal_actions, make_bot, view_for
+from highcard.view import HighCardView
 
 __all__ = [
     "GAME",
@@ -37,27 +37,8 @@ def _backs(options: HighCardOptions) -> tuple[int, ...]:
     return (0,) * options.deck_size  # one back for every card
 
 
-GAME = Game(
-    name="highcard",
-    title="High card",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    options_type=HighCardOptions,
-    default_options=HighCardOptions,
-    options_from_data=options_from_data,
-    new_game=new_game,
-    apply=apply,
-    view_for=view_for,
-    legal_actions=legal_actions,
-    check_action=check_action,
-    actors=_actors,
-    backs=_backs,
-    card_names=card_names,
-    bot_kinds=KINDS,
-    make_bot=make_bot,
-    action_type=Action,
-    event_type=Event,
-    state_type=HighCardState,
-    to_data=to_data,
-    from_data=from_data,
+# The record wired by the shared factory from this package's modules: its view module is its
+# legal moves and its bots too, and its cards module its options.
+GAME: Game = GameModules(rules, view, view, cards, view, codec).game(
+    "highcard", "High card", HighCardOptions, actors=_actors, backs=_backs, card_names=card_names
 )
