@@ -1,4 +1,5 @@
-"""How a proof's outcome is shown, written once for both games' screens.
+"""How a proof's outcome is shown, written once for both games' screens (what several cards'
+proofs amount to is p2p/table/api.py's `combined_proof`).
 
 Larry's doubt view names each pile card's proof in words; The Lie marks each played
 combination, each arriving front and each prize with the short mark. A local table has nothing
@@ -6,8 +7,6 @@ to prove: its cards carry no mark in The Lie (and "– local" in a doubt view).
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 from rich.text import Text
 
@@ -19,19 +18,6 @@ PROOF_MARKS = {
     ProofStatus.NOT_APPLICABLE: ("– local", "dim"),
 }
 SHORT_MARKS = {ProofStatus.VERIFIED: ("✓", "green"), ProofStatus.FAILED: ("✗", "bold red")}
-
-
-def combined(statuses: Iterable[ProofStatus | None]) -> ProofStatus | None:
-    """One status for several cards: FAILED if any failed, VERIFIED once all are, None while
-    some are still unknown; NOT_APPLICABLE at a local table."""
-    seen = list(statuses)
-    if not seen or any(status is None for status in seen):
-        return ProofStatus.FAILED if ProofStatus.FAILED in seen else None
-    if ProofStatus.FAILED in seen:
-        return ProofStatus.FAILED
-    if all(status is ProofStatus.VERIFIED for status in seen):
-        return ProofStatus.VERIFIED
-    return ProofStatus.NOT_APPLICABLE
 
 
 def short_mark(status: ProofStatus | None) -> Text:

@@ -12,7 +12,7 @@ A session pushes `TableEvent`s; the UI keeps no game state of its own and redraw
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar
@@ -27,6 +27,19 @@ class ProofStatus(Enum):
     VERIFIED = "verified"  # every decryption share of this card was proved (Chaum–Pedersen)
     FAILED = "failed"  # a proof failed: see the FaultDetected event that accompanies it
     NOT_APPLICABLE = "n/a"  # a local table: the oracle knows the deck, there is nothing to prove
+
+
+def combined_proof(statuses: Iterable[ProofStatus | None]) -> ProofStatus | None:
+    """One status for several cards: FAILED if any failed, VERIFIED once all are, None while
+    some are still unknown; NOT_APPLICABLE at a local table."""
+    seen = list(statuses)
+    if not seen or any(status is None for status in seen):
+        return ProofStatus.FAILED if ProofStatus.FAILED in seen else None
+    if ProofStatus.FAILED in seen:
+        return ProofStatus.FAILED
+    if all(status is ProofStatus.VERIFIED for status in seen):
+        return ProofStatus.VERIFIED
+    return ProofStatus.NOT_APPLICABLE
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from fairdeal.p2p.table.api import (
     TableEnded,
     TableEvent,
     TableSession,
+    combined_proof,
 )
 from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
 from fairdeal.ui.games.lie.scores import LieScoresScreen, RoundResult
@@ -41,7 +42,6 @@ from fairdeal.ui.games.lie.widgets.hand import LieHandView
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.games.lie.widgets.table_grid import LieTableGrid
 from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickShown
-from fairdeal.ui.proofs import combined
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.presence import TablePresence
@@ -173,7 +173,7 @@ class LieTableCore(Screen[None], TablePresence):
         hand to mark; a claim's front arriving and the prizes turned over are logged."""
         for card in event.cards:
             self.proofs[card.slot] = card.proof
-        status = combined(card.proof for card in event.cards)
+        status = combined_proof(card.proof for card in event.cards)
         view = self.current_view()
         if view is None or not event.cards:  # a seat that won no prizes has none to turn over
             return

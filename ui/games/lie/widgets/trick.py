@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from fairdeal.p2p.table.api import ProofStatus
+from fairdeal.p2p.table.api import ProofStatus, combined_proof
 from fairdeal.ui.games.lie.widgets.cards import fronts_text
-from fairdeal.ui.proofs import combined, short_mark
+from fairdeal.ui.proofs import short_mark
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,7 @@ class LieTrickView(Static):
             if line.faces:
                 text.append_text(fronts_text(line.faces, letters))
                 text.append(f" = {line.number}")
-                mark = short_mark(combined((proofs or {}).get(slot) for slot in line.slots))
+                mark = short_mark(combined_proof((proofs or {}).get(slot) for slot in line.slots))
                 if mark:
                     text.append(" ")
                     text.append_text(mark)
