@@ -41,13 +41,13 @@ _ACKS: dict[int, Ack] = {}
 
 
 def shuffle(rng: random.Random, items: list[Any]) -> None:
-    """`rng.shuffle(items)`: the same draws and the same order, about twice as fast.
+    """`rng.shuffle(items)`: the same draws and the same order, in about 55 % of the time.
 
     The Random class's own shuffle calls a Python method for every draw (`_randbelow`); this
     makes the same getrandbits calls inline (CPython's random.py, for a Random whose `random`
-    is its own). Any other generator is left to its own shuffle. A game's deck and layouts are
-    shuffled here (five times a round); tests/engine/test_oracle_shuffle.py holds it to the
-    library's.
+    is its own). Any other generator is left to its own shuffle. Every deck, reshuffle and
+    arrangement the oracle serves is shuffled here; tests/engine/test_oracle_shuffle.py holds it
+    to the library's.
     """
     if type(rng) is not random.Random:
         rng.shuffle(items)
