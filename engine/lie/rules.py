@@ -35,7 +35,7 @@ from fairdeal.engine.lie.events import (
     TrickWon,
     WentOut,
 )
-from fairdeal.engine.lie.options import LieOptions
+from fairdeal.engine.lie.options import MAX_PLAYERS, LieOptions
 from fairdeal.engine.lie.state import (
     BUILD,
     FINISHED_PHASES,
@@ -60,7 +60,7 @@ from fairdeal.engine.requests import (
 )
 from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
 from fairdeal.engine.step import Step
-from fairdeal.engine.transaction import resolve
+from fairdeal.engine.transaction import _new_tuple, resolve, successor
 
 
 def new_game(players: int, options: LieOptions | None = None) -> Step:
@@ -211,17 +211,18 @@ def _claim(state: LieState, seat: int, action: Claim) -> Step:
     except ValueError:
         raise E.SlotTaken(seat, f"slot {slot} is not on the table (T3)") from None
     # Only the table, this seat's unplaced card and the requests change: the rest is shared.
-    # Written out (no helper calls): a game has about 150 claims.
-    tx = Transaction(state)
-    tx.table = table[:at] + table[at + 1 :]
+    # Written out (no Transaction, no helper calls): a game has about 150 claims.
+    new_state, values = successor(state)
+    values["table"] = table[:at] + table[at + 1 :]
     now_unplaced = list(unplaced)
     now_unplaced[seat] = slot
-    tx.unplaced = tuple(now_unplaced)
-    rid = tx.next_request
-    tx.next_request = rid + 1
-    tx.requests = (Deal(rid, seat, (slot,)),)
-    tx.events = (Claimed(seat, slot, state.backs[slot], len(hand) + 1),)
-    return tx.freeze()
+    values["unplaced"] = tuple(now_unplaced)
+    rid = state.next_request
+    values["next_request"] = rid + 1
+    requests = (Deal(rid, seat, (slot,)),)
+    values["pending"] = state.pending + requests
+    events = (Claimed(seat, slot, state.backs[slot], len(hand) + 1),)
+    return _new_tuple(Step, (new_state, events, requests))
 
 
 def _starts_hand(state: LieState, deal: Deal) -> bool:
@@ -250,9 +251,27 @@ def _place_action(state: LieState, seat: int, action: Place) -> Step:
         if side not in _SIDES:
             raise E.UnknownAction(seat, f"side must be left or right, not {side!r}")
         side = Side(side)
+    hand = state.hands[seat]
+    if len(hand) + 1 < state.options.hand_size:  # the hand is not complete yet: the commonest
+        new_state, values = successor(state)
+        _place_in_hand(state, values, seat, slot, side)
+        return _new_tuple(Step, (new_state, (Placed(seat, slot, side),), ()))
     tx = Transaction(state)
     _place(tx, seat, slot, side)
     return tx.freeze()
+
+
+def _place_in_hand(
+    state: LieState, values: dict[str, object], seat: int, slot: int, side: Side
+) -> None:
+    """`_place` for a hand that stays incomplete: only the hands and the unplaced cards change."""
+    hands = list(state.hands)
+    hand = hands[seat]
+    hands[seat] = (slot, *hand) if side is _LEFT else (*hand, slot)
+    values["hands"] = tuple(hands)
+    unplaced = list(state.unplaced)
+    unplaced[seat] = None
+    values["unplaced"] = tuple(unplaced)
 
 
 def _place(tx: Transaction, seat: int, slot: int, side: Side) -> None:
@@ -337,15 +356,16 @@ def _play(state: LieState, seat: int, action: Play) -> Step:
         raise E.NotAdjacent(
             seat, "the cards must lie side by side in your hand, named left to right (T5)"
         )
-    tx = Transaction(state)
+    new_state, values = successor(state)
     hands = list(state.hands)
     hands[seat] = hand[:start] + hand[start + count :]  # the hand closes up (T5)
-    tx.hands = tuple(hands)
-    rid = state.next_request  # tx.ask(Reveal(tx.request_id(), …)) written out, as in _claim
-    tx.next_request = rid + 1
-    tx.requests = (Reveal(rid, slots, "play"),)
-    tx.awaiting = AwaitPlay(seat, slots)
-    return tx.freeze()
+    values["hands"] = tuple(hands)
+    rid = state.next_request  # Reveal(tx.request_id(), …) asked, written out as in _claim
+    values["next_request"] = rid + 1
+    requests = (Reveal(rid, slots, "play"),)
+    values["pending"] = state.pending + requests
+    values["awaiting"] = AwaitPlay(seat, slots)
+    return _new_tuple(Step, (new_state, (), requests))
 
 
 def _finish_play(tx: Transaction, pending: AwaitPlay, faces: tuple[int, ...]) -> None:
@@ -374,14 +394,19 @@ def _finish_play(tx: Transaction, pending: AwaitPlay, faces: tuple[int, ...]) ->
 def _pass(state: LieState, seat: int) -> Step:
     if state.position == 0:
         raise E.MustLead(seat, "you lead this trick: play at least one card (T5)")
-    tx = Transaction(state)
-    tx.events = (Passed(seat),)
     position = state.position + 1
     if position < len(state.order):  # `_advance` when the trick goes on, written out
-        tx.position = position
-    else:
-        _advance(tx)
+        new_state, values = successor(state)
+        values["position"] = position
+        return _new_tuple(Step, (new_state, _PASSED[seat], ()))
+    tx = Transaction(state)
+    tx.events = _PASSED[seat]
+    _advance(tx)
     return tx.freeze()
+
+
+# Each seat's one-event tuple of a pass, made once: events are immutable, and a game has ~125.
+_PASSED = tuple((Passed(seat),) for seat in range(MAX_PLAYERS))
 
 
 def _advance(tx: Transaction) -> None:
@@ -510,9 +535,15 @@ def _served(state: LieState, request: Request) -> Step:
 
 def _place_first(state: LieState, deal: Deal) -> Step:
     """T3: the first card of a hand is placed by the engine once its Deal is answered."""
+    seat, slot = deal.seat, deal.slots[0]
+    if state.options.hand_size > 1:  # the hand stays incomplete (see `_place_action`)
+        new_state, values = successor(state)
+        values["pending"] = state.pending[1:]
+        _place_in_hand(state, values, seat, slot, _RIGHT)
+        return _new_tuple(Step, (new_state, (Placed(seat, slot, _RIGHT),), ()))
     tx = Transaction(state)
     tx.pending = state.pending[1:]
-    _place(tx, deal.seat, deal.slots[0], _RIGHT)
+    _place(tx, seat, slot, _RIGHT)
     return tx.freeze()
 
 
@@ -522,24 +553,29 @@ def _resolve_reveal(state: LieState, request: Reveal, resolution: Faces) -> Step
         raise E.BadResolution(
             E.DRIVER, f"{len(faces)} faces for {len(request.slots)} slots of request {request.id}"
         )
-    backs = state.backs
-    slots = request.slots
-    for slot, face in zip(slots, faces, strict=True):
-        if type(face) is not int or not 0 <= face < DECK_SIZE:
-            raise E.BadResolution(E.DRIVER, f"faces must be card ids 0..{DECK_SIZE - 1}")
-        if BACK_OF[face] != backs[slot]:
-            raise E.BadResolution(E.DRIVER, f"card {face} does not have the back of slot {slot}")
-    if len(faces) > 1 and len(set(faces)) != len(faces):
-        raise E.BadResolution(E.DRIVER, "the same card was revealed twice")
-    tx = Transaction(state)
-    tx.pending = state.pending[1:]
     # .copy() copies the proxy's dict at C speed; dict(proxy) goes key by key (3 µs for 24).
     # A LieState's mappings are always proxies (LieState.__post_init__, the transitions).
     shown = state.revealed
     revealed = shown.copy() if isinstance(shown, MappingProxyType) else dict(shown)
-    revealed.update(zip(slots, faces, strict=True))
-    tx.revealed = MappingProxyType(revealed)
+    backs = state.backs
+    slots = request.slots
+    # The lengths are equal (above): zip without strict=, whose keyword makes the call slower.
+    for slot, face in zip(slots, faces):  # noqa: B905
+        if type(face) is not int or not 0 <= face < DECK_SIZE:
+            raise E.BadResolution(E.DRIVER, f"faces must be card ids 0..{DECK_SIZE - 1}")
+        if BACK_OF[face] != backs[slot]:
+            raise E.BadResolution(E.DRIVER, f"card {face} does not have the back of slot {slot}")
+        revealed[slot] = face  # a copy: the state before keeps its own
+    if len(faces) > 1 and len(set(faces)) != len(faces):
+        raise E.BadResolution(E.DRIVER, "the same card was revealed twice")
     awaiting = state.awaiting
+    if type(awaiting) is AwaitPlay:
+        step = _play_goes_on(state, awaiting, tuple(faces), revealed)
+        if step is not None:
+            return step
+    tx = Transaction(state)
+    tx.pending = state.pending[1:]
+    tx.revealed = MappingProxyType(revealed)
     if type(awaiting) is AwaitPlay:
         _finish_play(tx, awaiting, tuple(faces))
     elif type(awaiting) is AwaitScore:
@@ -547,9 +583,43 @@ def _resolve_reveal(state: LieState, request: Reveal, resolution: Faces) -> Step
     return tx.freeze()
 
 
+def _play_goes_on(
+    state: LieState, awaiting: AwaitPlay, faces: tuple[int, ...], revealed: dict[int, int]
+) -> Step | None:
+    """`_finish_play` for the commonest reveal: a sound play that neither empties the hand nor
+    ends the trick (the next seat has its go). None for every other reveal (the general path)."""
+    seat, slots = awaiting.seat, awaiting.slots
+    position = state.position + 1
+    if (
+        position >= len(state.order)
+        or not state.hands[seat]
+        or combination_fault(faces, state.lead_colour, state.best) is not None
+    ):
+        return None
+    number = 0
+    for face in faces:
+        number = number * 10 + NUMBER_OF[face]
+    colour = COLOUR_OF[faces[0]]
+    new_state, values = successor(state)
+    values["pending"] = state.pending[1:]
+    values["revealed"] = MappingProxyType(revealed)
+    values["awaiting"] = None
+    values["trick"] = (*state.trick, TrickPlay(seat, slots, number))
+    if state.lead_colour is None:
+        values["lead_colour"] = colour
+    values["best"] = number
+    values["best_seat"] = seat
+    values["position"] = position
+    return _new_tuple(Step, (new_state, (Played(seat, slots, faces, colour, number),), ()))
+
+
+_INT_ONLY = frozenset({int})
+
+
 def _resolve_arrange(state: LieState, request: Arrange, resolution: Arrangement) -> Step:
     order = tuple(resolution.slots)
-    if sorted(order) != sorted(request.slots) or any(type(s) is not int for s in order):
+    # The types as a set (C speed), not a generator over up to 96 slots: five arrangements a round.
+    if sorted(order) != sorted(request.slots) or not set(map(type, order)) <= _INT_ONLY:
         raise E.BadResolution(
             E.DRIVER, f"the arrangement must order exactly the slots of request {request.id}"
         )

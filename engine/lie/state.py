@@ -14,7 +14,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from fairdeal.engine.lie import errors as E
-from fairdeal.engine.lie.options import LieOptions
+from fairdeal.engine.lie.options import MAX_PLAYERS, LieOptions
 from fairdeal.engine.records import quick_init
 from fairdeal.engine.requests import Deal, Request
 from fairdeal.engine.step import Step
@@ -82,6 +82,8 @@ FINISHED_PHASES = frozenset({Phase.GAME_OVER, Phase.ABORTED})
 # The phases the hot paths test, as module constants: `Phase.BUILD` is the enum class's attribute
 # lookup (about 0.1 µs), a global a fifth of that, and the self-play loop asks several per move.
 BUILD, PLAY = Phase.BUILD, Phase.PLAY
+# `actors` for a table where every seat may act, by the number of seats: most moves of Phase 1.
+_SEATS = tuple(tuple(range(players)) for players in range(MAX_PLAYERS + 1))
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,8 @@ class LieState:
             unplaced = self.unplaced
             size = self.options.hand_size
             if not pending:  # the common case (a local table serves every request at once)
+                if max(map(len, self.hands)) < size:  # every hand has room: every seat may act
+                    return _SEATS[self.players]
                 return tuple(
                     [
                         seat

@@ -12,6 +12,7 @@ from fairdeal.engine import OracleDriver
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.lie import Claim, LieOptions, Pass, Phase, Place, Play, Side, view_for
 from fairdeal.engine.lie.bots import make_bot
+from fairdeal.engine.lie.bots.random_bot import _choice
 from fairdeal.engine.lie.cards import COLOUR_OF
 from fairdeal.engine.lie.events import HandComplete
 from fairdeal.engine.lie.legal import play_actions, play_slots
@@ -170,3 +171,12 @@ def test_the_random_bot_draws_its_play_from_the_legal_plays_without_listing_them
             driver.act(seat, action)
             state = driver.state
     assert checked > 100
+
+
+def test_the_random_bots_draw_is_the_librarys() -> None:
+    for seed in range(100):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for size in (1, 2, 3, 5, 17, 96):
+            items = list(range(size))
+            assert _choice(ours, items) == theirs.choice(items)
+        assert ours.getstate() == theirs.getstate()
