@@ -38,6 +38,9 @@ from fairdeal.p2p.table.games import table_class_for
 from fairdeal.p2p.table.peer import TablePeer
 
 TRANSCRIPT = "table.transcript"
+# How long a peer waits for every seat's channel before it starts its table anyway (as a lobby's
+# seat does: p2p/table/gather.py); the redialling goes on after that.
+MESH_TIMEOUT_S = 10.0
 
 
 def emit(message: dict[str, Any]) -> None:
@@ -72,6 +75,22 @@ async def serve(args: argparse.Namespace) -> int:
     emit({"port": port, "seat": seat})
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     wiring = json.loads(line)
+    # The mesh first, as a lobby's table has it (p2p/table/gather.py, `form_mesh`): every dial
+    # at once, then the table, whose setup then waits on no handshake.
+    mesh_begun = time.monotonic()
+    await asyncio.gather(
+        *(
+            dial(mesh, other, host, port, roster.keys[other])
+            for other, (host, port) in enumerate(wiring["addresses"])
+            if other != seat and (wiring.get("dial") == "all" or other > seat)
+        )
+    )
+    others = [key for key in roster.keys if key != identity.key]
+    try:
+        await mesh.wait_for_peers(others, MESH_TIMEOUT_S)
+    except TimeoutError:  # a seat down: the table starts anyway, `keep_connected` redials it
+        logging.warning("seat %s starts its table without every seat connected", seat)
+    mesh_seconds = time.monotonic() - mesh_begun
     game = plan.get("game", default_game())
     kinds = str(plan.get("bot", "heuristic")).split(",")  # by seat, the last fills the rest
     kind = kinds[min(seat, len(kinds) - 1)]
@@ -91,6 +110,7 @@ async def serve(args: argparse.Namespace) -> int:
         claim_pace=float(plan.get("claim_pace", 0.0)),
     )
     await peer.start()
+    emit({"table": "started", "seat": seat})  # watchers may ask for the log from now on
     moves = 0
 
     act_kind = table_class_for(options).act_kind
@@ -103,13 +123,6 @@ async def serve(args: argparse.Namespace) -> int:
 
     assert peer.sync is not None
     peer.sync.log.on_applied(on_applied)
-    for other, (other_host, other_port) in enumerate(wiring["addresses"]):
-        if other == seat or (wiring.get("dial") != "all" and other < seat):
-            continue
-        try:
-            await mesh.connect(other_host, other_port, expected_peer=roster.keys[other])
-        except OSError as exc:  # that peer may be down (it will dial us when it is back)
-            logging.warning("cannot reach seat %s: %s", other, exc)
     watcher = asyncio.get_running_loop().create_task(report_events(peer, seat))
     addresses = [(host, port) for host, port in wiring["addresses"]]
     redial = asyncio.get_running_loop().create_task(keep_connected(mesh, roster.keys, addresses))
@@ -147,6 +160,7 @@ async def serve(args: argparse.Namespace) -> int:
                 if table.fault is None
                 else {"seat": table.fault.seat, "what": table.fault.what},
                 "setup_seconds": (timings.setup_done or timings.started) - timings.started,
+                "mesh_seconds": mesh_seconds,
                 "game_seconds": (timings.finished or time.monotonic()) - timings.started,
                 "move_latencies": timings.move_latencies,
                 "move_events": timings.move_events,
@@ -167,6 +181,13 @@ async def serve(args: argparse.Namespace) -> int:
     await peer.close()
     await mesh.close()
     return 0
+
+
+async def dial(mesh: Mesh, seat: int, host: str, port: int, key: bytes) -> None:
+    try:
+        await mesh.connect(host, port, expected_peer=key)
+    except OSError as exc:  # that peer may be down (it will dial us when it is back)
+        logging.warning("cannot reach seat %s: %s", seat, exc)
 
 
 async def report_events(peer: TablePeer, seat: int) -> None:
