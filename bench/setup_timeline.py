@@ -145,6 +145,12 @@ def analyse(peers: list[dict[str, Any]], show_envelopes: bool) -> dict[str, Any]
         mean = statistics.mean(p["costs"].get(label, 0.0) for p in peers)
         print(f"  {mean * 1000:6.1f}  {label}")
     deck_mean = statistics.mean(r["deck_on_loop_cpu_s"] for r in rows)
+    every_fsync = [f for p in peers for f in p.get("fsyncs", [])]
+    print(
+        f"fsyncs in setup, any thread: {len(every_fsync) / len(peers):.1f} per peer, "
+        f"{sum(f[1] for f in every_fsync) / len(peers) * 1000:.1f} ms wall, "
+        f"{sum(f[2] for f in every_fsync) / len(peers) * 1000:.1f} ms CPU per peer"
+    )
     print(f"  {deck_mean * 1000:6.1f}  the deck's calls on the loop (inside the above)")
     print("(milliseconds; start: process start after the first peer's; setup: from the peer")
     print(" starting its table to the first action)")

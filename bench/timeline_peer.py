@@ -32,6 +32,7 @@ events: list[list[Any]] = [[STARTED, "process"], [IMPORTED, "imported"]]
 idle: list[tuple[float, float]] = []
 costs: dict[str, float] = {}  # CPU of the loop thread in setup, by what (inclusive)
 in_setup = [False]
+fsyncs: list[tuple[float, float, float]] = []  # every fsync in setup, any thread: when, wall, CPU
 polls = [0, 0]  # the event loop's selects: without waiting, waiting
 # a deck worker job: handed over, start, end, its CPU, its wait for a core (runnable)
 work: list[tuple[float, float, float, float, float]] = []
@@ -152,6 +153,16 @@ def install() -> None:
                 profiler.dump_stats(profile_path)
 
     TimingWatch.observe = observe  # type: ignore[method-assign]
+
+    original_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        cpu, begun = time.thread_time(), time.monotonic()
+        original_fsync(fd)
+        if in_setup[0]:
+            fsyncs.append((begun, time.monotonic() - begun, time.thread_time() - cpu))
+
+    os.fsync = fsync
 
     original_select = selectors.EpollSelector.select
 
@@ -276,6 +287,7 @@ def main() -> int:
             "deck_cpu": deck_cpu,
             "polls": polls,
             "costs": costs,
+            "fsyncs": fsyncs,
             "cpu_end": time.process_time(),
         }
         (data / "timeline.json").write_text(json.dumps(out))

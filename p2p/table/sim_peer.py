@@ -75,22 +75,12 @@ async def serve(args: argparse.Namespace) -> int:
     emit({"port": port, "seat": seat})
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     wiring = json.loads(line)
-    # The mesh first, as a lobby's table has it (p2p/table/gather.py, `form_mesh`): every dial
-    # at once, then the table, whose setup then waits on no handshake.
-    mesh_begun = time.monotonic()
-    await asyncio.gather(
-        *(
-            dial(mesh, other, host, port, roster.keys[other])
-            for other, (host, port) in enumerate(wiring["addresses"])
-            if other != seat and (wiring.get("dial") == "all" or other > seat)
-        )
-    )
-    others = [key for key in roster.keys if key != identity.key]
-    try:
-        await mesh.wait_for_peers(others, MESH_TIMEOUT_S)
-    except TimeoutError:  # a seat down: the table starts anyway, `keep_connected` redials it
-        logging.warning("seat %s starts its table without every seat connected", seat)
-    mesh_seconds = time.monotonic() - mesh_begun
+    # A new table: the mesh first, as a lobby's seat has it (p2p/table/gather.py, `form_mesh`),
+    # so the table's setup waits on no handshake. A restarted seat (dialling all): its table
+    # first, as before, so that it answers the `need` a seat sends as soon as their channel is
+    # up (only its transcript may hold its last envelopes).
+    restarted = wiring.get("dial") == "all"
+    mesh_seconds = 0.0 if restarted else await connect(mesh, roster, seat, wiring)
     game = plan.get("game", default_game())
     kinds = str(plan.get("bot", "heuristic")).split(",")  # by seat, the last fills the rest
     kind = kinds[min(seat, len(kinds) - 1)]
@@ -110,7 +100,8 @@ async def serve(args: argparse.Namespace) -> int:
         claim_pace=float(plan.get("claim_pace", 0.0)),
     )
     await peer.start()
-    emit({"table": "started", "seat": seat})  # watchers may ask for the log from now on
+    # watchers may ask for the log from now on; `connected`: the seats it started with
+    emit({"table": "started", "seat": seat, "connected": len(mesh.peers)})
     moves = 0
 
     act_kind = table_class_for(options).act_kind
@@ -123,6 +114,8 @@ async def serve(args: argparse.Namespace) -> int:
 
     assert peer.sync is not None
     peer.sync.log.on_applied(on_applied)
+    if restarted:
+        mesh_seconds = await connect(mesh, roster, seat, wiring)
     watcher = asyncio.get_running_loop().create_task(report_events(peer, seat))
     addresses = [(host, port) for host, port in wiring["addresses"]]
     redial = asyncio.get_running_loop().create_task(keep_connected(mesh, roster.keys, addresses))
@@ -181,6 +174,28 @@ async def serve(args: argparse.Namespace) -> int:
     await peer.close()
     await mesh.close()
     return 0
+
+
+async def connect(mesh: Mesh, roster: Roster, seat: int, wiring: dict[str, Any]) -> float:
+    """Dial every seat the wiring says this one dials, all at once; unless it dials all, wait
+    for the others to dial it too (at most MESH_TIMEOUT_S: then `keep_connected` goes on).
+    Returns the seconds it took."""
+    begun = time.monotonic()
+    dial_all = wiring.get("dial") == "all"
+    await asyncio.gather(
+        *(
+            dial(mesh, other, host, port, roster.keys[other])
+            for other, (host, port) in enumerate(wiring["addresses"])
+            if other != seat and (dial_all or other > seat)
+        )
+    )
+    if not dial_all:
+        others = [key for s, key in enumerate(roster.keys) if s != seat]
+        try:
+            await mesh.wait_for_peers(others, MESH_TIMEOUT_S)
+        except TimeoutError:
+            logging.warning("seat %s starts its table without every seat connected", seat)
+    return time.monotonic() - begun
 
 
 async def dial(mesh: Mesh, seat: int, host: str, port: int, key: bytes) -> None:
