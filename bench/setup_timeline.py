@@ -145,6 +145,16 @@ def analyse(peers: list[dict[str, Any]], show_envelopes: bool) -> dict[str, Any]
         mean = statistics.mean(p["costs"].get(label, 0.0) for p in peers)
         print(f"  {mean * 1000:6.1f}  {label}")
     deck_mean = statistics.mean(r["deck_on_loop_cpu_s"] for r in rows)
+    threads: dict[str, list[float]] = {}
+    for peer in peers:
+        at_table = next(e for e in peer["events"] if e[1] == "table")[6]
+        at_setup = next(e for e in peer["events"] if e[1] == "setup")[6]
+        for name, cpu in at_setup.items():
+            threads.setdefault(name, []).append(cpu - at_table.get(name, 0.0))
+    print(
+        "CPU in setup by thread (mean per peer, clock ticks): "
+        + ", ".join(f"{n} {statistics.mean(v) * 1000:.0f} ms" for n, v in threads.items())
+    )
     every_fsync = [f for p in peers for f in p.get("fsyncs", [])]
     print(
         f"fsyncs in setup, any thread: {len(every_fsync) / len(peers):.1f} per peer, "

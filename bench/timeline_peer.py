@@ -46,6 +46,23 @@ def schedstat() -> tuple[float, float]:
     return int(on_cpu) / 1e9, int(waiting) / 1e9
 
 
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds of each live thread of this process, by its Python name."""
+    import threading
+
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for thread in threading.enumerate():
+        try:
+            with open(f"/proc/self/task/{thread.native_id}/stat") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        name = thread.name.split("_")[0]
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return out
+
+
 def note(*event: Any) -> None:
     events.append([time.monotonic(), *event])
 
@@ -124,7 +141,7 @@ def install() -> None:
     profiler = cProfile.Profile(time.thread_time) if profile_path else None
 
     async def start(self: TablePeer) -> None:
-        note("table", time.process_time(), time.thread_time(), *schedstat())
+        note("table", time.process_time(), time.thread_time(), *schedstat(), thread_cpu())
         in_setup[0] = True
         if profiler is not None and self.seat == 1:
             profiler.enable()
@@ -146,7 +163,7 @@ def install() -> None:
         before = self.timings.setup_done
         original_observe(self, event, simultaneous, now)
         if before is None and self.timings.setup_done is not None:
-            note("setup", time.process_time(), time.thread_time(), *schedstat())
+            note("setup", time.process_time(), time.thread_time(), *schedstat(), thread_cpu())
             in_setup[0] = False
             if profiler is not None and profile_path:
                 profiler.disable()
