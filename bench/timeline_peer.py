@@ -294,6 +294,9 @@ def main() -> int:
     if argv[:2] == ["-m", "fairdeal.p2p.table.sim_peer"]:
         argv = argv[2:]
     data = Path(argv[argv.index("--data") + 1])
+    switch = os.environ.get("TIMELINE_SWITCH_INTERVAL")  # seconds: the GIL's, to compare
+    if switch:
+        sys.setswitchinterval(float(switch))
     install()
 
     def write() -> None:
