@@ -7,8 +7,10 @@ Usage (from the repository root):  .venv/bin/python bench/game.py [--game larry|
 
 Per table size it reports (medians over the runs):
 
-* setup: from a peer starting its table to the first action of hand 1 (join, keys with proofs,
-  joint coin, the shuffle chain with every proof verified by every peer, the deal), slowest peer;
+* setup: from a peer starting its table, its channels to every seat already up as in a lobby
+  (the connecting before it is printed apart, "mesh before it"), to the first action of hand 1
+  (join, keys with proofs, joint coin, the shuffle chain with every proof verified by every
+  peer, the deal), slowest peer;
 * move latency: from an action applied at a peer until the table awaits the next action there
   (every reveal, deal and proof it caused), median and p99 over all peers and moves;
 * doubt resolution: from a doubt applied at a peer until that peer holds the verification
@@ -123,6 +125,7 @@ def run_size(
         "short": short,
         "hands": [s["hands"] for s in summaries],
         "setup_s": median(("time", "setup_seconds")),
+        "mesh_s": median(("mesh_seconds",)),
         "move_median_ms": median(("move_latency_ms", "median")),
         "move_p99_ms": median(("move_latency_ms", "p99")),
         "move_p99_ms_max": max(
@@ -181,10 +184,17 @@ def lie_verdict(result: dict[str, Any]) -> str:
     return ", ".join(checks)
 
 
+def mesh_note(result: dict[str, Any]) -> str:
+    """The seats' connecting before their tables start (as in a lobby): not in the setup."""
+    mesh = result.get("mesh_s")
+    return "" if mesh is None else f" (mesh before it {mesh:.2f} s)"
+
+
 def lie_line(result: dict[str, Any], runs: int) -> str:
     return (
         f"{result['peers']} peers ({runs} runs, rounds {result['hands']}): "
-        f"setup {result['setup_s']:.2f} s | claim p50 {result['claim_p50_ms']:.1f} ms, "
+        f"setup {result['setup_s']:.2f} s{mesh_note(result)} | "
+        f"claim p50 {result['claim_p50_ms']:.1f} ms, "
         f"p99 {result['claim_p99_ms']:.1f} ms ({result['claims']} claims, steps per round "
         f"{result['steps_per_round']}, ties {result['ties']}, void {result['void_claims']}, "
         f"envelopes per card taken {result['envelopes_per_card']}) | transcript "
@@ -260,7 +270,8 @@ def main() -> int:
         doubts = f"doubts {result['doubts']}" if any(result["doubts"]) else "no doubt in any run"
         print(
             f"{peers} peers ({args.runs} runs, hands {result['hands']}): "
-            f"setup {result['setup_s']:.2f} s | move median {ms(result['move_median_ms'])}, "
+            f"setup {result['setup_s']:.2f} s{mesh_note(result)} | "
+            f"move median {ms(result['move_median_ms'])}, "
             f"p99 {ms(result['move_p99_ms'])} (worst {ms(result['move_p99_ms_max'])}) | "
             f"doubt median {ms(result['doubt_median_ms'])}, "
             f"p99 {ms(result['doubt_p99_ms'])} ({doubts}) | game {result['game_s']:.1f} s | "

@@ -38,6 +38,9 @@ from fairdeal.p2p.table.games import table_class_for
 from fairdeal.p2p.table.peer import TablePeer
 
 TRANSCRIPT = "table.transcript"
+# How long a peer waits for every seat's channel before it starts its table anyway (as a lobby's
+# seat does: p2p/table/gather.py); the redialling goes on after that.
+MESH_TIMEOUT_S = 10.0
 
 
 def emit(message: dict[str, Any]) -> None:
@@ -72,6 +75,12 @@ async def serve(args: argparse.Namespace) -> int:
     emit({"port": port, "seat": seat})
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     wiring = json.loads(line)
+    # A new table: the mesh first, as a lobby's seat has it (p2p/table/gather.py, `form_mesh`),
+    # so the table's setup waits on no handshake. A restarted seat (dialling all): its table
+    # first, as before, so that it answers the `need` a seat sends as soon as their channel is
+    # up (only its transcript may hold its last envelopes).
+    restarted = wiring.get("dial") == "all"
+    mesh_seconds = 0.0 if restarted else await connect(mesh, roster, seat, wiring)
     game = plan.get("game", default_game())
     kinds = str(plan.get("bot", "heuristic")).split(",")  # by seat, the last fills the rest
     kind = kinds[min(seat, len(kinds) - 1)]
@@ -91,6 +100,8 @@ async def serve(args: argparse.Namespace) -> int:
         claim_pace=float(plan.get("claim_pace", 0.0)),
     )
     await peer.start()
+    # watchers may ask for the log from now on; `connected`: the seats it started with
+    emit({"table": "started", "seat": seat, "connected": len(mesh.peers)})
     moves = 0
 
     act_kind = table_class_for(options).act_kind
@@ -103,13 +114,8 @@ async def serve(args: argparse.Namespace) -> int:
 
     assert peer.sync is not None
     peer.sync.log.on_applied(on_applied)
-    for other, (other_host, other_port) in enumerate(wiring["addresses"]):
-        if other == seat or (wiring.get("dial") != "all" and other < seat):
-            continue
-        try:
-            await mesh.connect(other_host, other_port, expected_peer=roster.keys[other])
-        except OSError as exc:  # that peer may be down (it will dial us when it is back)
-            logging.warning("cannot reach seat %s: %s", other, exc)
+    if restarted:
+        mesh_seconds = await connect(mesh, roster, seat, wiring)
     watcher = asyncio.get_running_loop().create_task(report_events(peer, seat))
     addresses = [(host, port) for host, port in wiring["addresses"]]
     redial = asyncio.get_running_loop().create_task(keep_connected(mesh, roster.keys, addresses))
@@ -147,6 +153,7 @@ async def serve(args: argparse.Namespace) -> int:
                 if table.fault is None
                 else {"seat": table.fault.seat, "what": table.fault.what},
                 "setup_seconds": (timings.setup_done or timings.started) - timings.started,
+                "mesh_seconds": mesh_seconds,
                 "game_seconds": (timings.finished or time.monotonic()) - timings.started,
                 "move_latencies": timings.move_latencies,
                 "move_events": timings.move_events,
@@ -167,6 +174,35 @@ async def serve(args: argparse.Namespace) -> int:
     await peer.close()
     await mesh.close()
     return 0
+
+
+async def connect(mesh: Mesh, roster: Roster, seat: int, wiring: dict[str, Any]) -> float:
+    """Dial every seat the wiring says this one dials, all at once; unless it dials all, wait
+    for the others to dial it too (at most MESH_TIMEOUT_S: then `keep_connected` goes on).
+    Returns the seconds it took."""
+    begun = time.monotonic()
+    dial_all = wiring.get("dial") == "all"
+    await asyncio.gather(
+        *(
+            dial(mesh, other, host, port, roster.keys[other])
+            for other, (host, port) in enumerate(wiring["addresses"])
+            if other != seat and (dial_all or other > seat)
+        )
+    )
+    if not dial_all:
+        others = [key for s, key in enumerate(roster.keys) if s != seat]
+        try:
+            await mesh.wait_for_peers(others, MESH_TIMEOUT_S)
+        except TimeoutError:
+            logging.warning("seat %s starts its table without every seat connected", seat)
+    return time.monotonic() - begun
+
+
+async def dial(mesh: Mesh, seat: int, host: str, port: int, key: bytes) -> None:
+    try:
+        await mesh.connect(host, port, expected_peer=key)
+    except OSError as exc:  # that peer may be down (it will dial us when it is back)
+        logging.warning("cannot reach seat %s: %s", seat, exc)
 
 
 async def report_events(peer: TablePeer, seat: int) -> None:

@@ -43,6 +43,7 @@ class PeerProcess:
     result: dict[str, Any] | None = None
     moves: int = 0
     claimed: int = 0  # cards whose front reached this seat (The Lie's Phase 1)
+    table_started: bool = False  # its table takes messages (a watcher's `watch`) from now on
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     reader: asyncio.Task[None] | None = None
 
@@ -132,6 +133,7 @@ class Simulation:
         )
         peer.port = None
         peer.result = None
+        peer.table_started = False
         peer.reader = asyncio.get_running_loop().create_task(self._read(peer, peer.process))
 
     async def _read(self, peer: PeerProcess, process: asyncio.subprocess.Process) -> None:
@@ -143,6 +145,8 @@ class Simulation:
                 peer.port = message["port"]
             elif "progress" in message:
                 peer.moves = message["progress"]
+            elif "table" in message:
+                peer.table_started = True
             elif "claimed" in message:
                 peer.claimed = message["claimed"]
             elif "result" in message:
@@ -178,6 +182,9 @@ class Simulation:
             await self.wait_for(peer.seat, lambda p: p.port is not None)
         for peer in self.peers:
             self.wire(peer.seat)
+        if self.watchers:  # a `watch` that came before the seat's table would go unanswered
+            for peer in self.peers:
+                await self.wait_for(peer.seat, lambda p: p.table_started)
         await self._start_watchers()
 
     async def _start_watchers(self) -> None:
@@ -283,6 +290,8 @@ class Simulation:
             "hands": first["hands"],
             "peers": len(results),
             "wall_seconds": round(elapsed, 3),
+            # connecting every seat, before the tables start (as in a lobby), slowest peer
+            "mesh_seconds": round(max(r.get("mesh_seconds", 0.0) for r in results if r), 3),
             "time": {
                 "setup_seconds": round(max(r["setup_seconds"] for r in results if r), 3),
                 "later_hands_setup_seconds": round(sum(hand_setups) / max(1, len(results)), 3),
