@@ -95,11 +95,15 @@ def weigh(st: ShuffleStatement, proof: ShuffleProof, weight: Weight = fresh_weig
     own = linear_combination(zip(own_coefficients, own_bases, strict=True))
     g = a1 * proof.s1 + a2 * proof.s2 + a3 * proof.s3 - a42 * proof.s4
     g += sum(b * s for b, s in zip(beta, proof.s_hat, strict=True))
-    shared = {G: g % L, st.joint: -a41 * proof.s4 % L}
-    h0 = pedersen_generator(0)
-    shared[h0] = (a2 * e * u_product + beta[0] * s_t[0]) % L
-    for hi, si in zip(pedersen_generators(n), s_t, strict=True):
-        shared[hi] = (a1 * e + a3 * si) % L
+    shared_terms = [
+        (g, G),
+        (-a41 * proof.s4, st.joint),
+        (a2 * e * u_product + beta[0] * s_t[0], pedersen_generator(0)),
+        *(((a1 * e + a3 * si), hi) for hi, si in zip(pedersen_generators(n), s_t, strict=True)),
+    ]
+    shared: dict[Point, int] = {}
+    for k, point in shared_terms:  # added, not replaced: nothing here relies on bases differing
+        shared[point] = (shared.get(point, 0) + k) % L
     inputs = tuple((-a42 * e * uj % L, -a41 * e * uj % L) for uj in u)
     outputs = tuple((a42 * si % L, a41 * si % L) for si in s_t)
     return ProofTerms(st.seat, own, inputs, outputs, shared)
