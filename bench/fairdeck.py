@@ -12,6 +12,9 @@ Each shuffle figure is measured twice. The headline (`shuffle_prove_54`, …), w
 judge, is on a deck already shuffled once: every later shuffle of the chain, 7 of 8 at an 8-seat
 table. Ending in "_first", on the public starting deck (every A = G: a deck's first shuffle,
 where some products have known logarithms and which is 13–17 % cheaper), for information.
+`chain_check_…` is what one seat of an 8-seat table does with the other 7 shuffles of a chain:
+parse them and check each alone (`_alone`, protocol.md 6.4's equations one proof at a time) or
+all in one random linear combination (`_batch`, p2p/deck/batch.py, what a seat does).
 
 The table scenarios run the sessions as a table does: each seat verifies the other seats'
 shuffles on its own worker thread while the chain goes on, the next shuffler proving at once
@@ -39,6 +42,7 @@ from typing import Any
 from calibration import BenchRun, cpu_median_us
 
 from fairdeal.p2p.deck import DeckSession, ListReady, Slot
+from fairdeal.p2p.deck.batch import verify_batch
 from fairdeal.p2p.deck.cards import card_point
 from fairdeal.p2p.deck.group import (
     G,
@@ -153,6 +157,40 @@ def bench_shuffle(cards: int, repeat: int) -> dict[str, float]:
         )
         figures[check] = median_ms(verify_message, repeat, check)
     return figures
+
+
+def bench_chain_check(cards: int, seats: int, repeat: int) -> dict[str, float]:
+    """Seat 0's check of seats 1..N−1's shuffles of one chain, messages parsed: each alone,
+    then in one batch."""
+    keys = [SecretKey.generate(seat) for seat in range(seats)]
+    joint = joint_key([k.public for k in keys])
+    deck = tuple(MaskedCard(G, add(card_point("bench", c), joint)) for c in range(cards))
+    pedersen_generators(cards)
+    inputs, messages = [], []
+    for seat in range(seats):
+        result = shuffle_and_prove(TABLE_ID, "d0", seat, joint, deck)
+        inputs.append(deck)
+        messages.append(ShuffleMessage(seat, "d0", result.outputs, result.proof).to_data())
+        deck = result.outputs
+
+    def parsed() -> list[tuple[ShuffleStatement, Any]]:
+        pairs = []
+        for seat in range(1, seats):
+            message = parse_message(messages[seat], seat, seats)
+            assert isinstance(message, ShuffleMessage)
+            st = ShuffleStatement(TABLE_ID, "d0", seat, joint, inputs[seat], message.deck)
+            pairs.append((st, message.proof))
+        return pairs
+
+    def alone() -> None:
+        for st, proof in parsed():
+            verify(st, proof)
+
+    name = f"chain_check_{cards}_{seats}_seats"
+    return {
+        f"{name}_alone": median_ms(alone, repeat, f"{name}_alone"),
+        f"{name}_batch": median_ms(lambda: verify_batch(parsed()), repeat, f"{name}_batch"),
+    }
 
 
 def bench_share(repeat: int) -> dict[str, float]:
@@ -327,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         for cards in (54, 96):
             figures.update(bench_shuffle(cards, repeat))
         figures.update(bench_share(50 if args.quick else 150))
+        figures.update(bench_chain_check(54, 8, 1 if args.quick else 2))
     print("proofs (median ms: CPU time of one core, wall clock)   target   ok")
     print("  (shuffles: a later shuffle of the chain; _first: a deck's first, no target)")
     for name, target in TARGETS_MS.items():
@@ -334,6 +373,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:<24} {figures[name]:10.3f} {WALL[name]:10.3f} {target:10.2f}   {ok}")
         if (first := f"{name}_first") in figures:
             print(f"  {first:<24} {figures[first]:10.3f} {WALL[first]:10.3f}")
+    for chain in (k[: -len("_alone")] for k in list(figures) if k.endswith("_alone")):
+        alone, batch = figures[f"{chain}_alone"], figures[f"{chain}_batch"]
+        print(
+            f"  {chain}: each alone {alone:.1f} ms, one batch {batch:.1f} ms"
+            f" ({(1 - batch / alone) * 100:.0f} % less CPU)"
+        )
     figures["wall_ms"] = dict(WALL)
 
     pre = bench_precomputation()

@@ -5,26 +5,30 @@ each list's current deck and whose turn it is, verifies each shuffle against the
 deck, and proves this seat's own when its turn comes. It returns this seat's shuffles to publish;
 the session emits them (it keeps the one record of what it sent).
 
-With an executor the chain does not wait for the checks: each other seat's shuffle is verified
-on the executor's worker (libsodium releases the GIL) while this seat's event loop goes on, and
-the next shuffler proves at once; a list is ready only once every check of its chain holds
-(see `on_shuffle`). The log, what is signed and every message stay those of the sequential
-chain: only when a check runs changes."""
+The other seats' shuffles of a list are checked together, in one batch (p2p/deck/chain_check.py):
+each proof's multiplications run as soon as their bases are final, and the list's last shuffle
+waits for the sum, falling back to checking each proof alone, in seat order, to blame the first
+bad one. With an executor the chain does not wait for that work: it runs on the executor's
+worker (libsodium releases the GIL) while this seat's event loop goes on, and the next shuffler
+proves at once; a list is ready only once the whole chain's check holds (see `on_shuffle`). The
+log, what is signed and every message stay those of the sequential chain: only when a check runs
+changes."""
 
 from __future__ import annotations
 
 import copy
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardTable
+from .chain_check import ChainCheck, run_on
 from .errors import DeckFault, DeckUsageError, ProofError
 from .events import DeckEvent, ListReady, ShuffleApplied
 from .group import Point, RandomBytes
 from .masking import MaskedCard
 from .messages import ShuffleMessage, Slot
-from .shuffle import MAX_CARDS, ShuffleStatement, shuffle_and_prove, verify
+from .shuffle import MAX_CARDS, ShuffleStatement, shuffle_and_prove
 
 
 @dataclass
@@ -54,8 +58,8 @@ class ShuffleChains:
         self.parallel = parallel  # where other seats' shuffles are verified meanwhile
         self.lists: dict[str, MaskedList] = {}
         self._own_shuffles: dict[str, ShuffleMessage] = {}
-        # The checks still running on `parallel`, per list, in seat order.
-        self._checks: dict[str, list[Future[None]]] = {}
+        # Each list's batched check, until its last shuffle.
+        self._checks: dict[str, ChainCheck] = {}
 
     def __eq__(self, other: object) -> bool:
         # State only: the random stream and the executor are means, not state.
@@ -74,7 +78,7 @@ class ShuffleChains:
         memo[id(self)] = clone
         for name, value in self.__dict__.items():
             if name == "_checks":
-                setattr(clone, name, {k: list(v) for k, v in value.items()})
+                setattr(clone, name, {k: v.copy() for k, v in value.items()})
             elif name == "parallel":
                 setattr(clone, name, value)
             else:
@@ -121,12 +125,12 @@ class ShuffleChains:
         """Take one seat's shuffle as the list's deck (this seat's own is not re-verified) and
         return the events and this seat's shuffle to publish next, if its turn came.
 
-        Without an executor the proof is checked here, before anything changes. With one, it
-        is checked on the executor's worker while this seat goes on (the next shuffler proves
-        on the unchecked deck at once: its own shuffle reveals nothing whatever it was given);
-        the list's last shuffle waits for every check of the chain, in seat order, before it
+        The proof joins the list's batched check (p2p/deck/chain_check.py), whose work runs on
+        the executor's worker while this seat goes on, or at once without one; either way the
+        next shuffler proves on the unchecked deck at once (its own shuffle reveals nothing
+        whatever it was given). The list's last shuffle waits for the chain's check before it
         is taken, so `ListReady`, and with it every share of the list's cards, comes only after
-        all of them hold, and a failed one raises its author's `ProofError` there."""
+        every proof holds, and a failed one raises the first bad author's `ProofError` there."""
         seat = message.seat
         masked = self.lists.get(message.list_id)
         if masked is None or joint is None:
@@ -139,23 +143,20 @@ class ShuffleChains:
                 f"shuffle of {message.list_id!r} has {len(message.deck)} cards, "
                 f"expected {len(masked.deck)}",
             )
-        checks = self._checks.setdefault(message.list_id, [])
-        check: Future[None] | None = None
+        check = self._checks.get(message.list_id)
+        if check is None:
+            check = self._checks[message.list_id] = ChainCheck(run_on(self.parallel))
         if self._own_shuffles.get(message.list_id) != message:
             statement = ShuffleStatement(
                 self.table_id, message.list_id, seat, joint, masked.deck, message.deck
             )
-            if self.parallel is None:
-                verify(statement, message.proof)
-            else:
-                check = self.parallel.submit(verify, statement, message.proof)
+            check.add(statement, message.proof)
+        else:
+            check.skip()
         last = masked.next_shuffler + 1 == self.seats
         if last:
-            for earlier in [*checks, *([check] if check else [])]:
-                earlier.result()  # in seat order: the first bad shuffle is the one blamed
+            check.result()
             del self._checks[message.list_id]
-        elif check is not None:
-            checks.append(check)
         self._own_shuffles.pop(message.list_id, None)
         masked.deck = message.deck
         masked.next_shuffler += 1

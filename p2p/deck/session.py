@@ -16,12 +16,13 @@ Driver contract, step by step (protocol.md §6 has the messages):
 - `new_deck(list_id, deck_id, cards)` / `reshuffle(list_id, sources)` on every seat → seat 0
   sends `deck.shuffle`; each seat's session answers the previous seat's shuffle with its own
   (`ShuffleApplied` each time); after seat N−1's, once every shuffle is verified: `ListReady`.
-  Deal or reveal slots of a list only after `ListReady`. Without a `parallel` executor each
-  shuffle is verified as it is handled. With one, a worker thread verifies every other seat's
-  shuffle (libsodium releases the GIL) while the seat goes on: the next seat proves its shuffle
-  of the received deck at once and publishes it (a re-masked permutation shows nothing of its
-  input), and the list's last shuffle waits for every check before `ListReady`, raising the
-  first failed one's `ProofError`, naming its author, there. So a seat's turn costs a proof,
+  Deal or reveal slots of a list only after `ListReady`. The other seats' shuffles of a list
+  are checked in one batch (p2p/deck/chain_check.py), each proof's work done as it arrives:
+  without a `parallel` executor at once, with one on a worker thread (libsodium releases the
+  GIL) while the seat goes on: the next seat proves its shuffle of the received deck at once
+  and publishes it (a re-masked permutation shows nothing of its input), and the list's last
+  shuffle waits for the batch before `ListReady`, raising the first failed shuffle's
+  `ProofError`, naming its author, there. So a seat's turn costs a proof,
   not a proof and a check; the log and every message stay those of the sequential chain; no
   share of a list's card is published before every shuffle of it is verified.
 - `deal({slot: owner})` → one `deck.shares` per seat (not from the owner); when a slot's shares

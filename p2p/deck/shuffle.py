@@ -11,9 +11,10 @@ a/b → A − B) with the pairs (A, B) = (r·G, M + r·Y) — the paper's (a, b)
 
 Fiat–Shamir: the challenges u_i hash the whole statement (table id, context, the shuffling seat,
 Y, both decks) and the permutation commitment, as Hash((e, ẽ, c), i) in the paper; the final
-challenge hashes the same seed, the commitment chain and the proof commitments t. We send the
-challenge c with the responses s instead of t (the usual equivalent (c, s) form): the verifier
-recomputes t from (c, s) and checks that it hashes to c. The exact bytes are in protocol.md §6.4.
+challenge e hashes the same seed, the commitment chain and the proof commitments t. The proof
+carries the t's (the (commitment, response) form): a verifier recomputes e from them and checks
+every equation "X = identity", one proof at a time (`verify`) or many at once with one random
+linear combination (p2p/deck/batch.py). The exact bytes are in protocol.md §6.4.
 The Pedersen generators h_0 = h (the chain's start) and h_1..h_N come from hash-to-group, so
 nobody knows a relation between them.
 
@@ -22,12 +23,13 @@ Every nonce of the proof (r, r̂, ω…) comes from a `HedgedRandom` stream keye
 
 Cost (libsodium has no multi-exponentiation, so every product is one call and every sum one
 addition per term): proving takes 6N variable-base and 4N base multiplications and 8N additions;
-verifying 8N variable-base and N base multiplications and 9N additions, plus validating the 4N
-received points once at parse time. Sums go through `linear_combination`, which merges equal
-bases: on a deck's first shuffle (the public starting deck, every A = G) the prover's t42 is
-summed over the inputs and is one base multiplication, and the verifier's e·Ã merges into s4·G,
-saving N multiplications and N additions on each side (and N more additions in the prover's
-re-randomisation, A' = (1 + r̃)·G). The bytes are the same either way.
+checking one proof alone 8N variable-base and N base multiplications and 9N additions, plus
+validating the 5N + 5 received points once at parse time (a batch costs less: p2p/deck/batch.py).
+Sums go through `linear_combination`, which merges equal bases: on a deck's first shuffle
+(the public starting deck, every A = G) the prover's t42 is summed over the inputs and is one
+base multiplication, and the verifier's e·Ã merges into s4·G, saving N multiplications and N
+additions on each side (and N more additions in the prover's re-randomisation,
+A' = (1 + r̃)·G). The bytes are the same either way.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ from .group import (
 from .masking import MaskedCard
 
 MAX_CARDS = 1024
+T_POINTS = 5
+"""t1, t2, t3, t41, t42."""
 
 
 @dataclass(frozen=True)
@@ -100,11 +104,12 @@ class ShuffleStatement:
 
 @dataclass(frozen=True)
 class ShuffleProof:
-    """(c, ĉ, challenge, s1..s4, ŝ, s̃) in the paper's names; N = number of cards."""
+    """(c, ĉ, t, t̂, s1..s4, ŝ, s̃) in the paper's names, t = (t1, t2, t3, t41, t42); N cards."""
 
     commitments: tuple[Point, ...]
     chain: tuple[Point, ...]
-    challenge: int
+    t: tuple[Point, ...]
+    t_hat: tuple[Point, ...]
     s1: int
     s2: int
     s3: int
@@ -116,7 +121,8 @@ class ShuffleProof:
         return {
             "c": list(self.commitments),
             "c_hat": list(self.chain),
-            "e": scalar_bytes(self.challenge),
+            "t": list(self.t),
+            "t_hat": list(self.t_hat),
             "s": [scalar_bytes(s) for s in (self.s1, self.s2, self.s3, self.s4)],
             "s_hat": [scalar_bytes(s) for s in self.s_hat],
             "s_tilde": [scalar_bytes(s) for s in self.s_tilde],
@@ -124,12 +130,15 @@ class ShuffleProof:
 
     @classmethod
     def from_data(cls, data: object, n: int) -> ShuffleProof:
-        d = wire.fields(data, "shuffle proof", {"c", "c_hat", "e", "s", "s_hat", "s_tilde"})
+        d = wire.fields(
+            data, "shuffle proof", {"c", "c_hat", "t", "t_hat", "s", "s_hat", "s_tilde"}
+        )
         s = wire.scalars(d["s"], "shuffle proof.s", 4)
         return cls(
             tuple(wire.points(d["c"], "shuffle proof.c", n)),
             tuple(wire.points(d["c_hat"], "shuffle proof.c_hat", n)),
-            wire.scalar(d["e"], "shuffle proof.e"),
+            tuple(wire.points(d["t"], "shuffle proof.t", T_POINTS)),
+            tuple(wire.points(d["t_hat"], "shuffle proof.t_hat", n)),
             s[0],
             s[1],
             s[2],
@@ -138,14 +147,14 @@ class ShuffleProof:
             tuple(wire.scalars(d["s_tilde"], "shuffle proof.s_tilde", n)),
         )
 
+    def challenge(self, seed: bytes) -> int:
+        """e, recomputed from the proof's commitments (protocol.md §6.4 step 4)."""
+        return hash_to_scalar(b"shuffle/challenge", seed, *self.chain, *self.t, *self.t_hat)
+
 
 def _challenges(seed: bytes, n: int) -> list[int]:
     """u_1..u_N (u_i = H(seed, i), the paper's Hash((e, ẽ, c), i))."""
     return [hash_to_scalar(b"shuffle/u", seed, u64(i)) for i in range(n)]
-
-
-def _final_challenge(seed: bytes, chain: tuple[Point, ...], t: list[Point]) -> int:
-    return hash_to_scalar(b"shuffle/challenge", seed, *chain, *t)
 
 
 def random_permutation(n: int, random_bytes: RandomBytes) -> list[int]:
@@ -270,11 +279,13 @@ def prove(
         t_hat.append(add(mul_base(w_hat[i]), mul(w_tilde[i], previous)))
         previous = chain[i]
 
-    c = _final_challenge(seed, chain, [t1, t2, t3, t41, t42, *t_hat])
+    t = (t1, t2, t3, t41, t42)
+    c = hash_to_scalar(b"shuffle/challenge", seed, *chain, *t, *t_hat)
     return ShuffleProof(
         commitments,
         chain,
-        c,
+        t,
+        tuple(t_hat),
         (w1 + c * r_bar) % L,
         (w2 + c * r_hat_sum) % L,
         (w3 + c * r_tilde) % L,
@@ -284,16 +295,28 @@ def prove(
     )
 
 
-def verify(st: ShuffleStatement, proof: ShuffleProof) -> None:
-    """CheckShuffleProof (Haenni et al.); raises `ProofError` blaming `st.seat`.
-
-    All points in `st` and `proof` must have been parsed (validated) already.
-    """
+def check_sizes(st: ShuffleStatement, proof: ShuffleProof) -> int:
+    """N, once every part of the statement and proof has it; raises `ProofError` otherwise."""
     n = len(st.inputs)
     if not (0 < n == len(st.outputs) == len(proof.commitments) == len(proof.chain)):
         raise ProofError(st.seat, "shuffle: input and output decks differ in size")
-    if not n == len(proof.s_hat) == len(proof.s_tilde):
+    if not (n == len(proof.s_hat) == len(proof.s_tilde) == len(proof.t_hat)):
         raise ProofError(st.seat, "shuffle proof: wrong number of responses")
+    if len(proof.t) != T_POINTS:
+        raise ProofError(st.seat, "shuffle proof: wrong number of commitments t")
+    return n
+
+
+def challenges(st: ShuffleStatement, proof: ShuffleProof) -> tuple[list[int], int]:
+    """(u_1..u_N, e): what the verifier hashes from the statement and the proof."""
+    seed = st.seed(proof.commitments)
+    return _challenges(seed, len(st.inputs)), proof.challenge(seed)
+
+
+def verify(st: ShuffleStatement, proof: ShuffleProof) -> None:
+    """CheckShuffleProof (Haenni et al.) for one proof alone; raises `ProofError` blaming
+    `st.seat`. All points in `st` and `proof` must have been parsed (validated) already."""
+    n = check_sizes(st, proof)
     try:
         ok = _check(st, proof, n)
     except GroupError as exc:
@@ -304,20 +327,27 @@ def verify(st: ShuffleStatement, proof: ShuffleProof) -> None:
 
 
 def _check(st: ShuffleStatement, proof: ShuffleProof, n: int) -> bool:
-    """CheckShuffleProof, in the (challenge, response) form."""
+    """CheckShuffleProof in the (commitment, response) form: the t's that the responses give
+    for the recomputed e must be the proof's own."""
+    _, e = challenges(st, proof)
+    return commitments_for(st, proof, e) == (*proof.t, *proof.t_hat)
+
+
+def commitments_for(st: ShuffleStatement, proof: ShuffleProof, e: int) -> tuple[Point, ...]:
+    """(t1, t2, t3, t41, t42, t̂_1..t̂_N) that make every equation of §6.4 hold for the
+    challenge `e` and the proof's responses (the left sides of the equations)."""
+    n = len(st.inputs)
     h = pedersen_generators(n)
     h0 = pedersen_generator(0)
-    seed = st.seed(proof.commitments)
-    u = _challenges(seed, n)
-    c = proof.challenge
-    neg_c = (-c) % L
+    u = _challenges(st.seed(proof.commitments), n)
+    neg_c = (-e) % L
 
     u_product = 1
     for ui in u:
         u_product = u_product * ui % L
     c_bar = sub(point_sum(proof.commitments), generator_sum(n))
     c_hat = sub(proof.chain[-1], mul(u_product, h0))
-    # −c·c̃, −c·ã, −c·b̃ folded into one scalar per term: Σ (−c·u_i)·X_i, each in one linear
+    # −e·c̃, −e·Ã, −e·B̃ folded into one scalar per term: Σ (−e·u_i)·X_i, each in one linear
     # combination with the other terms of its t (equal bases merged: the starting deck's A = G).
     neg_cu = [neg_c * ui % L for ui in u]
     s_t = proof.s_tilde
@@ -333,14 +363,14 @@ def _check(st: ShuffleStatement, proof: ShuffleProof, n: int) -> bool:
     ins, outs = st.inputs, st.outputs
     t41 = linear_combination(
         [
-            *zip(neg_cu, (e.b for e in ins), strict=True),
+            *zip(neg_cu, (card.b for card in ins), strict=True),
             *zip(s_t, (o.b for o in outs), strict=True),
             (-proof.s4, st.joint),
         ]
     )
     t42 = linear_combination(
         [
-            *zip(neg_cu, (e.a for e in ins), strict=True),
+            *zip(neg_cu, (card.a for card in ins), strict=True),
             *zip(s_t, (o.a for o in outs), strict=True),
             (-proof.s4, G),
         ]
@@ -351,10 +381,11 @@ def _check(st: ShuffleStatement, proof: ShuffleProof, n: int) -> bool:
         term = add(mul(neg_c, proof.chain[i]), mul(s_t[i], previous))
         t_hat.append(add(mul_base(proof.s_hat[i]), term))
         previous = proof.chain[i]
-    return _final_challenge(seed, proof.chain, [t1, t2, t3, t41, t42, *t_hat]) == c
+    return (t1, t2, t3, t41, t42, *t_hat)
 
 
 __all__ = [
+    "T_POINTS",
     "ShuffleProof",
     "ShuffleResult",
     "ShuffleStatement",

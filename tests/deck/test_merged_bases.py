@@ -73,8 +73,9 @@ def tampered(message: dict, how: str) -> dict:
     if ":" in how:
         field, index = how.split(":")
         proof[field][int(index)] = bump(proof[field][int(index)])
-    elif how == "e":
-        proof["e"] = bump(proof["e"])
+    elif how.startswith("+G "):  # a point field moved by G: still a valid point
+        field, index = how[3:].split("#")
+        proof[field][int(index)] = add(proof[field][int(index)], G)
     elif how == "output A":
         deck[2][0] = add(deck[2][0], G)
     elif how == "output B":
@@ -84,7 +85,20 @@ def tampered(message: dict, how: str) -> dict:
     return {**message, "deck": deck, "proof": proof}
 
 
-HOW = ["honest", "e", "s:0", "s:1", "s:2", "s:3", "s_tilde:0", "s_tilde:6", "s_hat:3"]
+HOW = [
+    "honest",
+    "+G t#0",
+    "+G t#3",
+    "+G t_hat#2",
+    "+G c_hat#1",
+    "s:0",
+    "s:1",
+    "s:2",
+    "s:3",
+    "s_tilde:0",
+    "s_tilde:6",
+    "s_hat:3",
+]
 HOW += ["output A", "output B", "swap A"]
 
 

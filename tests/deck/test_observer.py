@@ -101,19 +101,27 @@ def test_an_observer_cannot_open_a_card_dealt_but_not_revealed() -> None:
 
 
 def test_an_observer_rejects_a_tampered_shuffle_blaming_the_shuffler() -> None:
+    """Without an executor the observer checks a list's chain in one batch when its last
+    shuffle comes (p2p/deck/chain_check.py): a tampered shuffle is refused there, its author
+    blamed, and the list is never ready; the honest messages make it ready."""
     watched = Watched(3, seed=7)
     watched.command(lambda s: s.start(), players_only=True)
     watched.table.command(lambda s: s.new_deck("d0", "larry", range(6)))
     watched.observer.new_deck("d0", "larry", range(6))
+    fooled = copy.deepcopy(watched.observer)
     shuffles = [(s, m) for s, m in watched.table.log if m["kind"] == "deck.shuffle"]
     for sender, message in watched.table.log[watched._read :]:
         if (sender, message) == shuffles[1]:
             tampered = copy.deepcopy(message)
             tampered["deck"][0], tampered["deck"][1] = tampered["deck"][1], tampered["deck"][0]
+            fooled.handle(sender, tampered)
+        elif (sender, message) == shuffles[-1]:
             with pytest.raises(ProofError) as info:
-                watched.observer.handle(sender, tampered)
+                fooled.handle(sender, message)
             assert info.value.seat == 1
-            assert not watched.observer.list_ready("d0")
+            assert not fooled.list_ready("d0")
+        else:
+            fooled.handle(sender, message)
         watched.observer.handle(sender, message)
     assert watched.observer.list_ready("d0")
 

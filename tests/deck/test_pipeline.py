@@ -19,15 +19,16 @@ from .conftest import keyed_table, shuffled_table
 
 
 class CountingExecutor(ThreadPoolExecutor):
-    """A one-worker pool that records which threads ran the submitted verifications."""
+    """A one-worker pool that records which threads ran the submitted work, and which
+    functions: each proof checked is weighed once (`weigh`, p2p/deck/batch.py)."""
 
     def __init__(self) -> None:
         super().__init__(max_workers=1, thread_name_prefix="counting-verify")
         self.threads: list[str] = []
-        self.submitted = 0
+        self.functions: list[str] = []
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        self.submitted += 1
+        self.functions.append(fn.__name__)
 
         def run() -> Any:
             self.threads.append(threading.current_thread().name)
@@ -40,8 +41,8 @@ def test_the_pipelined_chain_writes_exactly_the_sequential_log() -> None:
     with CountingExecutor() as worker:
         sequential = shuffled_table(4, 12, seed=3)
         parallel = shuffled_table(4, 12, seed=3, parallel=worker)
-        # Each seat verified the other three seats' shuffles on the worker.
-        assert len(worker.threads) == 4 * 3
+        # Each seat weighed the other three seats' shuffles on the worker.
+        assert worker.functions.count("weigh") == 4 * 3
         assert all(name.startswith("counting-verify") for name in worker.threads)
     assert parallel.log == sequential.log
     assert all(s.list_ready("d0") for s in parallel.sessions)
@@ -54,10 +55,10 @@ def test_the_pipelined_chain_writes_exactly_the_sequential_log() -> None:
 def test_a_reshuffle_pipelines_too_and_deals_as_before() -> None:
     with CountingExecutor() as worker:
         table = shuffled_table(3, 10, seed=4, parallel=worker)
-        before = len(worker.threads)
+        before = worker.functions.count("weigh")
         sources = [Slot("d0", i) for i in range(6)]
         table.command(lambda s: s.reshuffle("r1", sources))
-        assert len(worker.threads) == before + 3 * 2
+        assert worker.functions.count("weigh") == before + 3 * 2
         table.command(lambda s: s.deal({Slot("r1", i): i % 3 for i in range(6)}))
     faces = {table.sessions[i % 3].known_card(Slot("r1", i)) for i in range(6)}
     assert len(faces) == 6 and None not in faces
@@ -65,7 +66,8 @@ def test_a_reshuffle_pipelines_too_and_deals_as_before() -> None:
 
 def tampered(message: dict[str, Any]) -> dict[str, Any]:
     proof = dict(message["proof"])
-    proof["e"] = bytes([proof["e"][0] ^ 1]) + proof["e"][1:]
+    s1 = proof["s"][0]
+    proof["s"] = [bytes([s1[0] ^ 1]) + s1[1:], *proof["s"][1:]]
     return {**message, "proof": proof}
 
 
@@ -102,7 +104,7 @@ def test_a_bad_proof_lets_the_chain_go_on_and_raises_at_its_end_naming_its_autho
         bad.post(0, [Output([honest])])
         with pytest.raises(ProofError) as info:
             bad.run()  # seats 1 and 2 shuffle; seat 2's shuffle, the last, awaits the checks
-        assert worker.threads  # the failing check ran on the worker
+        assert worker.threads  # the chain's batch ran on the worker
     assert info.value.seat == 0
     assert [seat for seat, _ in bad.log] == [0, 1, 2]
     for session in table.sessions:
@@ -118,4 +120,4 @@ def test_every_seat_verifies_on_the_worker() -> None:
         honest = outputs[0].messages[0]
         for seat in (2, 3):  # neither shuffles next: the check runs beside their loop
             assert table.sessions[seat].handle(0, honest).messages == []
-        assert worker.submitted == 2
+        assert worker.functions.count("weigh") == 2

@@ -76,7 +76,9 @@ def check_key(msg: dict) -> bool:
 def check_shuffle(msg: dict, inputs: list[list[bytes]], joint: bytes) -> bool:
     n = len(inputs)
     out, p = msg["deck"], msg["proof"]
-    c, chat, e = p["c"], p["c_hat"], sc(p["e"])
+    assert set(p) == {"c", "c_hat", "t", "t_hat", "s", "s_hat", "s_tilde"}
+    c, chat, t, that = p["c"], p["c_hat"], p["t"], p["t_hat"]
+    assert len(t) == 5 and len(c) == len(chat) == len(that) == n
     s1, s2, s3, s4 = (sc(x) for x in p["s"])
     shat, stil = [sc(x) for x in p["s_hat"]], [sc(x) for x in p["s_tilde"]]
     h = [Hp("pedersen", u64(i)) for i in range(n + 1)]
@@ -84,6 +86,7 @@ def check_shuffle(msg: dict, inputs: list[list[bytes]], joint: bytes) -> bool:
     items += [x for pair in inputs for x in pair] + [x for pair in out for x in pair] + c
     seed = H("shuffle/statement", *items)
     u = [Hs("shuffle/u", seed, u64(j)) for j in range(n)]
+    e = Hs("shuffle/challenge", seed, *chat, *t, *that)
     uprod = 1
     for x in u:
         uprod = uprod * x % L
@@ -92,14 +95,14 @@ def check_shuffle(msg: dict, inputs: list[list[bytes]], joint: bytes) -> bool:
     ctil = add(*(mul(u[j], c[j]) for j in range(n)))
     atil = add(*(mul(u[j], inputs[j][0]) for j in range(n)))
     btil = add(*(mul(u[j], inputs[j][1]) for j in range(n)))
-    t1 = add(base(s1), neg(mul(e, cbar)))
-    t2 = add(base(s2), neg(mul(e, chat_total)))
-    t3 = add(base(s3), neg(mul(e, ctil)), *(mul(stil[i], h[i + 1]) for i in range(n)))
-    t41 = add(*(mul(stil[i], out[i][1]) for i in range(n)), neg(mul(e, btil)), neg(mul(s4, joint)))
-    t42 = add(*(mul(stil[i], out[i][0]) for i in range(n)), neg(mul(e, atil)), neg(base(s4)))
+    e1 = add(base(s1), neg(mul(e, cbar)))
+    e2 = add(base(s2), neg(mul(e, chat_total)))
+    e3 = add(base(s3), neg(mul(e, ctil)), *(mul(stil[i], h[i + 1]) for i in range(n)))
+    e41 = add(*(mul(stil[i], out[i][1]) for i in range(n)), neg(mul(e, btil)), neg(mul(s4, joint)))
+    e42 = add(*(mul(stil[i], out[i][0]) for i in range(n)), neg(mul(e, atil)), neg(base(s4)))
     chain = [h[0], *chat]
-    that = [add(base(shat[i]), neg(mul(e, chain[i + 1])), mul(stil[i], chain[i])) for i in range(n)]
-    return e == Hs("shuffle/challenge", seed, *chat, t1, t2, t3, t41, t42, *that)
+    ehat = [add(base(shat[i]), neg(mul(e, chain[i + 1])), mul(stil[i], chain[i])) for i in range(n)]
+    return [e1, e2, e3, e41, e42] == list(t) and ehat == list(that)
 
 
 def check_share(share: dict, public: bytes, card: list[bytes]) -> bool:

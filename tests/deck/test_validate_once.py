@@ -7,6 +7,7 @@ import pytest
 import rbcl
 
 from fairdeal.p2p.deck import Slot, wire
+from fairdeal.p2p.deck.batch import verify_batch
 from fairdeal.p2p.deck.messages import ShuffleMessage, parse_message
 from fairdeal.p2p.deck.shuffle import ShuffleStatement, verify
 
@@ -46,9 +47,10 @@ def test_a_shuffle_check_validates_no_point_inside_the_arithmetic(
 
     monkeypatch.setattr(rbcl, "crypto_core_ristretto255_is_valid_point", counting)
     verify(statement, message.proof)
+    verify_batch([(statement, message.proof)])
     assert calls == []
-    parse_message(data, 0, 3)  # parsing is where the 4N points are checked, once each
-    assert len(calls) == 4 * 8
+    parse_message(data, 0, 3)  # parsing is where the 5N + 5 points are checked, once each
+    assert len(calls) == 5 * 8 + 5
 
 
 def test_a_shares_message_parsed_by_the_caller_is_not_parsed_again(

@@ -50,7 +50,7 @@ class WrongShareTable(LarryTable):
 
 
 class TamperedShuffleTable(LarryTable):
-    """Publishes its first shuffle with one bit of the proof's challenge flipped: the deck is
+    """Publishes its first shuffle with one bit of the proof's first response flipped: the deck is
     its honest shuffle, the proof no longer holds (the next seats prove on it before their
     checks are done, protocol.md 6)."""
 
@@ -64,7 +64,8 @@ class TamperedShuffleTable(LarryTable):
             body = item.body if isinstance(item, Publish) and item.kind == DECK else None
             if body and body.get("kind") == SHUFFLE:
                 proof = dict(body["proof"])
-                proof["e"] = bytes([proof["e"][0] ^ 1]) + proof["e"][1:]
+                s1 = proof["s"][0]
+                proof["s"] = [bytes([s1[0] ^ 1]) + s1[1:], *proof["s"][1:]]
                 self.outbox[index] = Publish(DECK, {**body, "proof": proof})
                 self.cheated = True
                 return

@@ -126,8 +126,12 @@ def test_a_signed_roster_of_other_players_is_refused(game_dir: Path, tmp_path: P
     assert "not this transcript's table" in report.fault.what
 
 
-def test_an_honest_transcript_records_protocol_version_3(game_dir: Path) -> None:
-    assert all(read_records(path)[0]["proto"] == 3 for path in transcripts(game_dir))
+def test_an_honest_transcript_records_protocol_version_4(game_dir: Path) -> None:
+    assert all(read_records(path)[0]["proto"] == 4 for path in transcripts(game_dir))
+
+
+def _as_version_3(header: dict) -> None:
+    header["proto"] = 3  # version 3 sent the shuffle proof's challenge, not its commitments
 
 
 def _as_version_2(header: dict) -> None:
@@ -138,7 +142,9 @@ def _as_version_1(header: dict) -> None:
     del header["proto"]  # a version 1 header: the field did not exist
 
 
-@pytest.mark.parametrize(("version", "make_old"), [(2, _as_version_2), (1, _as_version_1)])
+@pytest.mark.parametrize(
+    ("version", "make_old"), [(3, _as_version_3), (2, _as_version_2), (1, _as_version_1)]
+)
 def test_a_transcript_of_an_older_protocol_version_is_refused_naming_its_version(
     game_dir: Path,
     tmp_path: Path,

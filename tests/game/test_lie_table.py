@@ -526,7 +526,7 @@ def test_a_version_2_lie_transcript_is_refused_naming_its_version(
     three_rounds: LieSansIO, tmp_path: Path
 ) -> None:
     """Envelopes of protocol version 2 (layout 1, with a Lamport time, `lie.claim`s) cannot be
-    replayed by version 3: the audit refuses them with a message that names the version."""
+    replayed by version 3 or later: the audit refuses them with a message that names the version."""
     honest = write_transcript(three_rounds, 0, tmp_path / "honest.transcript")
     records = read_records(honest)
     for record in records:
