@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.engine.bots import Bot, make_bot, pace_of
-from fairdeal.engine.game import Game
-from fairdeal.engine.games import default_game, game_of_options, get_game
+from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 
 MAX_ACTIONS = 20_000  # a safety net: a game that runs this long is reported, not looped forever
@@ -38,7 +37,7 @@ def play_game(
     *,
     seed: int | None = 0,
     driver: OracleDriver | None = None,
-    game: Game | str | None = None,
+    game: AnyGame | str | None = None,
 ) -> GameResult:
     """Play one complete game; bots[i] sits at seat i."""
     if isinstance(game, str):

@@ -27,8 +27,7 @@ from typing import Any
 from fairdeal.engine.bots import BOT_NAMES, Bot
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.events import Violation
-from fairdeal.engine.game import Game
-from fairdeal.engine.games import default_game, game_of_options, get_game
+from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.api import (
     EventHistory,
@@ -71,7 +70,7 @@ class LocalTable:
         """`bots` replaces the bots of the given seats (tests bring their own). With
         `hold_rounds`, bots start a round's simultaneous phase (The Lie's Phase 1) only once the
         player said `ready(round)`: nobody grabs while the player still reads the scores."""
-        self.game: Game = (
+        self.game: AnyGame = (
             get_game(game)
             if game is not None
             else game_of_options(options)
