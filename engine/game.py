@@ -64,7 +64,7 @@ class Game(Generic[StateT, ViewT, ActionT, EventT, OptionsT]):
     backs: Callable[[OptionsT], tuple[int, ...]]
     card_names: Callable[[OptionsT], tuple[str, ...]]
     bot_kinds: tuple[str, ...]
-    make_bot: Callable[[str, random.Random], Bot]
+    make_bot: Callable[[str, random.Random], Bot[ViewT, ActionT]]
     action_type: object
     event_type: object
     state_type: type[StateT]

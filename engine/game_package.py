@@ -32,6 +32,7 @@ OptionsT = TypeVar("OptionsT")
 State_contra = TypeVar("State_contra", contravariant=True)
 View_co = TypeVar("View_co", covariant=True)
 View_contra = TypeVar("View_contra", contravariant=True)
+Action_co = TypeVar("Action_co", covariant=True)
 Action_contra = TypeVar("Action_contra", contravariant=True)
 Event_co = TypeVar("Event_co", covariant=True)
 Options_co = TypeVar("Options_co", covariant=True)
@@ -62,10 +63,10 @@ class OptionsModule(Protocol[Options_co]):
     def options_from_data(self, data: Mapping[str, Any], /) -> Options_co: ...
 
 
-class BotsModule(Protocol):
+class BotsModule(Protocol[View_contra, Action_co]):
     @property
     def KINDS(self) -> tuple[str, ...]: ...
-    def make_bot(self, spec: str, rng: random.Random, /) -> Bot: ...
+    def make_bot(self, spec: str, rng: random.Random, /) -> Bot[View_contra, Action_co]: ...
 
 
 class CodecModule(Protocol[ActionT, EventT, StateT]):
@@ -80,7 +81,7 @@ class GameModules(NamedTuple, Generic[StateT, ViewT, ActionT, EventT, OptionsT])
     legal: LegalModule[ViewT, ActionT]
     view: ViewModule[StateT, ViewT]
     options: OptionsModule[OptionsT]
-    bots: BotsModule
+    bots: BotsModule[ViewT, ActionT]
     codec: CodecModule[ActionT, EventT, StateT]
 
     def game(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.engine.bots import Bot, make_bot, pace_of
+from fairdeal.engine.bots import AnyBot, make_bot, pace_of
 from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 
@@ -32,7 +32,7 @@ class GameResult:
 
 
 def play_game(
-    bots: Sequence[Bot],
+    bots: Sequence[AnyBot],
     options: Any = None,
     *,
     seed: int | None = 0,
@@ -74,7 +74,7 @@ def _rounds(state: Any) -> int:
     return int(getattr(state, "hand_no", None) or state.round_no)
 
 
-def make_bots(spec: str, players: int, rng: random.Random, game: str | None = None) -> list[Bot]:
+def make_bots(spec: str, players: int, rng: random.Random, game: str | None = None) -> list[AnyBot]:
     """Bots from a comma list ("heuristic,random"); the last name fills the remaining seats."""
     names = [name.strip() for name in spec.split(",") if name.strip()] or ["random"]
     if len(names) > players:
