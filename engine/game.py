@@ -68,6 +68,6 @@ class Game(Generic[StateT, ViewT, ActionT, EventT, OptionsT]):
     action_type: object
     event_type: object
     state_type: type[StateT]
-    to_data: Callable[[Any], Any]
-    from_data: Callable[[Any, Any], Any]
+    to_data: Callable[[object], Any]
+    from_data: Callable[[Any, object], Any]
     scenarios: str | None = None
