@@ -1,8 +1,10 @@
 """The small surface every game offers (docs/architecture.md).
 
 Everything above the engine (drivers, self-play, scenarios, the table, the app) works on a `Game`
-and never names a game's own classes. Each game package builds one `GAME` and the registry
-(fairdeal.engine.games) maps its name to it.
+and never names a game's own classes. Each game package builds one `GAME`, a `Game` of its own
+state, view, action, event and options types, and the registry (fairdeal.engine.games) maps its
+name to it: there, and only there, the types are erased, since a game is picked by name at run
+time.
 """
 
 from __future__ import annotations
@@ -10,19 +12,27 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fairdeal.engine.bots import Bot
+from fairdeal.engine.resolutions import Resolution
 from fairdeal.engine.step import Step
 
 Knowledge = Mapping[int, int]  # slot -> face: the cards a seat was dealt, given or shown
 
+StateT = TypeVar("StateT")
+ViewT = TypeVar("ViewT")
+ActionT = TypeVar("ActionT")
+EventT = TypeVar("EventT")
+OptionsT = TypeVar("OptionsT")
+
 
 @dataclass(frozen=True)
-class Game:
+class Game(Generic[StateT, ViewT, ActionT, EventT, OptionsT]):
     """One game's rules as plain functions, plus what drivers need to know about its deck.
 
-    - `new_game(players, options)` and `apply(state, seat, action)` return a Step; illegal
+    - `new_game(players, options)` and `apply(state, seat, action)` return a Step; `apply` takes
+      a seat's action, or the driver's answer (a Resolution) to the first pending request; illegal
       actions raise an IllegalAction subclass naming the seat, and change nothing.
     - `view_for(state, knowledge, seat)` is what that seat may see; `legal_actions(view)` lists
       its legal actions from the view alone; `check_action(view, action)` raises the typed error
@@ -32,6 +42,8 @@ class Game:
     - `backs(options)` gives the public back of every card id (all 0 when backs say nothing), so a
       driver can shuffle within groups of one back.
     - `actors(state)`: the seats that may act now (several at once in The Lie's Phase 1).
+    - `action_type` and `event_type` are the union aliases the codec decodes with (type forms,
+      not classes); `to_data` and `from_data` are the plain-data codec (engine/codec.py).
     - `scenarios`: the module that reads this game's scenario files (engine/scenario.py runs
       them), or None for a game without any.
     """
@@ -40,22 +52,22 @@ class Game:
     title: str
     min_players: int
     max_players: int
-    options_type: type
-    default_options: Callable[[], Any]
-    options_from_data: Callable[[Mapping[str, Any]], Any]
-    new_game: Callable[[int, Any], Step]
-    apply: Callable[[Any, int, Any], Step]
-    view_for: Callable[[Any, Knowledge, int], Any]
-    legal_actions: Callable[[Any], tuple[Any, ...]]
-    check_action: Callable[[Any, Any], None]
-    actors: Callable[[Any], tuple[int, ...]]
-    backs: Callable[[Any], tuple[int, ...]]
-    card_names: Callable[[Any], tuple[str, ...]]
+    options_type: type[OptionsT]
+    default_options: Callable[[], OptionsT]
+    options_from_data: Callable[[Mapping[str, Any]], OptionsT]
+    new_game: Callable[[int, OptionsT], Step[StateT, EventT]]
+    apply: Callable[[StateT, int, ActionT | Resolution], Step[StateT, EventT]]
+    view_for: Callable[[StateT, Knowledge, int], ViewT]
+    legal_actions: Callable[[ViewT], tuple[ActionT, ...]]
+    check_action: Callable[[ViewT, ActionT], None]
+    actors: Callable[[StateT], tuple[int, ...]]
+    backs: Callable[[OptionsT], tuple[int, ...]]
+    card_names: Callable[[OptionsT], tuple[str, ...]]
     bot_kinds: tuple[str, ...]
-    make_bot: Callable[[str, random.Random], Bot]
-    action_type: Any
-    event_type: Any
-    state_type: type
-    to_data: Callable[[Any], Any]
-    from_data: Callable[[Any, Any], Any]
+    make_bot: Callable[[str, random.Random], Bot[ViewT, ActionT]]
+    action_type: object
+    event_type: object
+    state_type: type[StateT]
+    to_data: Callable[[object], Any]
+    from_data: Callable[[Any, object], Any]
     scenarios: str | None = None

@@ -13,68 +13,88 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.codec import GameCodec, from_data, to_data
 from fairdeal.engine.game import Game, Knowledge
+from fairdeal.engine.resolutions import Resolution
 from fairdeal.engine.step import Step
 
+# The record's type parameters, which GameModules infers from the modules.
+StateT = TypeVar("StateT")
+ViewT = TypeVar("ViewT")
+ActionT = TypeVar("ActionT")
+EventT = TypeVar("EventT")
+OptionsT = TypeVar("OptionsT")
+# A module protocol's parameter is covariant in what its functions make, contravariant in what
+# they only read (mypy checks that they are declared so).
+State_contra = TypeVar("State_contra", contravariant=True)
+View_co = TypeVar("View_co", covariant=True)
+View_contra = TypeVar("View_contra", contravariant=True)
+Action_co = TypeVar("Action_co", covariant=True)
+Action_contra = TypeVar("Action_contra", contravariant=True)
+Event_co = TypeVar("Event_co", covariant=True)
+Options_co = TypeVar("Options_co", covariant=True)
+Options_contra = TypeVar("Options_contra", contravariant=True)
 
-class RulesModule(Protocol):
-    def new_game(self, players: int, options: Any, /) -> Step: ...
-    def apply(self, state: Any, seat: int, action: Any, /) -> Step: ...
+
+class RulesModule(Protocol[StateT, Action_contra, Event_co, Options_contra]):
+    def new_game(self, players: int, options: Options_contra, /) -> Step[StateT, Event_co]: ...
+    def apply(
+        self, state: StateT, seat: int, action: Action_contra | Resolution, /
+    ) -> Step[StateT, Event_co]: ...
 
 
-class LegalModule(Protocol):
-    def legal_actions(self, view: Any, /) -> tuple[Any, ...]: ...
-    def check_action(self, view: Any, action: Any, /) -> None: ...
+class LegalModule(Protocol[View_contra, ActionT]):
+    def legal_actions(self, view: View_contra, /) -> tuple[ActionT, ...]: ...
+    def check_action(self, view: View_contra, action: ActionT, /) -> None: ...
 
 
-class ViewModule(Protocol):
-    def view_for(self, state: Any, knowledge: Knowledge, seat: int, /) -> Any: ...
+class ViewModule(Protocol[State_contra, View_co]):
+    def view_for(self, state: State_contra, knowledge: Knowledge, seat: int, /) -> View_co: ...
 
 
-class OptionsModule(Protocol):
+class OptionsModule(Protocol[Options_co]):
     @property
     def MIN_PLAYERS(self) -> int: ...
     @property
     def MAX_PLAYERS(self) -> int: ...
-    def options_from_data(self, data: Mapping[str, Any], /) -> Any: ...
+    def options_from_data(self, data: Mapping[str, Any], /) -> Options_co: ...
 
 
-class BotsModule(Protocol):
+class BotsModule(Protocol[View_contra, Action_co]):
     @property
     def KINDS(self) -> tuple[str, ...]: ...
-    def make_bot(self, spec: str, rng: random.Random, /) -> Bot: ...
+    def make_bot(self, spec: str, rng: random.Random, /) -> Bot[View_contra, Action_co]: ...
 
 
-class CodecModule(Protocol):
+class CodecModule(Protocol[ActionT, EventT, StateT]):
     @property
-    def CODEC(self) -> GameCodec[Any, Any, Any]: ...
+    def CODEC(self) -> GameCodec[ActionT, EventT, StateT]: ...
 
 
-class GameModules(NamedTuple):
+class GameModules(NamedTuple, Generic[StateT, ViewT, ActionT, EventT, OptionsT]):
     """The modules of one game's package that its `Game` record is made of."""
 
-    rules: RulesModule
-    legal: LegalModule
-    view: ViewModule
-    options: OptionsModule
-    bots: BotsModule
-    codec: CodecModule
+    rules: RulesModule[StateT, ActionT, EventT, OptionsT]
+    legal: LegalModule[ViewT, ActionT]
+    view: ViewModule[StateT, ViewT]
+    options: OptionsModule[OptionsT]
+    bots: BotsModule[ViewT, ActionT]
+    codec: CodecModule[ActionT, EventT, StateT]
 
     def game(
         self,
         name: str,
         title: str,
-        options_type: type,
+        options_type: type[OptionsT],
         *,
-        actors: Callable[[Any], tuple[int, ...]],
-        backs: Callable[[Any], tuple[int, ...]],
-        card_names: Callable[[Any], tuple[str, ...]],
+        actors: Callable[[StateT], tuple[int, ...]],
+        backs: Callable[[OptionsT], tuple[int, ...]],
+        card_names: Callable[[OptionsT], tuple[str, ...]],
         scenarios: str | None = None,
-    ) -> Game:
+    ) -> Game[StateT, ViewT, ActionT, EventT, OptionsT]:
         """The game's record; its options' defaults are `options_type()`."""
         codec = self.codec.CODEC
         return Game(

@@ -14,7 +14,7 @@ from typing import Any
 
 from fairdeal.engine.errors import DRIVER
 from fairdeal.engine.events import Shuffled
-from fairdeal.engine.game import Game
+from fairdeal.engine.games import AnyGame
 from fairdeal.engine.requests import (
     Arrange,
     Deal,
@@ -81,7 +81,7 @@ class OracleDriver:
         reshuffle: ReshuffleOrder | None = None,
         arrange: ArrangeOrder | None = None,
         start: bool = True,
-        game: Game | str | None = None,
+        game: AnyGame | str | None = None,
     ) -> None:
         from fairdeal.engine.games import default_game, game_of_options, get_game
 
@@ -89,7 +89,7 @@ class OracleDriver:
             game = get_game(game)
         elif game is None:
             game = game_of_options(options) if options is not None else get_game(default_game())
-        self.game: Game = game
+        self.game: AnyGame = game
         self.options = options if options is not None else game.default_options()
         self.players = players
         self.rng = random.Random(seed)
@@ -237,7 +237,7 @@ class OracleDriver:
         return order
 
     # -- playing -------------------------------------------------------------------------------
-    def act(self, seat: int, action: Any) -> Step:
+    def act(self, seat: int, action: Any) -> Step[Any, Any]:
         """Apply a seat's action (raises IllegalAction) and serve what it asks for."""
         step = self.game.apply(self.state, seat, action)
         self.log.append((seat, action))

@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.engine.bots import Bot, make_bot, pace_of
-from fairdeal.engine.game import Game
-from fairdeal.engine.games import default_game, game_of_options, get_game
+from fairdeal.engine.bots import AnyBot, make_bot, pace_of
+from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 
 MAX_ACTIONS = 20_000  # a safety net: a game that runs this long is reported, not looped forever
@@ -33,12 +32,12 @@ class GameResult:
 
 
 def play_game(
-    bots: Sequence[Bot],
+    bots: Sequence[AnyBot],
     options: Any = None,
     *,
     seed: int | None = 0,
     driver: OracleDriver | None = None,
-    game: Game | str | None = None,
+    game: AnyGame | str | None = None,
 ) -> GameResult:
     """Play one complete game; bots[i] sits at seat i."""
     if isinstance(game, str):
@@ -75,7 +74,7 @@ def _rounds(state: Any) -> int:
     return int(getattr(state, "hand_no", None) or state.round_no)
 
 
-def make_bots(spec: str, players: int, rng: random.Random, game: str | None = None) -> list[Bot]:
+def make_bots(spec: str, players: int, rng: random.Random, game: str | None = None) -> list[AnyBot]:
     """Bots from a comma list ("heuristic,random"); the last name fills the remaining seats."""
     names = [name.strip() for name in spec.split(",") if name.strip()] or ["random"]
     if len(names) > players:

@@ -18,7 +18,7 @@ but the Ack (any request but a Reveal or an Arrange: every Deal), which it serve
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Never, Protocol, TypeVar
 
 from fairdeal.engine.errors import DRIVER, BadResolution
 from fairdeal.engine.requests import Arrange, Request, Reveal
@@ -79,7 +79,7 @@ class Transaction(Generic[StateT, EventT]):
         self.next_slot = start + count
         return tuple(range(start, start + count))
 
-    def freeze(self) -> Step:
+    def freeze(self) -> Step[StateT, EventT]:
         """The new state, its events and its new requests. The transaction is done with."""
         values = self.__dict__
         requests = self.requests
@@ -106,7 +106,7 @@ def successor(state: StateT) -> tuple[StateT, dict[str, Any]]:
     return next_state, values
 
 
-def answered(state: StateT) -> Step:
+def answered(state: StateT) -> Step[StateT, Never]:
     """`state` with its first request answered and nothing else changed: the commonest step
     (a Deal or a NewDeck served), made without a Transaction."""
     next_state = _new(type(state))
@@ -121,10 +121,10 @@ def resolve(
     seat: int,
     resolution: object,
     *,
-    reveal: Callable[[StateT, Reveal, Faces], Step],
-    arrange: Callable[[StateT, Arrange, Arrangement], Step] | None = None,
-    ack: Callable[[StateT, Request], Step] | None = None,
-) -> Step:
+    reveal: Callable[[StateT, Reveal, Faces], Step[StateT, EventT]],
+    arrange: Callable[[StateT, Arrange, Arrangement], Step[StateT, EventT]] | None = None,
+    ack: Callable[[StateT, Request], Step[StateT, EventT]] | None = None,
+) -> Step[StateT, EventT]:
     """Check the driver's `resolution` against the first pending request and hand it to the
     game: Faces answer a Reveal (`reveal`), an Arrangement an Arrange (`arrange`, for a game
     that asks for one), an Ack any other request (`ack`; without one the request is simply
@@ -166,9 +166,9 @@ def answer(
     state: StateT,
     seat: int,
     resolution: object,
-    resolve: Callable[[StateT, int, object], Step],
-    acked: Callable[[StateT, Request], Step] | None = None,
-) -> Step:
+    resolve: Callable[[StateT, int, object], Step[StateT, EventT]],
+    acked: Callable[[StateT, Request], Step[StateT, EventT]] | None = None,
+) -> Step[StateT, EventT]:
     """The Step that answers the first pending request with `resolution` (of a type in ANSWERS).
 
     `acked(state, request)` is the step for an in-order plain Ack where the game does more than

@@ -10,7 +10,8 @@ API overview (names are stable; other packages build on them):
   `state.revealed` maps opened slots to faces. `state.to_act()` is the seat awaited (None while
   requests are pending or when the game is over); `state.pending` lists requests in order.
 - Transitions: `new_game(players, options) -> Step` and `apply(state, seat, action) -> Step`;
-  a `Step` holds the new `state`, the `events` that happened and the `requests` newly issued.
+  a `Step` (`LarryStep`: a `Step[LarryState, Event]`) holds the new `state`, the `events` that
+  happened and the `requests` newly issued.
   Actions: `Doubt`, `PlayFaceDown(slot, announce, larry)`, `PlayFaceUp(slot, claim, target,
   give, larry)`, `AcceptOut`. Illegal actions raise an `IllegalAction` subclass (`NotYourTurn`,
   `LimitExceeded`, `GiveAwayTooFewCards`, …) carrying `.seat` and `.reason`.
@@ -42,6 +43,7 @@ from fairdeal.engine.larry.legal import legal_actions
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.larry.rules import apply, new_game
 from fairdeal.engine.larry.state import LarryState, Phase, Step
+from fairdeal.engine.larry.transaction import LarryStep
 from fairdeal.engine.larry.view import LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
@@ -63,6 +65,7 @@ __all__ = [
     "Knowledge",
     "LarryOptions",
     "LarryState",
+    "LarryStep",
     "LarryView",
     "NewDeck",
     "OracleDriver",
@@ -84,7 +87,7 @@ __all__ = [
 ]
 
 
-def _game() -> Game:
+def _game() -> Game[LarryState, LarryView, Action, Event, LarryOptions]:
     from fairdeal.engine.game_package import GameModules
     from fairdeal.engine.larry import bots, codec, legal, options, rules, view
 
@@ -107,4 +110,4 @@ def _card_names(options: LarryOptions) -> tuple[str, ...]:
     return tuple(card.name for card in build_deck(options))
 
 
-GAME: Game = _game()
+GAME: Game[LarryState, LarryView, Action, Event, LarryOptions] = _game()

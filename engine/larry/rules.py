@@ -43,14 +43,13 @@ from fairdeal.engine.larry.state import (
     AwaitScore,
     LarryState,
     Phase,
-    Step,
 )
-from fairdeal.engine.larry.transaction import Transaction
+from fairdeal.engine.larry.transaction import LarryStep, Transaction
 from fairdeal.engine.requests import Reveal, Transfer
 from fairdeal.engine.transaction import ANSWERS, answer, resolve
 
 
-def new_game(players: int, options: LarryOptions | None = None) -> Step:
+def new_game(players: int, options: LarryOptions | None = None) -> LarryStep:
     """A new game: hand 1 starts at options.first_seat (L5) with NewDeck and Deal requests."""
     options = options or LarryOptions()
     options.validate(players)
@@ -88,7 +87,7 @@ def new_game(players: int, options: LarryOptions | None = None) -> Step:
     return tx.freeze()
 
 
-def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
+def apply(state: LarryState, seat: int, action: Action | Resolution) -> LarryStep:
     """Validate `action` by `seat` against the public state and return the next Step.
 
     Resolutions (Ack, Faces) come from the driver with seat == errors.DRIVER. Raises an
@@ -126,7 +125,7 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> Step:
 
 
 # -- player actions ------------------------------------------------------------------------------
-def _doubt(state: LarryState, seat: int) -> Step:
+def _doubt(state: LarryState, seat: int) -> LarryStep:
     if not state.pile or state.last_player is None:
         raise E.CannotDoubtEmptyPile(seat, "the pile is empty: nothing to doubt (L7)")
     tx = Transaction(state)
@@ -203,7 +202,7 @@ def _after_play(tx: Transaction, seat: int, larry: bool, left: int) -> None:
     tx.turn = tx.next_seat(seat)
 
 
-def _play_face_down(state: LarryState, seat: int, action: PlayFaceDown) -> Step:
+def _play_face_down(state: LarryState, seat: int, action: PlayFaceDown) -> LarryStep:
     hand = state.hands[seat]
     if action.slot not in hand:
         raise E.CardNotInHand(seat, f"slot {action.slot} is not in your hand")
@@ -257,7 +256,7 @@ def is_zero_play(state: LarryState, seat: int, action: PlayFaceUp) -> bool:
     )
 
 
-def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> Step:
+def _play_face_up(state: LarryState, seat: int, action: PlayFaceUp) -> LarryStep:
     hand = state.hands[seat]
     claim = action.claim
     if action.slot not in hand:
@@ -371,7 +370,7 @@ def _finish_face_up(tx: Transaction, pending: AwaitFaceUp, reveal: Reveal) -> No
     _after_play(tx, seat, action.larry, left)
 
 
-def _accept_out(state: LarryState, seat: int) -> Step:
+def _accept_out(state: LarryState, seat: int) -> LarryStep:
     tx = Transaction(state)
     tx.mark_acted(seat)
     tx.emit(OutAccepted(seat))
@@ -381,11 +380,11 @@ def _accept_out(state: LarryState, seat: int) -> Step:
 
 
 # -- driver resolutions (checked by engine/transaction.py's resolve) -----------------------------
-def _resolve(state: LarryState, seat: int, resolution: object) -> Step:
+def _resolve(state: LarryState, seat: int, resolution: object) -> LarryStep:
     return resolve(state, seat, resolution, reveal=_resolve_reveal)
 
 
-def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> Step:
+def _resolve_reveal(state: LarryState, request: Reveal, resolution: Faces) -> LarryStep:
     faces = resolution.faces
     deck_size = len(deck_of(state.options))
     if len(faces) != len(request.slots):

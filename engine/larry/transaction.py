@@ -30,6 +30,9 @@ from fairdeal.engine.larry.state import (
     Phase,
 )
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal
+from fairdeal.engine.step import Step
+
+LarryStep = Step[LarryState, Event]  # what every transition of the game returns
 
 
 class Transaction(transaction.Transaction[LarryState, Event]):

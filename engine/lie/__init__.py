@@ -70,7 +70,7 @@ def _card_names(options: LieOptions) -> tuple[str, ...]:
     return card_names(options.colour_names)
 
 
-def _game() -> Game:
+def _game() -> Game[LieState, LieView, Action, Event, LieOptions]:
     from fairdeal.engine.game_package import GameModules
     from fairdeal.engine.lie import bots, codec, legal, options, rules, view
 
@@ -85,4 +85,4 @@ def _game() -> Game:
     )
 
 
-GAME: Game = _game()
+GAME: Game[LieState, LieView, Action, Event, LieOptions] = _game()

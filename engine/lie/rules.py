@@ -49,7 +49,7 @@ from fairdeal.engine.lie.state import (
     TrickPlay,
     claim_refusal,
 )
-from fairdeal.engine.lie.transaction import Transaction, answered
+from fairdeal.engine.lie.transaction import LieStep, Transaction, answered
 from fairdeal.engine.requests import (
     Arrange,
     Deal,
@@ -63,7 +63,7 @@ from fairdeal.engine.step import Step
 from fairdeal.engine.transaction import _new_tuple, resolve, successor
 
 
-def new_game(players: int, options: LieOptions | None = None) -> Step:
+def new_game(players: int, options: LieOptions | None = None) -> LieStep:
     """A new game: round 1 lays all 96 cards out, backs up, by NewGroupedDeck and Arrange (T1)."""
     options = options or LieOptions()
     options.validate(players)
@@ -122,7 +122,7 @@ def _lay_out(tx: Transaction, slots: tuple[int, ...]) -> None:
     tx.awaiting = AwaitArrange("layout")
 
 
-def apply(state: LieState, seat: int, action: Action | Resolution) -> Step:
+def apply(state: LieState, seat: int, action: Action | Resolution) -> LieStep:
     """Validate `action` by `seat` against the public state and return the next Step.
 
     Resolutions (Ack, Faces, Arrangement) come from the driver with seat == DRIVER. Raises an
@@ -189,7 +189,7 @@ def apply(state: LieState, seat: int, action: Action | Resolution) -> Step:
 
 
 # -- Phase 1 ---------------------------------------------------------------------------------------
-def _claim(state: LieState, seat: int, action: Claim) -> Step:
+def _claim(state: LieState, seat: int, action: Claim) -> LieStep:
     unplaced = state.unplaced
     hand = state.hands[seat]
     # Plainly allowed (Phase 1, nothing outstanding, nothing to place, room in the hand: the
@@ -236,7 +236,7 @@ def _starts_hand(state: LieState, deal: Deal) -> bool:
     )
 
 
-def _place_action(state: LieState, seat: int, action: Place) -> Step:
+def _place_action(state: LieState, seat: int, action: Place) -> LieStep:
     if state.phase is not BUILD:
         raise E.NotBuilding(seat, "cards are placed in a hand only in Phase 1 (T3)")
     slot = state.unplaced[seat]
@@ -339,7 +339,7 @@ def _start_trick(tx: Transaction, leader: int) -> None:
     tx.emit(TrickStarted(trick_no, leader))
 
 
-def _play(state: LieState, seat: int, action: Play) -> Step:
+def _play(state: LieState, seat: int, action: Play) -> LieStep:
     slots = action.slots
     count = len(slots)
     if not 1 <= count <= 3:
@@ -391,7 +391,7 @@ def _finish_play(tx: Transaction, pending: AwaitPlay, faces: tuple[int, ...]) ->
     _advance(tx)
 
 
-def _pass(state: LieState, seat: int) -> Step:
+def _pass(state: LieState, seat: int) -> LieStep:
     if state.position == 0:
         raise E.MustLead(seat, "you lead this trick: play at least one card (T5)")
     position = state.position + 1
@@ -520,20 +520,20 @@ def _score(tx: Transaction) -> None:
 
 
 # -- driver resolutions (checked by engine/transaction.py's resolve) -------------------------------
-def _resolve(state: LieState, seat: int, resolution: Action | Resolution) -> Step:
+def _resolve(state: LieState, seat: int, resolution: Action | Resolution) -> LieStep:
     return resolve(
         state, seat, resolution, reveal=_resolve_reveal, arrange=_resolve_arrange, ack=_served
     )
 
 
-def _served(state: LieState, request: Request) -> Step:
+def _served(state: LieState, request: Request) -> LieStep:
     """An Ack: a Deal that starts a hand places its card (T3); any other request is served."""
     if type(request) is Deal and _starts_hand(state, request):
         return _place_first(state, request)
     return answered(state)
 
 
-def _place_first(state: LieState, deal: Deal) -> Step:
+def _place_first(state: LieState, deal: Deal) -> LieStep:
     """T3: the first card of a hand is placed by the engine once its Deal is answered."""
     seat, slot = deal.seat, deal.slots[0]
     if state.options.hand_size > 1:  # the hand stays incomplete (see `_place_action`)
@@ -547,7 +547,7 @@ def _place_first(state: LieState, deal: Deal) -> Step:
     return tx.freeze()
 
 
-def _resolve_reveal(state: LieState, request: Reveal, resolution: Faces) -> Step:
+def _resolve_reveal(state: LieState, request: Reveal, resolution: Faces) -> LieStep:
     faces = resolution.faces
     if len(faces) != len(request.slots):
         raise E.BadResolution(
@@ -585,7 +585,7 @@ def _resolve_reveal(state: LieState, request: Reveal, resolution: Faces) -> Step
 
 def _play_goes_on(
     state: LieState, awaiting: AwaitPlay, faces: tuple[int, ...], revealed: dict[int, int]
-) -> Step | None:
+) -> LieStep | None:
     """`_finish_play` for the commonest reveal: a sound play that neither empties the hand nor
     ends the trick (the next seat has its go). None for every other reveal (the general path)."""
     seat, slots = awaiting.seat, awaiting.slots
@@ -616,7 +616,7 @@ def _play_goes_on(
 _INT_ONLY = frozenset({int})
 
 
-def _resolve_arrange(state: LieState, request: Arrange, resolution: Arrangement) -> Step:
+def _resolve_arrange(state: LieState, request: Arrange, resolution: Arrangement) -> LieStep:
     order = tuple(resolution.slots)
     # The types as a set (C speed), not a generator over up to 96 slots: five arrangements a round.
     if sorted(order) != sorted(request.slots) or not set(map(type, order)) <= _INT_ONLY:

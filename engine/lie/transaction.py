@@ -14,9 +14,13 @@ from fairdeal.engine.lie.events import Event
 from fairdeal.engine.lie.options import LieOptions
 from fairdeal.engine.lie.state import Awaiting, LieState, Phase, TrickPlay
 from fairdeal.engine.requests import Request
+from fairdeal.engine.step import Step
 from fairdeal.engine.transaction import answered
 
-__all__ = ["Transaction", "answered"]
+__all__ = ["LieStep", "Transaction", "answered"]
+
+
+LieStep = Step[LieState, Event]  # what every transition of the game returns
 
 
 class Transaction(transaction.Transaction[LieState, Event]):

@@ -35,8 +35,11 @@ def action_of(envelope: Envelope, head: bytes, decode: Callable[[Any], ActionT])
 
 
 def step_of(
-    apply: Callable[[StateT, int, ActionT], Step], state: StateT, seat: int, action: ActionT
-) -> Step:
+    apply: Callable[[StateT, int, ActionT], Step[StateT, Any]],
+    state: StateT,
+    seat: int,
+    action: ActionT,
+) -> Step[StateT, Any]:
     """The engine's step for `seat`'s `action`; an illegal one is that seat's fault."""
     try:
         return apply(state, seat, action)

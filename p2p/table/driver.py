@@ -44,8 +44,7 @@ from typing import Any, ClassVar
 
 from fairdeal.engine.errors import DRIVER, IllegalAction
 from fairdeal.engine.events import Violation
-from fairdeal.engine.game import Game
-from fairdeal.engine.games import get_game
+from fairdeal.engine.games import AnyGame, get_game
 from fairdeal.engine.requests import (
     Arrange,
     Transfer,
@@ -111,7 +110,7 @@ class TableDriver:
         0's `roster` envelope recording it (None: no roster envelope, as in sans-IO tests).
         `keys`: every seat's identity key, which signs its give-away forwards (default: the
         signed roster's)."""
-        self.game: Game = get_game(self.game_name)
+        self.game: AnyGame = get_game(self.game_name)
         options.validate(seats)
         self.check_terms(options)
         if signed_roster is not None and (
@@ -184,7 +183,7 @@ class TableDriver:
         """ValueError naming the first unsigned term that is not the rulebook's."""
         terms.check_terms(cls, options)
 
-    def new_game_step(self) -> Step:
+    def new_game_step(self) -> Step[Any, Any]:
         """The engine's first step, once setup (and its coins) is done."""
         return self.game.new_game(self.seats, self.options)
 
@@ -456,7 +455,7 @@ class TableDriver:
             return
         self.take_step(step)
 
-    def take_step(self, step: Step) -> None:
+    def take_step(self, step: Step[Any, Any]) -> None:
         self.state = step.state
         self.events.append(StateChanged(step.state, step.events))
         for event in step.events:

@@ -24,11 +24,10 @@ import random
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-from fairdeal.engine.bots import BOT_NAMES, Bot
+from fairdeal.engine.bots import BOT_NAMES, AnyBot
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.events import Violation
-from fairdeal.engine.game import Game
-from fairdeal.engine.games import default_game, game_of_options, get_game
+from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.api import (
     EventHistory,
@@ -66,12 +65,12 @@ class LocalTable:
         claim_pace: float = 0.0,
         hold_rounds: bool = False,
         bot_names: Sequence[str] = BOT_NAMES,
-        bots: Mapping[int, Bot] | None = None,
+        bots: Mapping[int, AnyBot] | None = None,
     ) -> None:
         """`bots` replaces the bots of the given seats (tests bring their own). With
         `hold_rounds`, bots start a round's simultaneous phase (The Lie's Phase 1) only once the
         player said `ready(round)`: nobody grabs while the player still reads the scores."""
-        self.game: Game = (
+        self.game: AnyGame = (
             get_game(game)
             if game is not None
             else game_of_options(options)
@@ -100,7 +99,7 @@ class LocalTable:
         if len(kinds) > len(bot_seats):
             raise ValueError(f"{len(kinds)} bot kinds for {len(bot_seats)} bot seats")
         kinds += [kinds[-1]] * (len(bot_seats) - len(kinds))  # the last kind fills the rest
-        self._bots: dict[int, Bot] = {
+        self._bots: dict[int, AnyBot] = {
             other: self.game.make_bot(kind, random.Random(rng.randrange(2**32)))
             for other, kind in zip(bot_seats, kinds, strict=True)
         }

@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fairdeal.engine.bots import Bot
+from fairdeal.engine.bots import AnyBot
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.identity import Identity, PublicIdentity
@@ -127,7 +127,7 @@ class TablePeer:
         *,
         transcript: Path,
         secrets: SecretStore,
-        bot: Bot | None = None,
+        bot: AnyBot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
         table_class: type[TableDriver] | None = None,
         bot_delay: float = 0.0,
@@ -165,7 +165,7 @@ class TablePeer:
         transcript: Path,
         secrets: SecretStore,
         names: Sequence[str] | None = None,
-        bot: Bot | None = None,
+        bot: AnyBot | None = None,
         silence_limit: float = DEFAULT_SILENCE_LIMIT,
         table_class: type[TableDriver] | None = None,
         signed_roster: SignedRoster | None = None,

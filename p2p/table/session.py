@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fairdeal.engine.errors import IllegalAction
-from fairdeal.engine.game import Game
-from fairdeal.engine.games import game_names, game_of_options, get_game
+from fairdeal.engine.games import AnyGame, game_names, game_of_options, get_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
@@ -120,7 +119,7 @@ class NetworkedTable:
         return self._seat
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> AnyGame | None:
         """The table's game (the app picks the table screen by it); None while a table joined
         by address has not said it yet."""
         name = self.seated.game if self.seated is not None else self._game or self.lobby_game

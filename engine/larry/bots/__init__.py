@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 from fairdeal.engine.bots import Bot
+from fairdeal.engine.larry.actions import Action
+from fairdeal.engine.larry.view import LarryView
 
 KINDS = ("random", "heuristic")
 
 
-def make_bot(spec: str, rng: random.Random) -> Bot:
+def make_bot(spec: str, rng: random.Random) -> Bot[LarryView, Action]:
     """A Larry bot by name: "random" or "heuristic"."""
     from fairdeal.engine.larry.bots.heuristic import HeuristicBot
     from fairdeal.engine.larry.bots.random_bot import RandomBot

@@ -9,11 +9,13 @@ from __future__ import annotations
 import random
 
 from fairdeal.engine.bots import Bot
+from fairdeal.engine.lie.actions import Action
+from fairdeal.engine.lie.view import LieView
 
 KINDS = ("random", "heuristic")
 
 
-def make_bot(spec: str, rng: random.Random, pace: float = 1.0) -> Bot:
+def make_bot(spec: str, rng: random.Random, pace: float = 1.0) -> Bot[LieView, Action]:
     """A bot of The Lie by name: "random" or "heuristic"."""
     from fairdeal.engine.lie.bots.heuristic import HeuristicBot
     from fairdeal.engine.lie.bots.random_bot import RandomBot

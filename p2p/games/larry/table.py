@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions, Step, apply, new_game
+from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions, LarryStep, apply, new_game
 from fairdeal.engine.larry.codec import action_from_data, to_data
 from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.engine.larry.legal import check_action
@@ -78,7 +78,7 @@ class LarryTable(TableDriver):
             check_action(self.view(), action)
         self.outbox.append(Publish(ACT, to_data(action)))
 
-    def new_game_step(self) -> Step:
+    def new_game_step(self) -> LarryStep:
         seed = self.deck.coin_seed(FIRST_PLAYER_COIN)
         assert seed is not None
         self.first_seat = int.from_bytes(seed[:8], "big") % self.seats  # L5 joint draw

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fairdeal.engine.game import Game
 from fairdeal.engine.game_package import GameModules
 from highcard import cards, codec, rules, view
-from highcard.actions import CardShown, Show, Won
+from highcard.actions import Action, CardShown, Event, Show, Won
 from highcard.cards import HighCardOptions, card_names
 from highcard.state import HighCardState, Phase
 from highcard.view import HighCardView
@@ -39,6 +39,7 @@ def _backs(options: HighCardOptions) -> tuple[int, ...]:
 
 # The record wired by the shared factory from this package's modules: its view module is its
 # legal moves and its bots too, and its cards module its options.
-GAME: Game = GameModules(rules, view, view, cards, view, codec).game(
+MODULES = GameModules(rules, view, view, cards, view, codec)
+GAME: Game[HighCardState, HighCardView, Action, Event, HighCardOptions] = MODULES.game(
     "highcard", "High card", HighCardOptions, actors=_actors, backs=_backs, card_names=card_names
 )

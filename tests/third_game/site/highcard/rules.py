@@ -12,12 +12,14 @@ from fairdeal.engine.errors import DRIVER
 from fairdeal.engine.requests import Deal, NewDeck, Request, Reveal
 from fairdeal.engine.resolutions import Ack, Faces
 from fairdeal.engine.step import Step
-from highcard.actions import CardShown, Show, Won
+from highcard.actions import CardShown, Event, Show, Won
 from highcard.cards import HighCardOptions
 from highcard.state import HighCardState, Phase
 
+HighCardStep = Step[HighCardState, Event]  # what every transition returns
 
-def new_game(players: int, options: HighCardOptions) -> Step:
+
+def new_game(players: int, options: HighCardOptions) -> HighCardStep:
     """A shuffled deck in slots 0..n-1; seat k is dealt slot k; seat 0 shows first."""
     options.validate(players)
     slots = tuple(range(options.deck_size))
@@ -49,7 +51,7 @@ def check_turn(state: HighCardState, seat: int, action: object) -> None:
         raise errors.UnknownAction(seat, f"{type(action).__name__} is not an action of high card")
 
 
-def apply(state: HighCardState, seat: int, action: object) -> Step:
+def apply(state: HighCardState, seat: int, action: object) -> HighCardStep:
     """The next state; raises IllegalAction naming `seat` (and changes nothing) if not allowed."""
     if seat == DRIVER:
         return _resolve(state, action)
@@ -61,7 +63,7 @@ def apply(state: HighCardState, seat: int, action: object) -> Step:
     return Step(after, (), (request,))
 
 
-def _resolve(state: HighCardState, resolution: object) -> Step:
+def _resolve(state: HighCardState, resolution: object) -> HighCardStep:
     if not state.pending:
         raise errors.BadResolution(DRIVER, "no request is outstanding")
     request = state.pending[0]
@@ -75,7 +77,7 @@ def _resolve(state: HighCardState, resolution: object) -> Step:
     return Step(replace(state, pending=rest), (), ())
 
 
-def _shown(state: HighCardState, request: Reveal, faces: tuple[int, ...]) -> Step:
+def _shown(state: HighCardState, request: Reveal, faces: tuple[int, ...]) -> HighCardStep:
     (slot,) = request.slots
     seat = next(s for s, hand in enumerate(state.hands) if slot in hand)
     if len(faces) != 1 or not 0 <= faces[0] < state.options.deck_size:
