@@ -44,6 +44,7 @@ NAMESPACE_GROUP = "namespaces"  # the netns and avahi tests: root, iproute2, who
 # Files whose tests share an expensive module-scoped fixture (a played game, its transcripts):
 # kept in one worker, the fixture is built once, not once in each worker.
 SHARED_FIXTURE_FILES = (
+    "tests/deck/test_batch.py",
     "tests/deck/test_session.py",
     "tests/deck/test_shuffle.py",
     "tests/game/test_audit.py",
