@@ -92,3 +92,19 @@ def test_each_game_marks_where_its_rounds_and_tricks_begin() -> None:
         marks = [mark(event) for event in driver.events]
         assert {m for m in marks if m is not None} == wanted
         assert marks.count(Mark.ROUND) == presenter_for(game).rounds(driver.state)
+
+
+def test_the_lie_shows_a_claimed_front_to_its_claimer_alone_and_a_played_one_to_all() -> None:
+    """One wording of The Lie's opened cards for the local and the networked table
+    (p2p/games/lie/presenter.py): a claimed front stays face-down to the others (T3), a play
+    and the prizes are turned face-up (T5, T10)."""
+    from fairdeal.engine.lie.events import Played
+    from fairdeal.p2p.games.lie.presenter import PRESENTER
+
+    claim = PRESENTER.claimed_card(7, 2, 41, ProofStatus.VERIFIED)
+    assert claim.reason == "claim" and [c.face_up for c in claim.cards] == [False]
+    played = Played(seat=1, slots=(3, 4), cards=(12, 13), colour=0, number=3)
+    (shown,) = PRESENTER.shown_cards(played, ((), (), ()), ProofStatus.VERIFIED)
+    assert shown.reason == "play" and shown.seat == 1
+    assert [(c.slot, c.face, c.face_up) for c in shown.cards] == [(3, 12, True), (4, 13, True)]
+    assert PRESENTER.shown_cards(object(), ((),), ProofStatus.VERIFIED) == ()

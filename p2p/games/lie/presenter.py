@@ -1,9 +1,9 @@
 """What The Lie's engine events mean at a table: one translation for every front end.
 
-The local table, replay, simulate and the audit ask this presenter (through
-p2p.table.presenter) which fronts an event opened, where a round or a trick begins, how the game
-stands and which figures a simulation reports, so that none of them looks inside The Lie's
-events or state.
+The local table, the networked table (p2p/games/lie/table.py), replay, simulate and the audit
+ask this presenter (through p2p.table.presenter) which fronts an event opened, where a round or a
+trick begins, how the game stands and which figures a simulation reports, so that none of them
+looks inside The Lie's events or state.
 """
 
 from __future__ import annotations
@@ -47,20 +47,32 @@ class LiePresenter(Presenter[LieState]):
             face = knowledge.get(event.slot)
             if event.seat != me or face is None:
                 return ()
-            return (CardsVerified("claim", me, (VerifiedCard(event.slot, me, face, True, proof),)),)
+            return (self.claimed_card(event.slot, me, face, proof),)
+        return self.shown_cards(event, after.prizes, proof)
+
+    def claimed_card(self, slot: int, seat: int, face: int, proof: ProofStatus) -> CardsVerified:
+        """The front a claim dealt to `seat`, this seat: nobody else sees it (T3)."""
+        return CardsVerified("claim", seat, (VerifiedCard(slot, seat, face, False, proof),))
+
+    def shown_cards(
+        self, event: object, prizes: Sequence[Sequence[int]], proof: ProofStatus
+    ) -> tuple[CardsVerified, ...]:
+        """The fronts an event shows everyone: a combination played (T5), every seat's prizes
+        at the end of the game (T10; `prizes`: each seat's prize slots, the state's); none for
+        any other event."""
         if isinstance(event, Played):
             pairs = zip(event.slots, event.cards, strict=True)
             cards = tuple(VerifiedCard(slot, event.seat, face, True, proof) for slot, face in pairs)
             return (CardsVerified("play", event.seat, cards),)
-        if isinstance(event, GameOver):
-            shown: list[TableEvent] = []
-            for seat, (slots, faces) in enumerate(zip(after.prizes, event.prizes, strict=True)):
-                if slots:
-                    pairs = zip(slots, faces, strict=True)
-                    cards = tuple(VerifiedCard(s, seat, face, True, proof) for s, face in pairs)
-                    shown.append(CardsVerified("prizes", seat, cards))
-            return tuple(shown)
-        return ()
+        if not isinstance(event, GameOver):
+            return ()
+        shown: list[CardsVerified] = []
+        for seat, (slots, faces) in enumerate(zip(prizes, event.prizes, strict=True)):
+            if slots:
+                pairs = zip(slots, faces, strict=True)
+                cards = tuple(VerifiedCard(s, seat, face, True, proof) for s, face in pairs)
+                shown.append(CardsVerified("prizes", seat, cards))
+        return tuple(shown)
 
     def rounds(self, state: LieState) -> int:
         return state.round_no

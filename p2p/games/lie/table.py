@@ -48,7 +48,7 @@ from fairdeal.engine.lie import (
 from fairdeal.engine.lie.codec import action_from_data, to_data
 from fairdeal.engine.requests import Arrange, Deal
 from fairdeal.p2p.deck import CardDealt, DeckFault
-from fairdeal.p2p.games.lie.opened import opened_cards, own_card
+from fairdeal.p2p.games.lie.presenter import PRESENTER
 from fairdeal.p2p.games.lie.races import (
     NONCE_LABEL,
     commitment,
@@ -58,6 +58,7 @@ from fairdeal.p2p.games.lie.steps import StepLedger
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.table.acts import action_of, step_of
+from fairdeal.p2p.table.api import ProofStatus
 from fairdeal.p2p.table.driver import TableDriver
 from fairdeal.p2p.table.outbox import Expect, Publish
 
@@ -453,12 +454,14 @@ class LieTable(TableDriver):
 
     def on_card_dealt(self, event: CardDealt) -> None:
         if event.owner == self.me and event.card is not None:  # every other share was proved
-            self.events.append(own_card(self.engine_slot(event.slot), self.me, event.card))
+            slot = self.engine_slot(event.slot)
+            card = PRESENTER.claimed_card(slot, self.me, event.card, ProofStatus.VERIFIED)
+            self.events.append(card)
 
     def on_step_event(self, event: Any) -> None:
         """The fronts the fair deck opened for everyone, with their proofs: a combination
         played (T5), every seat's prizes at the end of the game (T10)."""
-        self.events.extend(opened_cards(event, self.state.prizes))
+        self.events.extend(PRESENTER.shown_cards(event, self.state.prizes, ProofStatus.VERIFIED))
 
     def on_arranged(self, request: Arrange, seed: bytes) -> None:
         if request.reason == "layout":  # a new round: its steps start after this head
