@@ -457,13 +457,13 @@ class TableDriver:
 
     def take_step(self, step: Step[Any, Any]) -> None:
         self.state = step.state
-        self.events.append(StateChanged(step.state, step.events))
-        for event in step.events:
-            if isinstance(event, Violation):
-                faces = ", ".join(str(f) for f in event.faces)
-                self.stop(event.seat, event.reason, f"slots {list(event.slots)} opened as {faces}")
-            else:
+        for event in step.events:  # what it shows first, then its state, as p2p/table/local.py
+            if not isinstance(event, Violation):
                 self.on_step_event(event)
+        self.events.append(StateChanged(step.state, step.events))
+        for event in (e for e in step.events if isinstance(e, Violation)):
+            faces = ", ".join(str(f) for f in event.faces)
+            self.stop(event.seat, event.reason, f"slots {list(event.slots)} opened as {faces}")
 
     # -- fair deck --------------------------------------------------------------------------------
 

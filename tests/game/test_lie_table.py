@@ -562,3 +562,24 @@ def test_a_done_tie_in_one_step_goes_by_the_steps_seed() -> None:
     expected = min((0, 1), key=lambda seat: done_rank(seed, seat))
     starts = [first_play_state(t) for t in net.tables]
     assert {s.first_done for s in starts} == {expected}
+
+
+def test_the_prizes_are_shown_before_the_game_over_as_at_a_local_table(
+    three_rounds: LieSansIO,
+) -> None:
+    """A networked table reports the fronts an engine step opened before the state that step
+    made, as a local table does (p2p/table/local.py): the prizes turned over (T10) come before
+    the "Game over" the narrator writes from the final state."""
+    from fairdeal.engine.lie.events import GameOver
+    from fairdeal.p2p.table.api import CardsVerified, StateChanged
+
+    events = three_rounds.tables[0].events
+    over = next(
+        i
+        for i, e in enumerate(events)
+        if isinstance(e, StateChanged) and any(isinstance(x, GameOver) for x in e.events)
+    )
+    prizes = [
+        i for i, e in enumerate(events) if isinstance(e, CardsVerified) and e.reason == "prizes"
+    ]
+    assert prizes and max(prizes) < over
