@@ -5,9 +5,11 @@ mesh until the fsync is done, and dropped if the disk refuses it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import os
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -49,14 +51,26 @@ def record_events(peer: LoopbackPeer, events: list[str], monkeypatch: pytest.Mon
     monkeypatch.setattr(SecureChannel, "send_payloads", send_payloads)
 
 
+@contextlib.asynccontextmanager
+async def recorded_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[list[LoopbackPeer], list[str]]]:
+    """A 3-seat table with transcripts whose seat 0's fsyncs and sends are recorded
+    (`record_events`), stopped on the way out."""
+    peers = await start_table(3, transcripts=tmp_path)
+    try:
+        events: list[str] = []
+        record_events(peers[0], events, monkeypatch)
+        yield peers, events
+    finally:
+        await stop_table(peers)
+
+
 async def test_envelopes_signed_in_one_turn_share_one_fsync_before_any_is_sent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    peers = await start_table(3, transcripts=tmp_path)
-    try:
+    async with recorded_table(tmp_path, monkeypatch) as (peers, events):
         author = peers[0]
-        events: list[str] = []
-        record_events(author, events, monkeypatch)
         signed = [author.sync.publish("move", {"n": n}) for n in range(3)]
         author.mesh.send(peers[1].mesh.identity.key, {"t": "hello"})  # after them, held too
         assert events == []  # written, not yet on disk: nothing left
@@ -67,20 +81,15 @@ async def test_envelopes_signed_in_one_turn_share_one_fsync_before_any_is_sent(
         assert sorted(events[1:]) == ["send env"] * 6 + ["send other"], events
         on_disk = load_transcript(tmp_path / "seat0.transcript")
         assert [e.signed for e in on_disk.signed] == [e.signed for e in signed]
-    finally:
-        await stop_table(peers)
 
 
 async def test_a_refused_fsync_sends_nothing_and_stops_the_seat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    peers = await start_table(3, transcripts=tmp_path)
-    try:
+    async with recorded_table(tmp_path, monkeypatch) as (peers, events):
         author = peers[0]
         transcript = author.sync.transcript
         assert transcript is not None
-        events: list[str] = []
-        record_events(author, events, monkeypatch)
 
         def full_disk() -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
@@ -102,8 +111,6 @@ async def test_a_refused_fsync_sends_nothing_and_stops_the_seat(
         assert events == []
         for peer in peers[1:]:
             assert not peer.sync.log.holds(0, 0)
-    finally:
-        await stop_table(peers)
 
 
 def test_without_an_event_loop_a_signed_record_syncs_at_once(tmp_path: Path) -> None:
