@@ -25,7 +25,7 @@ from fairdeal.engine.events import Shuffled, Violation
 from fairdeal.engine.game import Game, Knowledge
 from fairdeal.engine.games import get_game
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
+from fairdeal.engine.requests import Ack, Arrangement, Faces, Resolution
 from fairdeal.engine.step import Step
 
 __all__ = [

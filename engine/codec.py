@@ -16,9 +16,8 @@ from enum import Enum
 from functools import cache
 from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union, get_args, get_origin
 
-from fairdeal.engine import events, requests, resolutions
-from fairdeal.engine.requests import Request
-from fairdeal.engine.resolutions import Resolution
+from fairdeal.engine import events, requests
+from fairdeal.engine.requests import Request, Resolution
 
 T = TypeVar("T")
 
@@ -200,7 +199,7 @@ class GameCodec(Generic[ActionT, EventT, StateT]):
     ) -> None:
         actions, *rest = modules
         # Every class a plain-data message of this game may name: its own and the shared ones.
-        self.classes: dict[str, type] = registry(actions, resolutions, *rest, events, requests)
+        self.classes: dict[str, type] = registry(actions, *rest, events, requests)
         self.action_type = action_type  # a union alias (Action): a type form, not a class
         self.event_type = event_type
         self.state_type = state_type

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.resolutions import Resolution
+from fairdeal.engine.requests import Resolution
 from fairdeal.engine.step import Step
 
 Knowledge = Mapping[int, int]  # slot -> face: the cards a seat was dealt, given or shown

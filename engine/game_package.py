@@ -18,7 +18,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.codec import GameCodec, from_data, to_data
 from fairdeal.engine.game import Game, Knowledge
-from fairdeal.engine.resolutions import Resolution
+from fairdeal.engine.requests import Resolution
 from fairdeal.engine.step import Step
 
 # The record's type parameters, which GameModules infers from the modules.

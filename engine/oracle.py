@@ -16,8 +16,11 @@ from fairdeal.engine.errors import DRIVER
 from fairdeal.engine.events import Shuffled
 from fairdeal.engine.games import AnyGame
 from fairdeal.engine.requests import (
+    Ack,
     Arrange,
+    Arrangement,
     Deal,
+    Faces,
     GroupedReshuffle,
     NewDeck,
     NewGroupedDeck,
@@ -26,7 +29,6 @@ from fairdeal.engine.requests import (
     Reveal,
     Transfer,
 )
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces
 from fairdeal.engine.step import Step
 
 # Given the faces of the old slots (in their order), return them in the order of the new slots.

@@ -1,4 +1,5 @@
-"""What the engine asks its driver to do. Every request has an `id`, numbered from 0 per game.
+"""What the engine asks its driver to do, and how the driver answers: one exchange (protocol.md
+7.4). Every request has an `id`, numbered from 0 per game.
 
 The public state already reflects a request when it is issued (a dealt slot is in the hand); the
 driver makes it true privately (the seat learns the face) and answers with `Ack` or, for a Reveal,
@@ -102,3 +103,35 @@ class Arrange:
 Request = (
     NewDeck | Deal | Transfer | Reshuffle | Reveal | NewGroupedDeck | GroupedReshuffle | Arrange
 )
+
+
+# -- the driver's answers (resolutions), applied as the DRIVER seat --------------------------
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The driver has served request `request` (any request but Reveal and Arrange)."""
+
+    request: int
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Faces:
+    """The faces (card ids) of a Reveal request's slots, in the order of its `slots`."""
+
+    request: int
+    faces: tuple[int, ...]
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """The slots of an Arrange request, in their new (fair random, public) order."""
+
+    request: int
+    slots: tuple[int, ...]
+
+
+Resolution = Ack | Faces | Arrangement

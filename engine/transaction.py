@@ -21,8 +21,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Never, Protocol, TypeVar
 
 from fairdeal.engine.errors import DRIVER, BadResolution
-from fairdeal.engine.requests import Arrange, Request, Reveal
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces
+from fairdeal.engine.requests import Ack, Arrange, Arrangement, Faces, Request, Reveal
 from fairdeal.engine.step import Step
 
 _new = object.__new__

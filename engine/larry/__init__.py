@@ -46,8 +46,17 @@ from fairdeal.engine.larry.state import LarryState, Phase, Step
 from fairdeal.engine.larry.transaction import LarryStep
 from fairdeal.engine.larry.view import LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.engine.requests import Deal, NewDeck, Request, Reshuffle, Reveal, Transfer
-from fairdeal.engine.resolutions import Ack, Faces, Resolution
+from fairdeal.engine.requests import (
+    Ack,
+    Deal,
+    Faces,
+    NewDeck,
+    Request,
+    Reshuffle,
+    Resolution,
+    Reveal,
+    Transfer,
+)
 
 __all__ = [
     "DRIVER",

@@ -11,7 +11,7 @@ from typing import Annotated
 
 from fairdeal.engine.codec import Bounds
 from fairdeal.engine.larry.cards import CardKind
-from fairdeal.engine.resolutions import Ack, Faces, Resolution
+from fairdeal.engine.requests import Ack, Faces, Resolution
 
 __all__ = [
     "AcceptOut",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from fairdeal.engine.records import quick_init
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
+from fairdeal.engine.requests import Ack, Arrangement, Faces, Resolution
 
 __all__ = [
     "Ack",

@@ -51,14 +51,17 @@ from fairdeal.engine.lie.state import (
 )
 from fairdeal.engine.lie.transaction import LieStep, Transaction, answered
 from fairdeal.engine.requests import (
+    Ack,
     Arrange,
+    Arrangement,
     Deal,
+    Faces,
     GroupedReshuffle,
     NewGroupedDeck,
     Request,
+    Resolution,
     Reveal,
 )
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces, Resolution
 from fairdeal.engine.step import Step
 from fairdeal.engine.transaction import _new_tuple, resolve, successor
 

@@ -46,10 +46,12 @@ from fairdeal.engine.errors import DRIVER, IllegalAction
 from fairdeal.engine.events import Violation
 from fairdeal.engine.games import AnyGame, get_game
 from fairdeal.engine.requests import (
+    Ack,
     Arrange,
+    Arrangement,
+    Faces,
     Transfer,
 )
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces
 from fairdeal.engine.step import Step
 from fairdeal.p2p.deck import (
     CardDealt,

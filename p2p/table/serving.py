@@ -13,8 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.engine.requests import (
+    Ack,
     Arrange,
+    Arrangement,
     Deal,
+    Faces,
     GroupedReshuffle,
     NewDeck,
     NewGroupedDeck,
@@ -23,7 +26,6 @@ from fairdeal.engine.requests import (
     Reveal,
     Transfer,
 )
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces
 from fairdeal.p2p.deck import (
     CardDealt,
     CardReceived,

@@ -16,8 +16,7 @@ from fairdeal.engine.larry.transaction import Transaction as LarryTransaction
 from fairdeal.engine.lie import Claim, LieOptions, apply
 from fairdeal.engine.lie.state import LieState
 from fairdeal.engine.lie.transaction import Transaction as LieTransaction
-from fairdeal.engine.requests import Deal, Request, Reveal
-from fairdeal.engine.resolutions import Ack, Arrangement, Faces
+from fairdeal.engine.requests import Ack, Arrangement, Deal, Faces, Request, Reveal
 from fairdeal.engine.step import Step
 from fairdeal.engine.transaction import Transaction, answered, resolve
 

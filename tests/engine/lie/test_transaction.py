@@ -10,8 +10,7 @@ import random
 from fairdeal.engine import OracleDriver
 from fairdeal.engine.lie import Claim, LieOptions, Phase, apply
 from fairdeal.engine.lie.bots.random_bot import RandomBot
-from fairdeal.engine.requests import Reveal
-from fairdeal.engine.resolutions import Faces
+from fairdeal.engine.requests import Faces, Reveal
 
 UNCHANGED_BY_A_CLAIM = ("backs", "layout", "hands", "revealed", "prizes", "options", "scores")
 

@@ -9,8 +9,7 @@ from dataclasses import replace
 
 from fairdeal.engine import errors
 from fairdeal.engine.errors import DRIVER
-from fairdeal.engine.requests import Deal, NewDeck, Request, Reveal
-from fairdeal.engine.resolutions import Ack, Faces
+from fairdeal.engine.requests import Ack, Deal, Faces, NewDeck, Request, Reveal
 from fairdeal.engine.step import Step
 from highcard.actions import CardShown, Event, Show, Won
 from highcard.cards import HighCardOptions
