@@ -146,9 +146,9 @@ def test_the_move_p99_target_holds_in_every_run_not_in_the_median_run(
 def test_the_lie_judges_each_later_rounds_setup_not_their_sum(
     game: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """simulate sums rounds 2 and 3's setups per peer; issue 24's target (≤ 1.5 s) is for one
-    later round, so the bench divides by the later rounds and judges that, and the first
-    round's setup against 1.0 s."""
+    """simulate sums rounds 2 and 3's setups per peer; the target (≤ 1.5 s, bench/game.py) is
+    for one later round, so the bench divides by the later rounds and judges that, and the
+    first round's setup against 1.0 s."""
     transcript = tmp_path / "seat0.transcript"
     transcript.write_bytes(b"x" * 1000)
 
