@@ -42,8 +42,8 @@ from typing import Any
 from calibration import BenchRun, cpu_median_us
 
 from fairdeal.p2p.deck import DeckSession, ListReady, Slot
-from fairdeal.p2p.deck.batch import verify_batch
 from fairdeal.p2p.deck.cards import card_point
+from fairdeal.p2p.deck.chain_check import verify_batch
 from fairdeal.p2p.deck.group import (
     G,
     Point,

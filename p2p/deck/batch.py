@@ -12,6 +12,7 @@ its own c, ĉ, t and t̂: 3N + 5 multiplications instead of 8N + N base ones for
 
 A batch that fails says nothing about who is at fault: the caller then checks each proof alone
 in seat order and blames the first that fails (`verify_each`), exactly as without batching.
+p2p/deck/chain_check.py puts these pieces together.
 
 `weigh` gives one proof's terms: the sum over its own bases, already multiplied out (the costly
 part, which can run as soon as the proof arrives), and the coefficients of the bases it shares,
@@ -24,11 +25,9 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .errors import ProofError
 from .group import (
     IDENTITY,
     G,
-    GroupError,
     L,
     Point,
     linear_combination,
@@ -138,35 +137,12 @@ def verify_each(pairs: Iterable[tuple[ShuffleStatement, ShuffleProof]]) -> None:
         verify(statement, proof)
 
 
-def verify_batch(
-    pairs: Sequence[tuple[ShuffleStatement, ShuffleProof]], weight: Weight = fresh_weight
-) -> None:
-    """Check every proof of `pairs` (of one or several lists) in one random linear combination;
-    if it fails, check them one by one in the given order and blame the first that fails."""
-    try:
-        all_terms = [weigh(st, proof, weight) for st, proof in pairs]
-        # A deck used by two proofs merges: the same points become one term each.
-        decks: dict[tuple[MaskedCard, ...], list[Coefficients]] = {}
-        for (st, _), terms in zip(pairs, all_terms, strict=True):
-            decks.setdefault(st.inputs, []).append(terms.inputs)
-            decks.setdefault(st.outputs, []).append(terms.outputs)
-        parts = [terms.own for terms in all_terms]
-        parts += [deck_sum(deck, *uses) for deck, uses in decks.items()]
-        parts.append(shared_sum(all_terms))
-        ok = holds(parts)
-    except (GroupError, ProofError):
-        ok = False
-    if not ok:
-        verify_each(pairs)
-
-
 __all__ = [
     "ProofTerms",
     "deck_sum",
     "fresh_weight",
     "holds",
     "shared_sum",
-    "verify_batch",
     "verify_each",
     "weigh",
 ]

@@ -15,11 +15,20 @@ part waits for the weighing of the proofs that use it, submitted before it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
-from .batch import ProofTerms, deck_sum, holds, shared_sum, verify_each, weigh
+from .batch import (
+    ProofTerms,
+    Weight,
+    deck_sum,
+    fresh_weight,
+    holds,
+    shared_sum,
+    verify_each,
+    weigh,
+)
 from .errors import ProofError
 from .group import GroupError, Point
 from .masking import MaskedCard
@@ -60,8 +69,9 @@ def _deck_part(
 class ChainCheck:
     """One list's batched check (see the module docstring)."""
 
-    def __init__(self, run: Callable[..., Future[Any]]):
+    def __init__(self, run: Callable[..., Future[Any]], weight: Weight = fresh_weight):
         self._run = run
+        self._weight = weight
         self._pairs: list[tuple[ShuffleStatement, ShuffleProof]] = []
         self._terms: list[Future[ProofTerms]] = []
         self._decks: list[Future[Point]] = []
@@ -70,7 +80,7 @@ class ChainCheck:
 
     def copy(self) -> ChainCheck:
         """The same check so far (its running work shared) that can go on on its own."""
-        clone = ChainCheck(self._run)
+        clone = ChainCheck(self._run, self._weight)
         clone._pairs, clone._terms = list(self._pairs), list(self._terms)
         clone._decks, clone._open = list(self._decks), self._open
         return clone
@@ -78,9 +88,9 @@ class ChainCheck:
     def add(self, statement: ShuffleStatement, proof: ShuffleProof) -> None:
         """A shuffle to check: weigh it now; its input deck is final (the previous shuffle's
         output, if that one is checked too)."""
-        terms: Future[ProofTerms] = self._run(weigh, statement, proof)
+        terms: Future[ProofTerms] = self._run(weigh, statement, proof, self._weight)
         before = None
-        if self._open is not None and self._open[0] is statement.inputs:
+        if self._open is not None and self._open[0] == statement.inputs:
             before = self._open[1]
             self._open = None
         self._close_open()
@@ -111,3 +121,14 @@ class ChainCheck:
             ok = False
         if not ok:
             verify_each(self._pairs)
+
+
+def verify_batch(
+    pairs: Iterable[tuple[ShuffleStatement, ShuffleProof]], weight: Weight = fresh_weight
+) -> None:
+    """Check the shuffles of `pairs` (a chain in seat order, or several) in one batch, at once;
+    if it fails, check them one by one in that order and blame the first that fails."""
+    check = ChainCheck(run_on(None), weight)
+    for statement, proof in pairs:
+        check.add(statement, proof)
+    check.result()

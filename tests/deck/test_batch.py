@@ -12,8 +12,8 @@ import pytest
 
 from fairdeal.p2p.deck import LoopbackTable, ProofError
 from fairdeal.p2p.deck import batch as batch_module
-from fairdeal.p2p.deck.batch import verify_batch
 from fairdeal.p2p.deck.cards import card_point
+from fairdeal.p2p.deck.chain_check import verify_batch
 from fairdeal.p2p.deck.group import G, L, Point, add
 from fairdeal.p2p.deck.keys import SecretKey, joint_key
 from fairdeal.p2p.deck.masking import initial_deck

@@ -7,7 +7,7 @@ import pytest
 import rbcl
 
 from fairdeal.p2p.deck import Slot, wire
-from fairdeal.p2p.deck.batch import verify_batch
+from fairdeal.p2p.deck.chain_check import verify_batch
 from fairdeal.p2p.deck.messages import ShuffleMessage, parse_message
 from fairdeal.p2p.deck.shuffle import ShuffleStatement, verify
 
