@@ -108,9 +108,7 @@ def successor(state: StateT) -> tuple[StateT, dict[str, Any]]:
 def answered(state: StateT) -> Step[StateT, Never]:
     """`state` with its first request answered and nothing else changed: the commonest step
     (a Deal or a NewDeck served), made without a Transaction."""
-    next_state = _new(type(state))
-    values = next_state.__dict__
-    values.update(state.__dict__)
+    next_state, values = successor(state)
     values["pending"] = state.pending[1:]
     return _new_tuple(Step, (next_state, (), ()))
 
