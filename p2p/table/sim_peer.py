@@ -75,7 +75,7 @@ async def serve(args: argparse.Namespace) -> int:
     emit({"port": port, "seat": seat})
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     wiring = json.loads(line)
-    # A new table: the mesh first, as a lobby's seat has it (p2p/table/gather.py, `form_mesh`),
+    # A new table: the mesh first, as a lobby's seat has it (p2p/lobby/session.py, `form_mesh`),
     # so the table's setup waits on no handshake. A restarted seat (dialling all): its table
     # first, as before, so that it answers the `need` a seat sends as soon as their channel is
     # up (only its transcript may hold its last envelopes).

@@ -1,5 +1,5 @@
 """A simulated seat starts its table only once its channels to every seat are up, as a lobby's
-seat does (p2p/table/gather.py, `form_mesh`), so the table's setup waits on no handshake; the
+seat does (p2p/lobby/session.py, `form_mesh`), so the table's setup waits on no handshake; the
 connecting is reported apart (`mesh_seconds`)."""
 
 from __future__ import annotations
