@@ -23,12 +23,15 @@ def held_up_by(table: TableDriver, log: TableLog, me: int) -> dict[int, tuple[st
     """The other seats the table waits for, with what each owes (`TableDriver.owes`: the seat
     whose turn it is, every seat that owes shares, a give-away's giver; in a phase in steps what
     each owes to the step under way). A seat whose next envelope is already here is not silent:
-    the log holds it for others."""
+    the log holds it for others. Only that one counts (protocol.md 10.6): an envelope for a
+    later place, which any seat may sign and the relay carries everywhere, hides no staller."""
     if table.expected_seat() is None:
         return {}
-    sent = {envelope.seat for envelope in log.buffered}
-    owed = {seat: what for seat, what in table.owes().items() if seat not in sent}
-    owed.pop(me, None)
+    owed = {
+        seat: what
+        for seat, what in table.owes().items()
+        if seat != me and not log.holds(seat, log.next_seq(seat))
+    }
     return owed
 
 

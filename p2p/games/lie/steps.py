@@ -96,6 +96,8 @@ class StepLedger:
             return owing
         for seat in range(table.seats):
             what = []
+            if seat in self.unproved_before:  # began the step with no reason but its claim
+                what.append(f"the opening of step {self.step}")
             if self.owed.get(seat):
                 what.append(f"its step {self.step + 1} envelope with shares")
             dealing = table._dealing_to(seat)
