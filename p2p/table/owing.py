@@ -58,6 +58,17 @@ def owed_now(table: TableDriver) -> dict[int, tuple[str, ...]]:
     return {expect.seat: (expect_words(table, expect),)}
 
 
+def owed_off_the_log(table: TableDriver) -> frozenset[int]:
+    """The seats the table waits for whose debt no envelope pays: a give-away's giver owes a
+    private forward (protocol.md 10.8), so an envelope it signed, even its next, does not show
+    it is not silent."""
+    transfer = table.pending_transfer()
+    expect = table.expected()
+    if transfer is None or expect is None or expect.kind != table.received_kind:
+        return frozenset()
+    return frozenset({transfer.from_seat})
+
+
 def shares_purpose(service: Service) -> str:
     request = service.requests[0]
     if isinstance(request, Reveal):

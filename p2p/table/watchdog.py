@@ -16,6 +16,7 @@ from collections.abc import Callable
 from fairdeal.p2p.log.tablelog import TableLog
 from fairdeal.p2p.table.api import SeatStatus, TableEvent
 from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.owing import owed_off_the_log
 from fairdeal.p2p.table.withheld import WithheldReveal, withheld_reveal
 
 
@@ -24,15 +25,16 @@ def held_up_by(table: TableDriver, log: TableLog, me: int) -> dict[int, tuple[st
     whose turn it is, every seat that owes shares, a give-away's giver; in a phase in steps what
     each owes to the step under way). A seat whose next envelope is already here is not silent:
     the log holds it for others. Only that one counts (protocol.md 10.6): an envelope for a
-    later place, which any seat may sign and the relay carries everywhere, hides no staller."""
+    later place, which any seat may sign and the relay carries everywhere, hides no staller;
+    nor does any envelope hide a giver that owes its private forward."""
     if table.expected_seat() is None:
         return {}
-    owed = {
+    private = owed_off_the_log(table)
+    return {
         seat: what
         for seat, what in table.owes().items()
-        if seat != me and not log.holds(seat, log.next_seq(seat))
+        if seat != me and (seat in private or not log.holds(seat, log.next_seq(seat)))
     }
-    return owed
 
 
 class SilenceWatch:

@@ -31,8 +31,9 @@ from fairdeal.p2p.table.watchdog import SilenceWatch, held_up_by
 from .cheaters import WithholdingTable
 from .lie_sansio import LieSansIO, quick_options
 from .sansio import SansIOTable
+from .test_gift_forwards import GIVE_TO, givers
 from .test_lie_lockstep_attacks import drop_steps_of, no_claims, quiet
-from .test_owes import SilentAfterDoubt
+from .test_owes import SilentAfterDoubt, WithholdingGiver
 
 LIMIT = 30.0
 
@@ -245,3 +246,30 @@ def test_a_withheld_coin_reveal_can_still_be_ended_after_a_later_envelope() -> N
         assert watch.withheld is not None and watch.withheld.seat == last
         assert watch.withheld.commitment.seat == last
         assert watch.withheld.commitment.body["kind"] == "deck.coin.commit"
+
+
+def test_a_giver_withholding_its_forward_stays_named_whatever_it_signs() -> None:
+    """A give-away's forward is private, not an envelope (10.8): a giver that withholds it and
+    signs its next envelope anyway is still what the receiver's table waits for."""
+    giver = 0
+    receiver = GIVE_TO[giver]
+    table = SansIOTable(3, LarryOptions(short_game=True), seed=3, tables={giver: WithholdingGiver})
+    table.run(givers())  # settles when the table waits for the gift
+    at_receiver = table.tables[receiver]
+    assert at_receiver.pending_transfer() is not None
+    log = table.logs[receiver]
+    next_one = sign_envelope(
+        table.ids[giver],
+        table=log.roster.table,
+        seat=giver,
+        seq=log.next_seq(giver),
+        prev=log.head,
+        kind="larry.act",
+        body={"ahead": True},
+    )
+    for each in table.logs:
+        assert each.receive(next_one, culprit=f"seat {giver}") == []
+    named = held_up_by(at_receiver, log, receiver)
+    assert named == {giver: ("a give-away forward",)}
+    (status,) = [e for e in screen(at_receiver, log, receiver)[1] if isinstance(e, SeatStatus)]
+    assert status.seat == giver and status.owes == ("a give-away forward",)
