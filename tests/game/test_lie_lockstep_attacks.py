@@ -282,6 +282,17 @@ def test_a_seat_that_withholds_its_shares_is_named_with_what_it_owes() -> None:
     assert any("shares for 1 card" in what for what in owes[2])
 
 
+def test_a_withheld_opening_is_named_as_the_opening_not_as_a_claim() -> None:
+    """Seat 1 begins step 1 with its claim alone, so its commitment must open to a claim in
+    step 2, which it never signs: every peer shows it owing that opening (before, "a claim (2
+    card(s) to take)", as if it had claimed nothing)."""
+    net = quiet(3, seed=28)
+    net.tables[CHEATER].publish_action(Claim(net.tables[CHEATER].claimable()[0]))
+    net.run(claims=no_claims, tamper=drop_steps_of(CHEATER, after=1))
+    for table in net.tables:
+        assert table.owes()[CHEATER] == ("the opening of step 1",)
+
+
 def test_a_step_without_the_opening_it_owes_is_a_fault_with_the_commitment_as_evidence() -> None:
     def tamper(seat: int, item: Publish | Private) -> Publish | Private:
         is_step = seat == CHEATER and isinstance(item, Publish) and item.kind == STEP
