@@ -26,7 +26,7 @@ from __future__ import annotations
 from fairdeal.engine.errors import *  # noqa: F403 (the errors every game shares)
 from fairdeal.engine.game import Game
 from fairdeal.engine.lie import errors as _errors
-from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side, side_of
 from fairdeal.engine.lie.cards import BACK_OF, DECK, LieCard, card_names, fronts_behind
 from fairdeal.engine.lie.errors import *  # noqa: F403 (The Lie's own errors)
 from fairdeal.engine.lie.events import Event, Violation
@@ -57,6 +57,7 @@ __all__ = [
     "fronts_behind",
     "legal_actions",
     "new_game",
+    "side_of",
     "view_for",
 ]
 __all__ += _errors.__all__

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from fairdeal.engine.errors import UnknownAction
 from fairdeal.engine.records import quick_init
 from fairdeal.engine.requests import Ack, Arrangement, Faces, Resolution
 
@@ -19,12 +20,24 @@ __all__ = [
     "Play",
     "Resolution",
     "Side",
+    "side_of",
 ]
 
 
 class Side(StrEnum):
     LEFT = "left"
     RIGHT = "right"
+
+
+_SIDE_NAMES = frozenset({"left", "right"})
+
+
+def side_of(seat: int, value: object) -> Side:
+    """The side a Place names, or UnknownAction naming `seat`: a Place is built from anything
+    (a list, a map), and only the two sides' names are a side."""
+    if not isinstance(value, str) or value not in _SIDE_NAMES:
+        raise UnknownAction(seat, f"side must be left or right, not {value!r:.40}")
+    return Side(value)
 
 
 @quick_init

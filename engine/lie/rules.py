@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from fairdeal.engine.events import Violation
 from fairdeal.engine.lie import errors as E
-from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
+from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side, side_of
 from fairdeal.engine.lie.cards import BACK_OF, COLOUR_OF, DECK_SIZE, NUMBER_OF
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.events import (
@@ -251,9 +251,7 @@ def _place_action(state: LieState, seat: int, action: Place) -> LieStep:
         )
     side = action.side
     if side is not _RIGHT and side is not _LEFT:
-        if side not in _SIDES:
-            raise E.UnknownAction(seat, f"side must be left or right, not {side!r}")
-        side = Side(side)
+        side = side_of(seat, side)
     hand = state.hands[seat]
     if len(hand) + 1 < state.options.hand_size:  # the hand is not complete yet: the commonest
         new_state, values = successor(state)
@@ -299,7 +297,6 @@ def _place(tx: Transaction, seat: int, slot: int, side: Side) -> None:
         _end_build(tx)
 
 
-_SIDES = frozenset({"left", "right"})
 _LEFT, _RIGHT = Side.LEFT, Side.RIGHT  # module constants: an enum member's lookup costs 0.1 µs
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from fairdeal.engine.lie import Claim
+from fairdeal.engine.lie import Claim, Place, UnknownAction
 from fairdeal.p2p.canonical import NotCanonical
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.games.lie.table import STEP, LieTable
@@ -354,6 +354,19 @@ def test_a_seat_that_never_places_its_card_is_named() -> None:
     net = LieSansIO(3, quick_options(hand_size=3), seed=31, classes={2: NeverPlaces})
     net.run(claims=claims)
     assert any("a placement" in what for what in net.tables[0].owes().get(2, ()))
+
+
+def test_a_place_with_a_side_that_is_no_name_is_refused_naming_the_seat() -> None:
+    """`Place(["left"])` from Python is refused with the seat named, and nothing is queued
+    (before, a TypeError from the engine, or a ValueError from the table)."""
+    net = LieSansIO(3, quick_options(hand_size=3), seed=31)
+    net.run(claims=greedy_claims(net.rng, 1), until=lambda n: n.tables[0].can_place())
+    table = net.tables[0]
+    for side in (["left"], {"left": 1}, "up"):
+        with pytest.raises(UnknownAction, match="left or right") as info:
+            table.publish_action(Place(side))  # type: ignore[arg-type]
+        assert info.value.seat == 0
+    assert not table.outbox and table.can_place()
 
 
 # -- bounded growth -------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from fairdeal.engine.lie import (
     Play,
     Side,
     SlotTaken,
+    side_of,
 )
 from fairdeal.engine.lie.codec import action_from_data, to_data
 from fairdeal.engine.requests import Arrange, Deal
@@ -268,7 +269,7 @@ class LieTable(TableDriver):
         if isinstance(action, Place):
             if check and not self.can_place():
                 raise IllegalAction(self.me, "nothing to place (T3)")
-            self._want_place = Side(action.side)
+            self._want_place = side_of(self.me, action.side)
             self._sign_step_if_due([])
             return
         if check:

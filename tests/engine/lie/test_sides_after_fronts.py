@@ -120,6 +120,21 @@ def test_T3_nothing_to_place_and_a_bad_side_are_refused() -> None:
     assert driver.state.unplaced[1] is None
 
 
+@pytest.mark.parametrize("side", [["left"], {"left": 1}, ("right",), b"left", None, 0])
+def test_T3_a_side_that_is_no_name_is_refused_naming_the_seat(side: object) -> None:
+    """A Place is built from anything in Python: a list or a map (unhashable) is refused like
+    any other bad side, never a TypeError, and nothing changes."""
+    driver = _driver()
+    driver.act(1, Claim(driver.state.table[0]))
+    driver.act(1, Claim(driver.state.table[0]))
+    state = driver.state
+    for attempt in (apply, lambda s, seat, a: check_action(view_for(s, {}, seat), a)):
+        with pytest.raises(UnknownAction, match="left or right") as info:
+            attempt(state, 1, Place(side))  # type: ignore[arg-type]
+        assert info.value.seat == 1
+    assert driver.state is state and driver.state.unplaced[1] is not None
+
+
 def test_T3_done_goes_to_the_first_hand_completed_not_the_first_last_claim() -> None:
     driver = _driver(hand_size=2)
     driver.act(0, Claim(driver.state.table[0]))
