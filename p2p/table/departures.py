@@ -8,6 +8,7 @@ relayed copy of one already taken is old. A seat that connects again took its se
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table import left_file
 from fairdeal.p2p.table.api import SeatLeft, SeatReturned, TableEvent
-from fairdeal.p2p.table.leaving import parse_left
+from fairdeal.p2p.table.leaving import LeftMessage, parse_left
 
 log = logging.getLogger("fairdeal.table")
 
@@ -42,7 +43,10 @@ class Departures:
         self._emit = emit
         self._closed = closed
         self.left: dict[int, str] = {}  # seats that left the table, with their reason
-        self._seen: set[bytes] = set()  # every `left` already taken (a relayed copy is old)
+        # per seat, the `left`s taken since it last left (a relayed copy of one is old) and
+        # the heads of those kept in the file: both bounded (left_file.MAX_KEPT_PER_SEAT)
+        self._seen: dict[int, deque[bytes]] = {}
+        self._kept: dict[int, set[bytes]] = {}
 
     def on_left(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         """A seat's signed `left` (from it, or relayed): keep it as evidence, show it once, pass
@@ -54,13 +58,19 @@ class Departures:
             return
         if left.seat == self.me or left.seat in self.left or self._closed():
             return
-        if left.signed in self._seen:  # a relayed copy of one it came back from
+        if left.signed in self._seen.get(left.seat, ()):  # a relayed copy of an old one
             return
-        self._seen.add(left.signed)
-        left_file.append_left(self.transcript, left)
+        self._note(left)
         self.left[left.seat] = left.reason
         self._emit(SeatLeft(left.seat, left.reason))
-        self.mesh.broadcast(left.to_wire(), exclude={peer.key, self.roster.keys[left.seat]})
+        self.send(left, exclude={peer.key, self.roster.keys[left.seat]})
+
+    def send(self, left: LeftMessage, exclude: set[bytes] | frozenset[bytes] = frozenset()) -> int:
+        """Send `left` to every connected seat but `exclude`; returns how many got it. A
+        watcher gets `watching` and `env` alone (protocol.md 4.8): a seat that leaves closes
+        its watchers' channels, and another seat's `left` is no entry of the log it watches."""
+        watchers = {key for key in self.mesh.peers if self.roster.seat_of(key) is None}
+        return self.mesh.broadcast(left.to_wire(), exclude={*exclude, *watchers})
 
     def connected(self, seat: int | None) -> None:
         """A seat (re)connected: one that left closed its connections, so it took its seat back."""
@@ -72,9 +82,24 @@ class Departures:
         """After a restart: the seats that had left (kept beside the transcript) are still gone
         until they connect again; our own `left`, if any, is the one we are coming back from."""
         for message in left_file.read_left(self.transcript, self.roster):
-            self._seen.add(message.signed)
+            self._note(message, in_file=True)
             connected = self.roster.keys[message.seat] in self.mesh.peers  # it is back already
             if message.seat != self.me and not connected:
                 self.left[message.seat] = message.reason
                 self._emit(SeatLeft(message.seat, message.reason))
         left_file.clear_ended(self.transcript)
+
+    def _note(self, left: LeftMessage, in_file: bool = False) -> None:
+        """Remember `left` as taken, and keep it in the file (unless it is there: `in_file`)
+        when the seat has no `left` kept at that head and has not used its share of the file."""
+        seen = self._seen.setdefault(left.seat, deque(maxlen=left_file.MAX_KEPT_PER_SEAT))
+        seen.append(left.signed)
+        heads = self._kept.setdefault(left.seat, set())
+        if in_file:
+            heads.add(left.head)
+            return
+        if left.head in heads or len(heads) >= left_file.MAX_KEPT_PER_SEAT:
+            log.info("seat %s left again; its %d kept `left`s suffice", left.seat, len(heads))
+            return
+        heads.add(left.head)
+        left_file.append_left(self.transcript, left)

@@ -28,6 +28,10 @@ from fairdeal.p2p.net.framing import (
 )
 from fairdeal.p2p.table.leaving import LeftMessage, parse_left
 
+# A seat's `left` messages kept beside a transcript: one per log head, at most this many. A seat
+# that leaves and comes back again and again shows each time, but cannot grow the file further.
+MAX_KEPT_PER_SEAT = 16
+
 
 def left_path(transcript: Path) -> Path:
     """Where a peer keeps the signed `left` messages of its table (protocol.md 10.12)."""

@@ -367,7 +367,7 @@ class TablePeer:
         # take this seat back by itself (`resume` does, on purpose)
         left_file.append_left(self.transcript_path, message)
         left_file.mark_ended(self.transcript_path, self._seat, message.reason)
-        sent = self.mesh.broadcast(message.to_wire())
+        sent = self.departures.send(message)
         log.info("seat %s left the table (%s); told %d seat(s)", self._seat, reason, sent)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(LEAVE_FLUSH_S):

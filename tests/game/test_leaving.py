@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,9 @@ from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE
 from fairdeal.p2p.table.api import SeatLeft, TableEnded
+from fairdeal.p2p.table.departures import Departures
 from fairdeal.p2p.table.leaving import LEFT_DOMAIN, parse_left, sign_left
+from fairdeal.p2p.table.left_file import MAX_KEPT_PER_SEAT, read_left
 from fairdeal.p2p.table.peer import TablePeer, left_path
 
 from .support import identity, open_table
@@ -105,3 +108,62 @@ def test_a_left_reason_is_printable_and_short() -> None:
     parsed = parse_left(message.to_wire(), ROSTER, "x")
     assert parsed.reason.isprintable() and len(parsed.reason) == 200
     assert len(message.signed) < MAX_FRAME_SIZE and LEFT_DOMAIN.endswith(b"\0")
+
+
+class StubMesh:
+    """What `Departures` asks of a mesh: who is connected, and who a broadcast reaches."""
+
+    def __init__(self, *connected: bytes) -> None:
+        self.peers: dict[bytes, object] = dict.fromkeys(connected)
+        self.reached: list[set[bytes]] = []
+
+    def broadcast(self, message: dict[str, object], exclude: Iterable[bytes] = ()) -> int:
+        reached = set(self.peers) - set(exclude)
+        self.reached.append(reached)
+        return len(reached)
+
+
+def test_a_left_goes_to_the_seats_never_to_a_watcher(tmp_path: Path) -> None:
+    """protocol.md 4.8: a watcher receives `watching` and `env` alone. Neither a seat's own
+    `left` nor one it relays goes to a watcher connected to it (before, both did)."""
+    seats = [identity(s) for s in range(3)]
+    roster = Roster(b"t" * 16, tuple(s.key for s in seats))
+    watcher = identity(7)
+    mesh = StubMesh(seats[1].key, seats[2].key, watcher.key)
+    departures = Departures(0, roster, mesh, tmp_path / "t", [].append, lambda: False)  # type: ignore[arg-type]
+    gone = sign_left(seats[1], roster, 1, b"h" * 32, "peer1 left")
+    departures.on_left(seats[1].public, gone.to_wire())  # relayed
+    assert mesh.reached == [{seats[2].key}]
+    own = sign_left(seats[0], roster, 0, b"h" * 32, "peer0 ended the table")
+    assert departures.send(own) == 2
+    assert mesh.reached[1] == {seats[1].key, seats[2].key}
+
+
+def test_a_seat_leaving_and_returning_again_and_again_cannot_grow_the_left_file(
+    tmp_path: Path,
+) -> None:
+    """Each `left` of a seat that comes back and leaves again is shown, but the file beside the
+    transcript keeps one per log head and at most MAX_KEPT_PER_SEAT per seat (protocol.md
+    10.12); before, every one was appended, without bound."""
+    transcript = tmp_path / "table.fairdeal"
+    shown: list[object] = []
+    departures = Departures(0, ROSTER, StubMesh(), transcript, shown.append, lambda: False)  # type: ignore[arg-type]
+    griefer = identity(1)
+    sent = 0
+    for head in range(3 * MAX_KEPT_PER_SEAT):
+        for reason in ("bye", "bye again"):  # a second `left` at the same head
+            message = sign_left(griefer, ROSTER, 1, bytes([head]) * 32, f"{reason} {head}")
+            departures.on_left(griefer.public, message.to_wire())
+            departures.connected(1)  # it comes back
+            sent += 1
+    assert len([e for e in shown if isinstance(e, SeatLeft)]) == sent  # every one shown
+    kept = read_left(transcript, ROSTER)
+    assert len(kept) == MAX_KEPT_PER_SEAT
+    assert len({m.head for m in kept}) == MAX_KEPT_PER_SEAT  # one per head
+    # After a restart the file's share is still used up: nothing more is kept.
+    again = Departures(0, ROSTER, StubMesh(), transcript, shown.append, lambda: False)  # type: ignore[arg-type]
+    again.restore()
+    again.connected(1)
+    later = sign_left(griefer, ROSTER, 1, b"\xff" * 32, "bye for good")
+    again.on_left(griefer.public, later.to_wire())
+    assert len(read_left(transcript, ROSTER)) == MAX_KEPT_PER_SEAT
