@@ -9,11 +9,12 @@ from pathlib import Path
 
 from fairdeal.engine.bots import make_bot
 from fairdeal.engine.larry import legal_actions
+from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.table.api import SeatStatus
 from fairdeal.p2p.table.peer import TablePeer
 
 from .cheaters import GiverBot
-from .support import open_table, play_to_end
+from .support import identity, open_table, play_to_end
 from .test_gift_forwards import GIVE_TO
 from .test_owes import WithholdingGiver
 
@@ -127,3 +128,39 @@ async def first_holdup(peer: TablePeer, after: int, count: int = 1) -> dict[int,
                 if len(named) >= count:
                     return named
     raise AssertionError("the session closed")
+
+
+async def test_a_silent_seat_that_signs_ahead_is_still_shown_holding_up_the_game(
+    tmp_path: Path,
+) -> None:
+    """The seat whose turn it is withholds its move and sends a valid envelope for the place
+    after it: every other peer holds that one, and still shows the seat holding up the game,
+    owing its turn (protocol.md 10.6: only a seat's next envelope counts). Before, any envelope
+    of the seat held here hid it from every screen."""
+    table = await open_table(3, tmp_path, silence_limit=LIMIT, wrap={SILENT: lambda bot: None})
+    silent = table.peers[SILENT]
+    others = [peer for peer in table.peers if peer.seat != SILENT]
+    try:
+        await silent.sync.wait_until(lambda: silent.table.my_turn(), timeout=30)
+        log = silent.sync.log
+        later = sign_envelope(
+            identity(SILENT),
+            table=table.roster.table,
+            seat=SILENT,
+            seq=log.next_seq(SILENT) + 1,
+            prev=log.head,
+            kind="larry.act",
+            body={"ahead": True},
+        )
+        table.meshes[SILENT].broadcast(later.to_wire())
+        for peer in others:
+            await peer.sync.wait_until(
+                lambda peer=peer: peer.sync.log.holds(SILENT, later.seq), timeout=30
+            )
+        marks = [len(peer.history) for peer in others]  # from here on it is held everywhere
+        for peer, mark in zip(others, marks, strict=True):
+            status = await status_of(peer, holding_up=True, after=mark)
+            assert status.owes == ("its turn",) and status.waiting_seconds >= LIMIT
+        assert all(peer.table.fault is None for peer in table.peers)
+    finally:
+        await table.close()
