@@ -43,8 +43,8 @@ class Departures:
         self._emit = emit
         self._closed = closed
         self.left: dict[int, str] = {}  # seats that left the table, with their reason
-        # per seat, the `left`s taken since it last left (a relayed copy of one is old) and
-        # the heads of those kept in the file: both bounded (left_file.MAX_KEPT_PER_SEAT)
+        # per seat, its latest `left`s taken (a relayed copy of one is old) and the heads of
+        # those kept in the file: both bounded (left_file.MAX_KEPT_PER_SEAT)
         self._seen: dict[int, deque[bytes]] = {}
         self._kept: dict[int, set[bytes]] = {}
 
