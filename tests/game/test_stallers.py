@@ -66,7 +66,7 @@ def screen(table: TableDriver, log: TableLog, me: int) -> tuple[SilenceWatch, li
     watch = SilenceWatch(me, LIMIT, lambda: (table, log), lambda _seat: True, shown.append)
     start = watch.waiting_since
     watch.check(start)  # the table begins to wait
-    watch.check(start + LIMIT)
+    watch.check(start + 2 * LIMIT)  # past the limit, whatever the float rounding
     return watch, shown
 
 
@@ -77,7 +77,7 @@ def assert_named(
     owed: str,
 ) -> SeatStatus:
     """Every honest peer names the staller, owing `owed` (among what it owes), in `owes()`, in
-    `held_up_by` and on its screen; returns the status seat 0's screen shows."""
+    `held_up_by` and on its screen; returns the status the first honest peer's screen shows."""
     statuses = []
     for me, (table, log) in enumerate(zip(tables, logs, strict=True)):
         if me == staller:
