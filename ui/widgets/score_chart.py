@@ -18,7 +18,7 @@ EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
 def bar(value: int, top: int, width: int = BAR_WIDTH) -> str:
-    """|value| as a bar growing rightwards, `width` characters at most (top: the largest |value|)."""
+    """|value| as a bar growing rightwards, `width` characters at most (top: largest |value|)."""
     if top <= 0 or value == 0:
         return ""
     eighths = max(1, round(abs(value) / top * width * 8))

@@ -18,7 +18,7 @@ HELP_TEXT = """\
 | doubt view | yours: space next card · Enter all, then close · Esc close now |
 | | other seats': turns over by itself, closes on your turn (the log has it) |
 
-## Rules (ids from RULINGS.md)
+## Rules (each id as in RULES.md)
 - **L1** 54 cards: numbers 7…−2, 13 action cards, 3 gloat cards. **L2** Every card carries
   one Larry symbol (a minus point left in hand). **L3** 2–8 players, 12 to 5 cards each.
 - **L4** Limit 7, clockwise; *change direction* flips it: direction reverses, limit 7↔5.

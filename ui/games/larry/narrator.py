@@ -102,7 +102,7 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
             gloat_note = f", {counted(gloats, 'gloat card')}" if gloats else ""
             return (
                 f"The pile adds up to {total} (said {announced}{gloat_note}): the total was "
-                f"{verdict}. {names[loser]} picks up (L9; doubter {names[doubter]}, "
+                f"{verdict}. {names[loser]} picks up 2 (L9; doubter {names[doubter]}, "
                 f"last player {names[last]})."
             )
         case ev.LarryPenalty(seat):

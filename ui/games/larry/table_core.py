@@ -269,7 +269,12 @@ class LarryTableCore(Screen[None], TablePresence):
         if self._replaying and not asked:
             return  # resuming: the scores so far are in the log (and s shows them)
         scores = list(self.hand_scores)
-        title = "Game over" if winners is not None else f"Scores after hand {len(scores)}"
+        if winners is not None:
+            title = "Game over"
+        elif scores:
+            title = f"Scores after hand {len(scores)}"
+        else:
+            title = "Scores: no hand has ended yet (L18)"
         self._queue_modal(
             lambda: ScoresScreen(self.session.seats, scores, winners, title),
             # a hand's scores not seen before our next move are old news in the next hand
