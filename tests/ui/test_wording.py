@@ -168,3 +168,12 @@ def test_the_doubts_loser_picks_up_two() -> None:
     resolved = DoubtResolved(1, 0, 9, 7, 0, False, 0, (3, 4), (0, 2))
     line = event_text(resolved, ["Tess", "Ada", "Ben"], None)
     assert "Tess picks up 2 (L9; doubter Ada, last player Tess)" in line
+
+
+def test_larrys_help_says_the_idea_plainly_for_a_newcomer() -> None:
+    """L6, L9: the new running total is said; never above the limit, so a card that takes the
+    pile over forces a lie; the last player answers for the whole pile."""
+    idea = LARRY_HELP.split("## The idea", 1)[1].split("##", 1)[0]
+    assert "say the new total" in idea
+    assert "never more than the limit" in idea and "you must lie" in idea
+    assert "the last player answers for the whole pile" in idea
