@@ -177,3 +177,27 @@ def test_larrys_help_says_the_idea_plainly_for_a_newcomer() -> None:
     assert "say the new total" in idea
     assert "never more than the limit" in idea and "you must lie" in idea
     assert "the last player answers for the whole pile" in idea
+
+
+def test_the_replay_names_a_gift_to_its_giver_and_taker_only() -> None:
+    """`replay --plain` tells the owner's gift as the app does (L11): "gave a 7", where it said
+    "gave a card" though the owner knew it was a 7; another seat's gift stays "a card"."""
+    from types import SimpleNamespace
+
+    from fairdeal.engine.larry.cards import deck_of
+    from fairdeal.engine.larry.events import CardGiven
+    from fairdeal.engine.larry.options import LarryOptions
+    from fairdeal.ui.screen_game import screen_game
+
+    deck = deck_of(LarryOptions())
+    seven = next(card.id for card in deck if card.name == "7")
+    names = ["Tess", "Ada (bot)", "Ben (bot)"]
+    record = screen_game("larry")
+    ours = SimpleNamespace(seat=0, knowledge={12: seven}, deck=deck)
+    assert (
+        record.event_text(CardGiven(0, 2, 12), names, ours) == "Tess gave a 7 to Ben (bot) (L11)."
+    )
+    theirs = SimpleNamespace(seat=0, knowledge={}, deck=deck)
+    assert record.event_text(CardGiven(1, 2, 12), names, theirs) == (
+        "Ada (bot) gave a card to Ben (bot) (L11)."
+    )
