@@ -114,7 +114,7 @@ def apply(state: LarryState, seat: int, action: Action | Resolution) -> LarrySte
         if kind is AcceptOut:
             return _accept_out(state, seat)
         raise E.MustDoubtOrAccept(
-            seat, f"seat {state.out_seat} went out: doubt or accept, nothing else (L16)"
+            seat, f"seat {state.out_seat} went out: doubt or let it go, nothing else (L16)"
         )
     if kind is PlayFaceUp:
         assert isinstance(action, PlayFaceUp)

@@ -115,7 +115,7 @@ class RecordReader:
         try:
             fields = msgpack.unpackb(body, raw=False, strict_map_key=True)
         except (ValueError, msgpack.UnpackException) as exc:
-            raise RecordError(self.path, offset, f"is damaged ({exc})") from None
+            raise RecordError(self.path, offset, f"is not one msgpack value ({exc})") from None
         if not isinstance(fields, dict):
             raise RecordError(self.path, offset, "is not a record (a map)")
         if self._keyed and not isinstance(fields.get("k"), str):

@@ -89,7 +89,7 @@ class LiveAudit:
         except AuditStop as stop:
             report.fault = stop.fault
             return
-        report.signed_roster = signed is not None
+        report.take_signed_roster(signed)
         self.replay = LogReplay(roster, report, signed, Follow(on_applied=on_applied))
 
     @property

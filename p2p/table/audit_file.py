@@ -24,7 +24,13 @@ from fairdeal.p2p.log.transcript import (
 )
 from fairdeal.p2p.table.audit_evidence import check_evidence, withheld
 from fairdeal.p2p.table.audit_replay import Follow, LogReplay
-from fairdeal.p2p.table.audit_report import AuditFault, AuditReport, AuditStop, file_fault
+from fairdeal.p2p.table.audit_report import (
+    NOT_A_TRANSCRIPT,
+    AuditFault,
+    AuditReport,
+    AuditStop,
+    file_fault,
+)
 from fairdeal.p2p.table.left_file import departures, read_left
 
 
@@ -82,8 +88,8 @@ class FileAudit:
             ) from None
         except TranscriptError as error:
             what = (
-                "not a transcript"
-                if first is None
+                NOT_A_TRANSCRIPT
+                if first is None or first.kind != "header"
                 else f"not a version {TRANSCRIPT_VERSION} fairdeal transcript"
             )
             raise AuditStop(AuditFault(None, what, str(error), offset=0)) from None
@@ -92,7 +98,7 @@ class FileAudit:
         report.seat, report.seats, report.table = seat, len(roster.keys), roster.table
         report.roster = [fingerprint(key) for key in roster.keys]
         signed_roster = signed_roster_of(first.fields, roster)
-        report.signed_roster = signed_roster is not None
+        report.take_signed_roster(signed_roster)
         self.replay = LogReplay(roster, report, signed_roster, self.follow)
         for record in records:
             if record.kind == "header":

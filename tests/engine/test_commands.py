@@ -32,7 +32,7 @@ def test_play_runs_a_whole_short_game_from_piped_input() -> None:
     out = result.stdout
     assert "Your hand:" in out
     assert "Limit 7 (clockwise). Announced total: 0." in out
-    assert "Cards held: Seat 1 (heuristic): 9, Seat 2 (heuristic): 9" in out
+    assert "Cards held: Ada (bot): 9, Ben (bot): 9" in out
     assert "Game over. Winner:" in out
 
 
@@ -54,7 +54,7 @@ def test_play_with_numbered_choices_and_a_bad_answer(monkeypatch: pytest.MonkeyP
     assert game.play() == 1  # the answers run out: the game is abandoned, not crashed
     text = "\n".join(out)
     assert text.count("Please type one of the numbers shown.") == 2
-    assert "Seat 0 (you) played a card face-down and said -5." in text
+    assert "Player played a card face-down and said -5." in text
     assert "Input ended" in text
 
 
@@ -146,15 +146,18 @@ def test_play_asks_which_card_to_give_away() -> None:
     view = view_for(driver.state, driver.knowledge[0], 0)
     entries = game._menu(view)
     number = next(
-        i for i, entry in enumerate(entries, 1) if "[Give away 1] face-up at Seat 2" in entry.text
+        i
+        for i, entry in enumerate(entries, 1)
+        if "[Give away 1] face-up at Ben (bot)" in entry.text
     )
     answers = iter([str(number), "1"])  # that entry, then the first card offered: the 7
     game.read = lambda _: next(answers, None)
     assert game.play() == 1  # the scripted answers run out later
     text = "\n".join(out)
     assert "[1] give 7" in text
-    assert "Seat 0 (you) played a 'give away 1' face-up against Seat 2 (random)." in text
-    assert "Seat 0 (you) gave a card to Seat 2 (random) (L11)." in text
+    assert "Player played a 'give away 1' face-up against Ben (bot)." in text
+    # the giver knows the card it gave (L11): the 7, not "a card"
+    assert "Player gave a 7 to Ben (bot) (L11)." in text
 
 
 def test_selfplay_lie_json_heuristic_against_random(capsys: pytest.CaptureFixture[str]) -> None:
@@ -211,4 +214,29 @@ def test_plain_prompts_refuse_an_absurd_announcement_and_go_on() -> None:
     assert (
         "Not allowed: announced -99999999999999999999: an announcement is at least -99 (L6)" in text
     )
-    assert "Seat 0 (you) played a card face-down and said -99." in text
+    assert "Player played a card face-down and said -99." in text
+
+
+def test_plain_offers_two_cards_of_a_kind_once() -> None:
+    """Two 'pick up 2' cards make the same move, and two 7s the same gift: one menu line each,
+    as the app's one card per kind (the plain menu listed each twice)."""
+    import random
+
+    from fairdeal.engine.larry.view import view_for
+    from fairdeal.engine.selfplay import make_bots
+    from fairdeal.ui.games.larry.plain import TextGame
+    from tests.engine.larry_deals import driver_with_hands
+
+    hands = [["pick_up_2", "pick_up_2", "give_away_1", "7", "7"]]
+    driver = driver_with_hands(hands, players=3)
+    out: list[str] = []
+    game = TextGame(driver, 0, make_bots("random", 3, random.Random(0)), lambda _: None, out.append)
+    texts = [entry.text for entry in game._menu(view_for(driver.state, driver.knowledge[0], 0))]
+    assert len(texts) == len(set(texts)), texts
+    assert texts.count("play [Pick up 2] face-up at Ada (bot)") == 1
+    gift = next(i for i, t in enumerate(texts, 1) if t.startswith("play [Give away 1] face-up"))
+    answers = iter([str(gift), "1"])
+    game.read = lambda _: next(answers, None)
+    game.play()
+    offered = [line for line in out if line.strip().startswith("[") and " give " in line]
+    assert sum("give 7" in line for line in offered) == 1, offered

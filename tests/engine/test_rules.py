@@ -220,3 +220,18 @@ def test_a_view_is_a_snapshot_of_what_the_seat_knew() -> None:
     assert len(driver.knowledge[0]) == len(known_before) + 2
     assert dict(view.knowledge) == known_before
     assert view.announced == 0 and view.pile == ()
+
+
+def test_after_going_out_the_refusal_says_the_keys_words() -> None:
+    """L16: after a seat goes out the next may only doubt or let it go (the key bar's words)."""
+    options = LarryOptions(numbers=((1, 6), (2, 6)), actions=(), gloats=0, hand_size=1)
+    driver = _RecordingOracle(2, options, seed=1)
+    seat = driver.state.to_act()
+    assert seat is not None
+    driver.act(seat, PlayFaceDown(driver.state.hands[seat][0], 1, larry=False))
+    state = driver.state
+    assert state.phase is Phase.GOING_OUT and state.out_seat == seat
+    nxt = state.to_act()
+    assert nxt is not None
+    with pytest.raises(E.MustDoubtOrAccept, match=r"went out: doubt or let it go, nothing else"):
+        driver.act(nxt, PlayFaceDown(state.hands[nxt][0], 1, larry=False))

@@ -86,3 +86,51 @@ def test_one_table_still_compares_entry_by_entry(
     shutil.copy(two_tables[0], copy)
     _, disagreement = audit_many([two_tables[0], copy])
     assert disagreement is None
+
+
+def test_a_verified_game_names_its_players_and_their_key_codes(
+    two_tables: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The result said "winner(s): seat 2" and a hex roster: players read names and compare the
+    key codes they were shown at the table (p2p/identity.py, fingerprint_code)."""
+    report = audit_transcript(two_tables[0])
+    assert report.names and len(report.codes) == report.seats
+    assert main(["audit", str(two_tables[0])]) == 0
+    out = capsys.readouterr().out
+    winners = ", ".join(f"{report.names[w]} (seat {w})" for w in report.winners)
+    assert f"winner(s): {winners};" in out
+    scores = ", ".join(f"{report.names[s]} {v:+d}" for s, v in enumerate(report.scores))
+    assert f"scores {scores};" in out
+    for seat, (name, code) in enumerate(zip(report.names, report.codes, strict=True)):
+        assert f"seat {seat} {name} (key code {code})" in out
+    assert "roster 0=" not in out
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"hello, this is a letter", b"", b"\x00\x00\x00\x03\x81\xa1k", b"\x00\x00\x00\x02\x01\x02"],
+)
+def test_a_file_that_is_no_transcript_is_called_that(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes
+) -> None:
+    """Said "damaged file (has an impossible length prefix …)" or "(is damaged (unpack(b)
+    received extra data.))": a file whose start is no header record never was a transcript."""
+    path = tmp_path / "letter.transcript"
+    path.write_bytes(content)
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: not a fairdeal transcript: "), out
+    assert "FAULT" not in out and "is damaged (" not in out
+
+
+def test_damage_after_the_header_is_named_damage_once(
+    two_tables: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = two_tables[0].read_bytes()
+    path = tmp_path / "extra.transcript"
+    # a record whose body is two msgpack values: "received extra data"
+    path.write_bytes(data + b"\x00\x00\x00\x02\xc0\xc0")
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"at byte {len(data)}: damaged file (the record is not one msgpack value (" in out, out
+    assert "is damaged (" not in out and "not a fairdeal transcript" not in out, out

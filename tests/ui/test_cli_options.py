@@ -138,3 +138,20 @@ def test_a_data_directory_that_cannot_be_used_is_a_cli_error(tmp_path: Path) -> 
     # (tests/ui/test_cli_errors.py checks the words).
     with pytest.raises((OSError, P2PError), match=str(not_a_directory)):
         run_app(TableSpec(), data_dir=not_a_directory, name=None, runner=lambda app: None)
+
+
+@pytest.mark.parametrize("command", [["bot", "--peer", "127.0.0.1:1"], ["watch", "127.0.0.1:1"]])
+def test_a_data_dir_naming_a_file_is_refused_by_name(
+    command: list[str],
+    tmp_path: Path,
+    no_app: list[argparse.Namespace],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--data-dir` naming a file said only "File exists" once the command had started."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    for given in (a_file, a_file / "inside"):
+        err = refused([*command, "--data-dir", str(given)], capsys)
+        assert f"{a_file} is a file, not a directory" in err, err
+        assert "File exists" not in err and err.startswith("usage: fairdeal"), err
+    assert not no_app

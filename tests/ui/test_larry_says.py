@@ -12,6 +12,7 @@ from fairdeal.p2p.table.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.larry.widgets.table_status import TableStatus, total_text
 from fairdeal.ui.table_finder import FixedFinder
@@ -146,3 +147,29 @@ async def test_a_networked_deals_progress_clears_once_the_cards_are_dealt() -> N
         await settle(pilot, table)
         assert "turning cards over" not in static_text(status)
         assert "proofs" not in static_text(status) and " 0/" not in static_text(status)
+
+
+async def test_the_scores_before_any_hand_say_that_no_hand_has_ended() -> None:
+    """`s` in the first hand showed "Scores after hand 0"."""
+    table = LocalTable(4, seed=1, human_name=PLAYER.name)
+    async with make_app(table).run_test(size=(80, 24)) as pilot:
+        await settle(pilot, table)
+        await pilot.press("s")
+        await pilot.pause()
+        scores = pilot.app.screen
+        assert isinstance(scores, ScoresScreen), scores
+        assert "hand 0" not in scores.title_text
+        assert scores.title_text == "Scores: no hand has ended yet (L18)"
+
+
+async def test_a_refusal_names_the_player_and_the_keys_words() -> None:
+    """L16's refusal read "seat 2 went out: doubt or accept": a seat number where the table shows
+    names, and "accept" where the key bar says "Let go"."""
+    table = LocalTable(3, seed=1, human_name=PLAYER.name)
+    async with make_app(table).run_test(size=(80, 24)) as pilot:
+        await settle(pilot, table)
+        screen = table_screen(pilot.app)
+        await screen.refuse("seat 1 went out: doubt or let it go, nothing else (L16)")
+        assert screen.message.startswith(f"✗ Not allowed: {screen.names[1]} went out"), (
+            screen.message
+        )

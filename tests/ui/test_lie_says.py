@@ -33,11 +33,11 @@ def test_a_void_claim_names_the_players_and_the_cards_back() -> None:
     letters = ("r", "y", "g", "b")
     tie = ClaimVoid("seat 1's claim of slot 7 is void: …", seat=1, slot=7, winner=0)
     assert claim_void_text(tie, names, backs, letters) == (
-        "Ada's claim of the r1 is void: Tess won the tie (T3)"
+        "Ada and Tess went for the r1 at the same moment: Tess won the draw (T3)"
     )
     late = ClaimVoid("seat 0's claim of slot 59 is void: …", seat=0, slot=59, winner=None)
     assert claim_void_text(late, names, backs, letters) == (
-        "Tess's claim of the y2 is void: taken a step before (T3)"
+        "Tess was too late for the y2: someone took it first (T3)"
     )
 
 
@@ -120,3 +120,20 @@ async def test_prize_backs_are_spaced_in_the_players_panel() -> None:
         for row in rows:
             backs = row.split("prizes", 1)[1].split()
             assert all(len(back) == 2 for back in backs), row  # "r1 r1", never "r1r1"
+
+
+async def test_the_last_player_of_a_small_round_takes_a_place_without_going_out() -> None:
+    """T7: with 3 players the round ends when one is left, who takes 3rd place with cards in
+    hand; the players panel said "3rd out" of a player who never went out."""
+    table = lie_table(seed=8, players=3, rounds=1, hand_size=4)
+    async with make_app(table).run_test(size=(120, 40)) as pilot:
+        await settle(pilot, table)
+        await grab_a_hand(pilot, table)
+        await play_my_goes(pilot, table, RoundEnded)
+        await settle(pilot, table)
+        placement = table.state.placement
+        assert len(placement) == 3 and table.state.hands[placement[-1]]  # cards left (T7)
+        panel = lie_screen(pilot.app).query_one(LiePlayersView)  # type: ignore[arg-type]
+        text = static_text(panel, width=118)
+        assert "1st out" in text and "2nd out" in text, text
+        assert "3rd place" in text and "3rd out" not in text, text

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Select, Static
 
+from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.engine.lie import events as lie_ev
 from fairdeal.p2p.table.api import Notice, SeatInfo, TableEvent
 from fairdeal.p2p.table.session import seat_line
-from fairdeal.ui.games.larry.narrator import counted, seat_names
+from fairdeal.ui.games.larry.help import HELP_TEXT as LARRY_HELP
+from fairdeal.ui.games.larry.narrator import counted, event_text, seat_names
+from fairdeal.ui.games.lie.help import HELP_TEXT as LIE_HELP
 from fairdeal.ui.games.lie.narrator import lie_event_text
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.screens.help import HelpScreen
@@ -149,3 +153,51 @@ async def test_the_help_screens_text_fits_at_80x24(game: str) -> None:
 def test_counts_agree_with_their_nouns() -> None:
     assert [counted(n, "hand") for n in (0, 1, 2)] == ["0 hands", "1 hand", "2 hands"]
     assert counted(1, "gloat card") == "1 gloat card"
+
+
+def test_the_help_cites_the_rules_in_this_repository() -> None:
+    """The help pointed at RULINGS.md, which is not in the repository; its ids are in RULES.md."""
+    rules = (Path(__file__).parents[2] / "RULES.md").read_text(encoding="utf-8")
+    for text in (LARRY_HELP, LIE_HELP):
+        assert "RULINGS" not in text and "RULES.md" in text
+    assert "**L9 Doubt.**" in rules and "**T3" in rules
+
+
+def test_the_doubts_loser_picks_up_two() -> None:
+    """L9: the loser picks up 2; the log said "picks up (L9; …)" without the 2."""
+    resolved = DoubtResolved(1, 0, 9, 7, 0, False, 0, (3, 4), (0, 2))
+    line = event_text(resolved, ["Tess", "Ada", "Ben"], None)
+    assert "Tess picks up 2 (L9; doubter Ada, last player Tess)" in line
+
+
+def test_larrys_help_says_the_idea_plainly_for_a_newcomer() -> None:
+    """L6, L9: the new running total is said; never above the limit, so a card that takes the
+    pile over forces a lie; the last player answers for the whole pile."""
+    idea = LARRY_HELP.split("## The idea", 1)[1].split("##", 1)[0]
+    assert "say the new total" in idea
+    assert "never more than the limit" in idea and "you must lie" in idea
+    assert "the last player answers for the whole pile" in idea
+
+
+def test_the_replay_names_a_gift_to_its_giver_and_taker_only() -> None:
+    """`replay --plain` tells the owner's gift as the app does (L11): "gave a 7", where it said
+    "gave a card" though the owner knew it was a 7; another seat's gift stays "a card"."""
+    from types import SimpleNamespace
+
+    from fairdeal.engine.larry.cards import deck_of
+    from fairdeal.engine.larry.events import CardGiven
+    from fairdeal.engine.larry.options import LarryOptions
+    from fairdeal.ui.screen_game import screen_game
+
+    deck = deck_of(LarryOptions())
+    seven = next(card.id for card in deck if card.name == "7")
+    names = ["Tess", "Ada (bot)", "Ben (bot)"]
+    record = screen_game("larry")
+    ours = SimpleNamespace(seat=0, knowledge={12: seven}, deck=deck)
+    assert (
+        record.event_text(CardGiven(0, 2, 12), names, ours) == "Tess gave a 7 to Ben (bot) (L11)."
+    )
+    theirs = SimpleNamespace(seat=0, knowledge={}, deck=deck)
+    assert record.event_text(CardGiven(1, 2, 12), names, theirs) == (
+        "Ada (bot) gave a card to Ben (bot) (L11)."
+    )

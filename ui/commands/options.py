@@ -276,17 +276,31 @@ def add_bots(parser: argparse.ArgumentParser, default: int | None, help_text: st
     parser.add_argument("--bots", type=bot_count, default=default, metavar="N", help=help_text)
 
 
+def data_directory(text: str) -> Path:
+    """`--data-dir DIR`: a directory, or a path where one can be made; a file there is refused
+    now, by name, instead of a bare "File exists" once the command has started."""
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a directory")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise argparse.ArgumentTypeError(f"{text}: {parent} is a file, not a directory")
+            break
+    return path
+
+
 def add_data_dir(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
     """`--data-dir DIR`, and the older `--data DIR` as an unlisted alias."""
     parser.add_argument(
         "--data-dir",
-        type=Path,
+        type=data_directory,
         default=None,
         metavar="DIR",
         help=help_text
         or "your identity, transcripts and secrets (default: the per-user data directory)",
     )
-    parser.add_argument("--data", dest="data_dir", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--data", dest="data_dir", type=data_directory, help=argparse.SUPPRESS)
 
 
 DEFAULT_BOT_KIND = "heuristic"

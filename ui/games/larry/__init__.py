@@ -39,8 +39,12 @@ def _help_text() -> str:
 
 
 def _event_text(event: object, names: list[str], view: LarryView) -> str | None:
-    from fairdeal.ui.games.larry.narrator import event_text
+    from fairdeal.engine.larry.events import CardGiven
+    from fairdeal.ui.games.larry.narrator import event_text, gift_text
 
+    if isinstance(event, CardGiven) and view.seat in (event.seat, event.target):
+        face = view.knowledge.get(event.slot)  # the giver and the taker know the card (L11)
+        return gift_text(event, names, view.deck[face] if face is not None else None)
     return event_text(event, names, view.deck)  # type: ignore[arg-type]
 
 

@@ -1,7 +1,14 @@
-"""Larry's keys and a summary of its rules, each rule with its RULINGS id (L…)."""
+"""Larry's idea for a newcomer, its keys and a summary of its rules, each with its id (L…)."""
 
 HELP_TEXT = """\
 # Larry: keys and rules
+
+## The idea
+Each card you play face-down adds to a running total, and **you say the new total**: you may
+say any number, but **never more than the limit** (7, or 5 after a change of direction). So when
+your card would take the pile over the limit, you must lie. The next player may doubt you: the
+pile is turned over, and **the last player answers for the whole pile**, not just their card
+(L6, L9). Get rid of your cards first.
 
 ## Keys at the table
 | key | does |
@@ -10,7 +17,7 @@ HELP_TEXT = """\
 | Enter | play the selected card **face-down**, announcing a total |
 | u | play the selected card **face-up** (action cards; numbers under L12) |
 | d | **doubt** the announced total |
-| a | do not doubt a player who went out (L16) |
+| a | **let go**: do not doubt a player who went out (L16) |
 | l | arm the **"Larry!"** call for your next play (L15; only when a play can leave 1 card) |
 | e | end the table with the result so far, once another seat has left |
 | s | score table · ? this help · Esc lobby · q or Ctrl+C quit |
@@ -18,7 +25,7 @@ HELP_TEXT = """\
 | doubt view | yours: space next card · Enter all, then close · Esc close now |
 | | other seats': turns over by itself, closes on your turn (the log has it) |
 
-## Rules (ids from RULINGS.md)
+## Rules (each id as in RULES.md)
 - **L1** 54 cards: numbers 7…−2, 13 action cards, 3 gloat cards. **L2** Every card carries
   one Larry symbol (a minus point left in hand). **L3** 2–8 players, 12 to 5 cards each.
 - **L4** Limit 7, clockwise; *change direction* flips it: direction reverses, limit 7↔5.

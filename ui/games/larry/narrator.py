@@ -58,6 +58,12 @@ def card_name(card: Card) -> str:
     return f"a {CARD_NAMES[card.kind]}"
 
 
+def gift_text(gift: ev.CardGiven, names: Sequence[str], card: Card | None) -> str:
+    """A give-away (L11): the card is named to those who know it, the giver and the taker."""
+    what = card_name(card) if card is not None else "a card"
+    return f"{names[gift.seat]} gave {what} to {names[gift.target]} (L11)."
+
+
 def card_use(card: Card) -> str:
     """What a special card does, in a few words ("" for a number card)."""
     return CARD_USES.get(card.kind, "")
@@ -87,8 +93,8 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
             if kind in (CardKind.NUMBER, CardKind.GLOAT):
                 return f"{names[seat]} played {card_name(deck[card])} face-up: total {total}{call}."
             return f"{names[seat]} played {card_name(deck[card])} face-up{against}{call}."
-        case ev.CardGiven(seat, target, _slot):
-            return f"{names[seat]} gave a card to {names[target]} (L11)."
+        case ev.CardGiven():
+            return gift_text(event, names, None)
         case ev.DirectionChanged(direction, limit):
             return f"Direction is now {direction_text(direction)}; the limit is {limit} (L13)."
         case ev.ObligationPlaced(seat, target):
@@ -102,7 +108,7 @@ def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> s
             gloat_note = f", {counted(gloats, 'gloat card')}" if gloats else ""
             return (
                 f"The pile adds up to {total} (said {announced}{gloat_note}): the total was "
-                f"{verdict}. {names[loser]} picks up (L9; doubter {names[doubter]}, "
+                f"{verdict}. {names[loser]} picks up 2 (L9; doubter {names[doubter]}, "
                 f"last player {names[last]})."
             )
         case ev.LarryPenalty(seat):

@@ -37,12 +37,22 @@ def run_plain(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise SystemExit(f"fairdeal play: {error}") from None
     driver = OracleDriver(args.players, options, seed=rng.randrange(1 << 32))
-    game = TextGame(driver, args.seat, bots, _read_line, print)
+    game = TextGame(driver, args.seat, bots, _read_line, print, args.name or _user_name())
     try:
         return game.play()
     except KeyboardInterrupt:
         print("\nGame abandoned.")
         return 130
+
+
+def _user_name() -> str:
+    """The name the app gives a new player (p2p/identity.py): the account's, else "player"."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "player"
 
 
 def _read_line(prompt: str) -> str | None:
@@ -84,15 +94,20 @@ class TextGame:
         bots: list[Bot],
         read: Callable[[str], str | None],
         write: Callable[[str], None],
+        human_name: str = "Player",
     ) -> None:
+        from fairdeal.engine.bots import bot_name
+
         self.driver = driver
         self.seat = seat
         self.bots = bots
         self.read = read
         self.write = write
+        # The app's names: the player's own, and "Ada (bot)", "Ben (bot)"… in seat order
+        # (p2p/table/local.py), not "Seat 1 (heuristic)".
+        others = iter(range(driver.players))
         self.names = [
-            f"Seat {s} (you)" if s == seat else f"Seat {s} ({bots[s].name})"
-            for s in range(driver.players)
+            human_name if s == seat else bot_name(next(others)) for s in range(driver.players)
         ]
         self._told = 0
 
@@ -146,10 +161,14 @@ class TextGame:
         shows beside its log: a doubt's pile card by card, the running totals after a hand."""
         from fairdeal.engine.larry import events as ev
         from fairdeal.engine.larry.cards import deck_of
-        from fairdeal.ui.games.larry.narrator import event_text
+        from fairdeal.ui.games.larry.narrator import event_text, gift_text
 
         n = self.names
-        text = event_text(event, n, deck_of(self.driver.options)) or ""
+        deck = deck_of(self.driver.options)
+        text = event_text(event, n, deck) or ""
+        if isinstance(event, ev.CardGiven) and self.seat in (event.seat, event.target):
+            face = self.driver.knowledge[self.seat].get(event.slot)  # ours to know (L11)
+            return gift_text(event, n, deck[face] if face is not None else None)
         if isinstance(event, ev.HandStarted):
             return "\n" + text  # a blank line between hands
         if isinstance(event, ev.DoubtResolved):
@@ -210,7 +229,7 @@ class TextGame:
                     entries.append(_Entry(f"play {self.card(face)} face-down", None, slot))
                     seen.add(self.card(face))
         hand = dict(view.hand)
-        gifts: set[tuple[int, int | None]] = set()
+        offered: set[str] = set()
         for action in face_up_actions(view):
             assert isinstance(action, PlayFaceUp)
             face = hand[action.slot]
@@ -218,12 +237,11 @@ class TextGame:
             if action.target is not None:
                 text += f" at {self.names[action.target]}"
             if action.give is not None:  # one entry per target; the gift is asked next
-                if (action.slot, action.target) in gifts:
-                    continue
-                gifts.add((action.slot, action.target))
-                entries.append(_Entry(text + " (you choose the card to give)", action, gift=True))
+                text += " (you choose the card to give)"
+            if text in offered:  # two cards of a kind make the same move: offer it once
                 continue
-            entries.append(_Entry(text, action))
+            offered.add(text)
+            entries.append(_Entry(text, action, gift=action.give is not None))
         return entries
 
     def _ask(self, view: LarryView) -> Action:
@@ -240,11 +258,16 @@ class TextGame:
         if entry.gift:
             assert isinstance(entry.action, PlayFaceUp)
             played = entry.action.slot
-            others = [(slot, face) for slot, face in view.hand if slot != played]
-            for number, (_, face) in enumerate(others, 1):
-                self.write(f"  [{number}] give {self.card(face) if face is not None else '?'}")
+            choices: dict[str, int] = {}  # two cards of a kind are one choice: name -> a slot
+            for slot, face in view.hand:
+                name = self.card(face) if face is not None else f"? (slot {slot})"
+                if slot != played and name not in choices:
+                    choices[name] = slot
+            others = list(choices.items())
+            for number, (name, _) in enumerate(others, 1):
+                self.write(f"  [{number}] give {name}")
             pick = self._number(f"Which card to give [1-{len(others)}, default 1]: ", others)
-            return self._with_larry(replace(entry.action, give=others[pick - 1][0]), view)
+            return self._with_larry(replace(entry.action, give=others[pick - 1][1]), view)
         if entry.action is not None:
             return self._with_larry(entry.action, view)
         assert entry.slot is not None

@@ -51,6 +51,7 @@ from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.screens.presence import table_bindings
 from fairdeal.ui.widgets.setup_progress import setup_text
+from fairdeal.ui.wording import seat_names
 
 log = logging.getLogger("fairdeal.ui")
 
@@ -208,7 +209,7 @@ class TableScreen(LarryTableCore):
 
     async def refuse(self, reason: str) -> None:
         self.app.bell()
-        await self.say(f"✗ Not allowed: {reason}")
+        await self.say(f"✗ Not allowed: {seat_names(reason, self.names)}")
 
     def _selected_card(self, view: LarryView) -> tuple[int, Card] | None:
         if not view.hand:

@@ -32,7 +32,12 @@ from fairdeal.p2p.table.api import (
     TableSession,
 )
 from fairdeal.ui.games.larry.doubt import DoubtScreen
-from fairdeal.ui.games.larry.narrator import card_name, counted, event_text, seat_names
+from fairdeal.ui.games.larry.narrator import (
+    counted,
+    event_text,
+    gift_text,
+    seat_names,
+)
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.widgets.hand import HandView
 from fairdeal.ui.games.larry.widgets.pile_view import PileView
@@ -221,9 +226,8 @@ class LarryTableCore(Screen[None], TablePresence):
             if face is None and gift.slot in view.state.all_slots():
                 waiting.append(gift)
                 continue
-            card = card_name(view.deck[face]) if face is not None else "a card"
-            giver, taker = self.names[gift.seat], self.names[gift.target]
-            self.log_line(f"{giver} gave {card} to {taker} (L11).")
+            card = view.deck[face] if face is not None else None
+            self.log_line(gift_text(gift, self.names, card))
         self._gifts = waiting
 
     async def _on_setup_progress(self, event: SetupProgress) -> None:
@@ -269,7 +273,12 @@ class LarryTableCore(Screen[None], TablePresence):
         if self._replaying and not asked:
             return  # resuming: the scores so far are in the log (and s shows them)
         scores = list(self.hand_scores)
-        title = "Game over" if winners is not None else f"Scores after hand {len(scores)}"
+        if winners is not None:
+            title = "Game over"
+        elif scores:
+            title = f"Scores after hand {len(scores)}"
+        else:
+            title = "Scores: no hand has ended yet (L18)"
         self._queue_modal(
             lambda: ScoresScreen(self.session.seats, scores, winners, title),
             # a hand's scores not seen before our next move are old news in the next hand

@@ -20,7 +20,7 @@ HELP_TEXT = """\
 | always | s scores · ? this help · Esc lobby · q quit |
 | e | end the table with the result so far, once another seat has left |
 
-## Rules (ids from RULINGS.md)
+## Rules (each id as in RULES.md)
 - **T1** 96 cards. A front: a number 1–4 on one of 4 colours. A back: a coloured number on
   black, and exactly one of its colour and number is true of the front, so a back hides one of
   6 fronts (the hint names them).

@@ -54,13 +54,15 @@ def claim_void_text(
     backs: Mapping[int, int] | Sequence[int],
     letters: tuple[str, ...],
 ) -> str:
-    """A void claim in the players' words (T3): "Tess's claim of the y2 is void: Ben won the
-    tie (T3)", or "…: taken a step before (T3)"."""
+    """A void claim in the players' words (T3): "Ada and Tess went for the r1 at the same moment:
+    Tess won the draw (T3)", or "Tess was too late for the y2: someone took it first (T3)"."""
     try:
         card = f"the {back_label(backs[event.slot], letters)}"
     except (IndexError, KeyError):  # a slot the view does not know any more: its number
         card = f"slot {event.slot}"
-    why = (
-        f"{names[event.winner]} won the tie" if event.winner is not None else "taken a step before"
+    if event.winner is None:
+        return f"{names[event.seat]} was too late for {card}: someone took it first (T3)"
+    return (
+        f"{names[event.seat]} and {names[event.winner]} went for {card} at the same moment: "
+        f"{names[event.winner]} won the draw (T3)"
     )
-    return f"{names[event.seat]}'s claim of {card} is void: {why} (T3)"

@@ -16,6 +16,7 @@ from fairdeal.engine.lie import (
 from fairdeal.ui.games.lie.drawing import LieTableDrawing
 from fairdeal.ui.games.lie.widgets.cards import back_label
 from fairdeal.ui.games.lie.widgets.table_grid import COLUMNS, LieTableGrid
+from fairdeal.ui.wording import seat_names
 
 
 class LiePhase1Keys(LieTableDrawing):
@@ -121,7 +122,7 @@ class LiePhase1Keys(LieTableDrawing):
 
     def _refuse(self, error: IllegalAction) -> None:
         self.app.bell()
-        self.message = f"✗ Not allowed: {error.reason}"
+        self.message = f"✗ Not allowed: {seat_names(error.reason, self.names)}"
         self.refresh_table()
 
     def _lost_race(self, view: LieView, slot: int) -> None:

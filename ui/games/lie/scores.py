@@ -124,7 +124,8 @@ class LieScoresScreen(ModalScreen[None]):
             yield Static(self.chart(), classes="chart")
             if self.final is None:
                 note = (
-                    "Place +prize cards taken: 1st 3, 2nd 2 (1 with two players), 3rd 1 (T8)."
+                    "Each round shows the place and the prize cards it took (1st +3): 1st takes"
+                    " 3, 2nd 2 (1 with two players), 3rd 1 (T8)."
                     " Prize cards stay face down, unseen even by their owner, until the game"
                     " ends."
                 )

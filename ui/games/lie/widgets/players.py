@@ -63,7 +63,10 @@ class LiePlayersView(Static):
             if presence:
                 notes.append(" ".join(presence) + " ", style="bold red")
             if seat in state.placement:
-                notes.append(f"{ordinal(state.placement.index(seat) + 1)} out ", style="bold")
+                # the last player of a 2-3 seat round takes its place with cards left (T7)
+                went = "out" if not hand else "place"
+                place = ordinal(state.placement.index(seat) + 1)
+                notes.append(f"{place} {went} ", style="bold")
             elif building and state.first_done == seat:
                 notes.append("Done! ", style="bold")
             won = state.prizes[seat]
