@@ -1,0 +1,125 @@
+"""The order of what happens at the end of a Lie step, where protocol.md 10.11 left a second
+implementation to guess: the step's `Deal` answers come after its placements and claims, Phase 1
+never has anything but `Deal`s pending, and a seat with something to say still names an envelope
+it holds in `answers` (protocol.md 10.11.2, 10.11.4, 10.11.5). Each is checked at every seat of a
+sans-IO table with the full fair deck and, where it judges a seat, by the audit of a transcript.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fairdeal.engine.lie import Claim, Phase
+from fairdeal.engine.requests import Deal
+from fairdeal.p2p.games.lie.table import STEP, LieTable
+from fairdeal.p2p.table.audit import audit_transcript
+from tests.game.lie_sansio import LieSansIO, quick_options
+from tests.game.test_lie_table import write_transcript
+
+CHEATER = 1
+
+
+class EagerClaimer(LieTable):
+    """Commits its next claim as soon as its last one is committed, without waiting to learn
+    whether the last one was taken (an honest seat waits: `claim_in_flight`)."""
+
+    def claim_in_flight(self) -> bool:
+        return self._want_claim is not None or self._dealing_to(self.me)
+
+
+def test_a_steps_deals_are_answered_after_its_claims(tmp_path: Path) -> None:
+    """A seat commits its first card's claim in step 1 and its second in step 2, before the first
+    took effect (at the end of step 2). Both are opened and take effect at the ends of steps 2
+    and 3; the first card's shares come in step 3, so its `Deal` is answered at the end of step
+    3 too, and only after that step's claims (10.11.4): the second claim finds the first card
+    still unplaced (T3, `PlaceFirst`) and is a fault of its author, at every seat and in the
+    audit. Answered first, the `Deal` would have placed the hand's first card itself and the
+    claim would have stood."""
+    net = LieSansIO(2, quick_options(hand_size=3), seed=9, classes={CHEATER: EagerClaimer})
+
+    def cheater_only(seat: int, table: LieTable) -> Claim | None:
+        slots = table.claimable()
+        return Claim(slots[0]) if seat == CHEATER and slots else None
+
+    net.run(claims=cheater_only, fraction=1.0)
+    opened = [
+        (e.body["step"], e.body["open"]["claims"][0])
+        for e in net.logs[0].entries
+        if e.kind == STEP and e.seat == CHEATER and e.body["open"] and e.body["open"]["claims"]
+    ]
+    (step_1, first), (step_2, second) = opened[:2]
+    assert (step_1, step_2) == (2, 3), opened  # committed in steps 1 and 2
+    what = f"illegal claim: place your last card (slot {first})"
+    for table in net.tables:
+        if table.me == CHEATER:
+            continue
+        assert table.fault is not None and table.fault.seat == CHEATER, table.fault
+        assert what in table.fault.what and table.fault.evidence == f"slot {second}", table.fault
+    report = audit_transcript(write_transcript(net, 0, tmp_path / "eager.transcript"))
+    assert not report.verified and report.fault is not None
+    assert report.fault.seat == CHEATER and what in report.fault.what, str(report.fault)
+
+
+class PendingWatch(LieTable):
+    """Records the pending requests after every envelope applied while Phase 1's steps run."""
+
+    seen: list[tuple[Any, ...]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen = []
+
+    def apply(self, envelope: Any) -> None:
+        super().apply(envelope)
+        if self.stepping():
+            self.seen.append(tuple(self.state.pending))
+
+
+def test_phase_1_never_has_a_request_but_deals_pending() -> None:
+    """10.11.2: while the steps run, every pending request is a `Deal`. The one other request
+    Phase 1 issues, the prize pile's `Arrange`, comes with the placement (or, at hand size 1,
+    the answered `Deal`) that completes the last hand, when nothing is being dealt, and it ends
+    the steps."""
+    for hand_size, seed in ((1, 3), (2, 4)):
+        net = LieSansIO(3, quick_options(hand_size=hand_size), seed=seed, table_class=PendingWatch)
+        net.run(
+            until=lambda n: all(
+                t.state is not None and t.state.phase is Phase.PLAY for t in n.tables
+            )
+        )
+        for table in net.tables:
+            assert isinstance(table, PendingWatch) and table.fault is None
+            assert any(table.seen), "no Deal was ever pending during the steps"
+            assert all(isinstance(r, Deal) for pending in table.seen for r in pending)
+
+
+def test_a_seat_with_something_to_say_still_names_the_envelope_it_holds() -> None:
+    """10.11.5: a seat that signs because it holds another seat's envelope of the next step
+    names it in `answers` even when it has something to say too; `answers` is null only for a
+    seat that began the step. Seats 0 and 1 each commit a claim in step 1; seat 1 ends step 1
+    first and begins step 2 (its opening is its reason); seat 0 receives that envelope with the
+    last one of step 1 and answers it, though its own opening is a reason as well."""
+    net = LieSansIO(2, quick_options(hand_size=2), seed=11)
+    net.run(
+        claims=lambda _s, _t: None,
+        until=lambda n: all(t.state is not None and t.claiming() for t in n.tables),
+    )
+    net.run(claims=lambda _s, _t: None)
+    first, second = net.tables
+    mine = first.claimable()[0]
+    first.publish_action(Claim(mine))
+    net.flush(0)
+    net.deliver_all()  # seat 1 applies seat 0's step 1 envelope
+    second.publish_action(Claim(second.claimable()[-1]))
+    net.flush(1)  # its step 1 envelope: step 1 ends at seat 1
+    net.pace(1)
+    net.flush(1)  # seat 1 begins step 2 with its opening
+    begun = net.signed[1][-1]
+    assert begun.body["step"] == 2 and begun.body["answers"] is None
+    net.deliver_all()  # seat 0: step 1 ends, seat 1's step 2 envelope is held
+    net.pace(0)
+    [item] = first.outbox
+    assert item.kind == STEP and item.body["step"] == 2
+    assert item.body["open"]["claims"] == [mine]  # something to say
+    assert item.body["answers"] == begun.id  # and still an answer
