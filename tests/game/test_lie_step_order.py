@@ -7,6 +7,7 @@ sans-IO table with the full fair deck and, where it judges a seat, by the audit 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,9 @@ from fairdeal.engine.lie import Claim, Phase
 from fairdeal.engine.requests import Deal
 from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.outbox import Private, Publish
 from tests.game.lie_sansio import LieSansIO, quick_options
+from tests.game.test_lie_lockstep_attacks import late_step_envelope, quiet
 from tests.game.test_lie_table import write_transcript
 
 CHEATER = 1
@@ -123,3 +126,44 @@ def test_a_seat_with_something_to_say_still_names_the_envelope_it_holds() -> Non
     assert item.kind == STEP and item.body["step"] == 2
     assert item.body["open"]["claims"] == [mine]  # something to say
     assert item.body["answers"] == begun.id  # and still an answer
+
+
+def test_the_first_failing_check_is_reported_and_the_envelope_is_applied() -> None:
+    """4.5, 10.4, 10.11.3: a step envelope numbered for the wrong step that also places a card
+    its author does not hold fails two checks; the first in the order of 10.11.3 (the step
+    number) is the fault every peer reports. The envelope the game refused is applied: it is
+    in every log, and the head moved past it."""
+    net = quiet(2, seed=31)
+
+    def two_faults(seat: int, item: Publish | Private) -> Publish | Private:
+        if seat == CHEATER and isinstance(item, Publish) and item.kind == STEP:
+            return replace(item, body={**item.body, "step": 5, "place": "left"})
+        return item
+
+    cheater = net.tables[CHEATER]
+    cheater.publish_action(Claim(cheater.claimable()[0]))
+    net.run(claims=lambda _s, _t: None, tamper=two_faults)
+    bad = net.signed[CHEATER][-1]
+    assert bad.body["step"] == 5
+    for seat, table in enumerate(net.tables):
+        if seat == CHEATER:
+            continue
+        assert table.fault is not None and table.fault.seat == CHEATER, table.fault
+        assert "numbered 5 where step 1 is due" in table.fault.what, table.fault.what
+        assert net.logs[seat].entries[-1] == bad  # applied: the log holds it as evidence
+
+
+def test_an_envelope_with_an_unknown_prev_is_not_applied() -> None:
+    """4.5: a chain fault (`bad-prev`) is not applied: the log and its head stay as they were,
+    the place is used up, and the table stops blaming the author."""
+    net = quiet(2, seed=32)
+    envelope = late_step_envelope(net, CHEATER, bytes(32))
+    net.receive(0, envelope)  # seat 0 answers it (its own step 1 envelope comes first)
+    net.run(claims=lambda _s, _t: None)
+    log, table = net.logs[0], net.tables[0]
+    assert [(f.seat, f.kind) for f in log.faults] == [(CHEATER, "bad-prev")]
+    assert envelope not in log.entries  # not applied
+    assert log.entries[-1].seat == 0 and log.entries[-1].kind == STEP
+    assert log.head == table.head  # the head is the one after seat 0's own envelope
+    assert table.fault is not None and table.fault.seat == CHEATER
+    assert log.next_seq(CHEATER) == envelope.seq + 1  # its place is used up
