@@ -11,6 +11,7 @@ from pathlib import Path
 
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.lie import LieOptions
+from fairdeal.p2p.net.handshake import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 PROTOCOL = (Path(__file__).resolve().parents[1] / "protocol.md").read_text()
 
@@ -72,3 +73,14 @@ def test_a_card_opening_and_the_final_prize_order_are_stated_once() -> None:
 def test_6_1_says_libsodium_accepts_a_twin_with_the_top_bit_set() -> None:
     text = section("6.1")
     assert "s < p = 2^255 − 19" in text and "bit 255 set" in text
+
+
+def test_3_3_the_hello_example_sends_the_versions_the_code_speaks() -> None:
+    """The handshake's example once sent `versions: [2]` three versions after 2: it names the
+    list symbolically now, and any literal list it shows is the one the code offers."""
+    text = section("3.3")
+    hello = re.search(r'"versions": ([^,]+), "e"', text)
+    assert hello, "no hello message in 3.3"
+    offered = hello.group(1)
+    assert offered == "V_i" or offered == str(list(SUPPORTED_VERSIONS)), offered
+    assert f"This document is version {PROTOCOL_VERSION}." in " ".join(section("8.").split())

@@ -13,6 +13,7 @@ from typing import Any
 
 from fairdeal.engine.lie import Claim, Phase
 from fairdeal.engine.requests import Deal
+from fairdeal.p2p.games.lie.races import done_rank, rank, tie_winner
 from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.outbox import Private, Publish
@@ -167,3 +168,49 @@ def test_an_envelope_with_an_unknown_prev_is_not_applied() -> None:
     assert log.head == table.head  # the head is the one after seat 0's own envelope
     assert table.fault is not None and table.fault.seat == CHEATER
     assert log.next_seq(CHEATER) == envelope.seq + 1  # its place is used up
+
+
+def test_two_claims_of_a_slot_taken_a_step_before_count_as_a_tie_and_both_are_void() -> None:
+    """10.11.4 and the audit's counters (10.11.6): seat 0 claims slot x in step 1; seats 1 and 2
+    both claim x in step 2, before it was taken (at the end of step 2). At the end of step 3
+    both claims are void (x is gone) and the slot still counts as one tie."""
+    net = quiet(3, seed=33)
+    x = net.tables[0].claimable()[0]
+    net.tables[0].publish_action(Claim(x))
+    net.flush(0)
+    late: set[int] = set()
+
+    def late_claims(seat: int, table: LieTable) -> Claim | None:
+        if (
+            seat in (1, 2)
+            and seat not in late
+            and table._signed_step == 1
+            and x in table.state.table
+        ):
+            late.add(seat)
+            return Claim(x)
+        return None
+
+    net.run(claims=late_claims, fraction=1.0)
+    assert late == {1, 2}
+    opened = {
+        (e.seat, e.body["step"]): e.body["open"]["claims"]
+        for e in net.logs[0].entries
+        if e.kind == STEP and e.body["open"] and e.body["open"]["claims"]
+    }
+    assert opened == {(0, 2): [x], (1, 3): [x], (2, 3): [x]}, opened
+    for table in net.tables:
+        assert table.fault is None and table.state.hands[0] == (x,)
+        assert (table.ties, table.void_claims) == (1, 2)
+
+
+def test_smallest_hash_means_the_smallest_256_bit_big_endian_number() -> None:
+    """10.11.4: ranks are 32-byte hashes compared as bytes, first byte first, which is the
+    order of the 256-bit big-endian numbers they spell."""
+    for n in range(50):
+        seed = bytes([n]) * 32
+        seats = [0, 1, 2, 3, 4, 5]
+        by_number = min(seats, key=lambda s: int.from_bytes(rank(seed, 7, s), "big"))
+        assert tie_winner(seed, 7, seats) == by_number
+        order = sorted(seats, key=lambda s: int.from_bytes(done_rank(seed, s), "big"))
+        assert order == sorted(seats, key=lambda s: done_rank(seed, s))
