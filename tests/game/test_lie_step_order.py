@@ -214,3 +214,35 @@ def test_smallest_hash_means_the_smallest_256_bit_big_endian_number() -> None:
         assert tie_winner(seed, 7, seats) == by_number
         order = sorted(seats, key=lambda s: int.from_bytes(done_rank(seed, s), "big"))
         assert order == sorted(seats, key=lambda s: done_rank(seed, s))
+
+
+def test_the_beginners_of_a_rounds_last_step_are_not_checked_for_a_reason() -> None:
+    """10.11.5: "began step k with nothing to say" is found at the end of step k+1, so a seat
+    that begins the round's last step with nothing to say is not named: no step follows. Seat 1
+    takes its card first; seat 0 claims a step later, so the last step carries only seat 1's
+    shares of seat 0's card, and seat 0 signs its envelope of it with `answers` null."""
+    net = quiet(2, seed=34, hand_size=1)
+
+    def one_each(seat: int, table: LieTable) -> Claim | None:
+        slots = table.claimable()
+        if not slots or (seat == 0 and table._signed_step != 1):
+            return None
+        return Claim(slots[seat])
+
+    def no_answer(seat: int, item: Publish | Private) -> Publish | Private:
+        mine = seat == 0 and isinstance(item, Publish) and item.kind == STEP
+        if mine and item.body["step"] == 4:
+            return replace(item, body={**item.body, "answers": None})
+        return item
+
+    net.run(claims=one_each, tamper=no_answer, fraction=1.0)
+    steps = [e for e in net.logs[0].entries if e.kind == STEP]
+    last = [e for e in steps if e.body["step"] == max(s.body["step"] for s in steps)]
+    assert [e.body["step"] for e in last] == [4, 4]
+    begun = last[0]
+    assert begun.seat == 0 and begun.body["answers"] is None
+    assert begun.body["shares"] is None and begun.body["place"] is None
+    assert begun.body["open"] == {"nonce": begun.body["open"]["nonce"], "claims": []}
+    for table in net.tables:
+        assert table.fault is None, table.fault
+        assert table.state.phase is not Phase.BUILD  # Phase 1 ended with step 4
