@@ -11,6 +11,7 @@ from pathlib import Path
 
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.engine.lie import LieOptions
+from fairdeal.p2p.net.handshake import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 PROTOCOL = (Path(__file__).resolve().parents[1] / "protocol.md").read_text()
 
@@ -72,3 +73,36 @@ def test_a_card_opening_and_the_final_prize_order_are_stated_once() -> None:
 def test_6_1_says_libsodium_accepts_a_twin_with_the_top_bit_set() -> None:
     text = section("6.1")
     assert "s < p = 2^255 − 19" in text and "bit 255 set" in text
+
+
+def test_3_3_the_hello_example_sends_the_versions_the_code_speaks() -> None:
+    """The handshake's example once sent `versions: [2]` three versions after 2: it names the
+    list symbolically now, and any literal list it shows is the one the code offers."""
+    text = section("3.3")
+    hello = re.search(r'"versions": ([^,]+), "e"', text)
+    assert hello, "no hello message in 3.3"
+    offered = hello.group(1)
+    assert offered == "V_i" or offered == str(list(SUPPORTED_VERSIONS)), offered
+    assert f"This document is version {PROTOCOL_VERSION}." in " ".join(section("8.").split())
+
+
+def test_section_8_and_10_8_agree_on_receipts_and_forwards() -> None:
+    """Section 8 said extra keys in a `larry.received` body were ignored and `fwd` was read
+    leniently; the code (and 10.8) refuses both (tests/game/test_gift_forwards.py)."""
+    text = section("8.")
+    assert (
+        "other keys are ignored" not in text and "and `fwd` (10.1) are read leniently" not in text
+    )
+    assert "any other key is a fault of its author" in text
+    assert "A `fwd` (10.8) is read strictly" in text
+    assert "with fields other than `slot`, `fault`, `forward`" in section("10.8")
+
+
+def test_10_11_4_orders_the_end_of_a_step_as_the_lie_table_does() -> None:
+    """The step's Deals are answered after its placements and claims, and the winning claims
+    apply in the seed's "Done!" order (tests/game/test_lie_step_order.py, test_lie_table.py)."""
+    text = section("10.11.4")
+    assert "The answers come after the step's placements and claims" in text
+    assert "are applied in increasing `D_k(seat)`" in text
+    assert "applied in increasing seat order" not in text
+    assert "a `Deal` is still the first" not in section("10.11.2")

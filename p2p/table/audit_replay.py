@@ -137,7 +137,9 @@ class LogReplay:
             raise AuditStop(
                 AuditFault(0, "impossible game terms", str(exc), index, offset)
             ) from None
-        table.terms = join.body  # seat 0's join; every other join must equal it
+        # The table's own terms, every field written (protocol.md 7.1): seat 0's join is checked
+        # against them as at a playing peer, so a join that leaves out a default field is seat
+        # 0's fault here too, not the first honest join's after it.
         if deck.observing:
             table.observe()
         else:  # a seat's replay: what it would publish is in the log already

@@ -29,6 +29,20 @@ def roster_difference(signed: SignedRoster, body: Any) -> dict[str, Any]:
     return {"signatures of seats": seats}
 
 
+def join_difference(body: Any, terms: Mapping[str, Any]) -> dict[str, Any]:
+    """Evidence for a join that is not the table's terms: the option fields it leaves out
+    (a join writes every field, protocol.md 7.1), else the whole body."""
+    options, expected = (
+        body.get("options") if isinstance(body, Mapping) else None,
+        terms.get("options"),
+    )
+    if isinstance(options, Mapping) and isinstance(expected, Mapping):
+        missing = sorted(str(k) for k in expected.keys() - options.keys())
+        if missing:
+            return {"join": f"its options leave out {', '.join(missing)} (every field is written)"}
+    return {"join": body}
+
+
 class Setup:
     """The setup envelopes of one table, in log order, and how many are applied."""
 
@@ -68,6 +82,8 @@ class Setup:
     def on_join(self, envelope: Envelope, terms: Any) -> SetupProgress:
         """A seat's join: it must carry exactly the table's terms."""
         if envelope.body != terms:
-            raise DeckFault(envelope.seat, "joined with other game terms", {"join": envelope.body})
+            raise DeckFault(
+                envelope.seat, "joined with other game terms", join_difference(envelope.body, terms)
+            )
         self.done += 1
         return SetupProgress("keys", envelope.seat, self.done, len(self.steps), 0)

@@ -22,7 +22,7 @@ from fairdeal.engine.larry import (
 )
 from fairdeal.engine.larry import errors as E
 from fairdeal.engine.larry.actions import AcceptOut, Action
-from fairdeal.engine.larry.events import Violation
+from fairdeal.engine.larry.events import DoubtResolved, Violation
 from fairdeal.engine.requests import NewDeck, Request, Reshuffle, Transfer
 from tests.engine.larry_deals import DECK, driver_with_hands, slot_of
 
@@ -235,3 +235,18 @@ def test_after_going_out_the_refusal_says_the_keys_words() -> None:
     assert nxt is not None
     with pytest.raises(E.MustDoubtOrAccept, match=r"went out: doubt or let it go, nothing else"):
         driver.act(nxt, PlayFaceDown(state.hands[nxt][0], 1, larry=False))
+
+
+def test_a_doubt_of_a_pile_with_no_hidden_card_asks_no_reveal_and_is_settled_at_once() -> None:
+    """protocol.md 10.5: the pile holds only a face-up number (L12), already revealed; a doubt
+    of it asks for no `Reveal` (there is nothing to open) and is settled in the doubt's own
+    transition, from the faces already public."""
+    driver = driver_with_hands([["face_up", "7", "7"], ["3", "4", "4"], ["2", "1", "1"]])
+    driver.act(0, PlayFaceUp(slot_of(driver, 0, "face_up"), CardKind.FACE_UP, 1))
+    number = slot_of(driver, 1, "3")
+    driver.act(1, PlayFaceUp(number, CardKind.NUMBER))
+    assert driver.state.pile == (number,) and number in driver.state.revealed
+    step = apply(driver.state, 2, Doubt())
+    assert not any(isinstance(r, Reveal) for r in step.requests)
+    [resolved] = [e for e in step.events if isinstance(e, DoubtResolved)]
+    assert resolved.cards == (driver.faces[number],) and resolved.total == 3

@@ -20,9 +20,10 @@ from fairdeal.engine.larry import CardKind, LarryOptions, Transfer
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.p2p.deck import DeckFault, DeckSession
 from fairdeal.p2p.games.larry.table import LarryTable
+from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.table.api import StateChanged
 from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.forwards import ForwardError, SignedForward, sign_forward
 from fairdeal.p2p.table.giveaways import GiveAways
 from fairdeal.p2p.table.peer import TablePeer
 from fairdeal.p2p.table.randomness import SeededRandom
@@ -203,3 +204,39 @@ def test_a_receiver_rebuilt_after_a_crash_opens_its_gifts_from_the_kept_forwards
     gifted = {f.slot for f in receiver.kept_forwards}
     assert gifted and all(rebuilt.deck.known_card(rebuilt._slot[s]) is not None for s in gifted)
     assert not rebuilt.kept_forwards  # on disk already: nothing is written twice
+
+
+class ExtraKeyGifts(GiveAways):
+    def receipt(
+        self, request: Transfer, forward: SignedForward | None, fault: str | None
+    ) -> dict[str, Any]:
+        return {**super().receipt(request, forward, fault), "note": "thanks"}
+
+
+class ExtraKeyReceiptTable(LarryTable):
+    """A receiver whose receipts carry a key besides `slot`, `fault` and `forward`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gifts = ExtraKeyGifts(self)
+
+
+def test_a_receipt_with_another_key_is_a_fault_of_its_author() -> None:
+    """protocol.md 10.8 and section 8: a `larry.received` body holds `slot`, and `fault` with
+    `forward` when it accuses; any other key is a fault of the receiver, not ignored."""
+    every_seat_blames(1, "receipt with unknown fields", {1: ExtraKeyReceiptTable})
+
+
+def test_an_accusation_with_the_givers_real_forward_blames_the_accuser() -> None:
+    """10.8: the receipt shows the forward the giver really signed for this gift, and its shares
+    verify: whatever the `fault` text says, every peer blames the accuser."""
+    every_seat_blames(1, "falsely accused", {1: FalseAccuserTable})
+
+
+def test_a_forward_with_another_field_is_refused_and_kept_nowhere() -> None:
+    """10.8: a signed forward has exactly four fields; `fwd` is read strictly, not leniently."""
+    giver = Identity.generate("giver")
+    forward = sign_forward(giver.sign, b"t" * 16, 4, 9, bogus_forward(0, 1), game="larry")
+    SignedForward.from_data(forward.to_data(), 2)
+    with pytest.raises(ForwardError, match="exactly the fields"):
+        SignedForward.from_data({**forward.to_data(), "note": 1}, 2)

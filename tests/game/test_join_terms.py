@@ -17,6 +17,8 @@ from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.driver import TableDriver
+from tests.game.lie_sansio import LieSansIO, quick_options
+from tests.game.test_lie_table import write_transcript
 
 from .support import open_table, play_to_end
 
@@ -102,3 +104,37 @@ async def test_the_audit_refuses_a_join_with_an_unknown_key(
     assert not report.verified
     assert report.fault.seat == 0 and report.fault.what == "joined with other game terms"
     assert "unknown key(s) house_rule" in report.fault.evidence
+
+
+class _LieJoinWithoutADefault(LieTable):
+    """Signs a join whose options leave out `colour_names`, a field with a default: it decodes
+    to the same options, but it is not the body every seat expects (protocol.md 7.1)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        options = {k: v for k, v in self.terms["options"].items() if k != "colour_names"}
+        self.terms = {**self.terms, "options": options}
+
+
+@pytest.mark.parametrize("who", ["seat 0", "every seat"])
+def test_a_join_that_leaves_out_a_default_field_is_seat_0s_fault_in_play_and_audit(
+    tmp_path: Path, who: str
+) -> None:
+    """Joins are compared as the plain decoded maps, with every field written (7.1, 10.2): a
+    peer refuses seat 0's join that leaves out a default field, and so does the audit, which
+    used to take seat 0's join as the terms and so either verified such a table or blamed the
+    first honest seat after it."""
+    classes = {0: _LieJoinWithoutADefault}
+    if who == "every seat":
+        classes[1] = _LieJoinWithoutADefault
+    net = LieSansIO(2, quick_options(), seed=5, classes=classes)
+    net.run(claims=lambda _seat, _table: None, until=lambda n: n.tables[0].applied >= 2)
+    if who == "seat 0":
+        fault = net.tables[1].fault
+        assert fault is not None and (fault.seat, fault.what) == (0, "joined with other game terms")
+        assert "colour_names" in fault.evidence
+    report = audit_transcript(write_transcript(net, 1, tmp_path / "joins.transcript"))
+    assert not report.verified and report.fault is not None
+    assert (report.fault.seat, report.fault.what) == (0, "joined with other game terms")
+    assert "leave out colour_names" in report.fault.evidence
+    assert report.fault.entry == 0  # seat 0's join (no roster in a sans-IO table)

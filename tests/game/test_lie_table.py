@@ -564,6 +564,35 @@ def test_a_done_tie_in_one_step_goes_by_the_steps_seed() -> None:
     assert {s.first_done for s in starts} == {expected}
 
 
+@pytest.mark.parametrize("seed", [41, 42, 43])
+def test_a_done_tie_at_hand_size_1_goes_by_the_seed_not_the_seat(seed: int) -> None:
+    """T3 "Done!" at `hand_size` 1: a hand completes when the Deal of its only card is answered,
+    and Deals are answered in the order their Claims were applied; those are applied in the
+    step seed's `done_rank` order (protocol.md 10.11.4, version 5), so two hands completed in
+    one step go by the seed, as placements do, and not always to the lower seat. (Seeds 41 and
+    43 give seat 1 the smaller rank: before version 5 seat 0 was first done at every seed.)"""
+    net = LieSansIO(2, quick_options(hand_size=1), seed=seed)
+
+    def apart(seat: int, table: LieTable) -> Claim | None:
+        slots = table.claimable()
+        return Claim(slots[seat]) if len(slots) > seat else None  # never the same card
+
+    net.run(
+        claims=apart,
+        fraction=1.0,
+        until=lambda n: all(t.state is not None and t.state.phase is Phase.PLAY for t in n.tables),
+    )
+    opened = {
+        (e.body["step"], e.seat)
+        for e in net.logs[0].entries
+        if e.kind == STEP and e.body["open"] and e.body["open"]["claims"]
+    }
+    assert opened == {(2, 0), (2, 1)}, opened  # both claims took effect at the end of step 2
+    ranked = sorted((0, 1), key=lambda seat: done_rank(seed_of(net, 1, 2), seat))
+    assert {first_play_state(t).first_done for t in net.tables} == {ranked[0]}
+    assert ranked[0] == (1 if seed % 2 else 0)  # the seeds chosen make both seats win once
+
+
 def test_the_prizes_are_shown_before_the_game_over_as_at_a_local_table(
     three_rounds: LieSansIO,
 ) -> None:

@@ -59,8 +59,8 @@ def rank(seed: bytes, slot: int, seat: int) -> bytes:
 
 
 def done_rank(seed: bytes, seat: int) -> bytes:
-    """The order a step's placements apply in ("Done!" ties, T3): SHA-256(DONE_DOMAIN ‖ seed ‖
-    u64 seat), smallest first."""
+    """The order a step's placements, then its winning claims, apply in ("Done!" ties, T3):
+    SHA-256(DONE_DOMAIN ‖ seed ‖ u64 seat), smallest first (bytes compared first to last)."""
     return hashlib.sha256(DONE_DOMAIN + seed + u64(seat)).digest()
 
 

@@ -290,7 +290,10 @@ class StepLedger:
         self.step_end = self.table.applied
         self.table._claim_decided(step)
         self.dealing.clear()
-        for seat, slot in sorted(winners):
+        # The winners' claims apply in the "Done!" order of this step's seed, not by seat: their
+        # Deals are answered in this order, and at hand size 1 that answer completes the hand
+        # (a "Done!" tie, T3; protocol.md 10.11.4).
+        for seat, slot in sorted(winners, key=lambda won: done_rank(seed, won[0])):
             self._take_effect(seat, slot)
             if self.table.fault is not None:
                 return

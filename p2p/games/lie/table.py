@@ -17,8 +17,9 @@ protocol.md 10.11 is the specification; in short:
   step k carried. The placements of step k apply in the seed's order (a "Done!" tie, T3), then
   the claims opened in step k (committed in step k-1) take effect: a slot goes to the earliest
   step that claims it, claims of one slot in one step to the claimer with the smallest key under
-  the seed; the others are void, without fault. Each card taken is dealt at once: the shares ride
-  in the step-(k+1) envelopes.
+  the seed; the others are void, without fault. The winners' claims apply in the seed's "Done!"
+  order too. Each card taken is dealt at once: the shares ride in the step-(k+1) envelopes, and
+  its Deal is answered at the end of step k+1, after that step's placements and claims.
 - A quiet table sends nothing: a seat starts a step only with something to say (a claim, a
   placement, shares or an opening it owes) and a seat that holds another seat's envelope of a
   new step answers at once with its own.
