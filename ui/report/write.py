@@ -46,3 +46,21 @@ def write_report(
         Path(temporary).unlink(missing_ok=True)
         raise
     return replay, target
+
+
+def write_transcript_page(transcript: Path, data: Path | None = None) -> str:
+    """The app's `fairness page` (past tables, the end of a game): the page written beside the
+    transcript, replaced if it is there (it is made of the transcript alone), with the owner's
+    hand when `data` (default: the data directory holding tables/TRANSCRIPT) has its secrets;
+    what happened, in one line."""
+    from fairdeal.p2p.errors import P2PError
+    from fairdeal.ui.commands.replay import data_directory
+    from fairdeal.ui.report.build import verdict_words
+
+    try:
+        replay, written = write_report(
+            transcript, data=data_directory(transcript, data), force=True
+        )
+    except (P2PError, OSError) as error:  # not a transcript, a full or read-only disk
+        return f"✗ No fairness page: {error}"
+    return f"{verdict_words(replay)}: fairness page written to {written}"
