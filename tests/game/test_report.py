@@ -189,3 +189,38 @@ def test_chromium_renders_the_page_with_its_verdict_players_and_doubts(
     assert dom.count("<script") == 1  # the hostile name stayed text: no script of its own
     for doubt in range(1, report.doubts + 1):
         assert f"Doubt {doubt} (hand" in text
+
+
+def test_a_log_that_stops_mid_game_is_verified_so_far_and_says_where(
+    lie_dir: Path, tmp_path: Path
+) -> None:
+    """As `fairdeal audit` says (protocol.md 10.7): what is there checks out, the game is not
+    over; the page says where the log stops and shows the game up to there."""
+    records = read_records(lie_dir / "seat0" / "table.transcript")
+    cut = applied_indices(records)[60]
+    path = tmp_path / "cut.transcript"
+    write_records(path, records[:cut])
+    report = audit_transcript(path)
+    assert report.verified and report.incomplete
+    status, page = page_of(path)
+    assert status == 0
+    body = page[page.index("<main>") :]
+    assert body.index("… VERIFIED SO FAR — INCOMPLETE") < body.index("<section")
+    assert f"the log stops after entry {report.entries} (byte {path.stat().st_size}" in page
+    assert "Phase 1: the race (T3)" in page
+
+
+def test_an_envelope_of_another_table_is_not_verified(
+    larry_dir: Path, lie_dir: Path, tmp_path: Path
+) -> None:
+    records = read_records(larry_dir / "seat0" / "table.transcript")
+    foreign = read_records(lie_dir / "seat0" / "table.transcript")
+    at = applied_indices(records)[20]
+    records[at] = foreign[applied_indices(foreign)[20]]
+    path = tmp_path / "mixed.transcript"
+    write_records(path, records)
+    status, page = page_of(path)
+    assert status == 1
+    body = page[page.index("<main>") :]
+    assert body.index("✗ NOT VERIFIED") < body.index("<section")
+    assert "envelope of another table" in page and "entry 20" in page

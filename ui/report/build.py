@@ -180,7 +180,9 @@ def _table_section(replay: Replay, facts: FileFacts, game: str, public: bool) ->
         owner = " (this transcript's owner)" if seat == replay.seat else ""
         rows.append([str(seat), esc(name) + esc(owner), f"<span class='mono'>{esc(code)}</span>",
                      f"<code>{esc(key)}</code>"])  # fmt: skip
-    if public:
+    if report.fault is not None:
+        eyes = "None shown: a file that does not verify shows nothing past its verdict."
+    elif public:
         eyes = "Made with --public: no private card is shown, only what every seat and any "
         eyes += "watcher saw opened."
     elif replay.own_eyes:
@@ -193,8 +195,8 @@ def _table_section(replay: Replay, facts: FileFacts, game: str, public: bool) ->
         ["Terms", esc(", ".join(f"{k} = {v}" for k, v in sorted(terms.items())) or "—")
          + ("" if replay.signed else " <span class='dim'>(no signed roster)</span>")],
         ["Table id", f"<code>{esc(report.table.hex())}</code>"],
-        ["Transcript", f"<code>{esc(facts.path.name)}</code>, {facts.size:,} bytes, "
-         f"{report.entries} entries"],
+        ["Transcript", f"<code>{esc(facts.path.name)}</code>, {facts.size:,} bytes"
+         + ("" if report.fault else f", {report.entries} entries")],
         ["SHA-256", f"<code>{esc(facts.sha256)}</code>"],
         ["Private cards", esc(eyes)],
     ]  # fmt: skip
