@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.games import get_game
-from fairdeal.p2p.table.api import DoubtVerification, SetupProgress
+from fairdeal.p2p.table.api import DoubtVerification, Notice, SetupProgress
 from fairdeal.p2p.table.audit import AuditFault
 from fairdeal.p2p.table.replay import Frame, Replay, load_replay
 from fairdeal.ui.replay_story import PROOF_MARKS, event_lines, hand_line
@@ -221,8 +221,13 @@ def _timeline(
         lines = groups[-1][1]
         event, view = moment.event, moment.frame.view
         own = part.line(event, view, names) if view is not None else None
-        told = [own] if own is not None else event_lines(replay, event, view, names)
-        lines += [esc(seat_names(line, names)) for line in told]
+        if own is not None:
+            told = [own]
+        elif isinstance(event, Notice):  # "seat 2" is a name to players, as the tables say
+            told = [seat_names(event.text, names)]
+        else:
+            told = event_lines(replay, event, view, names)
+        lines += [esc(line) for line in told]
         if isinstance(event, DoubtVerification):
             doubt += 1
             lines.append(f"<a href='#doubt-{doubt}'>→ doubt {doubt}, card by card</a>")
@@ -305,8 +310,8 @@ def _doubt(
         f"<div class='doubt' id='doubt-{number}'><h3>Doubt {number} "
         f"({esc(game.unit)} {round_no}): {esc(names[event.doubter])} doubted "
         f"{esc(names[event.last_player])}</h3>"
-        f"<p>Said: <strong>{event.announced}</strong>. True total of the pile: "
-        f"<strong>{event.true_total}</strong>"
+        f"<p>Said: <strong>{esc(event.announced)}</strong>. True total of the pile: "
+        f"<strong>{esc(event.true_total)}</strong>"
         + (f" with {event.gloats} gloat card(s)" if event.gloats else "")
         + f". The total was <strong>{verdict}</strong>; "
         f"<strong>{esc(names[event.loser])}</strong> picks up.</p>"
