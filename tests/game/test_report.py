@@ -102,6 +102,10 @@ def test_an_existing_page_is_kept_without_force(
     assert out.read_text() == "keep me"
     assert main(["report", str(transcript), "-o", str(out), "--force"]) == 0
     assert "✓ VERIFIED" in out.read_text(encoding="utf-8")
+    before = transcript.read_bytes()
+    assert main(["report", str(transcript), "-o", str(transcript), "--force"]) == 1
+    assert "the transcript itself" in capsys.readouterr().err
+    assert transcript.read_bytes() == before
 
 
 @pytest.mark.parametrize("position", [6, 30])

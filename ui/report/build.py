@@ -103,14 +103,14 @@ def _verdict(replay: Replay, facts: FileFacts, names: Sequence[str]) -> str:
             f"<div class='verdict partial'><h2>{esc(words)}</h2><p>Everything up to where the "
             f"log stops checks out, but the game is not over: the log stops after entry "
             f"{report.entries} (byte {stops} of {facts.size}).{esc(torn)}</p>"
-            f"<p class='dim'>{esc(report.result_text())}</p></div>"
+            f"<p class='dim'>fairdeal audit: {esc(report.result_text())}</p></div>"
         )
     winners = " and ".join(names[w] for w in report.winners) or "nobody"
     return (
         f"<div class='verdict ok'><h2>{esc(words)}</h2><p>This is exactly a game played by the "
         f"rules: every signature, every shuffle and every decryption share checks out, and "
         f"every move was legal. Winner: <strong>{esc(winners)}</strong>.{esc(torn)}</p>"
-        f"<p class='dim'>{esc(report.result_text())}</p></div>"
+        f"<p class='dim'>fairdeal audit: {esc(report.result_text())}</p></div>"
     )
 
 

@@ -32,6 +32,8 @@ def write_report(
     before any work when `output` exists and not `force`; CannotReplay for a file that is not a
     transcript (no page); OSError when the page cannot be written."""
     target = output or default_output(transcript)
+    if target.exists() and target.resolve() == transcript.resolve():
+        raise ReportExists(f"{target} is the transcript itself: the page goes elsewhere")
     if target.exists() and not force:
         raise ReportExists(f"{target} exists (--force to overwrite it)")
     replay, page = make_report(transcript, data, public)
