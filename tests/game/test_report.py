@@ -228,3 +228,4 @@ def test_an_envelope_of_another_table_is_not_verified(
     body = page[page.index("<main>") :]
     assert body.index("✗ NOT VERIFIED") < body.index("<section")
     assert "envelope of another table" in page and "entry 20" in page
+    assert "Rule: protocol.md 4.4 (receiving an envelope: this table&#x27;s id)" in page

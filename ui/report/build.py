@@ -144,6 +144,7 @@ def _fault_lines(fault: AuditFault, names: Sequence[str], facts: FileFacts) -> s
 # Where protocol.md says what a fault of each kind breaks, by the words of its `what`.
 _SECTIONS = (
     (("signature", "altered", "forged"), "protocol.md 4.2 (envelope signatures)"),
+    (("another table",), "protocol.md 4.4 (receiving an envelope: this table's id)"),
     (("equivocation",), "protocol.md 4.4 (one envelope per place)"),
     (("damaged", "header", "record", "transcript", "version"), "protocol.md 4.7 (transcript)"),
     (("missing", "out of order", "not the next"), "protocol.md 4.5 (ordering)"),
