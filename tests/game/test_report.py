@@ -173,26 +173,33 @@ def test_a_public_page_holds_what_a_watcher_sees_and_no_more(
     assert after_table(own) != after_table(seen) and "peer0&#x27;s hand" in own
 
 
-def test_chromium_renders_the_page_with_its_verdict_players_and_doubts(
-    larry_dir: Path, tmp_path: Path
+@pytest.mark.parametrize("game", ["larry", "lie"])
+def test_chromium_renders_the_page_with_its_verdict_players_doubts_and_chart(
+    game: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    transcript = larry_dir / "seat0" / "table.transcript"
+    transcript = request.getfixturevalue(f"{game}_dir") / "seat0" / "table.transcript"
     report = audit_transcript(transcript)
     page = tmp_path / "report.html"
     assert main(["report", str(transcript), "-o", str(page)]) == 0
     shot = browser.screenshot(page, tmp_path / "report.png")
     assert len(browser.colours(shot)) > 2  # text on a verdict box on a page: not blank
-    blank = tmp_path / "blank.html"
-    blank.write_text("<!DOCTYPE html><html><body></body></html>")
-    assert len(browser.colours(browser.screenshot(blank, tmp_path / "blank.png"))) == 1
     dom = browser.dump_dom(page)
     text = re.sub(r"<[^>]+>", " ", dom)
     assert "✓ VERIFIED" in text
+    assert "<svg" in dom and "Winner(s):" in text  # the chart, drawn inline
+    assert dom.count("<script") == 1  # a hostile name stayed text: no script of its own
+    if game == "lie":
+        assert "peer0" in text and "peer1" in text
+        assert "Phase 1 races" in text and "Tricks" in text
+        return
     for name in ("peer0", "&lt;script&gt;alert(1)&lt;/script&gt;", "peer2"):
         assert name in text
-    assert dom.count("<script") == 1  # the hostile name stayed text: no script of its own
     for doubt in range(1, report.doubts + 1):
         assert f"Doubt {doubt} (hand" in text
+    assert text.count("✓ verified") >= report.doubts  # each card's shares, each chain
+    blank = tmp_path / "blank.html"
+    blank.write_text("<!DOCTYPE html><html><body></body></html>")
+    assert len(browser.colours(browser.screenshot(blank, tmp_path / "blank.png"))) == 1
 
 
 def test_a_log_that_stops_mid_game_is_verified_so_far_and_says_where(
