@@ -236,3 +236,16 @@ def test_an_envelope_of_another_table_is_not_verified(
     assert body.index("✗ NOT VERIFIED") < body.index("<section")
     assert "envelope of another table" in page and "entry 20" in page
     assert "Rule: protocol.md 4.4 (receiving an envelope: this table&#x27;s id)" in page
+
+
+def test_a_table_not_started_in_a_lobby_still_shows_its_terms_and_key_codes(
+    tmp_path: Path,
+) -> None:
+    """No signed roster: the terms are seat 0's join, as the lobby shows them, and each seat's
+    key code is its header key's."""
+    support.play_a_game(2, tmp_path, seed=3, signed_roster=False)
+    status, page = page_of(tmp_path / "seat0" / "table.transcript")
+    assert status == 0
+    assert "hands = 3, short_game = True <span class='dim'>(no signed roster)</span>" in page
+    for seat in range(2):
+        assert support.identity(seat).code in page

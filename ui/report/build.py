@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.games import get_game
+from fairdeal.p2p.identity import fingerprint_code
 from fairdeal.p2p.table.api import DoubtVerification, Notice, SetupProgress
 from fairdeal.p2p.table.audit import AuditFault
+from fairdeal.p2p.table.games import table_class
 from fairdeal.p2p.table.replay import Frame, Replay, load_replay
 from fairdeal.ui.replay_story import PROOF_MARKS, event_lines, hand_line
 from fairdeal.ui.report.chart import score_chart, signed
@@ -173,10 +175,12 @@ def citations(fault: AuditFault) -> list[str]:
 
 def _table_section(replay: Replay, facts: FileFacts, game: str, public: bool) -> Section:
     report = replay.report
-    terms: dict[str, Any] = dict(replay.signed.roster.options_dict) if replay.signed else {}
+    terms = _terms(replay, game)
     rows = []
     for seat, name in enumerate(replay.names):
         code = replay.codes[seat] if seat < len(replay.codes) else ""
+        if not code and seat < len(replay.keys):  # no signed roster: the header's key
+            code = fingerprint_code(replay.keys[seat])
         key = report.roster[seat] if seat < len(report.roster) else ""
         owner = " (this transcript's owner)" if seat == replay.seat else ""
         rows.append([str(seat), esc(name) + esc(owner), f"<span class='mono'>{esc(code)}</span>",
@@ -203,6 +207,17 @@ def _table_section(replay: Replay, facts: FileFacts, game: str, public: bool) ->
     ]  # fmt: skip
     body = table(["", ""], facts_rows) + table(["Seat", "Player", "Key code", "Key"], rows)
     return Section("table", "The table", body)
+
+
+def _terms(replay: Replay, game: str) -> dict[str, Any]:
+    """The terms every seat signed in the lobby, else those the game was played with (seat 0's
+    join), as the lobby shows them."""
+    if replay.signed is not None:
+        return dict(replay.signed.roster.options_dict)
+    view = replay.frames[-1].view if replay.frames else None
+    if view is None or not game:
+        return {}
+    return dict(table_class(game).lobby_options(view.state.options))
 
 
 # -- the timeline --------------------------------------------------------------------------------
