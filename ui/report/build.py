@@ -28,7 +28,7 @@ from fairdeal.ui.report.chart import score_chart, signed
 from fairdeal.ui.report.page import Section, esc, render, table
 from fairdeal.ui.report.part import ReportPart
 from fairdeal.ui.report.walk import Moment, moments
-from fairdeal.ui.screen_game import screen_game
+from fairdeal.ui.screen_game import SCREENS, screen_game
 from fairdeal.ui.wording import seat_names
 
 PROOF_WORDS = {mark: f"{sign} {mark.value}" for mark, sign in PROOF_MARKS.items()}
@@ -61,7 +61,11 @@ def render_report(replay: Replay, facts: FileFacts, public: bool) -> str:
     game = _game_name(replay)
     title = f"{_title(game)} at {len(names)} seats — {facts.path.name}"
     sections = [_table_section(replay, facts, game, public)]
-    if replay.frames and game:
+    if replay.frames and game and game not in SCREENS.names():
+        # a game installed without its app part: nothing here can tell its moves or cards
+        said = f"<p>The game {esc(game)} has no app part installed to tell its moves.</p>"
+        sections += [Section("timeline", "Timeline", said), _scores(replay, names)]
+    elif replay.frames and game:
         part = _part(game)
         walk = list(moments(replay))
         sections.append(_timeline(replay, part, names, public, walk))
