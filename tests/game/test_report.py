@@ -89,6 +89,9 @@ def test_a_verified_lie_game_shows_its_races_and_tricks(lie_dir: Path) -> None:
     for part in ("Phase 1 races", "Tricks", "Phase 1: the race (T3)", "<svg"):
         assert part in page
     assert "Doubts" not in page  # The Lie has no doubt to call
+    counters = audit_transcript(lie_dir / "seat1" / "table.transcript").counters
+    assert f"{counters['steps_round_1']} steps; " in page
+    assert page.count("seed gave it to") <= counters["ties"]  # a tie over a card gone: no winner
 
 
 def test_an_existing_page_is_kept_without_force(

@@ -15,7 +15,7 @@ from fairdeal.engine.lie import events as ev
 from fairdeal.p2p.table.api import CardsVerified, ClaimVoid, TableEvent, combined_proof
 from fairdeal.p2p.table.replay import Replay
 from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
-from fairdeal.ui.games.lie.widgets.cards import letters_for
+from fairdeal.ui.games.lie.widgets.cards import back_label, letters_for
 from fairdeal.ui.replay_story import PROOF_MARKS
 from fairdeal.ui.report.page import Section, esc, listing, table
 from fairdeal.ui.report.part import ReportPart
@@ -26,7 +26,8 @@ from fairdeal.ui.report.walk import Moment
 class _Race:
     done: list[str] = field(default_factory=list)  # "Done!" and full hands, in order
     void: list[str] = field(default_factory=list)
-    tied: set[tuple[int, int]] = field(default_factory=set)  # (slot, winner) decided by a seed
+    # (slot, winner) -> the card's back and the claimers who lost the tie to the step's seed
+    tied: dict[tuple[int, int], tuple[str, list[str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -70,7 +71,10 @@ class LieReportPart(ReportPart):
             if isinstance(event, ClaimVoid):
                 race.void.append(self.line(event, view, said) or event.text)
                 if event.winner is not None:
-                    race.tied.add((event.slot, event.winner))
+                    card = _back(view, event.slot)
+                    race.tied.setdefault((event.slot, event.winner), (card, []))[1].append(
+                        said[event.seat]
+                    )
             happened = moment.happened
             if happened is None:
                 continue
@@ -89,10 +93,18 @@ class LieReportPart(ReportPart):
                 played[-1].plays.append(line + proof)
             elif isinstance(happened, ev.TrickWon) and played:
                 played[-1].winner = line
-        return [_races(races, replay.report.counters), _tricks(tricks)]
+        return [_races(races, replay.report.counters, said), _tricks(tricks)]
 
 
-def _races(races: dict[int, _Race], counters: dict[str, int]) -> Section:
+def _back(view: Any, slot: int) -> str:
+    """A card by its public back ("the r4"), or its slot when the view no longer holds it."""
+    try:
+        return f"the {back_label(view.state.backs[slot], letters_for(view.options.colour_names))}"
+    except (IndexError, KeyError):
+        return f"slot {slot}"
+
+
+def _races(races: dict[int, _Race], counters: dict[str, int], names: Sequence[str]) -> Section:
     parts = [
         "<p>Phase 1 is a race in steps (protocol.md 10.11): every seat commits to its claim, "
         "opens it a step later, and a step's seed, hashed from every opening, decides the ties "
@@ -102,11 +114,15 @@ def _races(races: dict[int, _Race], counters: dict[str, int]) -> Section:
         if not number:
             continue
         steps = counters.get(f"steps_round_{number}")
-        ties = len(race.tied)
+        ties = [
+            f"{card}: claimed in one step by {', '.join(lost)} and {names[winner]}; the step's "
+            f"seed gave it to {names[winner]} (T3)"
+            for (_slot, winner), (card, lost) in race.tied.items()
+        ]
         parts.append(
             f"<h3>Round {number}</h3><p>{'?' if steps is None else steps} steps; "
-            f"{ties} tie(s) decided by the step's seed; {len(race.void)} void claim(s).</p>"
-            + listing(esc(line) for line in race.done + race.void)
+            f"{len(ties)} tie(s) decided by the step's seed; {len(race.void)} void claim(s).</p>"
+            + listing(esc(line) for line in race.done + ties + race.void)
         )
     return Section("races", "Phase 1 races", "".join(parts))
 
