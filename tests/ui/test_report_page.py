@@ -5,9 +5,9 @@ scores in words; every text is escaped."""
 from __future__ import annotations
 
 from fairdeal.p2p.table.audit import AuditFault
-from fairdeal.ui.report.build import citations
 from fairdeal.ui.report.chart import score_chart, signed
 from fairdeal.ui.report.page import esc
+from fairdeal.ui.report.verdict import citations
 
 
 def test_a_fault_cites_the_rules_it_names_then_the_audit() -> None:

@@ -57,7 +57,7 @@ def write_transcript_page(transcript: Path, data: Path | None = None) -> str:
     what happened, in one line."""
     from fairdeal.p2p.errors import P2PError
     from fairdeal.ui.commands.replay import data_directory
-    from fairdeal.ui.report.build import verdict_words
+    from fairdeal.ui.report.verdict import verdict_words
 
     try:
         replay, written = write_report(
