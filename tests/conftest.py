@@ -51,6 +51,7 @@ SHARED_FIXTURE_FILES = (
     "tests/game/test_audit_damage.py",
     "tests/game/test_audit_wording.py",
     "tests/game/test_lie_table.py",
+    "tests/game/test_report.py",
     "tests/game/test_resume_damage.py",
     "tests/game/test_simulate_lie.py",
     "tests/third_game/test_highcard_table.py",

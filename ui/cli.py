@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "play a game between bot peers in separate processes over loopback",
     "audit": "verify transcripts ({games}) offline and print the result",
     "replay": "step through a transcript's game ({games}) after auditing it",
+    "report": "write one HTML page saying what the audit of a transcript proved",
     "watch": "follow a table you have no seat at (HOST:PORT of a seated peer)",
     "resume": "reopen the app at your seat of a networked table after a crash",
 }

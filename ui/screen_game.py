@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from fairdeal.p2p.table.api import TableSession
     from fairdeal.ui.game_options import NumberOption
     from fairdeal.ui.replay_session import ReplaySession
+    from fairdeal.ui.report.part import ReportPart
     from fairdeal.ui.screens.open_table import OpenTableDialog
     from fairdeal.ui.table_factory import TableSpec
 
@@ -82,6 +83,8 @@ class ScreenGame(Generic[ViewT, ActionT]):
     app_only: str = ""
     claim_pace_help: str | None = None  # what --pace means for this game (None: nothing)
     styles: tuple[Path, ...] = ()  # the game's .tcss files, beside its screens
+    # What the game adds to its `fairdeal report` page (None: the shared page alone)
+    report_part: Callable[[], ReportPart] | None = None
 
 
 def app_styles() -> list[str | PurePath]:

@@ -63,6 +63,8 @@ class Replay:
     seat: int = 0  # the transcript's owner
     names: tuple[str, ...] = ()
     codes: tuple[str, ...] = ()
+    keys: tuple[bytes, ...] = ()  # the header's, seat by seat
+    signed: SignedRoster | None = None  # the lobby's roster every seat signed (its game, terms)
     own_eyes: bool = False  # followed with the seat's own secrets (else: an observer's)
     live: bool = False  # a watcher's: the log still grows (p2p.table.watch)
     frames: list[Frame] = field(default_factory=list)
@@ -91,7 +93,15 @@ def load_replay(path: Path, data: Path | None = None) -> Replay:
     roster, seat, extra = header
     signed = _signed(extra)
     names, codes = _names(signed, len(roster.keys), seat)
-    replay = Replay(path, AuditReport(str(path)), seat=seat, names=names, codes=codes)
+    replay = Replay(
+        path,
+        AuditReport(str(path)),
+        seat=seat,
+        names=names,
+        codes=codes,
+        keys=roster.keys,
+        signed=signed,
+    )
     deck, forwards = _own_deck(data, roster.table, roster.keys, seat, signed)
     recorder = _Recorder(replay)
     if deck is not None:  # the audit's pass through the seat's own eyes

@@ -119,6 +119,11 @@ class NetworkedTable:
         return self._seat
 
     @property
+    def transcript_path(self) -> Path | None:
+        """This seat's transcript, once the table is seated (`fairdeal report` makes its page)."""
+        return self.peer.transcript_path if self.peer is not None else None
+
+    @property
     def game(self) -> AnyGame | None:
         """The table's game (the app picks the table screen by it); None while a table joined
         by address has not said it yet."""

@@ -74,6 +74,7 @@ def _game(extra: dict[str, object]) -> str:
 class PastTablesScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "replay", "Replay"),
+        Binding("f", "fairness_page", "Fairness page"),
         Binding("escape,r", "close", "Close"),
     ]
 
@@ -88,7 +89,7 @@ class PastTablesScreen(ModalScreen[None]):
             table: DataTable[str] = DataTable(id="past", cursor_type="row", zebra_stripes=True)
             yield table
             hint = (
-                "Enter: replay the chosen table (audited first)."
+                "Enter: replay the chosen table (audited first); f: its fairness page."
                 if self.tables
                 else ("No finished or left table here yet.")
             )
@@ -132,6 +133,15 @@ class PastTablesScreen(ModalScreen[None]):
             self.query_one("#past-hint", Static).update(f"✗ {replay.fault.verdict}: {replay.fault}")
             return
         self.app.switch_screen(replay_screen(replay))
+
+    def action_fairness_page(self) -> None:
+        """f: the chosen table's page beside its transcript (`fairdeal report`)."""
+        from fairdeal.ui.report.write import write_transcript_page
+
+        table = self.query_one(DataTable)
+        if self.tables and 0 <= table.cursor_row < len(self.tables):
+            page = write_transcript_page(self.tables[table.cursor_row].path, self.data)
+            self.query_one("#past-hint", Static).update(page)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -46,6 +46,7 @@ def table_bindings(*, show_new_game: bool) -> list[BindingType]:
         Binding("escape", "leave", "Lobby", show=False),
         Binding("e", "end_table", "End table", show=False),
         Binding("n", "new_game", "New game", show=show_new_game),
+        Binding("f", "fairness_page", "Fairness page", show=False),
     ]
 
 
@@ -56,6 +57,7 @@ class TablePresence:
     app: Any
 
     def init_presence(self) -> None:
+        self._offered_page = False  # `f` (the fairness page) was offered at the end
         self._holding_up: set[int] = set()  # seats the table is waiting on (SeatStatus)
         self._owes: dict[int, tuple[str, ...]] = {}  # what each of them owes, in words
         self._withholding: set[int] = set()  # of those, seats withholding a coin reveal (13.6)
@@ -113,6 +115,7 @@ class TablePresence:
                 log.exception("showing %s failed", type(event).__name__)
                 self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
             self.events_seen += 1
+            self.offer_fairness_page()
         if not self._have_state:  # a networked table can end before it begins (no answer)
             why = self._gathering if self._gathering.startswith("✗") else ""
             await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
@@ -251,6 +254,26 @@ class TablePresence:
         view = self.current_view()
         if view is not None and view.state.over:
             self.post_message(NewGameRequested())
+
+    def offer_fairness_page(self) -> None:
+        """Once, when a networked game is over: say that `f` writes its page."""
+        view = self.current_view()
+        over = view is not None and view.state.over
+        if over and not self._offered_page and getattr(self.session, "transcript_path", None):
+            self._offered_page = True
+            self.log_line("f: this table's fairness page, beside its transcript (fairdeal report).")
+
+    def action_fairness_page(self) -> None:
+        """f, once the game is over: the table's page beside its transcript (`fairdeal report`,
+        ui/report/). A local table keeps no transcript: there is nothing to prove."""
+        from fairdeal.ui.report.write import write_transcript_page
+
+        view = self.current_view()
+        transcript = getattr(self.session, "transcript_path", None)  # a networked table's
+        if view is None or not view.state.over or transcript is None:
+            self.log_line("A fairness page is made of a finished networked table's transcript.")
+            return
+        self.log_line(write_transcript_page(transcript))
 
     async def on_unmount(self) -> None:
         await self.session.close()

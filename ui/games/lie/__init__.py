@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from fairdeal.engine.lie.view import LieView
     from fairdeal.p2p.table.api import TableSession
     from fairdeal.ui.replay_session import ReplaySession
+    from fairdeal.ui.report.part import ReportPart
 
 
 def _table_screen(session: TableSession[LieView, Action], reveal_interval: float) -> Screen[None]:
@@ -50,6 +51,12 @@ def _card_text(view: LieView, face: int) -> str:
     return front_label(face, letters_for(view.options.colour_names))
 
 
+def _report_part() -> ReportPart:
+    from fairdeal.ui.games.lie.report import LieReportPart
+
+    return LieReportPart()
+
+
 SCREENS: ScreenGame[LieView, Action] = ScreenGame(
     name="lie",
     title="The Lie",
@@ -78,4 +85,5 @@ SCREENS: ScreenGame[LieView, Action] = ScreenGame(
     app_only="The Lie's Phase 1 is a race in real time",
     claim_pace_help="seconds between a bot's claims in Phase 1",
     styles=(Path(__file__).with_name("options.tcss"),),
+    report_part=_report_part,
 )
