@@ -286,7 +286,7 @@ class StepLedger:
         self.openings, self.opened, self.places = {}, {}, {}
         self.position = 0
         self.step_end = self.table.applied
-        self.table._claim_decided(step)
+        self.table._step_ended(step)
         self.dealing.clear()
         for seat, slot in sorted(winners):
             self._take_effect(seat, slot)
