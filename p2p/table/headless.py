@@ -29,6 +29,7 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.p2p.table.gather import Seated
 from fairdeal.p2p.table.peer import TablePeer, describe_verification
+from fairdeal.p2p.table.reaction import reactions
 
 log = logging.getLogger("fairdeal.table")
 
@@ -48,19 +49,22 @@ async def play_headless(
     timeout: float | None = None,
     bot_delay: float = 0.0,
     claim_pace: float = 0.0,
+    difficulty: str | None = None,
 ) -> dict[str, Any]:
     """Play `seated` with a bot of its game until the game ends (or stops on a fault); return
     the result. `bot_delay`: seconds the bot thinks before each move; `claim_pace`: before each
-    claim in The Lie's Phase 1 (see TablePeer)."""
+    claim in The Lie's Phase 1 (see TablePeer); `difficulty`: the bot chooses at it and races
+    with its human-like reaction times instead (p2p/table/reaction.py)."""
     peer = TablePeer.for_seated(
         identity,
         seated,
         transcript=transcript_path(data, seated),
         secrets=SecretStore(data / "secrets"),
-        bot=make_bot(bot, random.Random(seed), game_of_options(seated.options).name),
+        bot=make_bot(bot, random.Random(seed), game_of_options(seated.options).name, difficulty),
         silence_limit=silence_limit,
         bot_delay=bot_delay,
         claim_pace=claim_pace,
+        reactions=None if difficulty is None else reactions(difficulty),
     )
     await peer.start()
     redial = asyncio.get_running_loop().create_task(
@@ -111,6 +115,7 @@ async def play_headless(
     state = table.state
     return {
         "seat": seated.seat,
+        "names": seated.names,
         "over": table.state.over,
         "winners": list(table.state.winners),
         "scores": list(table.state.scores),

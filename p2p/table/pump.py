@@ -70,9 +70,9 @@ class Pump:
             peer.drain_table_events()
             if peer.bot is not None and self._bot_may_choose(table, sync):
                 at_once = table.simultaneous()
-                delay = peer.claim_pace if at_once else peer.bot_delay
-                if delay > 0 and not (bot_due and self._thinking_at_once == at_once):
-                    self._think(delay, at_once)  # and meanwhile it still owes its steps
+                waits = peer.bot_timing.waits(at_once)
+                if waits and not (bot_due and self._thinking_at_once == at_once):
+                    self._think(table, at_once)  # and meanwhile it still owes its steps
                 else:
                     bot_due = False  # the next move of this seat waits its own delay
                     if self._bot_publish(table):
@@ -196,11 +196,13 @@ class Pump:
         peer.emit(Notice(f"{said}; it waits for the table to move on"))
         return False
 
-    def _think(self, delay: float, at_once: bool) -> None:
-        """Let the bot move once `delay` has passed (`at_once`: a claim pace, where seats act
-        at once); meanwhile the loop keeps receiving and checking the others' messages."""
+    def _think(self, table: TableDriver, at_once: bool) -> None:
+        """Let the bot move once its delay has passed (`at_once`: where seats act at once, its
+        claim pace or a reaction time); meanwhile the loop keeps receiving and checking the
+        others' messages."""
         if self.thinking is None:
             self._thinking_at_once = at_once
+            delay = self.peer.bot_timing.delay(at_once, follow_up=at_once and table.follows_up())
             task = self._move_after_delay(delay)
             self.thinking = asyncio.get_running_loop().create_task(task)
 

@@ -212,6 +212,9 @@ class LieTable(TableDriver):
             and not self._dealing_to(self.me)
         )
 
+    def follows_up(self) -> bool:
+        return self.can_place()
+
     def my_turn(self) -> bool:
         if self.stepping():
             return self.can_claim() or self.can_place()
