@@ -2,7 +2,8 @@
 
 - Phase 1: for each back on the table (16 at most, so a claim costs little) and each end of its
   hand, the chance that the hidden front continues the colour at that end (T1: a back of that
-  colour hides it 3 times in 6, any other back once in 6), plus a little for high numbers; it
+  colour hides it 3 times in 6, any other back once in 6), plus a little for high numbers (more
+  at a difficulty, as a person values them: PacedBot.number_weight); it
   takes the best card (at a difficulty, PacedBot.play_at, one of the good ones at random, the
   better the likelier, so bots at one table do not all reach for the same card). Once it sees
   the front (T3) it places it where it extends a run of its colour (the higher number first
@@ -55,7 +56,9 @@ class HeuristicBot(PacedBot):
             first_of.setdefault(backs[slot], slot)
         if not faces:
             if self.spread:
-                return self._spread_claim(view, {b: _MEAN_NUMBER[b] / 20 for b in first_of})
+                return self._spread_claim(
+                    view, {b: _MEAN_NUMBER[b] * self.number_weight for b in first_of}
+                )
             back = max(first_of, key=lambda b: (_MEAN_NUMBER[b], -b))
             return Claim(first_of[back])
         ends = {COLOUR_OF[faces[0]], COLOUR_OF[faces[-1]]}
@@ -63,7 +66,7 @@ class HeuristicBot(PacedBot):
         best: tuple[float, int] | None = None
         for back, slot in first_of.items():
             match = _MATCH[back]
-            score = max(match[colour] for colour in ends) + _MEAN_NUMBER[back] / 20
+            score = max(match[colour] for colour in ends) + _MEAN_NUMBER[back] * self.number_weight
             scores[back] = score
             if best is None or score > best[0]:
                 best = (score, slot)
