@@ -5,6 +5,11 @@ verification (Larry: each pile card, who played it, its face, its proof, true ag
 total, verdict), every front the fair deck opened with its proof (The Lie: a claimed card to its
 claimer, a trick's plays, the prizes at the end), every fault and every seat holding up the game
 is logged; the result is returned as plain data.
+
+A seat that holds up the game is logged when it starts to and when its connection changes, not
+at every check. A seat silent past the silence limit with no channel to this one has left: the
+table is ended (`left`, protocol.md 10.12) with the reason logged, and the result says so
+(`ended`), unless asked to keep waiting for it.
 """
 
 from __future__ import annotations
@@ -50,11 +55,13 @@ async def play_headless(
     bot_delay: float = 0.0,
     claim_pace: float = 0.0,
     difficulty: str | None = None,
+    keep_waiting: bool = False,
 ) -> dict[str, Any]:
-    """Play `seated` with a bot of its game until the game ends (or stops on a fault); return
-    the result. `bot_delay`: seconds the bot thinks before each move; `claim_pace`: before each
-    claim in The Lie's Phase 1 (see TablePeer); `difficulty`: the bot chooses at it and races
-    with its human-like reaction times instead (p2p/table/reaction.py)."""
+    """Play `seated` with a bot of its game until the game ends (or stops on a fault, or a seat
+    left: see above; `keep_waiting` waits for it instead); return the result. `bot_delay`:
+    seconds the bot thinks before each move; `claim_pace`: before each claim in The Lie's
+    Phase 1 (see TablePeer); `difficulty`: the bot chooses at it and races with its human-like
+    reaction times instead (p2p/table/reaction.py)."""
     peer = TablePeer.for_seated(
         identity,
         seated,
@@ -71,6 +78,8 @@ async def play_headless(
         keep_connected(seated.mesh, seated.roster.keys, seated.addresses)
     )
     logged = 0
+    holding: dict[int, bool] = {}  # seats holding up the game, as last logged: connected?
+    gone: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     def log_new_events() -> None:
         nonlocal logged
@@ -86,16 +95,30 @@ async def play_headless(
                 log.error(
                     "seat %s broke the rules: %s (%s)", event.seat, event.what, event.evidence
                 )
-            elif isinstance(event, SeatStatus) and event.waiting_seconds is not None:
-                log.warning(
-                    "seat %s is holding up the game (%.0f s, %s)",
-                    event.seat,
-                    event.waiting_seconds,
-                    "connected" if event.connected else "disconnected",
-                )
+            elif isinstance(event, SeatStatus):
+                note_holding(event)
             elif isinstance(event, Notice):
                 log.info("%s", event.text)
         logged = len(peer.history)
+
+    def note_holding(event: SeatStatus) -> None:
+        if event.waiting_seconds is None:
+            if holding.pop(event.seat, None) is not None:
+                log.info("seat %s is no longer holding up the game", event.seat)
+            return
+        if holding.get(event.seat) != event.connected:
+            holding[event.seat] = event.connected
+            log.warning(
+                "seat %s is holding up the game (%.0f s, %s)",
+                event.seat,
+                event.waiting_seconds,
+                "connected" if event.connected else "disconnected",
+            )
+        if not event.connected and not keep_waiting and not gone.done():
+            gone.set_result(
+                f"seat {event.seat} left: silent for {event.waiting_seconds:.0f} s "
+                f"(the silence limit is {silence_limit:g} s) with no connection"
+            )
 
     async def log_as_they_come() -> None:  # a doubt's verification is logged when it happens
         while True:
@@ -103,8 +126,17 @@ async def play_headless(
             await peer.history.changed()
 
     follower = asyncio.get_running_loop().create_task(log_as_they_come())
+    ended: str | None = None
     try:
-        await peer.finished(timeout)
+        finished = asyncio.ensure_future(peer.finished(timeout))
+        await asyncio.wait([finished, gone], return_when=asyncio.FIRST_COMPLETED)
+        if finished.done():
+            finished.result()  # raises the timeout
+        else:
+            finished.cancel()
+            ended = gone.result()
+            log.error("ending the table: %s", ended)
+            await peer.end_table(ended)
     finally:
         redial.cancel()
         follower.cancel()
@@ -114,6 +146,7 @@ async def play_headless(
     assert table is not None and table.state is not None
     state = table.state
     return {
+        "ended": ended,  # why this seat ended the table before its end (None: it did not)
         "seat": seated.seat,
         "names": seated.names,
         "over": table.state.over,

@@ -38,6 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     options.add_claim_pace(parser, 0.0, "default 0: as fast as it can")
     options.add_bind(parser)
     options.add_silence_limit(parser, 30.0)
+    options.add_keep_waiting(parser)
     options.add_timeout(parser, None, "finding, gathering or playing the table")
 
 
@@ -91,6 +92,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
                 timeout=timeout,
                 claim_pace=pace,
                 difficulty=difficulty,
+                keep_waiting=args.keep_waiting,
             )
         )
 
@@ -150,6 +152,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
         timeout=timeout,
         claim_pace=pace,
         difficulty=difficulty,
+        keep_waiting=args.keep_waiting,
     )
     bots = [report(flow) for flow in flows]
     results = await asyncio.gather(host_task, *bots)

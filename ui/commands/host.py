@@ -51,6 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="no mDNS: do not advertise (nor, in the app, look for tables)",
     )
     options.add_silence_limit(parser, 30.0)
+    options.add_keep_waiting(parser)
     options.add_timeout(parser, None, "gathering the seats")
 
 

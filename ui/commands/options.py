@@ -375,6 +375,16 @@ def add_silence_limit(parser: argparse.ArgumentParser, default: float) -> None:
     )
 
 
+def add_keep_waiting(parser: argparse.ArgumentParser) -> None:
+    """`--keep-waiting`: a headless seat waits for a seat that left, quietly, for ever."""
+    parser.add_argument(
+        "--keep-waiting",
+        action="store_true",
+        help="headless: wait for a seat that left (silent past the silence limit with no "
+        "connection) instead of ending the table with exit status 1",
+    )
+
+
 def add_timeout(parser: argparse.ArgumentParser, default: float | None, what: str) -> None:
     parser.add_argument(
         "--timeout",
