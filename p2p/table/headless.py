@@ -128,8 +128,9 @@ async def play_headless(
     follower = asyncio.get_running_loop().create_task(log_as_they_come())
     ended: str | None = None
     try:
-        finished = asyncio.ensure_future(peer.finished(timeout))
-        await asyncio.wait([finished, gone], return_when=asyncio.FIRST_COMPLETED)
+        finished: asyncio.Future[Any] = asyncio.ensure_future(peer.finished(timeout))
+        waited: list[asyncio.Future[Any]] = [finished, gone]
+        await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
         if finished.done():
             finished.result()  # raises the timeout
         else:
