@@ -147,7 +147,6 @@ async def play_headless(
     assert table is not None and table.state is not None
     state = table.state
     return {
-        "ended": ended,  # why this seat ended the table before its end (None: it did not)
         "seat": seated.seat,
         "names": seated.names,
         "over": table.state.over,
@@ -158,5 +157,6 @@ async def play_headless(
         "rounds": getattr(state, "round_no", None),  # The Lie (T9); None at Larry's table
         "fault": None if table.fault is None else str(table.fault.what),
         "transcript": str(transcript_path(data, seated)),
+        "ended": ended,  # why this seat ended the table before its end (None: it did not)
         "peer": peer,
     }
