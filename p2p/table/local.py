@@ -267,7 +267,8 @@ class LocalTable:
                 if seat not in actors:
                     del due[seat]
             for seat in actors:
-                due.setdefault(seat, now + self._delay(seat))
+                if seat not in due:  # a reaction time is drawn once per move
+                    due[seat] = now + self._delay(seat)
             self._update_idle()
             self._wake.clear()
             if not due:
