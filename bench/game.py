@@ -3,6 +3,8 @@ protocol) and what it costs: Larry with 4 and 8 peers, The Lie (`--game lie`) wi
 
 Usage (from the repository root):  .venv/bin/python bench/game.py [--game larry|lie] [--quick]
                                                                    [--runs R] [--sizes N …]
+                                                                   [--link-delay MS
+                                                                    [--link-jitter MS]]
                                                                    [--json PATH]
 
 Per table size it reports (medians over the runs):
@@ -42,6 +44,11 @@ reshuffle of what is left and its layout, rounds 2 and 3; the sum of both is pri
 claim p50 ≤ 80 ms, p99 ≤ 200 ms; CPU ≤ 2.5 s and transcript ≤ 2 MB for 3 rounds; peak RSS
 ≤ 150 MB per peer. `--quick` plays one round.
 
+`--link-delay MS` puts a network like a home Wi-Fi between the peers: every byte between two
+seats passes a user-space TCP relay that holds it MS ± `--link-jitter` ms (default 2) each way,
+drawn anew for every chunk (bench/delayed_links.py; the kernel here has no netem). Target for
+The Lie at 6 seats, 5 ± 2 ms each way: claim p50 ≤ 100 ms, p99 ≤ 250 ms.
+
 Any table size can be measured (`--sizes 2 6`): sizes without targets are reported without a
 verdict. A figure with no sample in a run (a game without a doubt, a Lie game without a taken
 claim) comes from the runs that have one, and is null (printed "none") when no run has one.
@@ -63,6 +70,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration import BenchRun
+from delayed_links import simulate_delayed
 
 from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.table.simulate import simulate
@@ -86,21 +94,36 @@ LIE_TARGETS = {
     },
 }
 SIZES = {"larry": [4, 8], "lie": [4, 6]}
+# The Lie over delayed links (`--link-delay`, a home Wi-Fi: 5 ± 2 ms each way), 6 peers
+LINK_TARGETS = {6: {"claim_p50_ms": 100.0, "claim_p99_ms": 250.0}}
 
 
 def run_size(
-    peers: int, runs: int, short: bool, game: str = "larry", watchers: int = 0
+    peers: int,
+    runs: int,
+    short: bool,
+    game: str = "larry",
+    watchers: int = 0,
+    link: tuple[float, float] | None = None,
 ) -> dict[str, Any]:
+    """`link`: (delay, jitter) in ms each way between every two peers (bench/delayed_links.py)."""
     summaries = []
     for run in range(runs):
         with tempfile.TemporaryDirectory() as directory:
             common = {"seed": run, "timeout": 600, "watchers": watchers}
             if game == "lie":
                 options = LieOptions(rounds=1) if short else LieOptions()
-                summary = simulate(peers, Path(directory), options=options, **common)
+                if link is not None:
+                    summary = simulate_delayed(
+                        peers, Path(directory), *link, options=options, **common
+                    )
+                else:
+                    summary = simulate(peers, Path(directory), options=options, **common)
                 summary["transcript_mb"] = max(
                     Path(t).stat().st_size for t in summary["transcripts"]
                 ) / (1 << 20)
+            elif link is not None:
+                summary = simulate_delayed(peers, Path(directory), *link, short=short, **common)
             else:
                 summary = simulate(peers, Path(directory), short=short, **common)
         if summary["result"] != "finished" or not summary["agree"]:
@@ -123,6 +146,8 @@ def run_size(
 
     result = {
         "game": game,
+        "link_delay_ms": None if link is None else {"delay": link[0], "jitter": link[1]},
+        "links_drawn": [s.get("link_delay_ms") for s in summaries] if link else None,
         "peers": peers,
         "runs": runs,
         "short": short,
@@ -172,7 +197,10 @@ def run_size(
 
 
 def lie_verdict(result: dict[str, Any]) -> str:
-    target = LIE_TARGETS.get(result["peers"], {"rss_mb": 150.0})
+    if result.get("link_delay_ms"):  # over delayed links only the claim latency has a target
+        target: dict[str, float] = LINK_TARGETS.get(result["peers"], {})
+    else:
+        target = LIE_TARGETS.get(result["peers"], {"rss_mb": 150.0})
     figures = {
         "setup": ("setup_s", "s"),
         "later round's setup": ("later_round_setup_s", "s"),
@@ -274,11 +302,22 @@ def main() -> int:
         default=0,
         help="peers with no seat following each table (protocol.md 4.8), in the parent process",
     )
+    parser.add_argument(
+        "--link-delay",
+        type=float,
+        default=None,
+        metavar="MS",
+        help="hold every byte between two peers MS ms each way (a relay; default: none)",
+    )
+    parser.add_argument("--link-jitter", type=float, default=2.0, metavar="MS")
     args = parser.parse_args()
+    link = None if args.link_delay is None else (args.link_delay, args.link_jitter)
+    if link is not None:
+        print(f"every link through a relay: {link[0]:g} ± {link[1]:g} ms each way")
     run = BenchRun()
     results = []
     for peers in args.sizes or SIZES[args.game]:
-        result = run_size(peers, args.runs, args.quick, args.game, args.watchers)
+        result = run_size(peers, args.runs, args.quick, args.game, args.watchers, link)
         results.append(result)
         if args.game == "lie":
             print(lie_line(result, args.runs))

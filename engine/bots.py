@@ -11,6 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, TypeAlias, TypeVar
 
+# How hard the bots at a table are to race (where seats act at once): how far each strays from the
+# move it rates best, so bots do not all reach for the same card, by the game's bots (`play_at`),
+# and how fast it reacts (fairdeal.p2p.table.reaction). "normal" races like a practised person.
+DIFFICULTIES = ("easy", "normal", "hard")
+DEFAULT_DIFFICULTY = "normal"
+
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal")
 
 
@@ -18,6 +24,11 @@ def bot_name(index: int) -> str:
     """The display name of the `index`-th bot at a table, however it sat down: "Ada (bot)"."""
     first = BOT_NAMES[index] if index < len(BOT_NAMES) else f"Bot {index + 1}"
     return f"{first} (bot)"
+
+
+def as_bot(name: str) -> str:
+    """A person's name on a seat a bot plays for them: "Ann (bot)"."""
+    return name if name.endswith("(bot)") else f"{name} (bot)"
 
 
 View_contra = TypeVar("View_contra", contravariant=True)  # a bot only reads its view
@@ -38,11 +49,21 @@ class Bot(Protocol[View_contra, Action_co]):
 AnyBot: TypeAlias = Bot[Any, Any]
 
 
-def make_bot(spec: str, rng: random.Random, game: str | None = None) -> AnyBot:
-    """A bot of `game` (the default game when None) by name ("random" or "heuristic")."""
+def make_bot(
+    spec: str, rng: random.Random, game: str | None = None, difficulty: str | None = None
+) -> AnyBot:
+    """A bot of `game` (the default game when None) by name ("random" or "heuristic"), playing
+    at `difficulty` (one of DIFFICULTIES; None: always its best-rated move, as self-play does).
+    A game's bot whose choices depend on it has `play_at(difficulty)`; others play the same."""
     from fairdeal.engine.games import default_game, get_game
 
-    return get_game(game or default_game()).make_bot(spec, rng)
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r} (choose {', '.join(DIFFICULTIES)})")
+    bot = get_game(game or default_game()).make_bot(spec, rng)
+    play_at = getattr(bot, "play_at", None)
+    if difficulty is not None and play_at is not None:
+        play_at(difficulty)
+    return bot
 
 
 def pace_of(bot: AnyBot) -> float:

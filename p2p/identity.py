@@ -16,7 +16,7 @@ import logging
 import os
 import secrets
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +52,16 @@ def fingerprint_code(public_key: bytes) -> str:
     digest = hashlib.sha256(_FINGERPRINT_DOMAIN + public_key).digest()
     groups = [int.from_bytes(digest[i * 5 : i * 5 + 5], "big") % 100_000 for i in range(5)]
     return " ".join(f"{group:05d}" for group in groups)
+
+
+def distinct_names(names: Sequence[str], keys: Sequence[bytes]) -> list[str]:
+    """The seats' names, told apart: a name two seats share gets the first group of each one's
+    key code ("root ·04217"), the code people compare aloud."""
+    shared = {name for name in names if names.count(name) > 1}
+    return [
+        f"{name} ·{fingerprint_code(key)[:5]}" if name in shared else name
+        for name, key in zip(names, keys, strict=True)
+    ]
 
 
 def clean_name(name: str) -> str:
@@ -117,6 +127,10 @@ class Identity:
         cls, name: str, random_bytes: Callable[[int], bytes] = secrets.token_bytes
     ) -> Identity:
         return cls(Ed25519PrivateKey.from_private_bytes(random_bytes(32)), name)
+
+    def named(self, name: str) -> Identity:
+        """The same key under another display name, for this process only (nothing saved)."""
+        return Identity(self._private_key, name)
 
     @property
     def key(self) -> bytes:

@@ -8,7 +8,7 @@ A build without that driver raises `NetworkedPlayUnavailable` there, with a mess
 The hook for the networked driver: a module `p2p.table.session` (NETWORKED_DRIVER_MODULE) with
 
     host_table(*, seats: int, bots: int, options: <the game's engine options>, name: str,
-               bot_kind: str, bot_delay: float, claim_pace: float)
+               bot_kind: str, bot_delay: float, claim_pace: float, difficulty: str | None)
         -> TableSession   # opens and advertises a table, fills `bots` seats with bot peers
     join_table(*, host: str, port: int, name: str) -> TableSession
     join_discovered(table: DiscoveredTable, *, name: str) -> TableSession  # a table from mDNS
@@ -23,6 +23,7 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from fairdeal.engine.bots import DEFAULT_DIFFICULTY, DIFFICULTIES
 from fairdeal.engine.games import default_game, game_names
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.api import TableSession
@@ -32,7 +33,6 @@ from fairdeal.ui.game_options import game_options, seats_problem
 NETWORKED_DRIVER_MODULE = "fairdeal.p2p.table.session"  # the networked TableSession lives here
 BOT_KINDS = ("heuristic", "random")
 UNAVAILABLE = "this build has no networked table driver (fairdeal.p2p.table.session)"
-DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims, for a game that races: a human pace
 
 
 class NetworkedPlayUnavailable(RuntimeError):
@@ -55,7 +55,10 @@ class TableSpec:
     seed: int | None = None
     bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
     bot_delay: float = 0.6
-    claim_pace: float = DEFAULT_CLAIM_PACE  # seconds between a bot's claims, where seats race
+    # Where seats race: how hard the bots are (their choices and human-like reaction times,
+    # p2p/table/reaction.py), unless a fixed `claim_pace` (seconds; 0: flat out) replaces it.
+    difficulty: str = DEFAULT_DIFFICULTY
+    claim_pace: float | None = None
     name: str = "You"
     fingerprint: str = ""  # the player's key code, as SeatInfo.fingerprint shows it
     networked: bool = False  # open it on the network even when bots fill every other seat
@@ -107,8 +110,20 @@ class TableSpec:
         unknown = set(self.bot_kind.replace(" ", "").split(",")) - set(BOT_KINDS)
         if unknown:
             raise ValueError(f"unknown bot kind(s) {sorted(unknown)}; choose from {BOT_KINDS}")
-        if not 0 <= self.bot_delay <= 60 or not 0 <= self.claim_pace <= 60:
+        if not 0 <= self.bot_delay <= 60 or not 0 <= (self.claim_pace or 0) <= 60:
             raise ValueError("a bot's delay and claim pace are 0 to 60 seconds")
+        if self.difficulty not in DIFFICULTIES:
+            raise ValueError(f"unknown difficulty {self.difficulty!r}; choose from {DIFFICULTIES}")
+
+    @property
+    def race_pace(self) -> float:
+        """The bots' fixed claim pace (unused at a difficulty)."""
+        return self.claim_pace or 0.0
+
+    @property
+    def race_difficulty(self) -> str | None:
+        """The difficulty the bots race at; None: at the fixed `claim_pace` instead."""
+        return self.difficulty if self.claim_pace is None else None
 
 
 def open_table(spec: TableSpec) -> TableSession:
@@ -126,7 +141,8 @@ def open_table(spec: TableSpec) -> TableSession:
             seed=spec.seed,
             bot_kind=spec.bot_kind,
             bot_delay=spec.bot_delay,
-            claim_pace=spec.claim_pace,
+            claim_pace=spec.race_pace,
+            difficulty=spec.race_difficulty,
             hold_rounds=True,  # the app says when the player can see a new round's table
         )
     return _networked(
@@ -137,7 +153,8 @@ def open_table(spec: TableSpec) -> TableSession:
         name=spec.name,
         bot_kind=spec.bot_kind,
         bot_delay=spec.bot_delay,  # bot peers think as long as bots at a local table
-        claim_pace=spec.claim_pace,  # and claim as fast (The Lie's Phase 1, T3)
+        claim_pace=spec.race_pace,  # and race as those do (The Lie's Phase 1, T3)
+        difficulty=spec.race_difficulty,
     )
 
 

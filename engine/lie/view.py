@@ -25,6 +25,9 @@ class LieView(SeatView):
     # At a networked table: the slots this seat has claimed whose races are not decided yet
     # (T3). They count against the hand; a local table settles every claim at once.
     pending_claims: tuple[int, ...] = ()
+    # At a networked table: this seat's placement of its unplaced card is kept for its next step
+    # envelope (T3), so it is not offered again, and a claim may ride in that same step.
+    placing: bool = False
 
     # -- public facts, as the state has them (its hand: SeatView.hand, left to right) ----------
     backs = StateField[Mapping[int, int]]()  # slot -> back, for every card in play (T1, T3)
@@ -75,12 +78,14 @@ class LieView(SeatView):
     def can_claim(self) -> bool:
         """T3: Phase 1, room in the hand, and the last card taken already placed
         (engine/lie/state.py `claim_refusal`)."""
-        return claim_refusal(self.state, self.seat, settling=len(self.pending_claims)) is None
+        return self.claim_refusal is None
 
     @property
     def claim_refusal(self) -> IllegalAction | None:
         """Why this seat may not claim now, as the typed error (None: it may; T3)."""
-        return claim_refusal(self.state, self.seat, settling=len(self.pending_claims))
+        return claim_refusal(
+            self.state, self.seat, settling=len(self.pending_claims), placing=self.placing
+        )
 
     @property
     def can_place(self) -> bool:
@@ -90,6 +95,7 @@ class LieView(SeatView):
         slot = state.unplaced[self.seat]
         return (
             slot is not None
+            and not self.placing
             and state.phase is BUILD
             and slot in self.knowledge
             and (not state.pending or state.front_known(self.seat))

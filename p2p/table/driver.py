@@ -294,6 +294,11 @@ class TableDriver:
         """Whether the seats act at once now (The Lie's Phase 1), rather than in turn."""
         return False
 
+    def follows_up(self) -> bool:
+        """Where seats act at once: whether this seat's next move follows up its last one, a
+        quick choice (The Lie: placing the card it took, T3); a bot reacts faster to it."""
+        return False
+
     def may_choose(self) -> bool:
         """Whether this seat's player (or bot) may choose an action now."""
         return self.my_turn()

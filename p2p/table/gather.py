@@ -22,7 +22,7 @@ from typing import Any
 
 from fairdeal.engine.games import default_game, game_of_options
 from fairdeal.p2p.errors import P2PError, PeerError
-from fairdeal.p2p.identity import Identity
+from fairdeal.p2p.identity import Identity, distinct_names
 from fairdeal.p2p.lobby.discovery import (
     DiscoveredTable,
     TableBrowser,
@@ -70,7 +70,9 @@ class Seated:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.signed.roster.seats]
+        """The seats' names as shown, two alike told apart by their key codes."""
+        seats = self.signed.roster.seats
+        return distinct_names([s.name for s in seats], [s.key for s in seats])
 
 
 def options_from_lobby(

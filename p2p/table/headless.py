@@ -5,6 +5,11 @@ verification (Larry: each pile card, who played it, its face, its proof, true ag
 total, verdict), every front the fair deck opened with its proof (The Lie: a claimed card to its
 claimer, a trick's plays, the prizes at the end), every fault and every seat holding up the game
 is logged; the result is returned as plain data.
+
+A seat that holds up the game is logged when it starts to and when its connection changes, not
+at every check. A seat silent past the silence limit with no channel to this one has left: the
+table is ended (`left`, protocol.md 10.12) with the reason logged, and the result says so
+(`ended`), unless asked to keep waiting for it.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from fairdeal.p2p.table.api import (
 )
 from fairdeal.p2p.table.gather import Seated
 from fairdeal.p2p.table.peer import TablePeer, describe_verification
+from fairdeal.p2p.table.reaction import reactions
 
 log = logging.getLogger("fairdeal.table")
 
@@ -48,25 +54,32 @@ async def play_headless(
     timeout: float | None = None,
     bot_delay: float = 0.0,
     claim_pace: float = 0.0,
+    difficulty: str | None = None,
+    keep_waiting: bool = False,
 ) -> dict[str, Any]:
-    """Play `seated` with a bot of its game until the game ends (or stops on a fault); return
-    the result. `bot_delay`: seconds the bot thinks before each move; `claim_pace`: before each
-    claim in The Lie's Phase 1 (see TablePeer)."""
+    """Play `seated` with a bot of its game until the game ends (or stops on a fault, or a seat
+    left: see above; `keep_waiting` waits for it instead); return the result. `bot_delay`:
+    seconds the bot thinks before each move; `claim_pace`: before each claim in The Lie's
+    Phase 1 (see TablePeer); `difficulty`: the bot chooses at it and races with its human-like
+    reaction times instead (p2p/table/reaction.py)."""
     peer = TablePeer.for_seated(
         identity,
         seated,
         transcript=transcript_path(data, seated),
         secrets=SecretStore(data / "secrets"),
-        bot=make_bot(bot, random.Random(seed), game_of_options(seated.options).name),
+        bot=make_bot(bot, random.Random(seed), game_of_options(seated.options).name, difficulty),
         silence_limit=silence_limit,
         bot_delay=bot_delay,
         claim_pace=claim_pace,
+        reactions=None if difficulty is None else reactions(difficulty),
     )
     await peer.start()
     redial = asyncio.get_running_loop().create_task(
         keep_connected(seated.mesh, seated.roster.keys, seated.addresses)
     )
     logged = 0
+    holding: dict[int, bool] = {}  # seats holding up the game, as last logged: connected?
+    gone: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     def log_new_events() -> None:
         nonlocal logged
@@ -82,16 +95,30 @@ async def play_headless(
                 log.error(
                     "seat %s broke the rules: %s (%s)", event.seat, event.what, event.evidence
                 )
-            elif isinstance(event, SeatStatus) and event.waiting_seconds is not None:
-                log.warning(
-                    "seat %s is holding up the game (%.0f s, %s)",
-                    event.seat,
-                    event.waiting_seconds,
-                    "connected" if event.connected else "disconnected",
-                )
+            elif isinstance(event, SeatStatus):
+                note_holding(event)
             elif isinstance(event, Notice):
                 log.info("%s", event.text)
         logged = len(peer.history)
+
+    def note_holding(event: SeatStatus) -> None:
+        if event.waiting_seconds is None:
+            if holding.pop(event.seat, None) is not None:
+                log.info("seat %s is no longer holding up the game", event.seat)
+            return
+        if holding.get(event.seat) != event.connected:
+            holding[event.seat] = event.connected
+            log.warning(
+                "seat %s is holding up the game (%.0f s, %s)",
+                event.seat,
+                event.waiting_seconds,
+                "connected" if event.connected else "disconnected",
+            )
+        if not event.connected and not keep_waiting and not gone.done():
+            gone.set_result(
+                f"seat {event.seat} left: silent for {event.waiting_seconds:.0f} s "
+                f"(the silence limit is {silence_limit:g} s) with no connection"
+            )
 
     async def log_as_they_come() -> None:  # a doubt's verification is logged when it happens
         while True:
@@ -99,8 +126,18 @@ async def play_headless(
             await peer.history.changed()
 
     follower = asyncio.get_running_loop().create_task(log_as_they_come())
+    ended: str | None = None
     try:
-        await peer.finished(timeout)
+        finished: asyncio.Future[Any] = asyncio.ensure_future(peer.finished(timeout))
+        waited: list[asyncio.Future[Any]] = [finished, gone]
+        await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+        if finished.done():
+            finished.result()  # raises the timeout
+        else:
+            finished.cancel()
+            ended = gone.result()
+            log.error("ending the table: %s", ended)
+            await peer.end_table(ended)
     finally:
         redial.cancel()
         follower.cancel()
@@ -111,6 +148,7 @@ async def play_headless(
     state = table.state
     return {
         "seat": seated.seat,
+        "names": seated.names,
         "over": table.state.over,
         "winners": list(table.state.winners),
         "scores": list(table.state.scores),
@@ -119,5 +157,6 @@ async def play_headless(
         "rounds": getattr(state, "round_no", None),  # The Lie (T9); None at Larry's table
         "fault": None if table.fault is None else str(table.fault.what),
         "transcript": str(transcript_path(data, seated)),
+        "ended": ended,  # why this seat ended the table before its end (None: it did not)
         "peer": peer,
     }

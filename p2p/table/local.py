@@ -10,8 +10,9 @@ and `SeatStatus` for every seat (always connected).
 
 Bots think for `bot_delay` seconds before each move so that a human can follow the game. Where
 several seats act at once (The Lie's Phase 1, T3) every bot claims on its own clock, one card
-every `claim_pace` seconds, and places it as soon as its front is dealt, while the human claims
-and places whenever they like. Tests use 0 for both and
+every `claim_pace` seconds, and places it as soon as its front is dealt, or, at a `difficulty`,
+after human-like reaction times (p2p/table/reaction.py) and choosing as its bots do at that
+difficulty, while the human claims and places whenever they like. Tests use 0 for both and
 synchronise on `wait_idle()`, which resolves once no bot has anything to do (the human is to act,
 or the game is over).
 """
@@ -21,10 +22,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import secrets
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-from fairdeal.engine.bots import BOT_NAMES, AnyBot
+from fairdeal.engine.bots import BOT_NAMES, AnyBot, make_bot
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.events import Violation
 from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
@@ -41,6 +43,7 @@ from fairdeal.p2p.table.api import (
     result_so_far,
 )
 from fairdeal.p2p.table.presenter import Presenter, presenter_for
+from fairdeal.p2p.table.reaction import reactions
 
 
 class LocalTable:
@@ -63,13 +66,17 @@ class LocalTable:
         bot_kind: str = "heuristic",  # a kind, or a comma list for the bot seats in order
         bot_delay: float = 0.0,
         claim_pace: float = 0.0,
+        difficulty: str | None = None,
+        reaction_rng: random.Random | None = None,
         hold_rounds: bool = False,
         bot_names: Sequence[str] = BOT_NAMES,
         bots: Mapping[int, AnyBot] | None = None,
     ) -> None:
         """`bots` replaces the bots of the given seats (tests bring their own). With
         `hold_rounds`, bots start a round's simultaneous phase (The Lie's Phase 1) only once the
-        player said `ready(round)`: nobody grabs while the player still reads the scores."""
+        player said `ready(round)`: nobody grabs while the player still reads the scores.
+        `difficulty` (fairdeal.engine.bots.DIFFICULTIES): the bots race with its reaction times,
+        drawn with `reaction_rng` (the system's generator when None), not `claim_pace`."""
         self.game: AnyGame = (
             get_game(game)
             if game is not None
@@ -90,6 +97,8 @@ class LocalTable:
         self._seat = seat
         self._bot_delay = bot_delay
         self._claim_pace = claim_pace
+        self._reactions = None if difficulty is None else reactions(difficulty)
+        self._reaction_rng = reaction_rng or secrets.SystemRandom()
         self._hold_rounds = hold_rounds
         self._ready_round = 0
         rng = random.Random(seed)
@@ -100,7 +109,7 @@ class LocalTable:
             raise ValueError(f"{len(kinds)} bot kinds for {len(bot_seats)} bot seats")
         kinds += [kinds[-1]] * (len(bot_seats) - len(kinds))  # the last kind fills the rest
         self._bots: dict[int, AnyBot] = {
-            other: self.game.make_bot(kind, random.Random(rng.randrange(2**32)))
+            other: make_bot(kind, random.Random(rng.randrange(2**32)), self.game.name, difficulty)
             for other, kind in zip(bot_seats, kinds, strict=True)
         }
         for other, bot in (bots or {}).items():
@@ -240,9 +249,10 @@ class LocalTable:
         if state.to_act() is not None:
             return self._bot_delay
         unplaced = getattr(state, "unplaced", None)
-        if unplaced is not None and unplaced[seat] is not None:
-            return 0.0
-        return self._claim_pace
+        follow_up = unplaced is not None and unplaced[seat] is not None
+        if self._reactions is not None:
+            return self._reactions.draw(self._reaction_rng, follow_up=follow_up)
+        return 0.0 if follow_up else self._claim_pace
 
     async def _run_bots(self) -> None:
         """Every bot that may act gets a due time when it may first act; the earliest due bot
@@ -257,7 +267,8 @@ class LocalTable:
                 if seat not in actors:
                     del due[seat]
             for seat in actors:
-                due.setdefault(seat, now + self._delay(seat))
+                if seat not in due:  # a reaction time is drawn once per move
+                    due[seat] = now + self._delay(seat)
             self._update_idle()
             self._wake.clear()
             if not due:

@@ -39,6 +39,8 @@ async def play_seated(
     timeout: float | None = None,
     bot_delay: float = 0.0,
     claim_pace: float = 0.0,
+    difficulty: str | None = None,
+    keep_waiting: bool = False,
 ) -> dict[str, Any]:
     """Wait for a seat, play it headless with `bot` to the end, close the mesh; the result."""
     table = await seated
@@ -52,6 +54,8 @@ async def play_seated(
             timeout=timeout,
             bot_delay=bot_delay,
             claim_pace=claim_pace,
+            difficulty=difficulty,
+            keep_waiting=keep_waiting,
         )
     finally:
         await table.mesh.close()
@@ -70,10 +74,14 @@ def local_bots(
     timeout: float | None = None,
     bot_delay: float = 0.0,
     claim_pace: float = 0.0,
+    difficulty: str | None = None,
+    keep_waiting: bool = False,
 ) -> list[Coroutine[Any, Any, dict[str, Any]]]:
     """One flow per bot (`kinds[i]` for bot i): join the lobby at host:port, play, the result.
     `bot_delay`: seconds each bot thinks before a move, so that people at the table can follow;
-    `claim_pace`: seconds between its claims in The Lie's Phase 1 (T3)."""
+    `claim_pace`: seconds between its claims in The Lie's Phase 1 (T3); `difficulty`: its
+    choices and human-like reaction times there instead (p2p/table/reaction.py);
+    `keep_waiting`: for a seat that left, rather than end the table (p2p/table/headless.py)."""
     flows = []
     for index, kind in enumerate(kinds):
         identity = bot_identity(data, index)
@@ -93,6 +101,8 @@ def local_bots(
                 timeout=timeout,
                 bot_delay=bot_delay,
                 claim_pace=claim_pace,
+                difficulty=difficulty,
+                keep_waiting=keep_waiting,
             )
         )
     return flows

@@ -22,9 +22,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +70,7 @@ from fairdeal.p2p.table.randomness import (
     new_seed,
     table_secret_name,
 )
+from fairdeal.p2p.table.reaction import BotTiming, Reactions
 from fairdeal.p2p.table.recovery import Recovery, seat_seed_for
 from fairdeal.p2p.table.timings import PeerTimings, TimingWatch
 from fairdeal.p2p.table.watch import WatchService
@@ -132,6 +135,7 @@ class TablePeer:
         table_class: type[TableDriver] | None = None,
         bot_delay: float = 0.0,
         claim_pace: float = 0.0,
+        reactions: Reactions | None = None,
     ) -> TablePeer:
         """The peer of a table gathered by the lobby: its roster, seat, options, mesh, names and
         the signed roster that opens the log, all taken from `seated`."""
@@ -150,6 +154,7 @@ class TablePeer:
             signed_roster=seated.signed,
             bot_delay=bot_delay,
             claim_pace=claim_pace,
+            reactions=reactions,
         )
         peer.seat_addresses = list(seated.addresses)  # kept in the header: `fairdeal resume`
         return peer
@@ -171,6 +176,8 @@ class TablePeer:
         signed_roster: SignedRoster | None = None,
         bot_delay: float = 0.0,
         claim_pace: float = 0.0,
+        reactions: Reactions | None = None,
+        reaction_rng: random.Random | None = None,
         bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         new_contribution: Callable[[], bytes] = new_seed,
     ) -> None:
@@ -179,11 +186,14 @@ class TablePeer:
         "thinks" before each move so that people at the table can follow (0: at once, as headless
         peers, simulate and the benchmarks play); `claim_pace`: where seats act at once (The
         Lie's Phase 1, T3), seconds the bot waits before each claim (0: as fast as allowed, one
-        card at a time); `bot_sleep` waits either (tests inject their own).
+        card at a time), unless `reactions` gives human-like reaction times to draw each wait
+        from (with `reaction_rng`; the system's generator when None: p2p/table/reaction.py);
+        `bot_sleep` waits any of them (tests inject their own).
         `new_contribution`: draws this seat's own secret contribution to a new table's seed
         (tests pin it; p2p.table.randomness)."""
-        if bot_delay < 0 or claim_pace < 0:
-            raise ValueError("the bot delay and the claim pace cannot be negative")
+        self.bot_timing = BotTiming(bot_delay, claim_pace, reactions)
+        if reaction_rng is not None:
+            self.bot_timing = replace(self.bot_timing, rng=reaction_rng)
         if roster.keys[seat] != identity.key:
             raise ValueError(f"seat {seat} of the roster is not {identity}")
         if signed_roster is not None and roster.keys != signed_roster.roster.keys:
@@ -197,8 +207,6 @@ class TablePeer:
         self.secrets = secrets
         self.names = list(names or [f"seat {s}" for s in roster.seats])
         self.bot = bot
-        self.bot_delay = bot_delay
-        self.claim_pace = claim_pace
         self.bot_sleep = bot_sleep
         self.silence_limit = silence_limit
         # The game's driver, by the options' game; tests plug cheating subclasses in here.

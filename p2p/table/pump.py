@@ -70,13 +70,13 @@ class Pump:
             peer.drain_table_events()
             if peer.bot is not None and self._bot_may_choose(table, sync):
                 at_once = table.simultaneous()
-                delay = peer.claim_pace if at_once else peer.bot_delay
-                if delay > 0 and not (bot_due and self._thinking_at_once == at_once):
-                    self._think(delay, at_once)  # and meanwhile it still owes its steps
+                waits = peer.bot_timing.waits(at_once)
+                if waits and not (bot_due and self._thinking_at_once == at_once):
+                    self._think(table, at_once)  # and meanwhile it still owes its steps
                 else:
                     bot_due = False  # the next move of this seat waits its own delay
-                    self._bot_publish(table)
-                    continue
+                    if self._bot_publish(table):
+                        continue
             # another seat's envelope held here may start a step this seat must answer at once
             table.pace(sync.log.buffered)
             if table.outbox and not table.over:
@@ -173,32 +173,36 @@ class Pump:
         seat = self.peer.seat
         return table.simultaneous() or not sync.log.holds(seat, sync.log.next_seq(seat))
 
-    def _bot_publish(self, table: TableDriver) -> None:
-        """The bot's choice, checked like a player's by the driver; a refused one is reported
-        and replaced by a listed legal action, so a faulty bot never stops the table for its own
-        seat."""
+    def _bot_publish(self, table: TableDriver) -> bool:
+        """The bot's choice, checked like a player's by the driver; whether a move was kept.
+        A refused one is replaced by a listed legal action the driver accepts, else the bot
+        waits for the table to change (the pump runs again then): either way one notice line,
+        so a faulty bot never stops the table nor prints a traceback."""
         peer = self.peer
         assert peer.bot is not None
         view = table.view()
         action = peer.bot.choose(view)
         try:
             table.publish_action(action, check=peer.check_own_actions)
-            return
+            return True
         except IllegalAction as error:
-            log.warning("the bot of seat %s chose an illegal move: %s", peer.seat, error.reason)
-            peer.emit(Notice(f"✗ The bot's move was refused ({error.reason}); it plays another"))
-            refused = error
+            refused = error.reason
+        said = f"✗ The move of seat {peer.seat}'s bot was refused ({refused})"
         for fallback in table.game.legal_actions(view):
             with contextlib.suppress(IllegalAction):
                 table.publish_action(fallback)
-                return
-        raise refused
+                peer.emit(Notice(f"{said}; it played another"))
+                return True
+        peer.emit(Notice(f"{said}; it waits for the table to move on"))
+        return False
 
-    def _think(self, delay: float, at_once: bool) -> None:
-        """Let the bot move once `delay` has passed (`at_once`: a claim pace, where seats act
-        at once); meanwhile the loop keeps receiving and checking the others' messages."""
+    def _think(self, table: TableDriver, at_once: bool) -> None:
+        """Let the bot move once its delay has passed (`at_once`: where seats act at once, its
+        claim pace or a reaction time); meanwhile the loop keeps receiving and checking the
+        others' messages."""
         if self.thinking is None:
             self._thinking_at_once = at_once
+            delay = self.peer.bot_timing.delay(at_once, follow_up=at_once and table.follows_up())
             task = self._move_after_delay(delay)
             self.thinking = asyncio.get_running_loop().create_task(task)
 

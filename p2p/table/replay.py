@@ -22,6 +22,7 @@ from typing import Any
 
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.errors import P2PError
+from fairdeal.p2p.identity import distinct_names
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
@@ -145,7 +146,8 @@ def _signed(extra: dict[str, Any]) -> SignedRoster | None:
 def _names(signed: SignedRoster | None, seats: int, seat: int) -> tuple[tuple[str, ...], ...]:
     if signed is not None and len(signed.roster.seats) == seats:
         people = signed.roster.seats
-        return tuple(p.name for p in people), tuple(p.code for p in people)
+        names = distinct_names([p.name for p in people], [p.key for p in people])
+        return tuple(names), tuple(p.code for p in people)
     return tuple(f"seat {s}" for s in range(seats)), ("",) * seats
 
 

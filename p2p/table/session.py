@@ -288,13 +288,14 @@ def host_table(
     bot_kind: str = "heuristic",
     bot_delay: float = 0.0,
     claim_pace: float = 0.0,
+    difficulty: str | None = None,
     settings: NetworkSettings | None = None,
 ) -> NetworkedTable:
     """Open a table of the game whose `options` these are (LarryOptions, LieOptions) on the
     network for `seats` players; `bots` local bot peers take seats at once, friends take the
     rest (found by mDNS or given HOST:PORT). We are seat 0. The bots think `bot_delay` seconds
-    before each move and, in The Lie's Phase 1, claim a card every `claim_pace` seconds (the
-    app's pace, as at a local table)."""
+    before each move and, in The Lie's Phase 1, claim a card every `claim_pace` seconds, or at a
+    `difficulty` choose and react as its bots do (as at a local table)."""
     game = game_of_options(options)
     if not game.min_players <= seats <= game.max_players:
         raise ValueError(
@@ -353,6 +354,7 @@ def host_table(
             silence_limit=settings.silence_limit,
             bot_delay=bot_delay,
             claim_pace=claim_pace,
+            difficulty=difficulty,
         ):
             table._spawn(flow)
         return await lobby

@@ -22,11 +22,17 @@ def command(*args: str) -> list[str]:
 
 
 def host_with_a_bot_from_another_process(
-    directory: Path, host: tuple[str, ...], data: str, timeout: float
+    directory: Path,
+    host: tuple[str, ...],
+    data: str,
+    timeout: float,
+    guest_options: tuple[str, ...] = (),
 ) -> list[dict[str, Any]]:
     """Run `fairdeal host <host> --headless` on loopback and one `fairdeal bot --peer` joining
-    it; `data` is the data folder's option (both spellings are accepted). Returns every seat's
-    result line, the guest's first."""
+    it (with `guest_options`); `data` is the data folder's option (both spellings are
+    accepted). Returns every seat's result line, the guest's first. What each process logged
+    is left in `directory`: host.err and guest.err."""
+    host_log = (directory / "host.err").open("w")
     server = subprocess.Popen(
         command(
             *host,
@@ -35,7 +41,7 @@ def host_with_a_bot_from_another_process(
         ),
         cwd=ROOT,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=host_log,
         text=True,
     )
     try:
@@ -45,12 +51,14 @@ def host_with_a_bot_from_another_process(
             command(
                 *("bot", "--peer", f"127.0.0.1:{listening[1]}", "--bind", "127.0.0.1"),
                 *(data, str(directory / "guest"), "--timeout", str(timeout)),
+                *guest_options,
             ),
             cwd=ROOT,
             capture_output=True,
             text=True,
             timeout=timeout + 10,
         )
+        (directory / "guest.err").write_text(guest.stderr)
         assert guest.returncode == 0, guest.stderr[-2000:]
         results = [json.loads(guest.stdout.strip().splitlines()[-1])]
         results += [json.loads(line) for line in server.stdout.read().splitlines()]
@@ -58,6 +66,7 @@ def host_with_a_bot_from_another_process(
     finally:
         if server.poll() is None:
             server.kill()
+        host_log.close()
     return results
 
 

@@ -23,6 +23,7 @@ from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.driver import TableDriver
 from fairdeal.p2p.table.games import table_class_for
 from fairdeal.p2p.table.peer import TablePeer
+from fairdeal.p2p.table.reaction import Reactions
 
 MakeTable = type[TableDriver]
 
@@ -63,6 +64,7 @@ def make_peer(
     bot_delay: float = 0.0,
     bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     claim_pace: float = 0.0,
+    reactions: Reactions | None = None,
 ) -> TablePeer:
     data = directory / f"seat{seat}"
     game = game_of_options(options).name
@@ -82,6 +84,8 @@ def make_peer(
         bot_delay=bot_delay,
         bot_sleep=bot_sleep,
         claim_pace=claim_pace,
+        reactions=reactions,
+        reaction_rng=random.Random(seed * 100 + seat),
         # pinned seat contributions: the shuffles, and so the whole game, are reproducible
         new_contribution=lambda: bytes([seed, seat + 1]) * 16,
     )
@@ -141,6 +145,7 @@ async def open_table(
     bot_delay: float = 0.0,
     bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     claim_pace: float = 0.0,
+    reactions: Reactions | None = None,
 ) -> LocalTable:
     """Start `seats` bot peers, connect them in a full mesh and start the table (which opens
     with the roster they all signed, as after a lobby, unless `signed_roster` is False)."""
@@ -165,6 +170,7 @@ async def open_table(
             bot_delay=bot_delay,
             bot_sleep=bot_sleep,
             claim_pace=claim_pace,
+            reactions=reactions,
         )
         for s in range(seats)
     ]

@@ -155,3 +155,35 @@ def test_a_negative_delay_is_refused(tmp_path: Path) -> None:
             secrets=None,  # type: ignore[arg-type]
             bot_delay=-1,
         )
+
+
+async def test_a_racing_bot_waits_human_reaction_times_shorter_to_place(tmp_path: Path) -> None:
+    """The Lie's Phase 1 with reaction times (p2p/table/reaction.py): every wait of a bot is a
+    draw, none a fixed pace; a placement's wait comes from the quicker follow-up distribution.
+    The waits are recorded and skipped (no wall clock)."""
+    import statistics
+
+    from fairdeal.engine.lie import LieOptions
+    from fairdeal.p2p.table.reaction import FLOOR, NORMAL
+
+    waited: list[float] = []
+
+    async def record(delay: float) -> None:
+        waited.append(delay)
+        await asyncio.sleep(0)
+
+    options = LieOptions(rounds=1, hand_size=4)  # type: ignore[call-arg]
+    table = await open_table(
+        3, tmp_path, options, seed=6, bot_sleep=record, claim_pace=9.0, reactions=NORMAL
+    )
+    try:
+        await play_to_end(table, timeout=90)
+        assert all(p.table.over and p.table.fault is None for p in table.peers)
+    finally:
+        await table.close()
+    assert len(waited) >= 2 * 3 * 4  # a take and a place per card, 4 cards, 3 seats
+    assert 9.0 not in waited and min(waited) >= FLOOR and len(set(waited)) == len(waited)
+    # A take's wait is rarely under 0.35 s (about 1 in 30); a place's mostly is.
+    quick = sum(w < 0.35 for w in waited) / len(waited)
+    assert quick > 0.2, quick
+    assert statistics.fmean(waited) < NORMAL.choose.mean

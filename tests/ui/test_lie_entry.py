@@ -219,3 +219,25 @@ async def test_the_lobby_shows_each_tables_game_and_refuses_one_it_lacks() -> No
         await pilot.pause()
         assert isinstance(pilot.app.screen, LobbyScreen)
         assert any("a game this fairdeal lacks" in str(n.message) for n in pilot.app._notifications)
+
+
+async def test_the_open_table_dialog_sets_the_bots_difficulty() -> None:
+    """The new-table dialog's Level row: how hard the bots are to race (README, "Difficulty")."""
+    app = FairdealApp(PLAYER, finder=FixedFinder(), reveal_interval=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, OpenTableDialog)
+        assert dialog.query_one("#difficulty", Select).value == "normal"
+        dialog.query_one("#difficulty", Select).value = "hard"
+        assert dialog._chosen().difficulty == "hard"
+        assert dialog._chosen().race_difficulty == "hard"  # no fixed pace replaces it
+
+
+def test_play_races_at_the_difficulty_unless_a_pace_is_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec = spec_opened_by(monkeypatch, "play", "--game", "lie", "--difficulty", "easy")
+    assert (spec.race_difficulty, spec.race_pace) == ("easy", 0.0)
+    spec = spec_opened_by(monkeypatch, "play", "--game", "lie", "--pace", "0.4")
+    assert (spec.race_difficulty, spec.race_pace) == (None, 0.4)

@@ -179,3 +179,28 @@ def test_the_players_panel_shows_a_card_taken_and_not_yet_placed() -> None:
     driver.act(1, Place(Side.LEFT))
     panel.show(view_for(driver.state, driver.knowledge[0], 0), seats)
     assert f"{backs[1]} {backs[0]}" in static_text(panel) and "+" not in static_text(panel)
+
+
+async def test_at_a_difficulty_the_bots_react_like_people_and_choose_at_it() -> None:
+    """A local table at a difficulty: each bot move waits a reaction time drawn with the
+    injected generator (p2p/table/reaction.py), not the fixed claim pace; its bots choose at it."""
+    import statistics
+
+    from fairdeal.engine.lie.bots.paced import SPREADS
+    from fairdeal.p2p.table.reaction import reactions
+
+    table = LocalTable(
+        3,
+        game="lie",
+        seed=2,
+        claim_pace=9.0,
+        difficulty="hard",
+        reaction_rng=random.Random(4),
+        hold_rounds=True,  # the bots wait for `ready`: nothing races meanwhile
+    )
+    await table.start()
+    waits = [table._delay(1) for _ in range(2000)]
+    assert statistics.fmean(waits) == pytest.approx(reactions("hard").choose.mean, rel=0.05)
+    assert max(waits) < 9.0 and statistics.stdev(waits) > 0.05  # no fixed pace, no metronome
+    assert all(getattr(bot, "spread", None) == SPREADS["hard"] for bot in table._bots.values())
+    await table.close()

@@ -28,9 +28,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--peer", metavar="HOST:PORT", help="the host's address and TCP port")
     options.add_data_dir(parser, "the bot's identity and transcripts (default: the per-user one)")
     options.add_bot_kind(parser, per_seat=False)
+    parser.add_argument(
+        "--name",
+        dest="bot_name",
+        default=None,
+        help="the bot's name at the table, shown as NAME (bot) (default: the identity's name)",
+    )
+    options.add_difficulty(parser, "default: none, it grabs at --pace")
     options.add_claim_pace(parser, 0.0, "default 0: as fast as it can")
     options.add_bind(parser)
     options.add_silence_limit(parser, 30.0)
+    options.add_keep_waiting(parser)
     options.add_timeout(parser, None, "finding, gathering or playing the table")
 
 
@@ -52,6 +60,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     import logging
     import sys
 
+    from fairdeal.engine.bots import as_bot
     from fairdeal.p2p.identity import default_data_dir, load_or_create_identity
     from fairdeal.p2p.log.transcript import SecretStore
     from fairdeal.p2p.table.gather import find_table, join_lobby, open_lobby
@@ -60,9 +69,12 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s: %(message)s")
     data: Path = args.data_dir or default_data_dir()
-    identity = load_or_create_identity(data)
+    # A bot plays this seat: it says so at the table (the name is not saved in the identity).
+    stored = load_or_create_identity(data)
+    identity = stored.named(as_bot(getattr(args, "bot_name", None) or stored.name))
     timeout = args.timeout
     pace = args.pace or 0.0  # `host --headless` without --pace: its bots grab as fast as they can
+    difficulty = args.difficulty  # None: they grab at `pace`
 
     async def report(flow: Awaitable[dict]) -> dict:
         result = await flow
@@ -79,6 +91,8 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
                 silence_limit=args.silence_limit,
                 timeout=timeout,
                 claim_pace=pace,
+                difficulty=difficulty,
+                keep_waiting=args.keep_waiting,
             )
         )
 
@@ -137,6 +151,8 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
         silence_limit=limit,
         timeout=timeout,
         claim_pace=pace,
+        difficulty=difficulty,
+        keep_waiting=args.keep_waiting,
     )
     bots = [report(flow) for flow in flows]
     results = await asyncio.gather(host_task, *bots)

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from fairdeal.ui.launch import AppRunner
 
 HEADLESS_TABLE_NAME = "fairdeal"
-DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims in the app, as `fairdeal play`
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     options.add_short(parser)
     options.add_game_options(parser)
-    options.add_claim_pace(parser, None, f"default {DEFAULT_CLAIM_PACE:g} in the app, 0 headless")
+    options.add_difficulty(parser, "default normal in the app; headless: flat out without it")
+    options.add_claim_pace(parser, None, "default: none in the app, 0 headless")
     options.add_data_dir(parser)
     options.add_bind(parser)
     parser.add_argument(
@@ -51,6 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="no mDNS: do not advertise (nor, in the app, look for tables)",
     )
     options.add_silence_limit(parser, 30.0)
+    options.add_keep_waiting(parser)
     options.add_timeout(parser, None, "gathering the seats")
 
 
@@ -95,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
 def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     """The Textual app on a table opened on the network: we take seat 0, `--bots` local bot
     peers sit down at once, friends take the other seats."""
+    from fairdeal.engine.bots import DEFAULT_DIFFICULTY
     from fairdeal.ui.commands import options
 
     spec = options.table_spec(
@@ -102,7 +104,8 @@ def run_app(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
         seats=args.seats,
         bots=args.bots,
         seat=0,
-        claim_pace=DEFAULT_CLAIM_PACE if args.pace is None else args.pace,
+        claim_pace=args.pace,
+        difficulty=args.difficulty or DEFAULT_DIFFICULTY,
         networked=True,
     )
     return options.open_app(

@@ -240,10 +240,25 @@ def ranged(option: NumberOption) -> Callable[[str], int]:
     return parse
 
 
+def add_difficulty(parser: argparse.ArgumentParser, note: str) -> None:
+    """`--difficulty LEVEL`: how hard the bots are to race where every seat grabs at once: how
+    far they stray from the card they rate best and how fast they react, drawn from human-like
+    reaction times (p2p/table/reaction.py). `--pace` replaces it with a fixed pace."""
+    from fairdeal.engine.bots import DIFFICULTIES
+
+    parser.add_argument(
+        "--difficulty",
+        choices=DIFFICULTIES,
+        default=None,
+        help=f"how hard the bots are to race where every seat grabs at once ({note}; "
+        "normal: about as quick as a practised player)",
+    )
+
+
 def add_claim_pace(parser: argparse.ArgumentParser, default: float | None, note: str) -> None:
     """`--pace S`: seconds between a bot's claims, for a game where every seat grabs at once
     (its record's `claim_pace_help`): 0 grabs as fast as it can, a second or two lets people
-    keep up."""
+    keep up. It replaces the difficulty's human-like reaction times."""
     from fairdeal.ui.screen_game import screen_games
 
     said = "; ".join(f"{r.title}: {r.claim_pace_help}" for r in screen_games() if r.claim_pace_help)
@@ -371,6 +386,16 @@ def add_silence_limit(parser: argparse.ArgumentParser, default: float) -> None:
         metavar="S",
         help=f"seconds a seat may stay silent before the table says it is holding up the game "
         f"(default {default:g})",
+    )
+
+
+def add_keep_waiting(parser: argparse.ArgumentParser) -> None:
+    """`--keep-waiting`: a headless seat waits for a seat that left, quietly, for ever."""
+    parser.add_argument(
+        "--keep-waiting",
+        action="store_true",
+        help="headless: wait for a seat that left (silent past the silence limit with no "
+        "connection) instead of ending the table with exit status 1",
     )
 
 

@@ -13,7 +13,6 @@ import argparse
 import sys
 
 DEFAULT_BOT_DELAY = 0.6  # seconds a bot "thinks" in the app: long enough to follow the game
-DEFAULT_CLAIM_PACE = 1.5  # seconds between a bot's claims, for a game that races them
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +44,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
     options.add_short(parser)
     options.add_game_options(parser)
-    options.add_claim_pace(parser, DEFAULT_CLAIM_PACE, f"default {DEFAULT_CLAIM_PACE:g}")
+    options.add_difficulty(parser, "default normal")
+    options.add_claim_pace(parser, None, "default: none, the difficulty decides")
     parser.add_argument(
         "--bot-delay",
         type=options.seconds,
@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
 def run_app(args: argparse.Namespace) -> int:
     """The Textual app on a table of one human (`--seat`) and local bots, or (fewer bots than
     the other seats) on a table opened on the network."""
+    from fairdeal.engine.bots import DEFAULT_DIFFICULTY
     from fairdeal.ui.commands import options
 
     spec = options.table_spec(
@@ -121,7 +122,8 @@ def run_app(args: argparse.Namespace) -> int:
         seat=args.seat,
         seed=args.seed,
         bot_delay=args.bot_delay,
-        claim_pace=max(0.0, args.pace),
+        claim_pace=None if args.pace is None else max(0.0, args.pace),
+        difficulty=args.difficulty or DEFAULT_DIFFICULTY,
     )
     try:
         spec.validate()

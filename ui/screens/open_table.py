@@ -20,6 +20,13 @@ from fairdeal.ui.screen_game import screen_game, screen_games
 from fairdeal.ui.screens.refusal import dismiss_or_refuse
 from fairdeal.ui.table_factory import TableSpec
 
+# How hard the bots are to race where seats grab at once (fairdeal.engine.bots.DIFFICULTIES).
+LEVELS = (
+    ("easy", "slower than you"),
+    ("normal", "as quick as a practised player"),
+    ("hard", "quicker than most"),
+)
+
 
 def bot_choices(seats: int) -> list[tuple[str, int]]:
     """0 to seats - 1 bots: the seat of whoever opens the table is never a bot's."""
@@ -59,6 +66,12 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                 bot_choices(self.base.seats),
                 min(self.base.bots, self.base.seats - 1),
                 "bots",
+            )
+            yield from _select_row(
+                "Level",
+                [(f"bots: {level}, {said}", level) for level, said in LEVELS],
+                self.base.difficulty,
+                "difficulty",
             )
             for game in screen_games():
                 yield from game.dialog_rows(self.base)
@@ -133,6 +146,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             seed=self.base.seed,
             bot_kind=self.base.bot_kind,
             bot_delay=self.base.bot_delay,
+            difficulty=str(self.query_one("#difficulty", Select).value),
             claim_pace=self.base.claim_pace,
             name=self.base.name,
             fingerprint=self.base.fingerprint,

@@ -2,9 +2,12 @@
 
 - Phase 1: for each back on the table (16 at most, so a claim costs little) and each end of its
   hand, the chance that the hidden front continues the colour at that end (T1: a back of that
-  colour hides it 3 times in 6, any other back once in 6), plus a little for high numbers; it
-  takes the best card. Once it sees the front (T3) it places it where it extends a run of its
-  colour (the higher number first where both ends match), else at the end of the longer run:
+  colour hides it 3 times in 6, any other back once in 6), plus a little for high numbers (more
+  at a difficulty, as a person values them: PacedBot.number_weight); it
+  takes the best card (at a difficulty, PacedBot.play_at, one of the good ones at random, the
+  better the likelier, so bots at one table do not all reach for the same card). Once it sees
+  the front (T3) it places it where it extends a run of its colour (the higher number first
+  where both ends match), else at the end of the longer run:
   the shorter run is the one an extension still helps (T5 plays at most 3 cards; measured,
   this wins about 2 points more of games against random bots than the other end).
 - Phase 2: leading, it plays its longest run (3 cards make the biggest numbers), highest first;
@@ -13,6 +16,8 @@
 """
 
 from __future__ import annotations
+
+import math
 
 from fairdeal.engine.lie.actions import Action, Claim, Pass, Place, Play, Side
 from fairdeal.engine.lie.bots.paced import PacedBot
@@ -50,17 +55,42 @@ class HeuristicBot(PacedBot):
         for slot in view.table:
             first_of.setdefault(backs[slot], slot)
         if not faces:
+            if self.spread:
+                return self._spread_claim(
+                    view, {b: _MEAN_NUMBER[b] * self.number_weight for b in first_of}
+                )
             back = max(first_of, key=lambda b: (_MEAN_NUMBER[b], -b))
             return Claim(first_of[back])
         ends = {COLOUR_OF[faces[0]], COLOUR_OF[faces[-1]]}
+        scores: dict[int, float] = {}
         best: tuple[float, int] | None = None
         for back, slot in first_of.items():
             match = _MATCH[back]
-            score = max(match[colour] for colour in ends) + _MEAN_NUMBER[back] / 20
+            score = max(match[colour] for colour in ends) + _MEAN_NUMBER[back] * self.number_weight
+            scores[back] = score
             if best is None or score > best[0]:
                 best = (score, slot)
         assert best is not None
+        if self.spread:
+            return self._spread_claim(view, scores)
         return Claim(best[1])
+
+    def _spread_claim(self, view: LieView, scores: dict[int, float]) -> Claim:
+        """A back drawn with weight exp((score - best) / spread), so the best is likeliest, one
+        nearly as good nearly as likely, a poor one seldom; then any card of that back, so two
+        bots that want one back seldom reach for the same card."""
+        top = max(scores.values())
+        backs = sorted(scores)
+        weights = [math.exp((scores[back] - top) / self.spread) for back in backs]
+        point = self.rng.random() * sum(weights)
+        chosen = backs[-1]
+        for back, weight in zip(backs, weights, strict=True):
+            point -= weight
+            if point < 0:
+                chosen = back
+                break
+        slots = [slot for slot in view.table if view.backs[slot] == chosen]
+        return Claim(slots[self.rng.randrange(len(slots))])
 
     def _place(self, view: LieView) -> Place:
         """T3: the front is known now; put it where it extends a run of its colour."""

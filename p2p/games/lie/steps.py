@@ -288,7 +288,7 @@ class StepLedger:
         self.openings, self.opened, self.places = {}, {}, {}
         self.position = 0
         self.step_end = self.table.applied
-        self.table._claim_decided(step)
+        self.table._step_ended(step)
         self.dealing.clear()
         # The winners' claims apply in the "Done!" order of this step's seed, not by seat: their
         # Deals are answered in this order, and at hand size 1 that answer completes the hand

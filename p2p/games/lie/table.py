@@ -107,6 +107,7 @@ class LieTable(TableDriver):
         self._want_claim: int | None = None  # the claim this seat's player asked for
         self._claim_step: int | None = None  # the step this seat's undecided claim is in
         self._want_place: Side | None = None
+        self._placed_in: int | None = None  # the step whose envelope places this seat's card
         self.steps = 0  # steps ended, every round
         self.steps_per_round: list[int] = []
         self.void_claims = 0
@@ -201,19 +202,20 @@ class LieTable(TableDriver):
     def can_claim(self) -> bool:
         if not self.stepping() or self.me >= self.seats or self.claim_in_flight():
             return False
-        return self._why_not_claim(self.me, self._want_place is not None) is None and bool(
-            self.state.table
-        )
+        return self._why_not_claim(self.me, self.placing()) is None and bool(self.state.table)
 
     def can_place(self) -> bool:
         """This seat holds a card whose front it knows and has not placed (T3)."""
         return (
             self.me < self.seats
             and self.stepping()
-            and self._want_place is None
+            and not self.placing()
             and self.unplaced(self.me) is not None
             and not self._dealing_to(self.me)
         )
+
+    def follows_up(self) -> bool:
+        return self.can_place()
 
     def my_turn(self) -> bool:
         if self.stepping():
@@ -231,8 +233,14 @@ class LieTable(TableDriver):
         assert state is not None
         view = self.game.view_for(state, self.knowledge(), self.me)
         if self.stepping() and hasattr(view, "pending_claims"):
-            view = replace(view, pending_claims=self.pending_claims())
+            view = replace(view, pending_claims=self.pending_claims(), placing=self.placing())
         return view
+
+    def placing(self) -> bool:
+        """This seat's unplaced card is being placed: the placement is kept for its next step
+        envelope, or signed in a step not ended yet (the engine's state shows the card unplaced
+        until then, T3). A claim may be made meanwhile; another placement may not."""
+        return self._want_place is not None or self._placed_in is not None
 
     def pending_claims(self) -> tuple[int, ...]:
         if self._want_claim is not None:
@@ -257,7 +265,7 @@ class LieTable(TableDriver):
                     raise IllegalAction(self.me, "cards are claimed only in Phase 1 (T3)")
                 if self.claim_in_flight():
                     raise IllegalAction(self.me, "one card at a time: wait for your last (T3)")
-                why = self._why_not_claim(self.me, self._want_place is not None)
+                why = self._why_not_claim(self.me, self.placing())
                 if why == "its hand was full":
                     raise HandFull(self.me, f"your hand is full: {self.options.hand_size} (T3)")
                 if why is not None:
@@ -336,7 +344,7 @@ class LieTable(TableDriver):
             self.unplaced(self.me) is None or self._dealing_to(self.me)
         ):
             self._want_place = None
-        want, placing = self._want_claim, self._want_place is not None
+        want, placing = self._want_claim, self.placing()
         if want is not None and (
             want not in self.state.table or self._why_not_claim(self.me, placing) is not None
         ):
@@ -357,6 +365,8 @@ class LieTable(TableDriver):
             opening = {"nonce": previous.nonce, "claims": previous.claims}
         self._my_commit = _MyCommit(step, nonce, claims)
         digest = commitment(self.table_id, self.ledger.round_no, step, self.me, nonce, claims)
+        if place is not None:
+            self._placed_in = step
         self._want_place = None
         shares, self.ledger.my_shares = self.ledger.my_shares, None
         self._signed_step = step
@@ -370,10 +380,13 @@ class LieTable(TableDriver):
             "place": None if place is None else str(place),
         }
 
-    def _claim_decided(self, step: int) -> None:
-        """Step `step` ended: this seat's claim committed before it is decided (taken, or void)."""
+    def _step_ended(self, step: int) -> None:
+        """Step `step` ended: this seat's claim committed before it is decided (taken, or void)
+        and its placement signed in it applied."""
         if self._claim_step is not None and self._claim_step < step:
             self._claim_step = None
+        if self._placed_in is not None and self._placed_in <= step:
+            self._placed_in = None  # placed now
 
     def _nonce(self, step: int) -> bytes:
         assert self._nonce_key is not None
@@ -402,6 +415,8 @@ class LieTable(TableDriver):
                 break
         if body.get("shares") is not None:
             self.ledger.my_shares = None
+        if body.get("place") is not None:
+            self._placed_in = step
         self._want_claim = None
         self._want_place = None
 
@@ -471,5 +486,6 @@ class LieTable(TableDriver):
             self._signed_step = 0
             self._my_commit = None
             self._claim_step = None
+            self._placed_in = None
             self.dealt.clear()
             self.steps_per_round.append(0)

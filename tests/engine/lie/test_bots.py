@@ -180,3 +180,43 @@ def test_the_random_bots_draw_is_the_librarys() -> None:
             items = list(range(size))
             assert _choice(ours, items) == theirs.choice(items)
         assert ours.getstate() == theirs.getstate()
+
+
+# -- racing at a difficulty: bots that do not all reach for the same card --------------------
+def _first_claims(difficulty: str | None, bots: int = 200) -> list[int]:
+    """The back each of `bots` heuristic bots (seeded one by one) claims first on one table."""
+    from fairdeal.engine.bots import make_bot as make_any_bot
+
+    driver = OracleDriver(4, LieOptions(rounds=1), seed=11)
+    assert driver.state.claims_open()  # the driver served the layout: Phase 1 is on
+    view = view_for(driver.state, driver.knowledge[0], 0)
+    backs = []
+    for seed in range(bots):
+        bot = make_any_bot("heuristic", random.Random(seed), "lie", difficulty)
+        action = bot.choose(view)
+        assert isinstance(action, Claim) and action.slot in view.table
+        backs.append(view.backs[action.slot])
+    return backs
+
+
+def test_without_a_difficulty_every_heuristic_bot_takes_the_same_best_back() -> None:
+    assert len(set(_first_claims(None))) == 1  # self-play's bot: deterministic, as recorded
+
+
+def test_at_a_difficulty_bots_spread_over_the_good_backs_the_best_likeliest() -> None:
+    """An empty hand rates a back by the mean number it hides: a 4-back (mean 3) best, a
+    1-back (mean 2) worst. At a difficulty the 4-backs are the likeliest, spread over their four
+    colours; the easier, the more often a lesser back."""
+    number = [back % 4 + 1 for back in range(16)]
+    assert len(set(_first_claims(None))) == 1
+    fours = {}
+    for difficulty in ("hard", "normal", "easy"):
+        backs = _first_claims(difficulty)
+        numbers = [number[b] for b in backs]
+        assert len({b for b in backs if number[b] == 4}) == 4, difficulty  # every colour
+        assert max(set(numbers), key=numbers.count) == 4, difficulty
+        fours[difficulty] = numbers.count(4) / len(numbers)
+        assert difficulty == "hard" or len(set(numbers)) >= 2, difficulty
+    assert fours["hard"] >= fours["normal"] > fours["easy"] > 0.25  # 0.25: no preference
+    with pytest.raises(ValueError, match="unknown difficulty"):
+        _first_claims("impossible", bots=1)
