@@ -40,7 +40,7 @@ async def play_seated(
     bot_delay: float = 0.0,
     claim_pace: float = 0.0,
 ) -> dict[str, Any]:
-    """Wait for a seat, play it headless with `bot` to the end, close the mesh; the result."""
+    """Wait for a seat, play it headless with `bot` to the end, close the table; the result."""
     table = await seated
     try:
         result = await play_headless(
@@ -54,7 +54,7 @@ async def play_seated(
             claim_pace=claim_pace,
         )
     finally:
-        await table.mesh.close()
+        await table.close()  # its mesh, and a host's advertisement of the table playing
     result.pop("peer")
     return result
 
