@@ -116,7 +116,9 @@ class TableScreen(LarryTableCore):
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        self.query_one(SeatList).show(view, seats, left=self.left, watchers=self.watchers)
+        self.query_one(SeatList).show(
+            view, seats, left=self.left, watchers=self.watchers, offline=self.offline
+        )
         self.query_one(TableStatus).show(view, seats)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)

@@ -235,7 +235,7 @@ class LarryTableCore(Screen[None], TablePresence):
         await self.refresh_table()
 
     def show_seat_status(self, event: SeatStatus) -> None:
-        self.query_one(SeatList).set_status(event.seat, event.connected, event.waiting_seconds)
+        self.query_one(SeatList).set_waiting(event.seat, event.waiting_seconds)
 
     async def redraw(self) -> None:
         await self.refresh_table()

@@ -21,14 +21,10 @@ class SeatList(Static):
         super().__init__(id=id)
         self.border_title = "Seats"
         self._waiting: dict[int, float] = {}
-        self._offline: set[int] = set()
         self._watchers = WatchersLine()  # rewritten only when the watchers change
 
-    def set_status(self, seat: int, connected: bool, waiting: float | None) -> None:
-        if connected:
-            self._offline.discard(seat)
-        else:
-            self._offline.add(seat)
+    def set_waiting(self, seat: int, waiting: float | None) -> None:
+        """How long the table has waited for `seat` past the silence limit (None: it does not)."""
         if waiting is None:
             self._waiting.pop(seat, None)
         else:
@@ -40,9 +36,11 @@ class SeatList(Static):
         seats: Sequence[SeatInfo],
         left: Collection[int] = (),
         watchers: Sequence[tuple[str, str]] = (),
+        offline: Collection[int] = (),
     ) -> None:
         """`left`: the seats that left the table for good (protocol.md 10.12); `watchers`: name
-        and key code of each peer watching the table (protocol.md 4.8)."""
+        and key code of each peer watching the table (protocol.md 4.8); `offline`: the seats
+        with no channel to this one now."""
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
         table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
@@ -60,7 +58,7 @@ class SeatList(Static):
             notes: list[str] = []
             if seat in left:
                 notes.append("LEFT")
-            elif seat in self._offline:
+            elif seat in offline:
                 notes.append("OFFLINE")
             if seat in self._waiting:
                 notes.append(f"WAIT {self._waiting[seat]:.0f}s")
