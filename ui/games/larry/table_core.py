@@ -40,6 +40,7 @@ from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.presence import TablePresence
+from fairdeal.ui.screens.too_small import SizeGuard
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
 
@@ -49,7 +50,7 @@ LarrySession: TypeAlias = "TableSession[LarryView, Action]"
 log = logging.getLogger("fairdeal.ui")
 
 
-class LarryTableCore(Screen[None], TablePresence):
+class LarryTableCore(Screen[None], TablePresence, SizeGuard):
     """The state, the widgets and the events of Larry's table screen."""
 
     session: LarrySession
