@@ -107,7 +107,8 @@ class TableScreen(LarryTableCore):
     async def refresh_table(self) -> None:
         """Redraw from the session's current view. Everything but the hand is drawn before the
         first await, so overlapping refreshes (a table event and our own action) end in order."""
-        view = self.current_view()
+        view = self.frozen_view or self.current_view()
+        self.drawn_view = view
         seats = self.session.seats
         if view is None:
             doing = setup_text(self._setup, seats) if self._setup else self._gathering

@@ -7,7 +7,8 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import TypeAlias
+from dataclasses import replace
+from typing import Any, TypeAlias
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -87,6 +88,10 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         # a doubt's result waits in here until the doubt view has turned its cards over
         self._held_lines: list[str] | None = None
         self._held_since = 0  # events_seen when the holding began
+        # and the table as it was before it (card counts, "a new round") stays drawn as long
+        self.drawn_view: LarryView | None = None  # the view the panels show now
+        self.frozen_view: LarryView | None = None  # held while a doubt's result is held
+        self._state_seen: Any = None  # the state of the last StateChanged handled
         self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
         self._doubt_makers: set[Callable[[], Screen[None]]] = set()
         self.init_presence()
@@ -166,12 +171,15 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         else:
             self.query_one(GameLog).say(line)
 
-    def _hold_log(self) -> None:
+    def _hold_log(self, before: Any) -> None:
         """A doubt's result is not told in the log before its view has turned the cards over
-        (cards turned one by one, in the app; a resumed table's replay shows no views)."""
+        (cards turned one by one, in the app; a resumed table's replay shows no views), nor by
+        the panels: they show the table at `before`, the state before the doubt's result."""
         if self.reveal_interval > 0 and not self._replaying and self._held_lines is None:
             self._held_lines = []
             self._held_since = self.events_seen
+            if before is not None:  # the card counts, "a new round": who picked up
+                self.frozen_view = replace(self.session.view(), state=before)
 
     def _doubt_shown(self) -> None:
         """A doubt view has turned all its cards (or closed, or was skipped as stale)."""
@@ -183,6 +191,9 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         held, self._held_lines = self._held_lines or [], None
         for line in held:
             self.query_one(GameLog).say(line)
+        if self.frozen_view is not None:  # the doubt is told: the table as it is now
+            self.frozen_view = None
+            self.call_later(self.refresh_table)
 
     async def _on_state_changed(self, event: StateChanged) -> None:
         self._have_state = True
@@ -193,9 +204,10 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         self.query_one(TableStatus).setup = None
         deck = self.session.view().deck
         game_over = any(isinstance(e, ev.GameOver) for e in event.events)
+        before, self._state_seen = self._state_seen, event.state
         for engine_event in event.events:
             if isinstance(engine_event, ev.DoubtResolved):
-                self._hold_log()
+                self._hold_log(before)
             if isinstance(engine_event, ev.CardGiven) and self._gift_involves_us(engine_event):
                 self._gifts.append(engine_event)  # logged below, once we know its face
             else:
