@@ -80,7 +80,7 @@ class TableScreen(LarryTableCore):
             return  # resuming: the doubts of the game so far are in the log
         deck = self.session.view().deck
         said = event.said or self._pile_totals_shown  # a session that does not say: our record
-        ours = self.session.seat in (event.doubter, event.last_player)
+        ours = self.plays_its_seat() and self.session.seat in (event.doubter, event.last_player)
         linger = None if ours or self.reveal_interval <= 0 else DOUBT_LINGER_S
         slow = self.reveal_interval > 0
 
