@@ -186,7 +186,11 @@ async def find_table(
 
 def _not_found(name: str, timeout: float, seen: list[DiscoveredTable]) -> str:
     named = [t for t in seen if t.ad.name == name]
-    if any(t.ad.is_full for t in named):
+    playing = [t for t in named if t.ad.playing]
+    if playing:  # listed for watchers (protocol.md 2): nobody new sits down
+        where = f"{playing[0].addresses[0]}:{playing[0].port}"
+        why = f"the table {name!r} has started (`fairdeal watch {where}` follows it)"
+    elif any(t.ad.is_full for t in named):
         why = f"the table {name!r} is full"
     elif named:
         why = f"the table {name!r} is of a game this command does not play ({named[0].ad.game})"

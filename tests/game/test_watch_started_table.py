@@ -13,7 +13,7 @@ from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.discovery import LOOPBACK, TableBrowser, open_zeroconf
 from fairdeal.p2p.log.transcript import SecretStore
-from fairdeal.p2p.table.gather import join_lobby, open_lobby
+from fairdeal.p2p.table.gather import _not_found, join_lobby, open_lobby
 from fairdeal.p2p.table.peer import TablePeer
 from fairdeal.p2p.table.watch import WatchClient
 
@@ -63,6 +63,9 @@ def test_a_started_table_is_listed_as_playing_and_watchable_there(tmp_path: Path
             assert found.ad.playing and found.ad.status == "playing"
             assert (found.ad.seats_taken, found.ad.seats_total) == (2, 2)
             assert found.to_json()["status"] == "playing"  # `fairdeal tables --json`
+            # `fairdeal bot --table NAME` does not sit there (it is full), and says why
+            said = _not_found("Watch me", 1.0, [found])
+            assert said.startswith(f"the table 'Watch me' has started (`fairdeal watch {at[0]}:")
             # What `w` and `fairdeal watch` do with the listed address: the seat serves us.
             replay = await watcher.connect(found.addresses[0], found.port, timeout=WAIT_S)
             assert replay.live and tuple(replay.names) == ("Ben", "Ada")
