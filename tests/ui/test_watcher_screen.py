@@ -12,6 +12,8 @@ import pytest
 from fairdeal.p2p.table.api import DoubtVerification
 from fairdeal.p2p.table.replay import load_replay
 from fairdeal.ui.games.larry.doubt import DoubtScreen
+from fairdeal.ui.games.lie.widgets.hand import LieHandView
+from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.replay_app import ReplayApp
 
 from .support import static_text
@@ -39,6 +41,12 @@ async def test_a_watchers_hint_names_the_mover_and_never_prompts_the_seat(
             assert hint.startswith("Watching:"), hint
             assert "YOUR TURN" not in hint and "new game" not in hint and "place" not in hint
             assert ("game is over" in hint) is done
+            if game == "lie" and not done:  # the hand below is the watched seat's, by name
+                screen = replay_screen_of(pilot)
+                players = static_text(screen.query_one(LiePlayersView), SIZE[0])
+                assert "your hand" not in players and "(hand below)" in players
+                title = str(screen.query_one(LieHandView).border_title)
+                assert title.startswith(f"{replay.names[replay.seat]}'s hand"), title
             if not done:
                 seat = replay.frames[position].view.state.to_act()
                 mover = "the table plays on" if seat is None else f"{replay.names[seat]} to move"

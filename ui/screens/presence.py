@@ -121,6 +121,11 @@ class TablePresence:
             why = self._gathering if self._gathering.startswith("✗") else ""
             await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
 
+    def plays_its_seat(self) -> bool:
+        """Whether the player of this screen plays its seat: a watcher's screen does not, and
+        says the seat's name where a player's says "your" (ui/screens/replay.py)."""
+        return True
+
     def show_seat_status(self, event: SeatStatus) -> None:
         """Draw the seat's connection marks (the seats panel of the game); nothing by default."""
 

@@ -342,10 +342,6 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         self._open_modal = None
         self._show_next_modal()
 
-    def plays_its_seat(self) -> bool:
-        """Whether the player of this screen plays its seat (a watcher's screen does not)."""
-        return True
-
     # -- the parts built on this one (screen.py) -------------------------------------------------
     def _queue_doubt(self, event: DoubtVerification) -> None:
         """Show a doubt's cards turning over, in turn with the other views."""
