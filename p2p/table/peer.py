@@ -338,7 +338,6 @@ class TablePeer:
             self.departures.restore()
             self.drain_table_events()  # the game so far, before the notice that it is over
             self.emit(ReplayDone(f"resumed from {name}: {table.applied} entries"))
-            self.emit(MovesHeld(tuple(sorted(self.recovery.waiting))))
         else:
             extra: dict[str, Any] = {}
             if self.signed_roster is not None:
@@ -368,6 +367,8 @@ class TablePeer:
         for seat in self.roster.seats:  # where each seat is now; then as channels come and go
             if seat != self._seat:
                 self.emit(SeatConnection(seat, self._connected(seat)))
+        if self.recovery.recovering:  # taken back after a crash: whom its moves wait for
+            self.emit(MovesHeld(tuple(sorted(self.recovery.waiting))))
         self._watchdog = asyncio.get_running_loop().create_task(self.watch_silence.run())
         self.pump.run()
 

@@ -101,6 +101,7 @@ async def test_a_resumed_seat_shows_the_seat_still_down_offline_and_its_moves_wa
             assert "YOUR TURN" not in hint()
             log = screen.query_one(GameLog).lines_written
             assert "Hal is offline." in log
+            assert any(line.startswith("Your moves wait for Hal (offline)") for line in log)
             view = resumed.view()
             assert view.my_turn
             await pilot.press("enter")  # play the chosen card: kept, and said so
