@@ -54,6 +54,25 @@ async def test_larry_at_60x20_says_what_size_it_needs() -> None:
         assert pilot.app.screen is table_screen(pilot.app)  # type: ignore[arg-type]
 
 
+async def test_a_view_the_table_opens_while_too_small_waits_for_the_terminal_to_fit() -> None:
+    from fairdeal.ui.screens.help import HelpScreen
+
+    table = lie_table(seed=1)
+    async with make_app(table).run_test(size=(60, 20)) as pilot:
+        await lie_settle(pilot, table)
+        await pilot.pause()
+        screen = screen_of(pilot.app, LieTableScreen)  # type: ignore[arg-type]
+        screen._queue_modal(lambda: HelpScreen("lie"))  # as the round's scores would be
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, TooSmallScreen)  # not a view cut to 60×20
+        await pilot.resize_terminal(80, 24)
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(pilot.app.screen, HelpScreen):
+                break
+        assert isinstance(pilot.app.screen, HelpScreen)
+
+
 def test_a_hand_window_holds_the_selected_card_and_moves_only_as_it_must() -> None:
     widths = [7] * 9 + [8] * 3  # 12 cards: 87 columns
     assert hand_window(widths, 0, 0, 100) == (0, 12)  # it fits: all of them, no marks

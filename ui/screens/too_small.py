@@ -87,6 +87,11 @@ class SizeGuard:
     def on_screen_resume(self) -> None:
         self.guard_size()
 
+    def too_small_now(self) -> bool:
+        """Whether the terminal is below `MIN_SIZE`: a view the screen would open (a doubt, the
+        scores) waits, to open once the terminal fits (the screen resumes then)."""
+        return not fits((self.app.size.width, self.app.size.height), self.MIN_SIZE)
+
     def guard_size(self) -> None:
         size = (self.app.size.width, self.app.size.height)
         if self.is_active and not fits(size, self.MIN_SIZE):

@@ -309,7 +309,7 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         self._show_next_modal()
 
     def _show_next_modal(self) -> None:
-        if self._modal_open or self._busy:
+        if self._modal_open or self._busy or self.too_small_now():
             return
         while self._modals:
             make, stale = self._modals.popleft()
@@ -324,6 +324,9 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
             self._open_modal = (screen, stale)
             self.app.push_screen(screen, callback=self._modal_closed)
             return
+
+    def on_screen_resume(self) -> None:  # the size notice went: a view may have waited
+        self._show_next_modal()
 
     def _close_stale_modal(self) -> None:
         """The open view about the past closes once it is stale (our turn came, we acted)."""

@@ -325,10 +325,13 @@ class LieTableCore(Screen[None], TablePresence, SizeGuard):
         self._show_next_modal()
 
     def _show_next_modal(self) -> None:
-        if self._modal_open or not self._modals:
+        if self._modal_open or not self._modals or self.too_small_now():
             return
         self._modal_open = True
         self.app.push_screen(self._modals.popleft()(), callback=self._modal_closed)
+
+    def on_screen_resume(self) -> None:  # the size notice went: a view may have waited
+        self._show_next_modal()
 
     def _modal_closed(self, _result: object = None) -> None:
         self._modal_open = False
