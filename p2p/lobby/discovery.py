@@ -8,7 +8,9 @@ loopback (`LOOPBACK`) for single-machine use and tests, every real interface by 
 TXT fields (protocol.md section 2): `proto` (protocol version), `game`, `table` (table name),
 `seats` ("taken/total"), `fp` (host key fingerprint), `tid` (table id, hex), `code` (the host's
 fingerprint code, the one people compare aloud at the table: 25 digits; optional when parsing),
-and `rev`, a counter that makes every update a new record. Parsing is strict:
+`state` (`open` while it takes players, `playing` once started: still listed, for watchers;
+optional when parsing, absent reads as `open`) and `rev`, a counter that makes every update a new
+record. Parsing is strict:
 a record that does not parse is bad input from the network, logged and ignored.
 """
 
@@ -50,6 +52,7 @@ _GAME_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 _HEX_RE = re.compile(r"[0-9a-f]+\Z")
 _SEATS_RE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})\Z")
 _CODE_RE = re.compile(rf"[0-9]{{{CODE_DIGITS}}}\Z")
+OPEN, PLAYING = "open", "playing"  # the `state` key: taking players, or started (watchable)
 
 
 class BadAdvertisement(ValueError):
@@ -68,6 +71,7 @@ class TableAd:
     host_fingerprint: str
     protocol_version: int = DISCOVERY_PROTOCOL_VERSION
     host_code: str = ""  # the host's fingerprint code as digits ("" if the host did not say)
+    playing: bool = False  # started: nobody new sits down, a watcher may follow it (4.8)
 
     def __post_init__(self) -> None:
         _check_ad(self)
@@ -78,10 +82,13 @@ class TableAd:
 
     @property
     def status(self) -> str:
-        """What a player needs to know before joining: open, full, or too new for us."""
+        """What a player needs to know before joining or watching: open, full, playing (watch
+        it), or too new for us."""
         if self.protocol_version not in SUPPORTED_VERSIONS:
             return f"needs protocol {self.protocol_version}"
-        return "full" if self.is_full else "open"
+        if self.playing:
+            return PLAYING
+        return "full" if self.is_full else OPEN
 
     def with_seats_taken(self, seats_taken: int) -> TableAd:
         return replace(self, seats_taken=seats_taken)  # checked again, as every new ad is
@@ -101,6 +108,7 @@ class TableAd:
             "seats": f"{self.seats_taken}/{self.seats_total}",
             "fp": self.host_fingerprint,
             "tid": self.table_id,
+            "state": PLAYING if self.playing else OPEN,
         } | ({"code": self.host_code} if self.host_code else {})
 
     @classmethod
@@ -122,6 +130,9 @@ class TableAd:
         seats = _SEATS_RE.match(fields["seats"])
         if seats is None:
             raise BadAdvertisement(f"seats={fields['seats']!r} is not 'taken/total'")
+        state = fields.get("state", OPEN)
+        if state not in (OPEN, PLAYING):
+            raise BadAdvertisement(f"state={state!r} is neither {OPEN!r} nor {PLAYING!r}")
         return cls(
             table_id=fields["tid"],
             name=fields["table"],
@@ -131,6 +142,7 @@ class TableAd:
             host_fingerprint=fields["fp"],
             protocol_version=int(fields["proto"]),
             host_code=fields.get("code", ""),
+            playing=state == PLAYING,
         )
 
 
@@ -224,7 +236,8 @@ def instance_label(ad: TableAd) -> str:
 
 
 class TableAdvertiser:
-    """Publishes one table's `TableAd`, keeps it current, and withdraws it on close."""
+    """Publishes one table's `TableAd`, keeps it current (seats, then `playing` once started),
+    and withdraws it on close (the table over or closed)."""
 
     def __init__(
         self,

@@ -11,7 +11,8 @@ Host::
     table = HostedTable(identity, aiozc, "Friday", "larry", options, 4, local_addresses())
     await table.open()                             # listening and advertised
     await table.wait_until(lambda: table.lobby.can_start)    # or let the user press "start"
-    signed = await table.start()                   # every seat signed; advert withdrawn
+    signed = await table.start()                   # every seat signed; advert says "playing"
+    listing = table.keep_listing()                 # the table's to withdraw when it ends
     await form_mesh(table.mesh, signed, seat_addresses(table.lobby), timeout=10)
     sync = start_table_log(table.mesh, signed, ordering, apply, create_transcript(path, signed, 0))
     sync.publish(ROSTER_KIND, signed.to_body())    # the log opens with the signed roster
@@ -72,6 +73,11 @@ from fairdeal.p2p.net.unreachable import unreachable_reason
 
 log = logging.getLogger(__name__)
 
+# A watcher's request and its refusal (protocol.md 4.8): served by the seats once the table has
+# started (p2p/table/watch.py); the lobby before then refuses it with the reason.
+WATCH, WATCH_REFUSED = "watch", "watch-refused"
+NOT_STARTED = "the table has not started yet: join it, or watch it once it plays"
+
 
 class LobbyClosed(P2PError):
     """The table closed (or the host went away) before it started."""
@@ -115,6 +121,25 @@ def _peer_host(mesh: Mesh, peer: PublicIdentity) -> str:
     channel = mesh.channel(peer.key)
     address = channel.address if channel is not None else ""
     return address.rsplit(":", 1)[0] if ":" in address else address
+
+
+class StartedListing:
+    """A started table's advertisement, kept while it plays so that the lobbies of the LAN list
+    it as `playing` and watchers find it (protocol.md 2, 4.8); `withdraw` ends it (goodbye
+    packets) once the game is over or the seat closes, and closes its mDNS stack."""
+
+    def __init__(self, advertiser: TableAdvertiser, aiozc: AsyncZeroconf) -> None:
+        self._advertiser: TableAdvertiser | None = advertiser
+        self._aiozc = aiozc
+
+    async def withdraw(self) -> None:
+        advertiser, self._advertiser = self._advertiser, None
+        if advertiser is None:
+            return
+        try:
+            await advertiser.close()
+        finally:
+            await self._aiozc.async_close()
 
 
 class HostedTable:
@@ -165,6 +190,7 @@ class HostedTable:
         )
         for kind in GUEST_KINDS:
             self.mesh.on(kind, self._on_message)
+        self.mesh.on(WATCH, self._refuse_watcher)
         self.mesh.on_peer_up(lambda peer: self._perform(self._host_lobby.connected(peer)))
         self.mesh.on_peer_down(lambda peer: self._perform(self._host_lobby.disconnected(peer.key)))
         if self._aiozc is None:
@@ -189,12 +215,20 @@ class HostedTable:
             seats_total=len(lobby.state.seats),
             host_fingerprint=self.identity.fingerprint,
             host_code=self.identity.code.replace(" ", ""),
+            playing=lobby.phase is STARTED,
         )
 
     def _accepts(self, peer: PublicIdentity) -> bool:
         """Anyone may watch the lobby, and, once started, the table: a peer that is not seated
         is a watcher there, limited and served by p2p.table.watch (protocol.md 4.8)."""
         return True
+
+    def _refuse_watcher(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        """A watcher early: nothing to watch until the table starts. Once it has, the request
+        waits for the table's watch service, which takes over `watch` (the watcher asks again)."""
+        del message
+        if self._host_lobby.phase is not STARTED:
+            self.mesh.send(peer.key, {"t": WATCH_REFUSED, "reason": NOT_STARTED})
 
     def _on_message(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         decoded = decode_lobby_message(message, str(peer))
@@ -227,8 +261,8 @@ class HostedTable:
         self._perform(self._host_lobby.set_options(options))
 
     async def start(self, timeout: float = 10.0) -> SignedRoster:
-        """Start (every seat taken and ready): collect every roster signature, then withdraw the
-        advertisement, since a started table takes nobody new."""
+        """Start (every seat taken and ready): collect every roster signature, then advertise the
+        table as playing: a started table takes nobody new, but watchers (protocol.md 2)."""
         lobby = self._host_lobby
         self._perform(lobby.start())
         try:
@@ -242,7 +276,9 @@ class HostedTable:
         signed = lobby.signed_roster
         if signed is None:
             raise LobbyClosed("the start was called off: a seat left or changed its mind")
-        await self._withdraw()
+        await self._stop_ad_updates()
+        if self.advertiser is not None:
+            await self.advertiser.update(self.ad)  # `playing`: listed for watchers
         # Watchers that took no seat have seen the start; the table's channels are for seats.
         await self.mesh.drain()
         for key in list(self.mesh.peers):
@@ -251,12 +287,25 @@ class HostedTable:
                 await channel.close("the table started without you")
         return signed
 
-    async def _withdraw(self) -> None:
+    def keep_listing(self) -> StartedListing | None:
+        """Hand the started table's advertisement (and its mDNS stack) to whoever plays the
+        table, to withdraw when the game ends; this table no longer closes it. None: the table
+        was not advertised."""
+        advertiser, self.advertiser = self.advertiser, None
+        aiozc, self._aiozc = self._aiozc, None
+        if advertiser is None or aiozc is None:
+            return None
+        return StartedListing(advertiser, aiozc)
+
+    async def _stop_ad_updates(self) -> None:
         if self._ad_task is not None:
             self._ad_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ad_task
             self._ad_task = None
+
+    async def _withdraw(self) -> None:
+        await self._stop_ad_updates()
         if self.advertiser is not None:
             await self.advertiser.close()
 

@@ -126,6 +126,25 @@ class SeatStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatConnection:
+    """Whether another seat has a channel to this one now: told the moment a channel comes up or
+    closes (not after the silence limit, which `SeatStatus` reports), and for every other seat
+    when this seat starts or takes its seat back after a crash."""
+
+    seat: int
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MovesHeld:
+    """This seat, taken back after a crash, signs nothing until `seats` have sent back what they
+    hold of its own envelopes (protocol.md 4.6): its moves wait for them, and go out once they
+    have. Empty `seats`: nothing waits any more."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FaultDetected:
     """A seat broke the protocol or the rules provably; the hand stops. `evidence` is readable."""
 
@@ -224,6 +243,8 @@ TableEvent = (
     | DoubtVerification
     | CardsVerified
     | SeatStatus
+    | SeatConnection
+    | MovesHeld
     | FaultDetected
     | Notice
     | SeatLeft

@@ -36,6 +36,7 @@ from fairdeal.p2p.lobby.session import (
     HostedTable,
     JoinedTable,
     LobbyClosed,
+    StartedListing,
     form_mesh,
     seat_addresses,
 )
@@ -59,6 +60,17 @@ class Seated:
     options: Any  # the game's engine options (LarryOptions, LieOptions)
     mesh: Mesh
     addresses: list[tuple[str, int] | None]  # where each seat listens, as the lobby saw it
+    listing: StartedListing | None = None  # the host's advertisement of the table playing
+
+    async def end_listing(self) -> None:
+        """The game is over (or this seat stops): lobbies no longer list the table."""
+        if self.listing is not None:
+            await self.listing.withdraw()
+
+    async def close(self) -> None:
+        """Withdraw the table's advertisement (if this seat hosts one) and close the mesh."""
+        await self.end_listing()
+        await self.mesh.close()
 
     @property
     def roster(self) -> Roster:
@@ -113,6 +125,7 @@ async def open_lobby(
     addresses = local_addresses(interfaces) if bind in ("0.0.0.0", "") else [bind]
     aiozc = open_zeroconf(interfaces) if advertise else None
     table = HostedTable(identity, aiozc, name, game, terms, seats, addresses, listen_host=bind)
+    listing = None  # once started, the table's "playing" advertisement (the Seated's to end)
     try:
         async with asyncio.timeout(timeout):
             listening = await table.listen()
@@ -122,15 +135,16 @@ async def open_lobby(
             if aiozc is not None:
                 log.info("table %r advertised on %s port %s", name, addresses, listening[1])
             signed = await _start_when_ready(table)
+            listing = table.keep_listing()
     except BaseException:
         await table.close()
         raise
     finally:
-        if aiozc is not None:
+        if aiozc is not None and listing is None:
             await aiozc.async_close()
     assert table.lobby is not None
     where = [None if v is None else (v.host, v.port) for v in table.lobby.state.seats]
-    return Seated(signed, 0, options, table.mesh, where)
+    return Seated(signed, 0, options, table.mesh, where, listing)
 
 
 async def _start_when_ready(table: HostedTable) -> SignedRoster:
@@ -174,7 +188,11 @@ async def find_table(
 
 def _not_found(name: str, timeout: float, seen: list[DiscoveredTable]) -> str:
     named = [t for t in seen if t.ad.name == name]
-    if any(t.ad.is_full for t in named):
+    playing = [t for t in named if t.ad.playing]
+    if playing:  # listed for watchers (protocol.md 2): nobody new sits down
+        where = f"{playing[0].addresses[0]}:{playing[0].port}"
+        why = f"the table {name!r} has started (`fairdeal watch {where}` follows it)"
+    elif any(t.ad.is_full for t in named):
         why = f"the table {name!r} is full"
     elif named:
         why = f"the table {name!r} is of a game this command does not play ({named[0].ad.game})"

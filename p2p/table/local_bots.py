@@ -42,7 +42,7 @@ async def play_seated(
     difficulty: str | None = None,
     keep_waiting: bool = False,
 ) -> dict[str, Any]:
-    """Wait for a seat, play it headless with `bot` to the end, close the mesh; the result."""
+    """Wait for a seat, play it headless with `bot` to the end, close the table; the result."""
     table = await seated
     try:
         result = await play_headless(
@@ -58,7 +58,7 @@ async def play_seated(
             keep_waiting=keep_waiting,
         )
     finally:
-        await table.mesh.close()
+        await table.close()  # its mesh, and a host's advertisement of the table playing
     result.pop("peer")
     return result
 

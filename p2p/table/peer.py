@@ -51,9 +51,11 @@ from fairdeal.p2p.table.api import (
     DoubtVerification,
     EventHistory,
     FaultDetected,
+    MovesHeld,
     Notice,
     ReplayDone,
     ReplayStarted,
+    SeatConnection,
     SeatInfo,
     TableEvent,
     WatchersChanged,
@@ -269,6 +271,15 @@ class TablePeer:
             raise IllegalAction(self._seat, "it is not your turn")
         table.publish_action(action)
         self.pump.run()
+        if self.recovery.recovering:  # kept, not lost: said, since nothing changes meanwhile
+            names = [self.seats[seat].name for seat in sorted(self.recovery.waiting)]
+            self.emit(
+                Notice(
+                    f"Your move is kept: it goes out once {' and '.join(names)} "
+                    f"{'has' if len(names) == 1 else 'have'} sent back what they hold of this "
+                    "seat's envelopes (a seat taken back after a crash signs nothing before)."
+                )
+            )
 
     def events(self) -> AsyncIterator[TableEvent]:
         return self.history.replay()
@@ -313,6 +324,7 @@ class TablePeer:
         self.mesh.on("fwd", self.pump.on_forward)
         self.mesh.on(LEFT, self.departures.on_left)
         self.mesh.on_peer_up(self._on_peer_up)
+        self.mesh.on_peer_down(self._on_peer_down)
         self.timings.started = time.monotonic()
         for kept in self.secrets.get(table_secret_name(self.roster.table, "forwards"), []):
             table.restore_forward(kept)  # give-aways received (and checked) before a restart
@@ -360,6 +372,11 @@ class TablePeer:
         for key in self.roster.keys:
             if key in self.mesh.peers:
                 sync._ask(self.mesh.peers[key])  # catch up with whoever is already connected
+        for seat in self.roster.seats:  # where each seat is now; then as channels come and go
+            if seat != self._seat:
+                self.emit(SeatConnection(seat, self._connected(seat)))
+        if self.recovery.recovering:  # taken back after a crash: whom its moves wait for
+            self.emit(MovesHeld(tuple(sorted(self.recovery.waiting))))
         self._watchdog = asyncio.get_running_loop().create_task(self.watch_silence.run())
         self.pump.run()
 
@@ -458,15 +475,27 @@ class TablePeer:
         seat = self.roster.seat_of(peer.key)
         self.pump.resend_privates(seat)
         self.departures.connected(seat)
+        self._tell_connection(seat)
+
+    def _on_peer_down(self, peer: PublicIdentity) -> None:
+        """A seat's channel closed: it is offline now, not after the silence limit."""
+        self._tell_connection(self.roster.seat_of(peer.key))
+
+    def _tell_connection(self, seat: int | None) -> None:
+        if seat is not None and seat != self._seat and self.table is not None:
+            self.emit(SeatConnection(seat, self._connected(seat)))
 
     def _on_answered(self, seat: int) -> None:
         """A seat answered our `need` in full; when all have, this seat may sign again. What
         the replay makes it owe is then matched against every envelope of its own the log
         holds, those taken back from the others included."""
+        waiting = set(self.recovery.waiting)
         if self.sync is not None and self.recovery.answered(
             seat, self._require_table(), self.sync.log
         ):
             self.pump.schedule()
+        if self.recovery.waiting != waiting:  # the moves wait for fewer seats, or for none
+            self.emit(MovesHeld(tuple(sorted(self.recovery.waiting))))
 
     def on_disk_failure(self, error: TranscriptWriteError) -> None:
         """The disk refused a write: this seat stops where its files end (nothing after a

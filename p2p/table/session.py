@@ -12,6 +12,7 @@ interfaces mDNS uses come from `NetworkSettings` (the app sets them once with `u
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
@@ -189,7 +190,7 @@ class NetworkedTable:
         if self.peer is not None:
             await self.peer.close()
         if self.seated is not None:
-            await self.seated.mesh.close()
+            await self.seated.close()
         self.history.close()
 
     # -- for tests and callers that wait -----------------------------------------------------
@@ -269,8 +270,16 @@ class NetworkedTable:
             self._failed_setup(error)
             return
         self._spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
+        self._spawn(_unlist_when_over(peer, seated))
         async for event in peer.events():
             self._emit(event)
+
+
+async def _unlist_when_over(peer: TablePeer, seated: Seated) -> None:
+    """A hosted table is listed as playing, for watchers, until its game ends (or stops)."""
+    with contextlib.suppress(Exception):  # a fault ends the game too: it was reported already
+        await peer.finished()
+    await seated.end_listing()
 
 
 def _bot_kinds(bot_kind: str, bots: int) -> list[str]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.api import SeatLeft, SeatReturned
+from fairdeal.p2p.table.api import Notice, SeatLeft, SeatReturned
 from fairdeal.p2p.table.audit import audit_transcript
 from fairdeal.p2p.table.left_file import ended_marker, left_path
 from fairdeal.p2p.table.peer import TablePeer
@@ -66,7 +67,7 @@ def _as_data_dir(table: LocalTable, seat: int) -> Path:
 
 
 async def test_an_ended_table_is_not_taken_back_by_host_and_resume_says_why(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     table, _, _ = await _bob_leaves_and_ann_ends(tmp_path)
     await table.close()
@@ -81,6 +82,21 @@ async def test_an_ended_table_is_not_taken_back_by_host_and_resume_says_why(
         "seat back"
     )
     assert "seat 1 left this table (peer1 left the table)" in said
+    # `fairdeal resume` says so in the app's table log, not on a stderr the app covers.
+    from fairdeal.p2p.table.session import current_settings, use_settings
+    from fairdeal.ui.cli import build_parser
+    from fairdeal.ui.commands import resume as resume_command
+
+    apps: list[Any] = []
+    previous = current_settings()
+    try:
+        arguments = build_parser().parse_args(["resume", str(ann_file), "--bind", "127.0.0.1"])
+        assert resume_command.run(arguments, apps.append) == 0
+    finally:
+        use_settings(previous)
+    shown = [e.text for e in apps[0].first_session.history.events if isinstance(e, Notice)]
+    assert f"Resuming: {said[0]}." in shown and f"Resuming: {said[1]}." in shown
+    assert "left this table" not in capsys.readouterr().err
 
 
 async def test_the_audit_of_an_ended_table_says_who_left_and_who_ended_it(tmp_path: Path) -> None:

@@ -379,7 +379,7 @@ def test_w_in_the_lobby_watches_the_chosen_table(tmp_path: Path) -> None:
         try:
             host_id = table.peers[0].identity
             host, port = table.meshes[0].address  # type: ignore[misc]
-            ad = TableAd("ab" * 16, "Ben's table", "larry", 3, 3, host_id.fingerprint)
+            ad = TableAd("ab" * 16, "Ben's table", "larry", 3, 3, host_id.fingerprint, playing=True)
             found = DiscoveredTable("Ben._fairdeal._tcp.local.", ad, (host,), port)
             app = FairdealApp(Player("Tess", "ab12", "ab12"), finder=FixedFinder([found]))
             async with app.run_test(size=(100, 32)) as pilot:

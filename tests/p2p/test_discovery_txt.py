@@ -41,8 +41,21 @@ def test_txt_round_trip() -> None:
         "seats": "1/4",
         "fp": "00ff00ff12345678",
         "tid": TABLE_ID,
+        "state": "open",
     }
     assert TableAd.from_txt(as_wire(txt)) == ad
+
+
+def test_a_started_table_says_it_plays_and_an_older_record_reads_as_open() -> None:
+    """A started table stays listed for watchers (protocol.md 2, 4.8); a record without
+    `state` (an older host, which withdrew it at the start) is a table that takes players."""
+    playing = make_ad(seats_taken=4, playing=True)
+    assert playing.to_txt()["state"] == "playing"
+    assert TableAd.from_txt(as_wire(playing.to_txt())) == playing
+    assert playing.status == "playing"
+    older = make_ad().to_txt()
+    del older["state"]
+    assert not TableAd.from_txt(as_wire(older)).playing
 
 
 def test_unknown_txt_keys_are_ignored() -> None:
@@ -82,6 +95,7 @@ def test_a_table_of_a_newer_protocol_is_listed_but_marked() -> None:
         ("fp", "00FF00FF12345678", "16 hex digits"),
         ("fp", "00ff00ff1234567", "16 hex digits"),
         ("fp", "00ff00ff 1234567", "16 hex digits"),
+        ("state", "over", "neither 'open' nor 'playing'"),
     ],
 )
 def test_bad_field_is_refused(key: str, value: str, complaint: str) -> None:

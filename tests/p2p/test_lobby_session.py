@@ -99,8 +99,13 @@ async def test_found_joined_signed_meshed_and_one_log(
         with pytest.raises(LobbyClosed, match="without us"):
             await watcher.wait_started(WAIT_S)
         await hosted.mesh.wait_until(lambda: watcher.identity.key not in hosted.mesh.peers, WAIT_S)
-        # A started table takes nobody new: its advertisement is withdrawn.
-        await browser.wait_gone(found.instance, WAIT_S)
+        # A started table takes nobody new, but stays listed as playing, so that watchers
+        # find it (protocol.md 2, 4.8), until its host closes it.
+        playing = await browser.wait_for(
+            lambda t: t.instance == found.instance and t.ad.playing, WAIT_S
+        )
+        assert playing.ad.status == "playing" and playing.ad.seats_taken == 3
+        assert (playing.addresses, playing.port) == (found.addresses, found.port)
 
         assert hosted.lobby is not None
         meshes = [hosted.mesh, *(guest.mesh for guest in guests)]
@@ -116,6 +121,8 @@ async def test_found_joined_signed_meshed_and_one_log(
         heads = {sync.log.head for sync in syncs}
         assert len(heads) == 1
         assert [entry.seat for entry in syncs[2].log.entries] == [0, 1, 2]
+        await hosted.close()
+        await browser.wait_gone(found.instance, WAIT_S)
     finally:
         for guest in [*guests, watcher]:
             await guest.close()
@@ -227,3 +234,19 @@ async def test_guest_tries_each_advertised_address(
     async with guest_table(2) as lost:
         with pytest.raises(LobbyClosed, match=r"nothing is listening at 127\.0\.0\.2:"):
             await lost.join(nowhere, WAIT_S)
+
+
+async def test_a_watcher_before_the_start_is_told_the_table_has_not_started(
+    hosted: HostedTable,
+) -> None:
+    """Nothing is played yet: the host refuses with the reason rather than leaving the watcher
+    to time out, or closing it at the start (protocol.md 4.8)."""
+    from fairdeal.p2p.table.watch import WatchClient, WatchRefused
+
+    watcher = WatchClient(make_identity(5, "early"))
+    assert hosted.address is not None
+    try:
+        with pytest.raises(WatchRefused, match="has not started yet"):
+            await watcher.connect(*hosted.address, timeout=WAIT_S)
+    finally:
+        await watcher.close()

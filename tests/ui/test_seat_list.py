@@ -27,3 +27,23 @@ def test_play_face_up_cards_in_front_of_their_target_are_shown_l20() -> None:
     assert "UP!" not in rows[0]
     assert "UP!" in rows[1] and "×" not in rows[1]
     assert "UP!×2" in rows[2]  # two 'play face-up' cards lie in front of Cy (L20)
+
+
+PEERS = [SeatInfo(name, "", is_bot=False, is_me=False) for name in ("Alexandra", "Bo", "Cy")]
+
+
+def peer_rows(seat_list: SeatList, **marks: object) -> list[str]:
+    state = replace(OracleDriver(3, seed=1, game="larry").state, in_front=((90,), (), ()))
+    seat_list.show(LarryView(1, state, {}), PEERS, **marks)  # type: ignore[arg-type]
+    return static_text(seat_list, width=38).splitlines()
+
+
+def test_up_does_not_hide_the_connection_nor_a_wait_timer_the_name() -> None:
+    seat_list = SeatList()
+    rows = peer_rows(seat_list)
+    assert "UP! on" in rows[0]  # the card in front of Alexandra, and she is connected
+    rows = peer_rows(seat_list, offline={0})
+    assert "UP! OFFLINE" in rows[0]
+    seat_list.set_waiting(0, 32.0)
+    rows = peer_rows(seat_list)
+    assert "Alexandra" in rows[0] and "WAIT" in rows[0], rows  # the name is not cut to "Ale…"

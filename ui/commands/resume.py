@@ -61,13 +61,15 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     )
     from fairdeal.p2p.table.rejoin import leaving_state
 
-    for said in leaving_state(args.transcript):  # what state the table is in, before the app
-        print(f"fairdeal resume: {said}", file=sys.stderr)
     try:
         session = resume_table(args.transcript, settings)
     except CannotResume as error:
         print(f"fairdeal resume: {error}", file=sys.stderr)
         return 1
+    # What state the table is in, first in the table's log: printed, it would be hidden behind
+    # the full-screen app.
+    for said in leaving_state(args.transcript):
+        session.notice(f"Resuming: {said}.")
     if runner is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("fairdeal resume: the table screen needs a terminal", file=sys.stderr)
         return 1

@@ -28,10 +28,10 @@ _LOBBY_KEYS = """\
 | key | does |
 |---|---|
 | ↑ ↓ | choose a table found on your network |
-| j or Enter | join the chosen table |
+| j or Enter | join the chosen table (Enter on a table that plays watches it) |
 | c | connect to a table at HOST:PORT (where mDNS does not reach) |
 | n | open a new table: {games}, its options, seats, bots, here or on the network |
-| w | watch the chosen table (it has started): the public table live, every proof checked |
+| w | watch the chosen table once it plays: the public table live, every proof checked |
 | r | past tables: your finished and left tables, newest first; Enter replays one |
 | ? or F1 | this help · q quit |
 """
@@ -112,7 +112,8 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for instance, found in sorted(self.tables.items()):
             ad = found.ad
-            seats = f"{ad.seats_taken}/{ad.seats_total}" + (" full" if ad.is_full else "")
+            seats = f"{ad.seats_taken}/{ad.seats_total}"
+            seats += " playing" if ad.playing else " full" if ad.is_full else ""
             address = f"{found.addresses[0]}:{found.port}"
             table.add_row(
                 ad.name, game_title(ad.game), seats, ad.host_key_text, address, key=instance
@@ -127,7 +128,8 @@ class LobbyScreen(Screen[None]):
                 f"{chosen.ad.name} ({game_title(chosen.ad.game)}) at "
                 f"{chosen.addresses[0]}:{chosen.port}"
             )
-            text = f"{counted(found, 'table')}; {where}. ↑↓ choose, j join."
+            does = "plays: w watch" if chosen.ad.playing else "j join"
+            text = f"{counted(found, 'table')}; {where}. ↑↓ choose, {does}."
         elif getattr(self.finder, "looking", False):
             text = "No tables found yet (still looking). n opens one, c connects to HOST:PORT."
         else:
@@ -155,6 +157,13 @@ class LobbyScreen(Screen[None]):
         if found is None:
             self.notify("No table selected: there are none on the network yet.", severity="warning")
             return
+        if not found.ad.playing:  # its host would refuse: nothing is played there yet
+            self.notify(
+                f"{found.ad.name} has not started yet: j joins it; w watches it once it plays.",
+                title="Nothing to watch yet",
+                severity="warning",
+            )
+            return
         client = WatchClient(load_or_create_identity(current_settings().data))
         self.app.run_worker(watch_in_app(self.app, client, found.addresses[0], found.port))
 
@@ -172,10 +181,21 @@ class LobbyScreen(Screen[None]):
         if found is None:
             self.notify("No table selected: there are none on the network yet.", severity="warning")
             return
+        if found.ad.playing:  # a started table takes nobody new
+            self.notify(
+                f"{found.ad.name} has started: its seats are taken. w watches it.",
+                title="Cannot join",
+                severity="warning",
+            )
+            return
         self.post_message(JoinRequested(found.addresses[0], found.port, found))
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
-        self.action_join()
+        found = self.selected_table()
+        if found is not None and found.ad.playing:
+            self.action_watch()
+        else:
+            self.action_join()
 
     def action_connect(self) -> None:
         self.post_message(ConnectRequested())

@@ -23,6 +23,8 @@ from textual.message import Message
 from textual.screen import Screen
 
 from fairdeal.p2p.table.api import (
+    MovesHeld,
+    SeatConnection,
     SeatLeft,
     SeatReturned,
     SeatStatus,
@@ -62,6 +64,8 @@ class TablePresence:
         self._owes: dict[int, tuple[str, ...]] = {}  # what each of them owes, in words
         self._withholding: set[int] = set()  # of those, seats withholding a coin reveal (13.6)
         self._offline: set[int] = set()
+        self._heard: set[int] = set()  # seats whose connection this screen has been told
+        self.moves_held: tuple[int, ...] = ()  # a seat taken back waits for these (MovesHeld)
         self.left: dict[int, str] = {}  # seats that left the table for good (SeatLeft)
         self.ended: TableEnded | None = None  # this seat stopped playing here (TableEnded)
         self._asking_to_leave = False
@@ -120,6 +124,11 @@ class TablePresence:
             why = self._gathering if self._gathering.startswith("✗") else ""
             await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
 
+    def plays_its_seat(self) -> bool:
+        """Whether the player of this screen plays its seat: a watcher's screen does not, and
+        says the seat's name where a player's says "your" (ui/screens/replay.py)."""
+        return True
+
     def show_seat_status(self, event: SeatStatus) -> None:
         """Draw the seat's connection marks (the seats panel of the game); nothing by default."""
 
@@ -132,6 +141,11 @@ class TablePresence:
             await self.follow_seat_left(event)
         elif isinstance(event, SeatReturned):
             await self.follow_seat_returned(event)
+        elif isinstance(event, SeatConnection):
+            self.follow_connection(event.seat, event.connected, first=event.seat not in self._heard)
+            await self.redraw()
+        elif isinstance(event, MovesHeld):
+            await self.follow_moves_held(event)
         elif isinstance(event, WatchersChanged):
             await self.follow_watchers(event)
         else:
@@ -164,13 +178,46 @@ class TablePresence:
             self._withholding.discard(event.seat)
             self._owes.pop(event.seat, None)
             self.log_line(f"{name} is playing again.")
-        if not event.connected and event.seat not in self._offline:
-            self._offline.add(event.seat)
-            self.log_line(f"{name} lost the connection.")
-        elif event.connected and event.seat in self._offline:
-            self._offline.discard(event.seat)
-            self.log_line(f"{name} is connected again.")
+        self.follow_connection(event.seat, event.connected)
         await self.redraw()
+
+    def follow_connection(self, seat: int, connected: bool, first: bool = False) -> None:
+        """A seat's channel is up or down (at once: SeatConnection; or past the silence limit:
+        SeatStatus); the log says each change. `first`: the first word of it at this seat (a
+        seat taken back after a crash may find another still down: offline, not "lost")."""
+        name = self.names[seat]
+        self._heard.add(seat)
+        if not connected and seat not in self._offline:
+            self._offline.add(seat)
+            self.log_line(f"{name} is offline." if first else f"{name} lost the connection.")
+        elif connected and seat in self._offline:
+            self._offline.discard(seat)
+            self.log_line(f"{name} is connected again.")
+
+    @property
+    def offline(self) -> frozenset[int]:
+        """The seats with no channel to this one now."""
+        return frozenset(self._offline)
+
+    async def follow_moves_held(self, event: MovesHeld) -> None:
+        """A seat taken back after a crash: its moves wait for the others (protocol.md 4.6)."""
+        before, self.moves_held = self.moves_held, event.seats
+        if before and not event.seats:
+            self.log_line("Caught up with the table: your moves go out again.")
+        elif event.seats and not before:
+            self.log_line(f"{self.moves_waiting_text()}.")
+        await self.redraw()
+
+    def moves_waiting_text(self) -> str:
+        """ "Your moves wait for Alice (offline): …" while a seat taken back catches up."""
+        who = ", ".join(
+            f"{self.names[s]} (offline)" if s in self._offline else self.names[s]
+            for s in self.moves_held
+        )
+        return (
+            f"Your moves wait for {who}: your seat, taken back after a crash, sends nothing "
+            "until they have sent back what they hold of it"
+        )
 
     async def follow_seat_left(self, event: SeatLeft) -> None:
         self.left[event.seat] = event.reason
@@ -217,6 +264,8 @@ class TablePresence:
         if self.left:
             who = ", ".join(self.names[s] for s in self.left)
             return f"{who} left the table: e ends it with the result so far."
+        if self.moves_held:
+            return f"{self.moves_waiting_text()}."
         return self.waiting_hint()
 
     def waiting_hint(self) -> str | None:

@@ -73,6 +73,16 @@ def bar_text(replay: Replay, position: int) -> str:
     )
 
 
+def watching_hint(state: Any, names: list[str]) -> str:
+    """What a watcher's hint line says: the game's end, or who is to move, and the keys."""
+    keys = "← → step back and on · End follows the table · s scores · Esc leaves"
+    if state.over:
+        return f"Watching: the game is over. {keys}"
+    seat = state.to_act()
+    moving = f"{names[seat]} to move" if seat is not None else "the table plays on"
+    return f"Watching: {moving}. {keys}"
+
+
 class ReplayControls:
     """The keys and the bar shared by every game's replay screen (mixed into its table screen:
     ui/games/<game>/replay.py)."""
@@ -173,6 +183,18 @@ class ReplayControls:
 
     def others_would_wait(self) -> bool:
         return False  # nobody waits on a replay
+
+    def plays_its_seat(self) -> bool:
+        """A watcher sees the table through a seat it does not play: no view waits for its key
+        as if the doubt or the turn were its own."""
+        return not self.replaying.replay.live
+
+    def hint_text(self, view: Any) -> str:
+        """A watcher's hint: whose move it is and the keys a watcher has; never the prompts of
+        the seat it watches through ("YOUR TURN", "place it"), nor a new game."""
+        if not self.replaying.replay.live:
+            return super().hint_text(view)  # type: ignore[misc]
+        return watching_hint(view.state, [seat.name for seat in self.session.seats])
 
     def action_leave(self) -> None:
         if len(self.app.screen_stack) > 2:

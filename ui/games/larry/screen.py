@@ -81,7 +81,7 @@ class TableScreen(LarryTableCore):
             return  # resuming: the doubts of the game so far are in the log
         deck = self.session.view().deck
         said = event.said or self._pile_totals_shown  # a session that does not say: our record
-        ours = self.session.seat in (event.doubter, event.last_player)
+        ours = self.plays_its_seat() and self.session.seat in (event.doubter, event.last_player)
         linger = None if ours or self.reveal_interval <= 0 else DOUBT_LINGER_S
         slow = self.reveal_interval > 0
 
@@ -108,7 +108,8 @@ class TableScreen(LarryTableCore):
     async def refresh_table(self) -> None:
         """Redraw from the session's current view. Everything but the hand is drawn before the
         first await, so overlapping refreshes (a table event and our own action) end in order."""
-        view = self.current_view()
+        view = self.frozen_view or self.current_view()
+        self.drawn_view = view
         seats = self.session.seats
         if view is None:
             doing = setup_text(self._setup, seats) if self._setup else self._gathering
@@ -117,7 +118,9 @@ class TableScreen(LarryTableCore):
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        self.query_one(SeatList).show(view, seats, left=self.left, watchers=self.watchers)
+        self.query_one(SeatList).show(
+            view, seats, left=self.left, watchers=self.watchers, offline=self.offline
+        )
         self.query_one(TableStatus).show(view, seats)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)

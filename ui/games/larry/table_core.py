@@ -7,7 +7,8 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import TypeAlias
+from dataclasses import replace
+from typing import Any, TypeAlias
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -45,6 +46,7 @@ from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.presence import TablePresence
+from fairdeal.ui.screens.too_small import SizeGuard
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
 
@@ -54,7 +56,7 @@ LarrySession: TypeAlias = "TableSession[LarryView, Action]"
 log = logging.getLogger("fairdeal.ui")
 
 
-class LarryTableCore(Screen[None], TablePresence):
+class LarryTableCore(Screen[None], TablePresence, SizeGuard):
     """The state, the widgets and the events of Larry's table screen."""
 
     session: LarrySession
@@ -91,6 +93,10 @@ class LarryTableCore(Screen[None], TablePresence):
         # a doubt's result waits in here until the doubt view has turned its cards over
         self._held_lines: list[str] | None = None
         self._held_since = 0  # events_seen when the holding began
+        # and the table as it was before it (card counts, "a new round") stays drawn as long
+        self.drawn_view: LarryView | None = None  # the view the panels show now
+        self.frozen_view: LarryView | None = None  # held while a doubt's result is held
+        self._state_seen: Any = None  # the state of the last StateChanged handled
         self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
         self._doubt_makers: set[Callable[[], Screen[None]]] = set()
         self.init_presence()
@@ -170,12 +176,15 @@ class LarryTableCore(Screen[None], TablePresence):
         else:
             self.query_one(GameLog).say(line)
 
-    def _hold_log(self) -> None:
+    def _hold_log(self, before: Any) -> None:
         """A doubt's result is not told in the log before its view has turned the cards over
-        (cards turned one by one, in the app; a resumed table's replay shows no views)."""
+        (cards turned one by one, in the app; a resumed table's replay shows no views), nor by
+        the panels: they show the table at `before`, the state before the doubt's result."""
         if self.reveal_interval > 0 and not self._replaying and self._held_lines is None:
             self._held_lines = []
             self._held_since = self.events_seen
+            if before is not None:  # the card counts, "a new round": who picked up
+                self.frozen_view = replace(self.session.view(), state=before)
 
     def _doubt_shown(self) -> None:
         """A doubt view has turned all its cards (or closed, or was skipped as stale)."""
@@ -187,6 +196,9 @@ class LarryTableCore(Screen[None], TablePresence):
         held, self._held_lines = self._held_lines or [], None
         for line in held:
             self.query_one(GameLog).say(line)
+        if self.frozen_view is not None:  # the doubt is told: the table as it is now
+            self.frozen_view = None
+            self.call_later(self.refresh_table)
 
     async def _on_state_changed(self, event: StateChanged) -> None:
         self._have_state = True
@@ -197,9 +209,10 @@ class LarryTableCore(Screen[None], TablePresence):
         self.query_one(TableStatus).setup = None
         deck = self.session.view().deck
         game_over = any(isinstance(e, ev.GameOver) for e in event.events)
+        before, self._state_seen = self._state_seen, event.state
         for engine_event in event.events:
             if isinstance(engine_event, ev.DoubtResolved):
-                self._hold_log()
+                self._hold_log(before)
             if isinstance(engine_event, ev.CardGiven) and self._gift_involves_us(engine_event):
                 self._gifts.append(engine_event)  # logged below, once we know its face
             else:
@@ -239,7 +252,7 @@ class LarryTableCore(Screen[None], TablePresence):
         await self.refresh_table()
 
     def show_seat_status(self, event: SeatStatus) -> None:
-        self.query_one(SeatList).set_status(event.seat, event.connected, event.waiting_seconds)
+        self.query_one(SeatList).set_waiting(event.seat, event.waiting_seconds)
 
     async def redraw(self) -> None:
         await self.refresh_table()
@@ -305,7 +318,7 @@ class LarryTableCore(Screen[None], TablePresence):
         self._show_next_modal()
 
     def _show_next_modal(self) -> None:
-        if self._modal_open or self._busy:
+        if self._modal_open or self._busy or self.too_small_now():
             return
         while self._modals:
             make, stale = self._modals.popleft()
@@ -320,6 +333,9 @@ class LarryTableCore(Screen[None], TablePresence):
             self._open_modal = (screen, stale)
             self.app.push_screen(screen, callback=self._modal_closed)
             return
+
+    def on_screen_resume(self) -> None:  # the size notice went: a view may have waited
+        self._show_next_modal()
 
     def _close_stale_modal(self) -> None:
         """The open view about the past closes once it is stale (our turn came, we acted)."""

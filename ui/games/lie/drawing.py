@@ -121,7 +121,9 @@ class LieTableDrawing(LieTableCore):
         self.query_one("#lie-status", Static).update(self.status_text(view))
         seats = self.session.seats
         marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
-        self.query_one(LiePlayersView).show(view, seats, marks, self.watchers)
+        watching = not self.plays_its_seat()  # a watcher's screen: that seat's hand, not "your"
+        whose = f"{self.names[view.seat]}'s" if watching else "Your"
+        self.query_one(LiePlayersView).show(view, seats, marks, self.watchers, watching=watching)
         cards = tuple(
             (face, state.backs[slot])
             for slot, face in zip(state.hands[view.seat], view.hand_faces, strict=True)
@@ -132,13 +134,15 @@ class LieTableDrawing(LieTableCore):
                 state.layout, state.table, state.backs, letters, self.cursor
             )
             size = state.options.hand_size
-            title = f"Your hand {len(cards)}/{size}: fronts, backs below"
+            title = f"{whose} hand {len(cards)}/{size}: fronts, backs below"
             taken = view.unplaced
             new_card = None
             if taken is not None:  # T3: the card taken, beside the hand until it is placed
                 face = view.unplaced_face
                 new_card = (face if face is not None else -1, state.backs[taken])
-                title = f"Your hand {len(cards)}/{size} and your new card: ← or → places it"
+                title = f"{whose} hand {len(cards)}/{size} and your new card: ← or → places it"
+                if watching:
+                    title = f"{whose} hand {len(cards)}/{size} and the card it took"
             arriving = sum(face < 0 for face, _ in cards)
             if arriving:  # a networked table: the others' shares for these are on their way
                 title += f" · {arriving} front(s) on the way ··"
@@ -157,7 +161,7 @@ class LieTableDrawing(LieTableCore):
             playable = self._playable_indices(view) if my_turn else ()
             self.query_one(LieHandView).styles.height = 5
             self.query_one(LieHandView).show(
-                cards, letters, selected if my_turn else range(0), playable, "Your hand"
+                cards, letters, selected if my_turn else range(0), playable, f"{whose} hand"
             )
             waiting = state.to_act()
             self.query_one(LieTrickView).show(

@@ -8,7 +8,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -45,6 +45,7 @@ from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickSh
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.presence import TablePresence
+from fairdeal.ui.screens.too_small import SizeGuard
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.wording import counted, seat_names
 
@@ -62,7 +63,7 @@ LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1's log has no room for i
 SETUP_WORDS = {"arrange": ("drawing where the cards lie", "the cards' places are drawn")}
 
 
-class LieTableCore(Screen[None], TablePresence):
+class LieTableCore(Screen[None], TablePresence, SizeGuard):
     """The state, the widgets and the events of The Lie's table screen; drawing and keys are
     the parts built on it (drawing.py, phase1.py, screen.py)."""
 
@@ -324,10 +325,13 @@ class LieTableCore(Screen[None], TablePresence):
         self._show_next_modal()
 
     def _show_next_modal(self) -> None:
-        if self._modal_open or not self._modals:
+        if self._modal_open or not self._modals or self.too_small_now():
             return
         self._modal_open = True
         self.app.push_screen(self._modals.popleft()(), callback=self._modal_closed)
+
+    def on_screen_resume(self) -> None:  # the size notice went: a view may have waited
+        self._show_next_modal()
 
     def _modal_closed(self, _result: object = None) -> None:
         self._modal_open = False
@@ -372,7 +376,7 @@ class LieTableCore(Screen[None], TablePresence):
     def action_help(self) -> None:
         self._queue_modal(lambda: HelpScreen("lie"))
 
-    def on_resize(self, _event: Any) -> None:
+    def on_resize(self) -> None:
         self.refresh_table()
 
     # -- the parts built on this one -------------------------------------------------------------

@@ -14,6 +14,7 @@ from fairdeal.p2p.table.api import SeatInfo
 from fairdeal.ui.widgets.watchers import WatchersLine
 
 NOTES_WIDTH = len("UP! OUT")  # the usual notes; rarer, longer ones may still push the columns
+NAME_KEPT = 10  # characters of a name the notes never cut
 
 
 class SeatList(Static):
@@ -21,14 +22,10 @@ class SeatList(Static):
         super().__init__(id=id)
         self.border_title = "Seats"
         self._waiting: dict[int, float] = {}
-        self._offline: set[int] = set()
         self._watchers = WatchersLine()  # rewritten only when the watchers change
 
-    def set_status(self, seat: int, connected: bool, waiting: float | None) -> None:
-        if connected:
-            self._offline.discard(seat)
-        else:
-            self._offline.add(seat)
+    def set_waiting(self, seat: int, waiting: float | None) -> None:
+        """How long the table has waited for `seat` past the silence limit (None: it does not)."""
         if waiting is None:
             self._waiting.pop(seat, None)
         else:
@@ -40,16 +37,22 @@ class SeatList(Static):
         seats: Sequence[SeatInfo],
         left: Collection[int] = (),
         watchers: Sequence[tuple[str, str]] = (),
+        offline: Collection[int] = (),
     ) -> None:
         """`left`: the seats that left the table for good (protocol.md 10.12); `watchers`: name
-        and key code of each peer watching the table (protocol.md 4.8)."""
+        and key code of each peer watching the table (protocol.md 4.8); `offline`: the seats
+        with no channel to this one now."""
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
-        table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        # a name is cut only past NAME_KEPT characters: the notes give way first
+        longest = max((len(info.name) for info in seats), default=0)
+        table.add_column(
+            ratio=1, no_wrap=True, overflow="ellipsis", min_width=min(longest, NAME_KEPT)
+        )
         # fixed widths: the columns stay put when a seat's notes (UP!, OUT, WAIT) come and go
         table.add_column(justify="right", no_wrap=True, min_width=len("10 cards"))
         table.add_column(justify="right", no_wrap=True, min_width=len("+10"))
-        table.add_column(no_wrap=True, min_width=NOTES_WIDTH)
+        table.add_column(no_wrap=True, overflow="ellipsis", min_width=NOTES_WIDTH)
         to_act = view.to_act
         for seat, info in enumerate(seats):
             turn = seat == to_act
@@ -58,12 +61,6 @@ class SeatList(Static):
             count = len(view.state.hands[seat])
             cards = f"{count} card" if count == 1 else f"{count} cards"
             notes: list[str] = []
-            if seat in left:
-                notes.append("LEFT")
-            elif seat in self._offline:
-                notes.append("OFFLINE")
-            if seat in self._waiting:
-                notes.append(f"WAIT {self._waiting[seat]:.0f}s")
             # L20: the 'play face-up' cards lie in front of their target, in no pile
             in_front = len(view.in_front[seat])
             if in_front > 1:
@@ -72,12 +69,31 @@ class SeatList(Static):
                 notes.append("UP!")
             if view.out_seat == seat:
                 notes.append("OUT")
-            # "on" tells a peer's connection; our own seat and the bots we run have none to tell
-            connection = "" if info.is_me or info.is_bot else "on"
-            link = Text(" ".join(notes) or connection, style="bold red" if notes else "green")
+            link = Text(" ".join(notes), style="bold red" if notes else "green")
+            # the seat's presence beside the game's notes, never hidden by them: our own seat
+            # and the bots we run have no connection to tell
+            presence = self._presence(seat, info, left, offline)
+            if presence:
+                link.append(" " if notes else "")
+                link.append(presence, style="green" if presence == "on" else "bold red")
             table.add_row(marker, name, cards, f"{view.scores[seat]:+d}", link)
         # its size is the top row's (fitted in ui/games/larry/table_core.py): no layout per update
         if tuple(watchers) != self._watchers.watchers:
             self._watchers.update(watchers)
         line = self._watchers.line
         self.update(table if line is None else Group(table, line), layout=False)
+
+    def _presence(
+        self, seat: int, info: SeatInfo, left: Collection[int], offline: Collection[int]
+    ) -> str:
+        """LEFT, OFFLINE, WAIT 12s (the table waits for it), or "on"; "" for our own seats."""
+        words: list[str] = []
+        if seat in left:
+            words.append("LEFT")
+        elif seat in offline:
+            words.append("OFFLINE")
+        if seat in self._waiting and seat not in left:
+            words.append(f"WAIT {self._waiting[seat]:.0f}s")
+        if not words and not (info.is_me or info.is_bot):
+            words.append("on")
+        return " ".join(words)

@@ -31,9 +31,12 @@ class LiePlayersView(Static):
         seats: Sequence[SeatInfo],
         marks: Mapping[int, Sequence[str]] | None = None,
         watchers: Sequence[tuple[str, str]] = (),
+        *,
+        watching: bool = False,
     ) -> None:
         """`marks`: seat -> its presence at a networked table (OFFLINE, WAIT, LEFT), in words;
-        `watchers`: name and key code of each peer watching the table (protocol.md 4.8)."""
+        `watchers`: name and key code of each peer watching the table (protocol.md 4.8);
+        `watching`: the screen is a watcher's, whose hand below is the watched seat's."""
         state = view.state
         letters = letters_for(state.options.colour_names)
         size = state.options.hand_size
@@ -50,7 +53,7 @@ class LiePlayersView(Static):
             marker = Text("▶", style="bold reverse") if seat == to_act else Text(" ")
             name = Text(info.name, style="bold" if info.is_me else "")
             if seat == view.seat:
-                cards = Text("(your hand, below)", style="dim")
+                cards = Text("(hand below)" if watching else "(your hand, below)", style="dim")
             else:
                 cards = backs_text([state.backs[slot] for slot in hand], letters)
                 taken = state.unplaced[seat] if building else None

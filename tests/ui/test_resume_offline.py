@@ -1,0 +1,119 @@
+"""After a crash, `fairdeal resume` while the other seat is still down: that seat shows OFFLINE
+at once (its channel is closed; the silence limit is far away), the hint says the moves wait for
+it instead of "YOUR TURN", and a card played says it is kept. It used to show "on" and take the
+card in silence for as long as the other seat was away (protocol.md 4.6)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from fairdeal.engine.bots import make_bot
+from fairdeal.engine.larry import LarryOptions
+from fairdeal.p2p.identity import load_or_create_identity
+from fairdeal.p2p.log.transcript import SecretStore
+from fairdeal.p2p.table.gather import open_lobby
+from fairdeal.p2p.table.peer import TablePeer
+from fairdeal.p2p.table.session import (
+    NetworkedTable,
+    NetworkSettings,
+    join_table,
+    resume_table,
+)
+from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.games.larry.widgets.seat_list import SeatList
+from fairdeal.ui.player import Player
+from fairdeal.ui.table_finder import FixedFinder
+from fairdeal.ui.widgets.game_log import GameLog
+
+from .support import static_text, table_screen
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+WAIT_S = 60.0
+
+
+async def test_a_resumed_seat_shows_the_seat_still_down_offline_and_its_moves_waiting(
+    tmp_path: Path,
+) -> None:
+    # A long silence limit: whatever is shown comes from the closed channel, not from it.
+    settings = NetworkSettings(
+        data_dir=tmp_path / "ada", bind="127.0.0.1", advertise=False, silence_limit=600.0
+    )
+    host_dir = tmp_path / "hal"
+    hal = load_or_create_identity(host_dir, "Hal")
+    address: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+    hosting = asyncio.ensure_future(
+        open_lobby(
+            hal,
+            2,
+            LarryOptions(short_game=True),
+            name="resume",
+            bind="127.0.0.1",
+            advertise=False,
+            on_address=address.set_result,
+        )
+    )
+    session = join_table(host="127.0.0.1", port=(await address)[1], name="Ada", settings=settings)
+    await session.start()
+    seated = await hosting
+    host = TablePeer.for_seated(
+        hal,
+        seated,
+        transcript=host_dir / "hal.transcript",
+        secrets=SecretStore(host_dir / "secrets"),
+        bot=make_bot("heuristic", random.Random(3), "larry"),
+        silence_limit=600.0,
+    )
+    await host.start()
+    resumed: NetworkedTable | None = None
+    try:
+
+        def my_turn() -> bool:
+            table = None if session.peer is None else session.peer.table
+            return table is not None and table.state is not None and table.my_turn()
+
+        await session.wait_for(my_turn, WAIT_S)
+        assert session.peer is not None
+        transcript = session.peer.transcript_path
+        await host.close()  # both die: the host first, then the app, with no goodbye
+        await seated.mesh.close()
+        await session.close()
+
+        resumed = resume_table(transcript, settings)
+        app = FairdealApp(Player("Ada", "", ""), session=resumed, finder=FixedFinder())
+        async with app.run_test(size=(100, 32)) as pilot:
+
+            def hint() -> str:
+                return static_text(table_screen(app).query_one("#hint", Static), 100)
+
+            async with asyncio.timeout(WAIT_S):
+                while "wait for Hal" not in hint():
+                    await pilot.pause(0.05)
+            screen = table_screen(app)
+            seats = static_text(screen.query_one(SeatList), 100)
+            hal_row = next(line for line in seats.splitlines() if "Hal" in line)
+            assert "OFFLINE" in hal_row and " on" not in hal_row, seats
+            assert "Your moves wait for Hal (offline)" in hint()
+            assert "YOUR TURN" not in hint()
+            log = screen.query_one(GameLog).lines_written
+            assert "Hal is offline." in log
+            assert any(line.startswith("Your moves wait for Hal (offline)") for line in log)
+            view = resumed.view()
+            assert view.my_turn
+            await pilot.press("enter")  # play the chosen card: kept, and said so
+            async with asyncio.timeout(WAIT_S):
+                while not any(line.startswith("Your move is kept") for line in log):
+                    await pilot.pause(0.05)
+                    if app.screen is not screen:  # the announce dialog: say the honest total
+                        await pilot.press("enter")
+            assert resumed.view().state == view.state  # nothing was played for all to see
+    finally:
+        await host.close()
+        await seated.mesh.close()
+        await session.close()
+        if resumed is not None:
+            await resumed.close()
