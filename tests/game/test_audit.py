@@ -126,8 +126,12 @@ def test_a_signed_roster_of_other_players_is_refused(game_dir: Path, tmp_path: P
     assert "not this transcript's table" in report.fault.what
 
 
-def test_an_honest_transcript_records_protocol_version_4(game_dir: Path) -> None:
-    assert all(read_records(path)[0]["proto"] == 4 for path in transcripts(game_dir))
+def test_an_honest_transcript_records_protocol_version_5(game_dir: Path) -> None:
+    assert all(read_records(path)[0]["proto"] == 5 for path in transcripts(game_dir))
+
+
+def _as_version_4(header: dict) -> None:
+    header["proto"] = 4  # version 4 bounded held envelopes by count only, not by bytes
 
 
 def _as_version_3(header: dict) -> None:
@@ -143,7 +147,8 @@ def _as_version_1(header: dict) -> None:
 
 
 @pytest.mark.parametrize(
-    ("version", "make_old"), [(3, _as_version_3), (2, _as_version_2), (1, _as_version_1)]
+    ("version", "make_old"),
+    [(4, _as_version_4), (3, _as_version_3), (2, _as_version_2), (1, _as_version_1)],
 )
 def test_a_transcript_of_an_older_protocol_version_is_refused_naming_its_version(
     game_dir: Path,
