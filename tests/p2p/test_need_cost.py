@@ -1,0 +1,86 @@
+"""A `need` costs what is missing, no more (protocol.md 4.6, p2p/log/answers.py): an envelope
+goes once per channel in answers, a peer asking on channel after channel is answered at a rate,
+and an honest asker that lacks the whole log still gets it at once, then `need-done`."""
+
+from __future__ import annotations
+
+from fairdeal.p2p.log.answers import NEED_DONE, NeedAnswers, wire_size
+from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
+from tests.p2p.core_support import make_identity
+from tests.p2p.test_relay import open_memory_table
+
+ENVELOPES = 60
+
+
+def played(count: int = 3):
+    network, syncs, ids = open_memory_table(count)
+    for n in range(ENVELOPES):
+        syncs[n % count].publish("move", {"n": n})
+        network.deliver()
+    assert all(len(sync.log.entries) == ENVELOPES for sync in syncs)
+    return network, syncs, ids
+
+
+def test_the_same_need_a_hundred_times_is_answered_once() -> None:
+    network, syncs, ids = played()
+    network.sent.clear()
+    need = {"t": "need", "table": syncs[1].log.roster.table, "have": [0, 0, 0]}
+    for _ in range(100):
+        syncs[2].mesh.send(ids[1].key, need)
+    network.deliver()
+    answered = [k for src, dst, k in network.sent if (src, dst) == (ids[1].key, ids[2].key)]
+    # every envelope once (seat 2 asked from 0, its own too), then a need-done for each need:
+    # 6,000 envelopes before
+    assert answered.count("env") == ENVELOPES, answered.count("env")
+    assert answered.count("need-done") == 100
+
+
+def test_a_need_for_what_is_missing_gets_exactly_that() -> None:
+    network, syncs, ids = played()
+    network.sent.clear()
+    have = [len(syncs[1].log.applied_positions(seat, 0)) - 2 for seat in range(3)]
+    syncs[2].mesh.send(ids[1].key, {"t": "need", "table": b"relay-table", "have": have})
+    network.deliver()
+    answered = [k for src, dst, k in network.sent if (src, dst) == (ids[1].key, ids[2].key)]
+    assert answered == ["env"] * 6 + ["need-done"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def a_log(entries: int) -> TableLog:
+    ids = [make_identity(i) for i in range(2)]
+    log = TableLog(Roster(b"need", tuple(i.key for i in ids)), seat_order([0, 1]))
+    for n in range(entries):
+        seat = n % 2
+        log.receive(log.author(ids[seat], seat, "move", {"n": n, "pad": b"p" * 900}))
+    return log
+
+
+def test_asking_again_on_new_channels_is_answered_at_the_rate() -> None:
+    log = a_log(40)
+    size = sum(wire_size(e) for e in log.entries) + NEED_DONE
+    clock = Clock()
+    answers = NeedAnswers(log, clock, burst=2 * size, rate=1000)
+    peer = b"k" * 32
+    # an honest asker that lacks everything gets it all at once
+    first = answers.answer(peer, [0, 0])
+    assert first.done and first.envelopes == log.entries
+    # a new channel, the same question, 50 times in 10 s: the burst and then the rate
+    for _ in range(50):
+        clock.now += 0.2
+        answers.channel_up(peer)
+        answers.answer(peer, [0, 0])
+    assert answers.sent_bytes[peer] <= 2 * size + 1000 * clock.now + NEED_DONE
+    assert answers.sent_bytes[peer] < 4 * size  # 51 whole logs before
+    # an answer cut short goes on once the bucket allows, and ends with need-done
+    assert answers.pending(peer)
+    wait = answers.answer(peer).wait
+    clock.now += wait + size / 1000
+    rest = answers.answer(peer)
+    assert rest.done and not answers.pending(peer)
