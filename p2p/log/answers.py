@@ -5,7 +5,10 @@ with `have = 0` would make this peer send its whole log, as often as it is asked
 
 * **once per channel**: an envelope sent in an answer on a peer's channel is not sent again on
   that channel (the channel is reliable and keeps order: the asker has it, or will before
-  anything sent after it). A new channel (a restart, a redial) starts afresh;
+  anything sent after it), but for the one at each seat's `have`, the next the asker lacks: it
+  may have refused it past its budget (protocol.md 4.4 step 4) and takes it now that it is
+  due, so that one goes a second time, once. A new channel (a restart, a redial) starts
+  afresh;
 * **at a rate**: every byte answered to one peer, over all its channels, is taken from a token
   bucket of `NEED_BURST` bytes refilled at `NEED_RATE` bytes a second. An honest asker lacks at
   most one log, which the burst covers at once (a log is never larger than a transcript may be,
@@ -68,6 +71,7 @@ class PeerAnswers:
 
     below: dict[int, int] = field(default_factory=dict)  # seat -> every applied seq below sent
     places: set[tuple[int, int]] = field(default_factory=set)  # buffered places sent
+    again: set[tuple[int, int]] = field(default_factory=set)  # places sent a second time
     have: list[int] | None = None  # an answer not finished yet: the `have` it answers
 
 
@@ -122,17 +126,34 @@ class NeedAnswers:
             if self.log.applied_at(*place) is None:
                 record.places.add(place)
             else:
-                record.below[envelope.seat] = envelope.seq + 1
+                below = record.below.get(envelope.seat, 0)
+                record.below[envelope.seat] = max(below, envelope.seq + 1)
         if not bucket.take(NEED_DONE):
             return Answer(sent, False, bucket.wait(NEED_DONE))
         self.sent_bytes[peer] = self.sent_bytes.get(peer, 0) + NEED_DONE
         record.have = None
         return Answer(sent, True, 0.0)
 
+    def _position(self, envelope: Envelope) -> int:
+        """Where an envelope stands in the log (a buffered one: after every applied one)."""
+        position = self.log.applied_at(envelope.seat, envelope.seq)
+        return len(self.log.entries) if position is None else position
+
     def _lacking(self, record: PeerAnswers, have: list[int]) -> Iterator[Envelope]:
         """Applied envelopes in log order, then buffered ones by (seat, seq): those at or past
         the asker's `have` (a seat it does not name: all) not sent on this channel yet."""
         log = self.log
+        again = [  # the next one it lacks of each seat, though sent: it may have refused it
+            envelope
+            for seat in log.roster.seats
+            if seat < len(have)
+            and (seat, have[seat]) not in record.again
+            and (have[seat] < record.below.get(seat, 0) or (seat, have[seat]) in record.places)
+            and (envelope := log.held(seat, have[seat])) is not None
+        ]
+        for envelope in sorted(again, key=self._position):
+            record.again.add((envelope.seat, envelope.seq))
+            yield envelope
         first = {
             seat: max(have[seat] if seat < len(have) else 0, record.below.get(seat, 0))
             for seat in log.roster.seats

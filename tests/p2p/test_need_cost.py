@@ -29,9 +29,10 @@ def test_the_same_need_a_hundred_times_is_answered_once() -> None:
         syncs[2].mesh.send(ids[1].key, need)
     network.deliver()
     answered = [k for src, dst, k in network.sent if (src, dst) == (ids[1].key, ids[2].key)]
-    # every envelope once (seat 2 asked from 0, its own too), then a need-done for each need:
-    # 6,000 envelopes before
-    assert answered.count("env") == ENVELOPES, answered.count("env")
+    # every envelope once (seat 2 asked from 0, its own too), and the first of each seat once
+    # more (it may have refused it, protocol.md 4.4), then a need-done for each need: 6,000
+    # envelopes before
+    assert answered.count("env") == ENVELOPES + 3, answered.count("env")
     assert answered.count("need-done") == 100
 
 
@@ -84,3 +85,16 @@ def test_asking_again_on_new_channels_is_answered_at_the_rate() -> None:
     clock.now += wait + size / 1000
     rest = answers.answer(peer)
     assert rest.done and not answers.pending(peer)
+
+
+def test_the_next_envelope_an_asker_lacks_goes_again() -> None:
+    """Sent once on this channel, but the asker says it still lacks it (it refused it past a
+    budget, protocol.md 4.4): the envelope at each seat's `have` goes again, and only that."""
+    log = a_log(10)
+    answers = NeedAnswers(log, Clock())
+    peer = b"k" * 32
+    assert answers.answer(peer, [0, 0]).envelopes == log.entries
+    again = answers.answer(peer, [3, 1]).envelopes
+    assert [(e.seat, e.seq) for e in again] == [(1, 1), (0, 3)]  # in log order
+    assert answers.answer(peer, [3, 1]).envelopes == []  # a second time only once
+    assert answers.answer(peer, [5, 5]).envelopes == []  # nothing held there
