@@ -94,6 +94,7 @@ class TableSync:
         self.duplicates = 0  # copies dropped by the duplicate check
         self._answer_callbacks: list[Callable[[int], None]] = []
         self.answers = NeedAnswers(table_log)  # what answering `need`s costs, per peer
+        self._answer_timers: dict[bytes, asyncio.TimerHandle] = {}  # answers waiting for tokens
 
     @classmethod
     def restore(
@@ -236,6 +237,10 @@ class TableSync:
     def _answer(self, key: bytes, have: list[int] | None = None) -> None:
         """Send what the asker lacks and we did not send it on this channel yet, as far as its
         rate allows (p2p/log/answers.py); the rest goes when the bucket allows."""
+        if have is None:
+            self._answer_timers.pop(key, None)
+            if not self.answers.pending(key):
+                return  # finished meanwhile, by the answer to a later `need`
         if key not in self.mesh.peers:
             return  # its channel is gone: a new one asks again
         answer = self.answers.answer(key, have)
@@ -244,8 +249,9 @@ class TableSync:
         if answer.done:
             # The channel keeps order: once this arrives, the asker holds all we had for it.
             self.mesh.send(key, {"t": "need-done", "table": self.log.roster.table})
-        elif self._in_loop():
-            asyncio.get_running_loop().call_later(answer.wait, self._answer, key)
+        elif self._in_loop() and key not in self._answer_timers:  # one wait per peer
+            loop = asyncio.get_running_loop()
+            self._answer_timers[key] = loop.call_later(answer.wait, self._answer, key)
 
     def _on_need_done(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         seat = self.log.roster.seat_of(peer.key)

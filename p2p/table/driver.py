@@ -224,8 +224,8 @@ class TableDriver:
         return None
 
     def game_bodies(self) -> dict[str, int]:
-        """The largest body of each of the game's own envelope kinds over the cap every kind
-        has anyway (`sizes.SMALL`), in bytes."""
+        """The largest body, in bytes, of each of the game's own envelope kinds that may be
+        larger than the floor every kind has (`sizes.SMALL`)."""
         return {}
 
     def envelope_limits(self) -> EnvelopeLimits:

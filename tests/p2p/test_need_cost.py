@@ -4,6 +4,8 @@ and an honest asker that lacks the whole log still gets it at once, then `need-d
 
 from __future__ import annotations
 
+import asyncio
+
 from fairdeal.p2p.log.answers import NEED_DONE, NeedAnswers, wire_size
 from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
 from tests.p2p.core_support import make_identity
@@ -98,3 +100,28 @@ def test_the_next_envelope_an_asker_lacks_goes_again() -> None:
     assert [(e.seat, e.seq) for e in again] == [(1, 1), (0, 3)]  # in log order
     assert answers.answer(peer, [3, 1]).envelopes == []  # a second time only once
     assert answers.answer(peer, [5, 5]).envelopes == []  # nothing held there
+
+
+async def test_an_answer_past_the_bucket_goes_on_later_with_one_need_done() -> None:
+    """Through TableSync on a loop: an answer the bucket cannot pay is sent in part, the rest
+    follows when tokens are back, and `need-done` comes once, at its end, however many needs
+    came meanwhile."""
+    network, syncs, ids = played()
+    log = syncs[1].log
+    size = sum(wire_size(e) for e in log.entries)
+    syncs[1].answers = NeedAnswers(log, burst=size // 3, rate=size * 10)  # the rest in ~0.1 s
+    network.sent.clear()
+    need = {"t": "need", "table": log.roster.table, "have": [0, 0, 0]}
+    for _ in range(5):
+        syncs[2].mesh.send(ids[1].key, need)
+    network.deliver()
+    answered = [k for src, dst, k in network.sent if (src, dst) == (ids[1].key, ids[2].key)]
+    assert 0 < answered.count("env") < ENVELOPES and "need-done" not in answered
+    for _ in range(50):
+        await asyncio.sleep(0.02)
+        network.deliver()
+        answered = [k for src, dst, k in network.sent if (src, dst) == (ids[1].key, ids[2].key)]
+        if "need-done" in answered:
+            break
+    assert answered.count("need-done") == 1 and answered[-1] == "need-done"
+    assert answered.count("env") >= ENVELOPES
