@@ -25,7 +25,8 @@
   every seated peer but their author, so that each checks the two signatures itself;
 * on every new channel each side sends "need" with its per-seat next sequence numbers and the
   other answers with every envelope the asker lacks (applied and buffered; relaying is safe
-  because envelopes are signed). An envelope that arrives past a gap triggers a "need" too.
+  because envelopes are signed), once per channel and at a rate per peer (p2p/log/answers.py).
+  An envelope that arrives past a gap triggers a "need" too.
 
 Envelopes go to, and "need" is answered for, seated peers only: a mesh may also carry peers that
 are not in the roster (lobby watchers), and the log is not theirs to read. `_readers` is the one
@@ -42,6 +43,7 @@ from typing import Any
 
 from fairdeal.p2p.errors import MalformedFrame
 from fairdeal.p2p.identity import Identity, PublicIdentity
+from fairdeal.p2p.log.answers import NeedAnswers
 from fairdeal.p2p.log.envelope import Envelope, parse_envelope
 from fairdeal.p2p.log.tablelog import EquivocationError, Fault, Ordering, Rules, TableLog
 from fairdeal.p2p.log.transcript import Transcript, TranscriptWriteError, replay
@@ -91,6 +93,8 @@ class TableSync:
         self.relayed = 0  # envelopes passed on to others (not counting this seat's own)
         self.duplicates = 0  # copies dropped by the duplicate check
         self._answer_callbacks: list[Callable[[int], None]] = []
+        self.answers = NeedAnswers(table_log)  # what answering `need`s costs, per peer
+        self._answer_timers: dict[bytes, asyncio.TimerHandle] = {}  # answers waiting for tokens
 
     @classmethod
     def restore(
@@ -228,10 +232,26 @@ class TableSync:
         have = field(message, "have", list, culprit)[:MAX_HAVE_SEATS]
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in have):
             raise MalformedFrame(culprit, '"need": field "have" must be a list of integers')
-        for envelope in self.log.envelopes_after(have):
-            self.mesh.send(peer.key, envelope.to_wire())
-        # The channel keeps order: once this arrives, the asker holds all we had for it.
-        self.mesh.send(peer.key, {"t": "need-done", "table": self.log.roster.table})
+        self._answer(peer.key, have)
+
+    def _answer(self, key: bytes, have: list[int] | None = None) -> None:
+        """Send what the asker lacks and we did not send it on this channel yet, as far as its
+        rate allows (p2p/log/answers.py); the rest goes when the bucket allows."""
+        if have is None:
+            self._answer_timers.pop(key, None)
+            if not self.answers.pending(key):
+                return  # finished meanwhile, by the answer to a later `need`
+        if key not in self.mesh.peers:
+            return  # its channel is gone: a new one asks again
+        answer = self.answers.answer(key, have)
+        for envelope in answer.envelopes:
+            self.mesh.send(key, envelope.to_wire())
+        if answer.done:
+            # The channel keeps order: once this arrives, the asker holds all we had for it.
+            self.mesh.send(key, {"t": "need-done", "table": self.log.roster.table})
+        elif self._in_loop() and key not in self._answer_timers:  # one wait per peer
+            loop = asyncio.get_running_loop()
+            self._answer_timers[key] = loop.call_later(answer.wait, self._answer, key)
 
     def _on_need_done(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         seat = self.log.roster.seat_of(peer.key)
@@ -249,6 +269,7 @@ class TableSync:
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
         if self.log.roster.seat_of(peer.key) is not None:
+            self.answers.channel_up(peer.key)
             self._ask(peer)
 
     def _ask(self, peer: PublicIdentity) -> None:

@@ -5,8 +5,10 @@ Envelopes may arrive in any order, from the author or relayed by anyone. The log
 * verifies each against the roster (table id, seat, signature) and refuses bad input with an
   `EnvelopeError` naming who delivered it, changing nothing;
 * suppresses duplicates and detects equivocation (two different envelopes signed for one seat
-  and sequence number), keeping both as evidence;
-* buffers envelopes that arrive early and applies them when the ordering policy reaches them.
+  and sequence number), keeping both as evidence: the first pair of each seat only, one fault;
+* buffers envelopes that arrive early and applies them when the ordering policy reaches them;
+  with `limits` (the table's, p2p/table/sizes.py) it refuses an envelope larger than its kind
+  ever is, and one that would take its seat's envelopes held ahead past the seat's budget.
 
 The order is the game's to decide, and the log is told it when it is made: either the game's
 `Rules` (an object saying `expected_seat()` and taking each envelope in `apply`, as a table
@@ -27,6 +29,7 @@ evidence kept. Every honest peer finds the same faults.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -61,6 +64,16 @@ class Roster:
 
 # The game's rule for what comes next, asked before every application.
 Ordering = Callable[["TableLog"], "int | None"]
+
+
+class Limits(Protocol):
+    """What one envelope may weigh (`cap`, by its kind) and how many bytes of one seat's
+    envelopes a peer holds ahead of their place (`held_ahead`): protocol.md 4.4 step 4."""
+
+    @property
+    def held_ahead(self) -> int: ...
+
+    def cap(self, envelope: Envelope) -> int: ...
 
 
 @runtime_checkable
@@ -150,14 +163,21 @@ class TableLog:
             self.ordering = ordering
             self._apply = apply
         self.max_buffered = max_buffered
+        self.limits: Limits | None = None  # the table's (set once the game's sizes are known)
+        self._held_bytes = dict.fromkeys(roster.seats, 0)  # per seat: bytes in the buffer
+        # per seat, in seq order: its applied envelopes' seqs and their places in `entries`
+        self._applied_seqs: dict[int, list[int]] = {seat: [] for seat in roster.seats}
+        self._positions: dict[int, list[int]] = {seat: [] for seat in roster.seats}
         self.entries: list[Envelope] = []
         self.faults: list[Fault] = []
         self.head = genesis_head(roster.table)
         self._heads: dict[bytes, int] = {self.head: 0}  # head hash -> log length at that head
         self._by_place: dict[tuple[int, int], Envelope] = {}  # applied and buffered
         self._buffer: dict[tuple[int, int], Envelope] = {}
-        # place -> signed bytes of the second envelopes found there (each is one fault, once)
-        self._proven: dict[tuple[int, int], set[bytes]] = {}
+        # seats whose equivocation is proven: the first pair is the proof, kept once; later
+        # different envelopes of theirs for a held place are ignored (a seat signing 300
+        # envelopes for one place would otherwise make 300 faults at every honest peer)
+        self._equivocators: set[int] = set()
         self._next_seq = dict.fromkeys(roster.seats, 0)
         self._last_applied: dict[int, Envelope] = {}
         self._listeners: list[Callable[[Envelope], None]] = []
@@ -189,6 +209,17 @@ class TableLog:
         """The envelope applied or buffered here for this place (the first one, if its author
         signed two)."""
         return self._by_place.get((seat, seq))
+
+    def applied_at(self, seat: int, seq: int) -> int | None:
+        """Where in `entries` the envelope of this place stands (None: not applied)."""
+        seqs = self._applied_seqs.get(seat, [])
+        k = bisect.bisect_left(seqs, seq)
+        return self._positions[seat][k] if k < len(seqs) and seqs[k] == seq else None
+
+    def applied_positions(self, seat: int, first_seq: int) -> list[int]:
+        """Where in `entries` `seat`'s applied envelopes from `first_seq` on stand, in order."""
+        seqs = self._applied_seqs.get(seat, [])
+        return self._positions[seat][bisect.bisect_left(seqs, first_seq) :]
 
     def knows_head(self, head: bytes) -> bool:
         """Whether this log has been at `head` (an envelope naming another head means the
@@ -232,12 +263,13 @@ class TableLog:
         ):
             return []  # byte-identical to an envelope verified before: relayed twice, replayed
         self.verify(envelope, culprit)
+        self._check_size(envelope, culprit)
         if known is not None:
             if known.signed == envelope.signed:
                 return []  # the same content under another valid signature of its author
-            if envelope.signed in self._proven.get(place, ()):
-                return []  # a second copy already proven: relays carry the proof to everyone
-            self._proven.setdefault(place, set()).add(envelope.signed)
+            if envelope.seat in self._equivocators:
+                return []  # proven once already: relays carried that proof to everyone
+            self._equivocators.add(envelope.seat)
             fault = Fault(
                 envelope.seat,
                 "equivocation",
@@ -258,9 +290,48 @@ class TableLog:
             raise EnvelopeError(culprit, f"{envelope} is too far ahead of the log to buffer")
         if len(self._buffer) >= self.max_buffered:
             raise EnvelopeError(culprit, f"buffer full ({self.max_buffered}); {envelope} dropped")
+        self._check_budget(envelope, culprit)
         self._buffer[place] = envelope
         self._by_place[place] = envelope
+        self._held_bytes[envelope.seat] += len(envelope.signed)
         return self.advance()
+
+    def held_bytes(self, seat: int) -> int:
+        """The bytes of `seat`'s envelopes this peer holds before their place (buffered)."""
+        return self._held_bytes[seat]
+
+    def _check_size(self, envelope: Envelope, culprit: str) -> None:
+        """No envelope is larger than its kind ever is. An honest peer never passes one on,
+        so a relayed copy names the peer that relayed it, as any bad input does."""
+        if self.limits is None:
+            return
+        size, cap = len(envelope.signed), self.limits.cap(envelope)
+        if size > cap:
+            raise EnvelopeError(
+                culprit,
+                f"{envelope} is {size} bytes, more than a {envelope.kind!r} envelope can "
+                f"carry at this table ({cap}); seat {envelope.seat} signed it",
+            )
+
+    def _check_budget(self, envelope: Envelope, culprit: str) -> None:
+        """Refuse what would take a seat's envelopes held ahead past its budget. The seat's
+        next envelope is at its place, never ahead, so it is always taken. The author is
+        named: only it signs its envelopes, and an honest one never has that much ahead; the
+        peer that delivered the copy may be honest (it could hold other places of the same
+        author, within its own budget)."""
+        limits = self.limits
+        seat = envelope.seat
+        if limits is None or envelope.seq == self._next_seq[seat]:
+            return
+        held = self._held_bytes[seat]
+        if held + len(envelope.signed) > limits.held_ahead:
+            key = self.roster.keys[seat]
+            raise EnvelopeError(
+                f"seat {seat} [{fingerprint(key)}]",
+                f"signed more than its budget of {limits.held_ahead} bytes ahead of its place: "
+                f"{held} held here, {envelope} ({len(envelope.signed)} bytes, delivered by "
+                f"{culprit}) refused",
+            )
 
     def advance(self) -> list[Envelope]:
         """Apply every buffered envelope the ordering now allows (call it after the game's
@@ -328,6 +399,7 @@ class TableLog:
 
     def _apply_one(self, envelope: Envelope) -> bool:
         del self._buffer[(envelope.seat, envelope.seq)]
+        self._held_bytes[envelope.seat] -= len(envelope.signed)
         fault = self._order_fault(envelope)
         if fault is None and self._apply is not None:
             try:
@@ -340,6 +412,8 @@ class TableLog:
             self._next_seq[envelope.seat] = envelope.seq + 1
             self._record(fault)
             return False
+        self._applied_seqs[envelope.seat].append(envelope.seq)
+        self._positions[envelope.seat].append(len(self.entries))
         self.entries.append(envelope)
         self.head = next_head(self.head, envelope)
         self._heads[self.head] = len(self.entries)

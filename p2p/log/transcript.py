@@ -3,7 +3,7 @@
 The transcript is an append-only file of records, each framed like the wire (4-byte big-endian
 length, then one msgpack map):
 
-    {"k": "header", "v": 1, "proto": 4, "table": bytes, "roster": [key, ...], "seat": int}
+    {"k": "header", "v": 1, "proto": 5, "table": bytes, "roster": [key, ...], "seat": int}
     {"k": "signed", "d": bytes, "s": bytes}    an envelope this peer signed, before sending it
     {"k": "applied", "d": bytes, "s": bytes}   an envelope applied to the log, in log order
 

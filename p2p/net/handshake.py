@@ -39,11 +39,12 @@ from fairdeal.p2p.net.framing import field as get_field
 from fairdeal.p2p.net.framing import pack_message, unpack_message
 
 PROTOCOL_NAME = "fairdeal"
-SUPPORTED_VERSIONS: tuple[int, ...] = (4,)
+SUPPORTED_VERSIONS: tuple[int, ...] = (5,)
 # Version 2 moved the fair deck to Ristretto255 (protocol.md §6.1); version 3 relays every
 # envelope and changed The Lie's Phase 1; version 4 sends the shuffle proof's commitments instead
-# of its challenge (protocol.md §8 lists it all). A peer of an older version would stall or split
-# the table, so only version 4 is offered.
+# of its challenge; version 5 bounds what one seat can make the others hold or send (protocol.md
+# §8 lists it all). A peer of an older version would stall or split the table, so only version 5
+# is offered.
 PROTOCOL_VERSION: int = max(SUPPORTED_VERSIONS)
 LABEL = b"fairdeal/handshake/v1"
 HANDSHAKE_INFO = b"fairdeal/v1/handshake-keys"

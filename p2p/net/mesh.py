@@ -343,6 +343,9 @@ class Mesh:
 
     def _report(self, error: P2PError) -> None:
         self._bad_input.warning("bad input: %s", error)
+        # The last 256 are kept: without their tracebacks, whose frames hold what the peer
+        # sent (up to a frame each: 256 MiB for 256 refused envelopes of 1 MiB).
+        error.__traceback__ = error.__context__ = None
         self.errors.append(error)
         for callback in self._error_callbacks:
             callback(error)

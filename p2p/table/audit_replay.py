@@ -19,6 +19,7 @@ from fairdeal.p2p.table.audit_report import AuditFault, AuditReport, AuditStop
 from fairdeal.p2p.table.driver import TableDriver, roster_difference
 from fairdeal.p2p.table.games import table_class
 from fairdeal.p2p.table.presenter import presenter_for
+from fairdeal.p2p.table.sizes import UNSIZED, EnvelopeLimits
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class LogReplay:
         # phase it applies after later ones arrive, and the fault is reported where it stands.
         self.faulted_by: Envelope | None = None
         self.log: TableLog | None = None
+        self.limits: EnvelopeLimits = UNSIZED  # the table's, once the game is known
 
     def feed(self, envelope: Envelope, index: int, offset: int) -> None:
         if self.log is not None:
@@ -154,12 +156,24 @@ class LogReplay:
                 self.faulted_by = envelope
 
         self.log = TableLog(self.roster, lambda _log: table.expected_seat(), apply)
+        self.limits = table.envelope_limits()
         self.report.started = True
 
     def _apply(self, envelope: Envelope, index: int, offset: int) -> None:
         table, log = self.table, self.log
         assert table is not None and log is not None
         expected = table.expected()
+        size, cap = len(envelope.signed), self.limits.cap(envelope)
+        if size > cap:  # a peer refuses it (protocol.md 4.4 step 4): it never enters a log
+            raise AuditStop(
+                AuditFault(
+                    envelope.seat,
+                    "envelope too large",
+                    f"{envelope} is {size} bytes, more than its kind can carry ({cap})",
+                    index,
+                    offset,
+                )
+            )
         applied = log.receive(envelope, "transcript")
         self._stop_at_log_fault(index, offset)
         unapplied = self.unapplied

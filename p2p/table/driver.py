@@ -77,6 +77,7 @@ from fairdeal.p2p.table.requests import RequestServer, Service, ServiceEvent
 from fairdeal.p2p.table.serving import Serving, arrangement
 from fairdeal.p2p.table.setup import Setup, roster_difference
 from fairdeal.p2p.table.shares import SharesLedger, require_shares
+from fairdeal.p2p.table.sizes import UNSIZED, EnvelopeLimits, table_limits
 
 # Kept importable from here, where they were before the driver's parts had their own modules.
 __all__ = [
@@ -215,6 +216,26 @@ class TableDriver:
     def deck_id(self) -> str:
         """The deck id (card points' domain) of a new deck: one per hand, round or game."""
         return self.game_name
+
+    def card_bounds(self) -> tuple[int, int] | None:
+        """The most cards one list of this game holds and the cards of the game, from which
+        the envelopes' caps are counted (p2p/table/sizes.py); None: not stated, every envelope
+        may fill a frame."""
+        return None
+
+    def game_bodies(self) -> dict[str, int]:
+        """The largest body, in bytes, of each of the game's own envelope kinds that may be
+        larger than the floor every kind has (`sizes.SMALL`)."""
+        return {}
+
+    def envelope_limits(self) -> EnvelopeLimits:
+        """What an envelope of each kind may weigh at this table, and each seat's budget of
+        bytes held ahead of their place (protocol.md 4.4 step 4)."""
+        bounds = self.card_bounds()
+        if bounds is None:
+            return UNSIZED
+        largest_list, cards = bounds
+        return table_limits(self.seats, largest_list, cards, self.game_bodies())
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -356,6 +356,7 @@ class TablePeer:
             log_ = TableLog(self.roster, table)  # the table is the log's rules
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync
+        sync.log.limits = table.envelope_limits()  # what one seat can make this peer hold
         # Watchers (protocol.md 4.8): the log in order to peers with no seat, nothing private.
         header = (
             {}

@@ -10,6 +10,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
+from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.table.audit import audit_many, audit_transcript
 from fairdeal.ui.cli import main
 
@@ -20,7 +21,7 @@ from .records import (
     swap_two_seats_envelopes,
     write_records,
 )
-from .support import play_a_game
+from .support import identity, play_a_game
 
 
 @pytest.fixture(scope="module")
@@ -126,8 +127,12 @@ def test_a_signed_roster_of_other_players_is_refused(game_dir: Path, tmp_path: P
     assert "not this transcript's table" in report.fault.what
 
 
-def test_an_honest_transcript_records_protocol_version_4(game_dir: Path) -> None:
-    assert all(read_records(path)[0]["proto"] == 4 for path in transcripts(game_dir))
+def test_an_honest_transcript_records_protocol_version_5(game_dir: Path) -> None:
+    assert all(read_records(path)[0]["proto"] == 5 for path in transcripts(game_dir))
+
+
+def _as_version_4(header: dict) -> None:
+    header["proto"] = 4  # version 4 bounded held envelopes by count only, not by bytes
 
 
 def _as_version_3(header: dict) -> None:
@@ -143,7 +148,8 @@ def _as_version_1(header: dict) -> None:
 
 
 @pytest.mark.parametrize(
-    ("version", "make_old"), [(3, _as_version_3), (2, _as_version_2), (1, _as_version_1)]
+    ("version", "make_old"),
+    [(4, _as_version_4), (3, _as_version_3), (2, _as_version_2), (1, _as_version_1)],
 )
 def test_a_transcript_of_an_older_protocol_version_is_refused_naming_its_version(
     game_dir: Path,
@@ -183,3 +189,33 @@ def test_transcripts_of_different_games_disagree(game_dir: Path, tmp_path: Path)
     reports, disagreement = audit_many([files[0], tmp_path / "prefix.transcript"])
     assert disagreement is None  # a prefix of the same log agrees
     assert not reports[1].over
+
+
+def test_an_envelope_larger_than_its_kind_can_carry_is_its_authors_fault(
+    game_dir: Path, tmp_path: Path
+) -> None:
+    """No peer applies an envelope over its kind's cap (protocol.md 4.4 "Sizes"), so neither
+    does the audit: an action padded past 4096 bytes, signed by its seat, names that seat."""
+    records = read_records(transcripts(game_dir)[0])
+    at = next(i for i in applied_indices(records) if decode(records[i])[5] == "larry.act")
+    _layout, table, seat, seq, prev, kind, body = decode(records[at])
+    padded = sign_envelope(
+        identity(seat),
+        table=table,
+        seat=seat,
+        seq=seq,
+        prev=prev,
+        kind=kind,
+        body={**body, "pad": b"x" * 5000},
+    )
+    records[at] = {**records[at], "d": padded.signed, "s": padded.signature}
+    path = tmp_path / "padded.transcript"
+    write_records(path, records)
+    report = audit_transcript(path)
+    assert not report.verified
+    assert report.fault.what == "envelope too large" and report.fault.seat == seat
+    assert "more than its kind can carry (4096)" in report.fault.evidence
+
+
+def decode(record: dict) -> list:
+    return msgpack.unpackb(record["d"], raw=False)

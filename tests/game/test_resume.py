@@ -202,7 +202,7 @@ def test_resume_refuses_a_transcript_not_started_in_a_lobby(
     assert str(path) in error and "no signed roster" in error
 
 
-@pytest.mark.parametrize("version", [1, 2, 3])
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
 def test_resume_refuses_a_transcript_of_an_older_protocol_version(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], version: int
 ) -> None:

@@ -109,16 +109,16 @@ def test_version_mismatch_is_a_clear_error_on_both_sides() -> None:
         initiator.auth(responder.version_error())
 
 
-@pytest.mark.parametrize("old", [1, 2, 3])
+@pytest.mark.parametrize("old", [1, 2, 3, 4])
 def test_a_peer_of_an_older_protocol_version_is_refused(old: int) -> None:
     """Version 2 changed the fair deck's group (protocol.md §6.1), version 3 relays envelopes
-    and changed The Lie's Phase 1, version 4 the shuffle proof's fields (protocol.md §8): no
-    older version is offered."""
+    and changed The Lie's Phase 1, version 4 the shuffle proof's fields, version 5 the bounds on
+    what one seat makes the others hold (protocol.md §8): no older version is offered."""
     alice, bob = make_identity(0), make_identity(1)
     old_peer = Initiator(alice, "bob", versions=(old,))
-    with pytest.raises(VersionMismatch, match=rf"we speak \[4\], the peer speaks \[{old}\]"):
+    with pytest.raises(VersionMismatch, match=rf"we speak \[5\], the peer speaks \[{old}\]"):
         Responder(bob, "alice").hello_ack(old_peer.hello())
-    with pytest.raises(VersionMismatch, match=rf"we speak \[{old}\], the peer speaks \[4\]"):
+    with pytest.raises(VersionMismatch, match=rf"we speak \[{old}\], the peer speaks \[5\]"):
         old_peer.auth(Responder(bob, "alice").version_error())
 
 
@@ -204,12 +204,12 @@ async def test_version_mismatch_over_tcp_names_both_version_lists() -> None:
     )
     host, port = await server.start()
     try:
-        future_peer = dataclasses.replace(FAST, versions=(5, 6))
-        with pytest.raises(VersionMismatch, match=r"we speak \[5, 6\], the peer speaks \[4\]"):
+        future_peer = dataclasses.replace(FAST, versions=(6, 7))
+        with pytest.raises(VersionMismatch, match=r"we speak \[6, 7\], the peer speaks \[5\]"):
             await open_channel(host, port, alice, config=future_peer)
         server_error = await asyncio.wait_for(refused, 2)
         assert isinstance(server_error, VersionMismatch)
-        assert "the peer speaks [5, 6]" in str(server_error)
+        assert "the peer speaks [6, 7]" in str(server_error)
     finally:
         await server.close()
 

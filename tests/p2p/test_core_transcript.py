@@ -197,6 +197,9 @@ def test_a_transcript_of_protocol_version_1_is_refused_clearly(tmp_path: Path) -
     with pytest.raises(TranscriptVersionError, match="made by protocol version 3"):
         load_transcript(path)
     path.write_bytes(encode_frame(pack_message({**header, "proto": 4})))
+    with pytest.raises(TranscriptVersionError, match="made by protocol version 4"):
+        load_transcript(path)
+    path.write_bytes(encode_frame(pack_message({**header, "proto": 5})))
     assert load_transcript(path).seat == 0
     path.write_bytes(encode_frame(pack_message({**header, "proto": "two"})))
     with pytest.raises(TranscriptVersionError, match="made by protocol version 'two'"):

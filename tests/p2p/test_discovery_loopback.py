@@ -156,7 +156,7 @@ async def test_tables_command_lists_table_as_json(loopback_zc: AsyncZeroconf) ->
             "seats_total": 4,
             "host_fingerprint": ad.host_fingerprint,
             "host_code": "",  # this ad carries no code
-            "protocol_version": 4,
+            "protocol_version": 5,
             "status": "open",
             "addresses": ["127.0.0.1"],
             "port": 40555,

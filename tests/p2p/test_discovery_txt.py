@@ -35,7 +35,7 @@ def test_txt_round_trip() -> None:
     ad = make_ad()
     txt = ad.to_txt()
     assert txt == {
-        "proto": "4",
+        "proto": "5",
         "game": "larry",
         "table": "Friday night",
         "seats": "1/4",

@@ -62,5 +62,5 @@ def test_avahi_browse_resolves_table_with_txt_fields(
     assert avahi_unescape(instance) == f"Avahi table ({table_id[:8]})"
     address, port, txt = ours[0][7:10]
     assert (address, port) == (host.address, "47002")
-    for field in ("proto=4", "game=larry", "table=Avahi table", "seats=1/3", "fp=ab12cd34ab12cd34"):
+    for field in ("proto=5", "game=larry", "table=Avahi table", "seats=1/3", "fp=ab12cd34ab12cd34"):
         assert f'"{field}"' in txt

@@ -20,6 +20,7 @@ from fairdeal.engine.larry.legal import check_action
 from fairdeal.p2p.games.larry.presenter import doubt_verification
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table import sizes
 from fairdeal.p2p.table.acts import action_of, step_of
 from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus
 from fairdeal.p2p.table.driver import TableDriver
@@ -67,6 +68,16 @@ class LarryTable(TableDriver):
 
     def deck_id(self) -> str:
         return f"hand{self.state.hand_no}"
+
+    def card_bounds(self) -> tuple[int, int]:
+        """One list of the whole deck (a new hand's deck; an L14 reshuffle holds fewer)."""
+        size = self.options.deck_size
+        return size, size
+
+    def game_bodies(self) -> dict[str, int]:
+        """A receipt may carry the giver's signed forward (10.8): shares of one card, at most
+        one a seat, with its fields and the receiver's account of what failed."""
+        return {RECEIVED: sizes.SMALL + sizes.shares_body(self.seats)}
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
         """Queue this seat's move (L6) for signing; it must be its turn, and with `check` the

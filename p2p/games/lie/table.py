@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.lie import (
+    DECK,
     Claim,
     HandFull,
     LieOptions,
@@ -45,8 +46,10 @@ from fairdeal.engine.lie import (
     Play,
     Side,
     SlotTaken,
+    fronts_behind,
     side_of,
 )
+from fairdeal.engine.lie.cards import BACKS
 from fairdeal.engine.lie.codec import action_from_data, to_data
 from fairdeal.engine.requests import Arrange, Deal
 from fairdeal.p2p.deck import CardDealt, DeckFault
@@ -59,6 +62,7 @@ from fairdeal.p2p.games.lie.races import (
 from fairdeal.p2p.games.lie.steps import StepLedger
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table import sizes
 from fairdeal.p2p.table.acts import action_of, step_of
 from fairdeal.p2p.table.api import ProofStatus
 from fairdeal.p2p.table.driver import TableDriver
@@ -117,6 +121,15 @@ class LieTable(TableDriver):
     @classmethod
     def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
         return lobby_options(options)
+
+    def card_bounds(self) -> tuple[int, int]:
+        """The 96 cards in 16 lists, one per lying back (T1, T9): 6 cards a list."""
+        return max(len(fronts_behind(back)) for back in range(BACKS)), len(DECK)
+
+    def game_bodies(self) -> dict[str, int]:
+        """A step envelope (10.11.3): its scalar fields, one claim opened, and the shares of
+        the cards dealt at the end of the step before, at most one a seat."""
+        return {STEP: 512 + sizes.shares_body(self.seats)}
 
     # -- the ordering ------------------------------------------------------------------------
 
