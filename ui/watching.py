@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.app import App
 
-from fairdeal.p2p.table.watch import WatchClient, WatchRefused
+from fairdeal.p2p.table.watch import WatchClient, WatchRefused, why_not
 from fairdeal.ui.screens.replay import ReplayControls, replay_screen
 
 
@@ -56,7 +56,7 @@ async def watch_in_app(app: App[None], client: WatchClient, host: str, port: int
     try:
         await client.connect(host, port)
     except (WatchRefused, OSError, TimeoutError) as error:
-        app.notify(f"{host}:{port}: {error}", title="Cannot watch", severity="error")
+        app.notify(why_not(error, host, port), title="Cannot watch", severity="error")
         return False
     following = Following(app, client)
     client.on_update(following.update)

@@ -278,12 +278,18 @@ class Simulation:
             await self.start()
             return await self.finish()
         finally:
-            for peer in self.peers:
-                if peer.process is not None and peer.process.returncode is None:
-                    platform.current().kill(peer.process)
-                    await peer.process.wait()  # reaped before the loop closes
-            for client in self.watch_clients:
-                await client.close()
+            await self.stop()
+
+    async def stop(self) -> None:
+        """Kill every peer still running and reap them all (before the loop closes)."""
+        for peer in self.peers:
+            if peer.process is not None and peer.process.returncode is None:
+                platform.current().kill(peer.process)
+        for peer in self.peers:
+            if peer.reader is not None:
+                await peer.reader  # it ends once the process's exit is known
+        for client in self.watch_clients:
+            await client.close()
 
     # -- summary ---------------------------------------------------------------------------
 

@@ -187,7 +187,7 @@ def test_a_simulated_peer_starts_without_the_resource_module() -> None:
         "print(platform.WINDOWS.peak_rss_mb())\n"
     )
     run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "None"

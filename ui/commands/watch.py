@@ -58,13 +58,13 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
 
 
 async def _plain(client: WatchClient, host: str, port: int, timeout: float) -> int:
-    from fairdeal.p2p.table.watch import WatchRefused
+    from fairdeal.p2p.table.watch import WatchRefused, why_not
     from fairdeal.ui.replay_story import StoryTeller
 
     try:
         replay = await client.connect(host, port)
     except (WatchRefused, OSError, TimeoutError) as error:
-        print(f"fairdeal watch: {host}:{port}: {error}", file=sys.stderr)
+        print(f"fairdeal watch: {why_not(error, host, port)}", file=sys.stderr)
         await client.close()
         return 1
     teller = StoryTeller(replay)
