@@ -90,7 +90,7 @@ def installed(python: str, where: Path, extra: str) -> Path:
     return bin_dir
 
 
-def run_from_root(*command: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+def run_from_root(*command: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
 
 
@@ -113,8 +113,8 @@ def test_a_plain_install_plays_from_the_checkouts_root(minor: str, tmp_path: Pat
     assert Path(found.stdout.strip()).is_relative_to(tmp_path / "venv"), "not installed"
     for game in ("larry", "lie"):
         out = tmp_path / game
-        command = ("simulate", game, "--seats", "3", "--short", "--out", str(out))
-        played = run_from_root(str(bin_dir / "fairdeal"), *command)
+        command = ("simulate", game, "--seats", "3", "--short", "--timeout", "240")
+        played = run_from_root(str(bin_dir / "fairdeal"), *command, "--out", str(out))
         assert played.returncode == 0, played.stderr[-3000:]
         summary = json.loads(played.stdout)
         assert summary["result"] == "finished" and summary["agree"], summary

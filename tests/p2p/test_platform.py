@@ -200,7 +200,8 @@ PACKAGE_FOLDERS = ("engine", "p2p", "ui", "fairdeal", "bench")
 # start fairdeal when a path it runs calls one of these).
 ASKING = re.compile(r"\bsys\.platform\b|\bos\.name\b|\bplatform\.system\(|\bos\.uname\b")
 POSIX_ONLY = re.compile(
-    r"\bfchmod\b|\bfchown\b|^\s*import resource\b|\bgetrusage\b|\badd_signal_handler\b"
+    r"\bfchmod\b|\bfchown\b|^\s*(import|from) (resource|termios|tty|fcntl|pwd|grp|pty)\b"
+    r"|\bgetrusage\b|\badd_signal_handler\b"
     r"|\badd_reader\b|\badd_writer\b|\bsignal\.SIG|\bos\.kill\b|\bkillpg\b|\bos\.O_[A-Z]"
     r"|\bos\.getuid\b|\bos\.geteuid\b|\bos\.fork\b",
     re.MULTILINE,
@@ -233,6 +234,7 @@ def test_the_patterns_catch_what_they_look_for() -> None:
         "os.name == 'nt'",
         "os.fchmod(fd, 0o600)",
         "import resource",
+        "    from fcntl import flock",
         "loop.add_signal_handler(signal.SIGTERM, stop)",
         "fd = os.open(folder, os.O_RDONLY)",
     ]
