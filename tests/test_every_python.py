@@ -140,3 +140,4 @@ def test_a_plain_install_plays_from_the_checkouts_root(minor: str, tmp_path: Pat
         cwd=suite,
     )
     assert tested.returncode == 0, tested.stdout[-5000:] + tested.stderr[-2000:]
+    assert re.search(r"\b\d{3,} passed\b", tested.stdout), tested.stdout[-2000:]  # not skipped

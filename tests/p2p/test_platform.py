@@ -1,9 +1,9 @@
 """Each system's semantics, injected into p2p/platform.py (never by pretending `sys.platform` is
-something else): the identity, the secrets, the transcripts and their evidence work under
-Linux's, macOS's and Windows's. Windows's are played on this machine as Windows behaves: every
-writable file stats as 0o666, there is no `os.fchmod`, a folder cannot be opened to be fsynced,
-and there is no `resource` module. And nothing outside p2p/platform.py asks which system it is
-on, nor calls what only POSIX has."""
+something else): the identity, the secrets, the transcripts, their evidence and a simulation
+work under Linux's, macOS's and Windows's. Windows's are played on this machine as Windows
+behaves: every writable file stats as 0o666, there is no `os.fchmod`, a folder cannot be opened
+to be fsynced, and there is no `resource` module. And nothing outside p2p/platform.py asks which
+system it is on, nor calls what only POSIX has."""
 
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ from fairdeal.p2p.log.transcript import (
     TranscriptError,
     load_transcript,
 )
+from fairdeal.p2p.table.audit import audit_many
 from fairdeal.p2p.table.evidence import EvidenceFile
+from fairdeal.p2p.table.simulate import Simulation
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = {"linux": platform.LINUX, "macos": platform.MACOS, "windows": platform.WINDOWS}
@@ -176,6 +178,16 @@ def test_peak_memory_is_counted_in_kib_on_linux_and_in_bytes_on_macos() -> None:
     linux = dataclasses.replace(platform.LINUX, max_rss=lambda: 3 * 1024)
     macos = dataclasses.replace(platform.MACOS, max_rss=lambda: 3 * 2**20)
     assert linux.peak_rss_mb() == macos.peak_rss_mb() == 3.0
+
+
+async def test_a_simulation_plays_under_each_system(system: str, tmp_path: Path) -> None:
+    """`fairdeal simulate`'s side (the identities, the plan, its peers started, reaped and
+    summed up) under each system's semantics; the peers are processes of this machine."""
+    simulation = Simulation(2, tmp_path / "sim", short=True, timeout=240)
+    summary = await simulation.run()
+    assert summary["result"] == "finished" and summary["agree"], summary
+    reports, disagreement = audit_many(simulation.transcripts())
+    assert disagreement is None and all(r.verified for r in reports)
 
 
 def test_a_simulated_peer_starts_without_the_resource_module() -> None:
