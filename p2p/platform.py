@@ -11,7 +11,9 @@ fairdeal asks which system it runs on (tests/p2p/test_platform.py greps for it).
 * Windows opens a file in text mode unless told `O_BINARY`: every newline byte of a msgpack
   record would gain a carriage return.
 * fsync: of a file everywhere; of a folder (so that a rename is on disk) on POSIX only, since
-  Windows cannot open a folder as a file. `os.replace` is atomic on both.
+  Windows cannot open a folder as a file. `os.replace` is atomic on both; on Windows it is
+  refused while another program (an indexer, an antivirus scanner) has the old file open, so a
+  refused replace is tried again a few times there.
 * A child process is stopped with `Process.kill` (SIGKILL on POSIX, TerminateProcess on
   Windows); no signal is named anywhere.
 * Peak memory comes from `resource` on POSIX (KiB on Linux, bytes on macOS); Windows has no
@@ -27,6 +29,7 @@ import contextlib
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +65,10 @@ class Platform:
     binary_flag: int  # added to os.open's flags so that bytes are written as they are
     max_rss: Callable[[], int] | None  # getrusage's ru_maxrss, where there is one
     rss_unit: int  # bytes per unit of `max_rss`
+    # Seconds to wait before each new try of a replace refused with PermissionError: on Windows
+    # a file that another program (an indexer, an antivirus scanner) holds open for a moment
+    # cannot be replaced; on POSIX a refusal is the folder's permissions, and final.
+    replace_waits: tuple[float, ...] = ()
 
     # -- private files -----------------------------------------------------------------------
 
@@ -112,7 +119,14 @@ class Platform:
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        for wait in self.replace_waits:
+            try:
+                os.replace(tmp, path)
+                break
+            except PermissionError:
+                time.sleep(wait)  # another program has the old file open for a moment
+        else:
+            os.replace(tmp, path)  # the last try: its error is the caller's
         self.sync_folder(path.parent)
 
     # -- processes ---------------------------------------------------------------------------
@@ -131,7 +145,9 @@ class Platform:
 
 LINUX = Platform("linux", True, _fchmod, True, 0, _max_rss, 1024)
 MACOS = Platform("macos", True, _fchmod, True, 0, _max_rss, 1)
-WINDOWS = Platform("windows", False, None, False, getattr(os, "O_BINARY", 0), None, 1)
+WINDOWS = Platform(
+    "windows", False, None, False, getattr(os, "O_BINARY", 0), None, 1, (0.01, 0.03, 0.1, 0.3)
+)
 
 
 def _this_system() -> Platform:

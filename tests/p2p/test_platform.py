@@ -27,6 +27,7 @@ from fairdeal.p2p.log.transcript import (
     SecretStore,
     Transcript,
     TranscriptError,
+    TranscriptWriteError,
     load_transcript,
 )
 from fairdeal.p2p.table.audit import audit_many
@@ -127,6 +128,29 @@ def test_secrets_that_stat_0o666_are_read_on_windows_refused_on_posix(
     else:
         with pytest.raises(TranscriptError, match="chmod 600"):
             SecretStore(path)
+
+
+def test_a_secret_held_open_for_a_moment_is_replaced_on_windows_only(
+    system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows refuses to replace a file another program (a scanner) holds open; it lets go."""
+    path = tmp_path / "abc.secrets"
+    SecretStore(path).put("nonce", 1)
+    real_replace, refusals = os.replace, [PermissionError(13, "in use"), PermissionError(13, "")]
+
+    def busy_replace(source: str | Path, target: str | Path) -> None:
+        if refusals:
+            raise refusals.pop()
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", busy_replace)
+    if system == "windows":
+        SecretStore(path).put("nonce", 2)
+        assert SecretStore(path).get("nonce") == 2
+    else:  # a refusal on POSIX is the folder's permissions: reported at once, nothing changed
+        with pytest.raises(TranscriptWriteError):
+            SecretStore(path).put("nonce", 2)
+        assert len(refusals) == 1 and SecretStore(path).get("nonce") == 1
 
 
 # -- transcripts and evidence ---------------------------------------------------------------
