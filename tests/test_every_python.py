@@ -139,6 +139,8 @@ def test_a_plain_install_plays_from_the_checkouts_root(minor: str, tmp_path: Pat
         text=True,
         timeout=900,
         cwd=suite,
+        # not this run's pytest-xdist worker: the inner run is a session of its own
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},
     )
     assert tested.returncode == 0, tested.stdout[-5000:] + tested.stderr[-2000:]
     assert re.search(r"\b\d{3,} passed\b", tested.stdout), tested.stdout[-2000:]  # not skipped
