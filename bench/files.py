@@ -30,8 +30,9 @@ from typing import Any
 from calibration import BenchRun
 
 CHILD = r"""
-import json, resource, sys, time
+import json, sys, time
 from pathlib import Path
+from fairdeal.p2p import platform
 what, path, data = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 start = time.perf_counter()
 if what == "audit":
@@ -46,7 +47,7 @@ else:
     except CannotResume as error:
         outcome = f"refused: {error}"
 seconds = time.perf_counter() - start
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+rss = platform.current().peak_rss_mb()
 print(json.dumps({"seconds": seconds, "peak_rss_mb": rss, "outcome": outcome[:160]}))
 """
 

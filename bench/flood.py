@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import resource
 import sys
 import tempfile
 import tracemalloc
@@ -37,6 +36,7 @@ from typing import Any
 from calibration import BenchRun
 
 from fairdeal.engine.larry import LarryOptions
+from fairdeal.p2p import platform
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope, sign_envelope
@@ -257,8 +257,9 @@ async def run(places: int, equivocations: int, needs: int) -> dict[str, Any]:
         for peer in peers:
             await peer.mesh.close()
             peer.sync.transcript.close()  # type: ignore[union-attr]
-    figures["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(f"peak RSS of the process (4 peers): {figures['peak_rss_bytes'] / 2**20:.0f} MiB")
+    peak = platform.current().peak_rss_mb()  # None where the OS does not report it
+    figures["peak_rss_bytes"] = None if peak is None else round(peak * 2**20)
+    print(f"peak RSS of the process (4 peers): {'unknown' if peak is None else f'{peak:.0f} MiB'}")
     return figures
 
 

@@ -23,7 +23,6 @@ and load average before and after, and the CPU other processes used meanwhile
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import time
 from pathlib import Path
@@ -34,6 +33,7 @@ from calibration import BenchRun
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fairdeal.engine.lie import LieOptions, Phase
+from fairdeal.p2p import platform
 from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.log.envelope import Envelope
 from tests.game.lie_sansio import LieSansIO
@@ -90,7 +90,7 @@ def run_size(peers: int, game: bool) -> dict[str, Any]:
         net.run()
         assert all(t.fault is None and t.state.over for t in tables)
         result["game_cpu_s_max_peer"] = max(t.cpu for t in tables)
-    result["peak_rss_mb_process"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["peak_rss_mb_process"] = platform.current().peak_rss_mb()
     return result
 
 

@@ -144,11 +144,10 @@ async def _process_peer_main(seat: int, count: int, conn: Connection) -> None:
     sync.log.on_applied(
         lambda envelope: conn.send(("applied", envelope.body["n"], time.perf_counter_ns()))
     )
-    commands: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
-    loop.add_reader(conn.fileno(), lambda: commands.put_nowait(conn.recv()))
     conn.send(("port", port))
     while True:
-        command = await commands.get()
+        # a worker thread waits on the pipe: Windows's event loop cannot watch a pipe's fd
+        command: tuple[Any, ...] = await loop.run_in_executor(None, conn.recv)
         if command[0] == "peers":
             for other, other_port in enumerate(command[1]):
                 if other > seat:
@@ -161,7 +160,6 @@ async def _process_peer_main(seat: int, count: int, conn: Connection) -> None:
             conn.send(("signed", command[1], started))
         else:
             break
-    loop.remove_reader(conn.fileno())
     await mesh.close()
 
 

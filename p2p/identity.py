@@ -1,6 +1,7 @@
 """A user's long-term identity: an Ed25519 key pair, a display name and a fingerprint code.
 
-The key lives in `identity.json` in the user's data directory (platformdirs), mode 0600. The
+The key lives in `identity.json` in the user's data directory (platformdirs), a private file
+(mode 0600 on POSIX; p2p/platform.py says what private means on each system). The
 fingerprint code is what two people read aloud to check they see the same key: five groups of five
 digits derived from SHA-256 of the public key (about 83 bits, in the style of Signal's safety
 numbers). `fingerprint` is the short hex form used in mDNS TXT records.
@@ -13,7 +14,6 @@ import getpass
 import hashlib
 import json
 import logging
-import os
 import secrets
 import stat
 from collections.abc import Callable, Sequence
@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
+from fairdeal.p2p import platform
 from fairdeal.p2p.errors import IdentityFileError
 
 log = logging.getLogger(__name__)
@@ -153,8 +154,8 @@ class Identity:
     # -- storage ---------------------------------------------------------------------------
 
     def save(self, directory: Path) -> Path:
-        """Write the identity file atomically with mode 0600; returns its path."""
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        """Write the identity file atomically as a private file; returns its path."""
+        platform.current().private_folder(directory)
         path = directory / IDENTITY_FILE
         seed = self._private_key.private_bytes_raw()
         payload = json.dumps({"version": 1, "name": self.name, "seed": seed.hex()}).encode()
@@ -164,24 +165,12 @@ class Identity:
 
 def write_private_file(path: Path, data: bytes) -> None:
     """Atomically replace `path` with `data`, readable only by the owner, synced to disk."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    platform.current().replace_file(path, data)
 
 
 def load_identity(directory: Path) -> Identity:
-    """Read the identity file; raises IdentityFileError if it is corrupt or readable by others."""
+    """Read the identity file; raises IdentityFileError if it is corrupt or readable by others
+    (where the system can tell, p2p/platform.py)."""
     path = directory / IDENTITY_FILE
     info = path.stat()
     if not stat.S_ISREG(info.st_mode):
@@ -189,11 +178,9 @@ def load_identity(directory: Path) -> Identity:
             f"{path} is not a file (a directory?): move it away and a new identity is made, "
             "or point --data at the directory holding your identity.json"
         )
-    mode = stat.S_IMODE(info.st_mode)
-    if mode & 0o077:
-        raise IdentityFileError(
-            f"{path} is readable by other users (mode {mode:o}); run `chmod 600 {path}`"
-        )
+    problem = platform.current().privacy_problem(path, info)
+    if problem is not None:
+        raise IdentityFileError(problem)
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -36,6 +36,7 @@ SERIAL_GROUPS = {
     "mdns-loopback": (
         "tests/p2p/test_discovery_loopback.py",
         "tests/p2p/test_lobby_session.py",
+        "tests/p2p/test_mdns_port.py",
         "tests/ui/test_netui_play.py",
     ),
     "terminal": ("tests/ui/test_tmux_smoke.py", "tests/ui/test_lie_tmux_smoke.py"),

@@ -107,8 +107,8 @@ def _quiet_stdout() -> None:
     import os
 
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), sys.stdout.fileno())
     except (OSError, ValueError):  # stdout is not a real file (a test's capture)
         pass
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from textual.app import App
 
-from fairdeal.p2p.net.unreachable import unreachable_reason
-from fairdeal.p2p.table.watch import WatchClient, WatchRefused
+from fairdeal.p2p.table.watch import WatchClient, WatchRefused, why_not
 from fairdeal.ui.screens.replay import ReplayControls, replay_screen
 
 
@@ -52,20 +51,12 @@ class Following:
         self.end = end
 
 
-def cannot_watch(error: BaseException, host: str, port: int) -> str:
-    """Why watching host:port failed, in the words `fairdeal bot` uses for a dial ("nothing is
-    listening at …"), not a raw errno; a seat's refusal says its own reason."""
-    if isinstance(error, WatchRefused):
-        return f"{host}:{port}: {error}"
-    return unreachable_reason(error, host, port)
-
-
 async def watch_in_app(app: App[None], client: WatchClient, host: str, port: int) -> bool:
     """Connect and follow; False (with a notification) when refused or unreachable."""
     try:
         await client.connect(host, port)
     except (WatchRefused, OSError, TimeoutError) as error:
-        app.notify(cannot_watch(error, host, port), title="Cannot watch", severity="error")
+        app.notify(why_not(error, host, port), title="Cannot watch", severity="error")
         return False
     following = Following(app, client)
     client.on_update(following.update)

@@ -18,8 +18,8 @@ torn last record (crash mid-write) is cut off on reopen and kept aside in
 error naming the file and the byte offset, and the file is left as it is.
 The transcript plus the roster's public keys is everything an auditor needs.
 
-Secrets (per-game keys, nonces, shares) go to a separate `SecretStore` file, mode 0600, rewritten
-atomically on every change.
+Secrets (per-game keys, nonces, shares) go to a separate `SecretStore` file, private (mode 0600
+on POSIX, p2p/platform.py), rewritten atomically on every change.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import Any, BinaryIO
 
 import msgpack
 
+from fairdeal.p2p import platform
 from fairdeal.p2p.errors import EnvelopeError, MalformedFrame, P2PError
 from fairdeal.p2p.identity import write_private_file
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
@@ -121,8 +122,8 @@ class Transcript:
         """A new transcript (the file must not exist). `extra` is kept in the header for
         auditors, e.g. the roster and options every seat signed in the lobby."""
         # The game's log is private, like the identity: a new folder 0700, the file
-        # 0600 whatever the umask or the mode of the data directory.
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # 0600 whatever the umask or the mode of the data directory (POSIX; p2p/platform.py).
+        platform.current().private_folder(path.parent)
         file = open_private(path)
         transcript = cls(path, file)
         transcript._write(
@@ -413,28 +414,22 @@ def torn_tail_path(path: Path, offset: int) -> Path:
 
 
 def open_private(path: Path, *, append: bool = False) -> BinaryIO:
-    """Open `path` for writing, readable and writable by its owner only (mode 0600). A new file
-    (append=False) must not exist yet."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_EXCL)
-    fd = os.open(path, flags, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-        return os.fdopen(fd, "ab" if append else "wb")
-    except BaseException:
-        os.close(fd)
-        raise
+    """Open `path` for writing, readable and writable by its owner only (mode 0600 on POSIX,
+    p2p/platform.py). A new file (append=False) must not exist yet."""
+    return platform.open_private_file(path, append=append)
 
 
 class SecretStore:
-    """A small map of named secrets in a 0600 file, replaced atomically on each change.
+    """A small map of named secrets in a private file, replaced atomically on each change.
     Values never appear in a repr or a log line."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._values: dict[str, Any] = {}
         if path.exists():
-            if path.stat().st_mode & 0o077:
-                raise TranscriptError(f"{path} is readable by other users; run `chmod 600 {path}`")
+            problem = platform.current().privacy_problem(path, path.stat())
+            if problem is not None:
+                raise TranscriptError(problem)
             try:
                 values = msgpack.unpackb(path.read_bytes(), raw=False)
             except (ValueError, msgpack.UnpackException) as exc:
@@ -459,7 +454,7 @@ class SecretStore:
         previous = self._values.get(name)
         self._values[name] = value
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            platform.current().private_folder(self.path.parent)
             write_private_file(self.path, msgpack.packb(self._values, use_bin_type=True))
         except OSError as error:  # the old file is still whole (the write is atomic)
             if previous is None:

@@ -43,6 +43,7 @@ from fairdeal.p2p.lobby.session import (
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.net.unreachable import nobody_reached
 from fairdeal.p2p.table.games import table_class, table_class_for
 from fairdeal.p2p.table.randomness import check_new_table
 
@@ -136,6 +137,13 @@ async def open_lobby(
                 log.info("table %r advertised on %s port %s", name, addresses, listening[1])
             signed = await _start_when_ready(table)
             listing = table.keep_listing()
+    except TimeoutError:
+        lobby, listened = table.lobby, table.address
+        reached = bool(table.mesh.peers) or (lobby is not None and lobby.state.seats_taken > 1)
+        await table.close()
+        if reached or listened is None:
+            raise
+        raise NobodyCame(nobody_reached(addresses, listened[1], timeout)) from None
     except BaseException:
         await table.close()
         raise
@@ -161,6 +169,10 @@ async def _start_when_ready(table: HostedTable) -> SignedRoster:
 
 class TableNotFound(P2PError):
     """No table of that name with a seat free was advertised within the wait."""
+
+
+class NobodyCame(P2PError):
+    """A hosted table's wait for its guests ended and nobody had reached it."""
 
 
 async def find_table(

@@ -4,9 +4,9 @@ Talks to the parent (p2p.table.simulate) by JSON lines: it prints {"port": P} on
 {"addresses": [[host, port], ...], "dial": "higher" | "all"} from stdin, connects, plays with the
 full protocol, prints {"progress": moves} after each action applied (in turn), {"claimed": n}
 each time the front of a card it claimed reaches it (The Lie's Phase 1), and finally
-{"result": ...} with its scores, timings, CPU seconds and peak RSS. Started again with the same
-data directory after a crash, it resumes from its transcript and catches up. The game is the
-plan's (`"game"`, Larry when it names none).
+{"result": ...} with its scores, timings, CPU seconds and peak RSS (None where p2p/platform.py
+cannot measure it). Started again with the same data directory after a crash, it resumes from its
+transcript and catches up. The game is the plan's (`"game"`, Larry when it names none).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import asyncio
 import json
 import logging
 import random
-import resource
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 from fairdeal.engine.bots import make_bot
 from fairdeal.engine.games import default_game, get_game
+from fairdeal.p2p import platform
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import PublicIdentity, load_identity
 from fairdeal.p2p.lobby.roster import Roster as LobbyRoster
@@ -136,7 +136,6 @@ async def serve(args: argparse.Namespace) -> int:
     await mesh.drain()
     table = peer.table
     assert table is not None and table.state is not None
-    usage = resource.getrusage(resource.RUSAGE_SELF)
     timings = peer.timings
     state = table.state
     emit(
@@ -161,8 +160,8 @@ async def serve(args: argparse.Namespace) -> int:
                 "hand_setups": timings.hand_setups,
                 "claim_latencies": timings.claim_latencies,
                 "counters": table.counters(),
-                "cpu_seconds": usage.ru_utime + usage.ru_stime,
-                "peak_rss_mb": usage.ru_maxrss / 1024,
+                "cpu_seconds": time.process_time(),  # user + system, on every platform
+                "peak_rss_mb": platform.current().peak_rss_mb(),
                 "head": table.head.hex(),
             }
         }

@@ -24,6 +24,7 @@ from typing import Any
 
 from fairdeal.engine.codec import to_data
 from fairdeal.engine.games import default_game, game_of_options, get_game
+from fairdeal.p2p import platform
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.table.latency import latency, slowest_moves
@@ -31,6 +32,7 @@ from fairdeal.p2p.table.presenter import presenter_for
 from fairdeal.p2p.table.sim_peer import TRANSCRIPT, plan_roster
 
 Progress = Callable[[int, dict[str, Any]], None]
+STDERR = "stderr.log"  # in each seat's folder: what its peer process wrote to stderr
 
 
 @dataclass
@@ -128,7 +130,7 @@ class Simulation:
             str(self.seed),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            stderr=open(peer.data / "stderr.log", "ab"),  # noqa: SIM115 - child owns it
+            stderr=open(peer.data / STDERR, "ab"),  # noqa: SIM115 - child owns it
             env=peer_environment(),
         )
         peer.port = None
@@ -152,6 +154,7 @@ class Simulation:
             elif "result" in message:
                 peer.result = message["result"]
             self._wake(peer)
+        await process.wait()  # its output ended: wake the waiters once its exit status is known
         self._wake(peer)
 
     @staticmethod
@@ -160,13 +163,28 @@ class Simulation:
         peer.changed = asyncio.Event()  # a waiter never spins on an event left set
 
     async def wait_for(self, seat: int, predicate: Callable[[PeerProcess], bool]) -> None:
-        peer = self.peers[seat]
+        await self._wait([self.peers[seat]], predicate)
+
+    async def wait_all(self, predicate: Callable[[PeerProcess], bool]) -> None:
+        """Wait until `predicate` holds for every peer; a peer that exits first is reported at
+        once (PeerExited, with its last error line), whichever seat it is."""
+        await self._wait(self.peers, predicate)
+
+    async def _wait(
+        self, peers: list[PeerProcess], predicate: Callable[[PeerProcess], bool]
+    ) -> None:
         async with asyncio.timeout(self.timeout):
-            while not predicate(peer):
-                process = peer.process
-                if process is not None and process.returncode is not None:
-                    raise RuntimeError(f"seat {seat} exited with {process.returncode}")
-                await peer.changed.wait()
+            while waiting := [peer for peer in peers if not predicate(peer)]:
+                for peer in waiting:
+                    process = peer.process
+                    if process is not None and process.returncode is not None:
+                        raise PeerExited(peer.seat, process.returncode, peer.data / STDERR)
+                changes = [asyncio.ensure_future(peer.changed.wait()) for peer in waiting]
+                try:
+                    await asyncio.wait(changes, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for change in changes:
+                        change.cancel()
 
     def wire(self, seat: int, dial: str = "higher") -> None:
         addresses = [["127.0.0.1", peer.port] for peer in self.peers]
@@ -178,13 +196,11 @@ class Simulation:
         self.started = time.monotonic()
         for peer in self.peers:
             await self.spawn(peer.seat)
-        for peer in self.peers:
-            await self.wait_for(peer.seat, lambda p: p.port is not None)
+        await self.wait_all(lambda p: p.port is not None)
         for peer in self.peers:
             self.wire(peer.seat)
         if self.watchers:  # a `watch` that came before the seat's table would go unanswered
-            for peer in self.peers:
-                await self.wait_for(peer.seat, lambda p: p.table_started)
+            await self.wait_all(lambda p: p.table_started)
         await self._start_watchers()
 
     async def _start_watchers(self) -> None:
@@ -227,7 +243,7 @@ class Simulation:
     def kill(self, seat: int) -> None:
         process = self.peers[seat].process
         assert process is not None
-        process.kill()  # SIGKILL
+        platform.current().kill(process)
 
     async def restart(self, seat: int) -> None:
         process = self.peers[seat].process
@@ -238,8 +254,7 @@ class Simulation:
         self.wire(seat, dial="all")
 
     async def finish(self) -> dict[str, Any]:
-        for peer in self.peers:
-            await self.wait_for(peer.seat, lambda p: p.result is not None)
+        await self.wait_all(lambda p: p.result is not None)
         elapsed = time.monotonic() - self.started
         for peer in self.peers:
             assert peer.process is not None and peer.process.stdin is not None
@@ -263,11 +278,18 @@ class Simulation:
             await self.start()
             return await self.finish()
         finally:
-            for peer in self.peers:
-                if peer.process is not None and peer.process.returncode is None:
-                    peer.process.kill()
-            for client in self.watch_clients:
-                await client.close()
+            await self.stop()
+
+    async def stop(self) -> None:
+        """Kill every peer still running and reap them all (before the loop closes)."""
+        for peer in self.peers:
+            if peer.process is not None and peer.process.returncode is None:
+                platform.current().kill(peer.process)
+        for peer in self.peers:
+            if peer.reader is not None:
+                await peer.reader  # it ends once the process's exit is known
+        for client in self.watch_clients:
+            await client.close()
 
     # -- summary ---------------------------------------------------------------------------
 
@@ -306,7 +328,9 @@ class Simulation:
                 {
                     "seat": r["seat"],
                     "cpu_seconds": round(r["cpu_seconds"], 3),
-                    "peak_rss_mb": round(r["peak_rss_mb"], 1),
+                    "peak_rss_mb": None  # not measured on this system (p2p/platform.py)
+                    if r["peak_rss_mb"] is None
+                    else round(r["peak_rss_mb"], 1),
                 }
                 for r in results
                 if r
@@ -318,18 +342,42 @@ class Simulation:
 
 
 def peer_environment() -> dict[str, str]:
-    """This process's environment with the folder that holds the fairdeal it runs first on
-    PYTHONPATH: a peer runs the same fairdeal, and still finds what our PYTHONPATH adds (a game
-    installed by a path entry)."""
+    """This process's environment for a peer: the folder that holds the fairdeal it runs first on
+    PYTHONPATH, so that a peer runs the same fairdeal and still finds what our PYTHONPATH adds (a
+    game installed by a path entry); and Python's safe-path mode, so that the working directory
+    is not searched first: from a checkout's root, its `fairdeal/` folder (the version alone)
+    would hide the installed package."""
     import fairdeal
 
     ours = str(Path(fairdeal.__file__).resolve().parent.parent)
     inherited = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([ours, inherited]) if inherited else ours}
+    path = os.pathsep.join([ours, inherited]) if inherited else ours
+    return {**os.environ, "PYTHONPATH": path, "PYTHONSAFEPATH": "1"}
+
+
+def last_line(path: Path) -> str:
+    """The last non-blank line of a peer's stderr log (its error, when it died), or ''."""
+    try:
+        text = path.read_bytes()[-4096:].decode(errors="replace")
+    except OSError:
+        return ""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
 
 
 class SimulationError(P2PError):
     """The simulation cannot run as asked (e.g. its directory holds an earlier one)."""
+
+
+class PeerExited(SimulationError):
+    """A peer process ended before the simulation was done with it: its status, the last line
+    it wrote to stderr (its error) and where the rest is."""
+
+    def __init__(self, seat: int, status: int, log: Path) -> None:
+        error = last_line(log)
+        said = f": {error}" if error else ""
+        super().__init__(f"seat {seat}'s peer exited with status {status}{said} (see {log})")
+        self.seat = seat
 
 
 def _check_fresh(directory: Path) -> None:

@@ -40,6 +40,7 @@ from fairdeal.p2p.log.envelope import Envelope, parse_envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
 from fairdeal.p2p.net.framing import field
 from fairdeal.p2p.net.mesh import Mesh
+from fairdeal.p2p.net.unreachable import unreachable_reason
 from fairdeal.p2p.table.audit import AuditReport, LiveAudit
 from fairdeal.p2p.table.replay import Replay, _names, _Recorder
 
@@ -197,6 +198,14 @@ class WatchService:
 
 class WatchRefused(P2PError):
     """The seated peer refused this watcher (its reason), or the table is not a table."""
+
+
+def why_not(error: BaseException, host: str, port: int) -> str:
+    """One line for a watch that could not start: the seat's refusal, or why nobody answered
+    (what to check, when nothing did: p2p/net/unreachable.py)."""
+    if isinstance(error, WatchRefused):
+        return f"{host}:{port}: {error}"
+    return unreachable_reason(error, host, port)
 
 
 class WatchClient:

@@ -62,6 +62,11 @@ def test_importing_the_engine_loads_no_forbidden_module() -> None:
         "print(','.join(sorted(bad)))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+        # -P: not the checkout's `fairdeal/` (the version alone) before an installed package
+        [sys.executable, "-P", "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
     )
     assert result.stdout.strip() == ""

@@ -20,7 +20,19 @@ SCENARIOS = ROOT / "tests" / "scenarios" / "larry"
 def test_play_runs_a_whole_short_game_from_piped_input() -> None:
     # Empty lines take every default: the first menu entry, the honest total, the Larry call.
     result = subprocess.run(
-        [sys.executable, "-m", "fairdeal", "play", "--seed", "4", "--short", "--players", "3"],
+        # -P: not the checkout's `fairdeal/` (the version alone) before an installed package
+        [
+            sys.executable,
+            "-P",
+            "-m",
+            "fairdeal",
+            "play",
+            "--seed",
+            "4",
+            "--short",
+            "--players",
+            "3",
+        ],
         input="\n" * 5000,
         capture_output=True,
         text=True,

@@ -58,14 +58,13 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
 
 
 async def _plain(client: WatchClient, host: str, port: int, timeout: float) -> int:
-    from fairdeal.p2p.table.watch import WatchRefused
+    from fairdeal.p2p.table.watch import WatchRefused, why_not
     from fairdeal.ui.replay_story import StoryTeller
-    from fairdeal.ui.watching import cannot_watch
 
     try:
         replay = await client.connect(host, port)
     except (WatchRefused, OSError, TimeoutError) as error:
-        print(f"fairdeal watch: {cannot_watch(error, host, port)}", file=sys.stderr)
+        print(f"fairdeal watch: {why_not(error, host, port)}", file=sys.stderr)
         await client.close()
         return 1
     teller = StoryTeller(replay)
