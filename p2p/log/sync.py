@@ -91,6 +91,7 @@ class TableSync:
         self.relayed = 0  # envelopes passed on to others (not counting this seat's own)
         self.duplicates = 0  # copies dropped by the duplicate check
         self._answer_callbacks: list[Callable[[int], None]] = []
+        self.closed = False  # the seat closed its table: its channels may outlive it
 
     @classmethod
     def restore(
@@ -148,6 +149,14 @@ class TableSync:
     async def wait_for_length(self, length: int, timeout: float | None = None) -> None:
         await self.wait_until(lambda: len(self.log.entries) >= length, timeout)
 
+    def close(self) -> None:
+        """Take in nothing more and close the transcript. The mesh may stay up a while (a seat
+        that left waits for its `left` to go out): what arrives meanwhile is dropped, never
+        applied to a table that is done nor written to the closed file."""
+        self.closed = True
+        if self.transcript is not None:
+            self.transcript.close()
+
     # -- receiving -------------------------------------------------------------------------
 
     def culprit(self, peer: PublicIdentity) -> str:
@@ -167,7 +176,7 @@ class TableSync:
             callback(error)
 
     def _on_env(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
-        if self.failure is not None:
+        if self.failure is not None or self.closed:
             return  # nothing more is taken in than the disk keeps
         signature = message.get("s")
         if isinstance(signature, bytes) and self._held.get(signature) == message.get("d"):
@@ -220,6 +229,8 @@ class TableSync:
                 return
 
     def _on_need(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
         culprit = self.culprit(peer)
         if field(message, "table", bytes, culprit) != self.log.roster.table:
             return  # a request about another table on a shared connection
@@ -248,7 +259,7 @@ class TableSync:
         self._answer_callbacks.append(callback)
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
-        if self.log.roster.seat_of(peer.key) is not None:
+        if not self.closed and self.log.roster.seat_of(peer.key) is not None:
             self._ask(peer)
 
     def _ask(self, peer: PublicIdentity) -> None:

@@ -385,8 +385,8 @@ class TablePeer:
             self._watchdog.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watchdog
-        if self.sync is not None and self.sync.transcript is not None:
-            self.sync.transcript.close()
+        if self.sync is not None:
+            self.sync.close()
         if self._verifier is not None:
             self._verifier.shutdown()
         self.closed = True
