@@ -400,3 +400,73 @@ def test_w_in_the_lobby_watches_the_chosen_table(tmp_path: Path) -> None:
         asyncio.run(run())
     finally:
         use_settings(previous)
+
+
+def test_a_watcher_whose_seat_dies_says_so_and_goes_on_through_another_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The seat watched through goes away mid-game (and comes back elsewhere, as after a
+    crash): `watch --plain` says so, goes on through the next seat at the address the header
+    gave, checks the log resent from the start against what it had, and follows to the end."""
+    from fairdeal.ui.commands.watch import _plain
+
+    from .support import rejoin_seat
+
+    async def run() -> tuple[int, WatchClient, LocalTable]:
+        table = await open_table(
+            3, tmp_path, LarryOptions(short_game=True), seed=9, record_addresses=True
+        )
+        client = WatchClient(watcher_identity(2))
+        try:
+            host, port = table.meshes[1].address  # type: ignore[misc]
+            watching = asyncio.get_running_loop().create_task(_plain(client, host, port, 200))
+            async with asyncio.timeout(60):
+                while client.index < 20:
+                    await asyncio.sleep(0.01)  # polling the watcher's count
+            await table.peers[1].close()  # the seat watched through dies mid-game
+            await table.meshes[1].close()
+            await rejoin_seat(table, 1, tmp_path, seed=9)  # back, listening elsewhere
+            await play_to_end(table, timeout=200)
+            return await watching, client, table
+        finally:
+            await table.close()
+
+    code, client, table = asyncio.run(run())
+    out, err = capsys.readouterr()
+    assert "fairdeal watch: seat 1 (peer1) went away after " in err
+    assert "the game is unfinished" in err
+    assert "fairdeal watch: watching through seat 2 (peer2) now" in err
+    assert code == 0 and "Game over" in out
+    assert "every signature and proof checked" in out and "unfinished" not in out
+    assert client.replay is not None and client.replay.fault is None
+    reports, disagreement = audit_many([table.transcript(s) for s in range(3)])
+    assert disagreement is None and all(r.verified and r.over for r in reports)
+    assert client.replay.report.ids == reports[0].ids  # the whole log, each envelope once
+
+
+def test_a_watcher_left_with_no_seat_to_watch_through_says_the_game_is_unfinished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fairdeal.ui.commands.watch import _plain
+
+    async def run() -> int:
+        table = await open_table(
+            3, tmp_path, LarryOptions(short_game=True), seed=10, record_addresses=True
+        )
+        client = WatchClient(watcher_identity(3))
+        try:
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            watching = asyncio.get_running_loop().create_task(_plain(client, host, port, 200))
+            async with asyncio.timeout(60):
+                while client.index < 20:
+                    await asyncio.sleep(0.01)  # polling the watcher's count
+            await table.close()  # every seat goes away mid-game
+            return await watching
+        finally:
+            await table.close()
+
+    assert asyncio.run(run()) == 1
+    out, err = capsys.readouterr()
+    assert "fairdeal watch: seat 0 (peer0) went away after " in err
+    assert "no other seat of the table can be reached: the game is unfinished" in err
+    assert "entries, every signature and proof checked; the game is unfinished" in out
