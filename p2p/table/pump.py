@@ -60,6 +60,8 @@ class Pump:
             return
         if peer.recovery.recovering:  # report what the replay found, sign nothing yet
             peer.drain_table_events()
+            if table.over:  # caught up to the end: nothing left to sign, so nobody to wait for
+                self._finish()
             return
         while True:
             self.keep_forwards(table)
@@ -82,9 +84,16 @@ class Pump:
             if table.outbox and not table.over:
                 continue
             break
-        if table.over and not peer.done.done():
+        if table.over:
+            self._finish()
+
+    def _finish(self) -> None:
+        """The game is over here: mark the transcript done (rerunning the command starts a new
+        table) and let whoever waits on the seat go on."""
+        peer = self.peer
+        if not peer.done.done():
             peer.timings.finished = time.monotonic()
-            mark_done(peer.transcript_path)  # rerunning the command starts a new table
+            mark_done(peer.transcript_path)
             peer.done.set_result(None)
 
     def flush(self, table: TableDriver, sync: TableSync) -> bool:
