@@ -259,8 +259,19 @@ class TableSync:
         self._answer_callbacks.append(callback)
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
-        if not self.closed and self.log.roster.seat_of(peer.key) is not None:
+        seat = self.log.roster.seat_of(peer.key)
+        if not self.closed and seat is not None:
             self._ask(peer)
+            self._tell_proofs(peer.key, seat)
+
+    def _tell_proofs(self, key: bytes, seat: int) -> None:
+        """A seat that connects gets the proof of every double signature found so far (not its
+        author): one found while that seat was away (a resuming seat's, found before it met
+        the others) would otherwise reach it never, and it would wait on a table that stopped."""
+        for fault in self.log.faults:
+            if fault.kind == "equivocation" and fault.seat != seat:
+                for envelope in fault.evidence:
+                    self.mesh.send(key, envelope.to_wire())
 
     def _ask(self, peer: PublicIdentity) -> None:
         self.mesh.send(
