@@ -250,7 +250,7 @@ class WatchClient:
         """Dial the seat at host:port (pinned to `key` when known) and ask to watch until its
         header is taken; WatchRefused (its reason) or OSError/TimeoutError otherwise."""
         peer = await self.mesh.connect(host, port, expected_peer=key)
-        self.seat_key, self.refused, self._served = peer.key, None, 0
+        self.seat_key, self.refused = peer.key, None
         async with asyncio.timeout(timeout):
             while self._header_from != peer.key and self.refused is None:
                 # again each second: a seat that has just started may not serve watchers yet
@@ -356,7 +356,7 @@ class WatchClient:
                 self.roster.table if self.roster is not None else None,
                 list(self.roster.keys) if self.roster is not None else None,
             ):
-                self._header_from = peer.key
+                self._header_from, self._served = peer.key, 0  # it sends its log from 0
                 self._wake()
             return
         culprit = str(peer)

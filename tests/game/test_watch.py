@@ -470,3 +470,36 @@ def test_a_watcher_left_with_no_seat_to_watch_through_says_the_game_is_unfinishe
     assert "fairdeal watch: seat 0 (peer0) went away after " in err
     assert "no other seat of the table can be reached: the game is unfinished" in err
     assert "entries, every signature and proof checked; the game is unfinished" in out
+
+
+def test_a_seat_taken_over_from_must_resend_the_same_log() -> None:
+    """After a switch, the new seat's log is checked against what was checked, place by place:
+    a different envelope at a place already checked stops the watching, naming that seat."""
+    from fairdeal.p2p.identity import PublicIdentity
+
+    async def run() -> WatchClient:
+        seats = [watcher_identity(10 + s) for s in range(2)]
+        roster = [s.key for s in seats]
+        client = WatchClient(watcher_identity(4))
+        first, second = (PublicIdentity(s.key, s.name) for s in seats)
+        table = b"w" * 16
+
+        def envelope(seat: int, body: int) -> dict[str, Any]:
+            signed = sign_envelope(
+                seats[seat], table=table, seat=seat, seq=0, prev=b"\0" * 32, kind="x", body=body
+            )
+            return signed.to_wire()
+
+        header = {"t": "watching", "table": table, "roster": roster, "extra": {}}
+        client.seat_key = first.key
+        client._on_watching(first, {**header, "seat": 0})
+        client._on_env(first, envelope(0, 1))
+        client.seat_key = second.key  # the first seat went away; the second one serves
+        client._on_watching(second, {**header, "seat": 1})
+        client._on_env(second, envelope(0, 2))  # another envelope for the place checked
+        await client.close()
+        return client
+
+    client = asyncio.run(run())
+    assert client.stopped == "seat 1's log differs at entry 0 from the one checked so far"
+    assert client.over
