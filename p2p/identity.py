@@ -21,7 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from nacl.exceptions import BadSignatureError
+from nacl.bindings import (
+    crypto_sign_ed25519_pk_to_curve25519,
+    crypto_sign_ed25519_sk_to_curve25519,
+)
+from nacl.exceptions import BadSignatureError, CryptoError
+from nacl.public import PrivateKey, PublicKey, SealedBox
 from nacl.signing import VerifyKey
 
 from fairdeal.p2p import platform
@@ -74,6 +79,17 @@ def clean_name(name: str) -> str:
 @functools.lru_cache(maxsize=1024)
 def _verify_key(public_key: bytes) -> VerifyKey:
     return VerifyKey(public_key)
+
+
+def seal_to(public_key: bytes, data: bytes) -> bytes:
+    """`data` sealed to the holder of identity key `public_key` alone (libsodium's sealed box to
+    the X25519 form of the Ed25519 key: protocol.md 10.8); ValueError for a key that is not a
+    point (the roster's keys are checked in the handshake)."""
+    try:
+        receiver = crypto_sign_ed25519_pk_to_curve25519(public_key)
+    except CryptoError as error:
+        raise ValueError(f"not an identity key: {error}") from None
+    return SealedBox(PublicKey(receiver)).encrypt(data)
 
 
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
@@ -147,6 +163,13 @@ class Identity:
 
     def sign(self, data: bytes) -> bytes:
         return self._private_key.sign(data)
+
+    def unseal(self, box: bytes) -> bytes:
+        """Open a sealed box made for this identity (`seal_to(self.key, …)`); CryptoError when
+        it was not, or was altered."""
+        seed = self._private_key.private_bytes_raw()
+        private = crypto_sign_ed25519_sk_to_curve25519(seed + self.key)
+        return SealedBox(PrivateKey(private)).decrypt(box)
 
     def __repr__(self) -> str:
         return f"Identity(name={self.name!r}, fingerprint={self.fingerprint!r})"

@@ -1,6 +1,7 @@
 """Watching a table in the app: the replay's screen over a watcher's growing log, following the
 end (`fairdeal watch HOST:PORT`, `w` in the lobby). The watcher checks every signature and proof
-itself (p2p.table.watch); a fault stops it and is shown alone."""
+itself (p2p.table.watch); a fault stops it and is shown alone; a seat that goes away is said, and
+watching goes on through another seat."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ class Following:
 
 
 async def watch_in_app(app: App[None], client: WatchClient, host: str, port: int) -> bool:
-    """Connect and follow; False (with a notification) when refused or unreachable."""
+    """Connect and follow to the game's end, through another seat if the watched one goes
+    away (said in a notification); False (with a notification) when refused or unreachable."""
     try:
         await client.connect(host, port)
     except (WatchRefused, OSError, TimeoutError) as error:
@@ -60,5 +62,9 @@ async def watch_in_app(app: App[None], client: WatchClient, host: str, port: int
         return False
     following = Following(app, client)
     client.on_update(following.update)
+    client.on_notice(lambda text: app.notify(text, title="Watching", severity="warning"))
     following.update()
+    await client.follow()
+    if client.stopped is not None:
+        app.notify(client.stopped, title="Watching stopped", severity="error")
     return True

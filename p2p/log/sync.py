@@ -95,6 +95,7 @@ class TableSync:
         self._answer_callbacks: list[Callable[[int], None]] = []
         self.answers = NeedAnswers(table_log)  # what answering `need`s costs, per peer
         self._answer_timers: dict[bytes, asyncio.TimerHandle] = {}  # answers waiting for tokens
+        self.closed = False  # the seat closed its table: its channels may outlive it
 
     @classmethod
     def restore(
@@ -152,6 +153,14 @@ class TableSync:
     async def wait_for_length(self, length: int, timeout: float | None = None) -> None:
         await self.wait_until(lambda: len(self.log.entries) >= length, timeout)
 
+    def close(self) -> None:
+        """Take in nothing more and close the transcript. The mesh may stay up a while (a seat
+        that left waits for its `left` to go out): what arrives meanwhile is dropped, never
+        applied to a table that is done nor written to the closed file."""
+        self.closed = True
+        if self.transcript is not None:
+            self.transcript.close()
+
     # -- receiving -------------------------------------------------------------------------
 
     def culprit(self, peer: PublicIdentity) -> str:
@@ -171,7 +180,7 @@ class TableSync:
             callback(error)
 
     def _on_env(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
-        if self.failure is not None:
+        if self.failure is not None or self.closed:
             return  # nothing more is taken in than the disk keeps
         signature = message.get("s")
         if isinstance(signature, bytes) and self._held.get(signature) == message.get("d"):
@@ -224,6 +233,8 @@ class TableSync:
                 return
 
     def _on_need(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
         culprit = self.culprit(peer)
         if field(message, "table", bytes, culprit) != self.log.roster.table:
             return  # a request about another table on a shared connection
@@ -268,9 +279,20 @@ class TableSync:
         self._answer_callbacks.append(callback)
 
     def _on_peer_up(self, peer: PublicIdentity) -> None:
-        if self.log.roster.seat_of(peer.key) is not None:
+        seat = self.log.roster.seat_of(peer.key)
+        if not self.closed and seat is not None:
             self.answers.channel_up(peer.key)
             self._ask(peer)
+            self._tell_proofs(peer.key, seat)
+
+    def _tell_proofs(self, key: bytes, seat: int) -> None:
+        """A seat that connects gets the proof of every double signature found so far (not its
+        author): one found while that seat was away (a resuming seat's, found before it met
+        the others) would otherwise reach it never, and it would wait on a table that stopped."""
+        for fault in self.log.faults:
+            if fault.kind == "equivocation" and fault.seat != seat:
+                for envelope in fault.evidence:
+                    self.mesh.send(key, envelope.to_wire())
 
     def _ask(self, peer: PublicIdentity) -> None:
         self.mesh.send(

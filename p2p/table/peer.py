@@ -347,22 +347,15 @@ class TablePeer:
             self.drain_table_events()  # the game so far, before the notice that it is over
             self.emit(ReplayDone(f"resumed from {name}: {table.applied} entries"))
         else:
-            extra: dict[str, Any] = {}
-            if self.signed_roster is not None:
-                extra["signed_roster"] = signed_roster_record(self.signed_roster)
-            if self.seat_addresses is not None:
-                extra["addresses"] = [None if a is None else list(a) for a in self.seat_addresses]
+            extra = self._header_extra()
             transcript = Transcript.create(self.transcript_path, self.roster, self._seat, extra)
             log_ = TableLog(self.roster, table)  # the table is the log's rules
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync
         sync.log.limits = table.envelope_limits()  # what one seat can make this peer hold
-        # Watchers (protocol.md 4.8): the log in order to peers with no seat, nothing private.
-        header = (
-            {}
-            if self.signed_roster is None
-            else {"signed_roster": signed_roster_record(self.signed_roster)}
-        )
+        # Watchers (protocol.md 4.8): the log in order to peers with no seat, nothing private;
+        # where the seats listen, so that a watcher goes on through another if this one goes.
+        header = self._header_extra()
         self.watch = WatchService(self.mesh, sync.log, self._seat, header)
         self.watch.on_change(self._on_watchers)
         sync.on_failure(self.on_disk_failure)
@@ -411,8 +404,8 @@ class TablePeer:
             self._watchdog.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watchdog
-        if self.sync is not None and self.sync.transcript is not None:
-            self.sync.transcript.close()
+        if self.sync is not None:
+            self.sync.close()
         if self._verifier is not None:
             self._verifier.shutdown()
         self.closed = True
@@ -432,6 +425,16 @@ class TablePeer:
         if self.table is None:
             raise RuntimeError("the table has not been started")
         return self.table
+
+    def _header_extra(self) -> dict[str, Any]:
+        """What a new transcript's header keeps beside the roster (protocol.md 4.7), and what a
+        watcher's header carries (4.8): the lobby's signed roster, where each seat listens."""
+        extra: dict[str, Any] = {}
+        if self.signed_roster is not None:
+            extra["signed_roster"] = signed_roster_record(self.signed_roster)
+        if self.seat_addresses is not None:
+            extra["addresses"] = [None if a is None else list(a) for a in self.seat_addresses]
+        return extra
 
     def _seat_seed(self) -> bytes:
         """This seat's seed for the table (recovery.seat_seed_for: drawn anew, or kept)."""

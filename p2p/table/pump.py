@@ -23,9 +23,10 @@ from fairdeal.p2p.log.sync import TableSync
 from fairdeal.p2p.log.transcript import TranscriptWriteError, mark_done
 from fairdeal.p2p.table.api import Notice
 from fairdeal.p2p.table.driver import TableDriver
-from fairdeal.p2p.table.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.forwards import sign_forward
 from fairdeal.p2p.table.outbox import Private
 from fairdeal.p2p.table.randomness import table_secret_name
+from fairdeal.p2p.table.sealed import ForwardRelay, SealedForward, parse_sealed, seal_forward
 
 if TYPE_CHECKING:
     from fairdeal.p2p.table.peer import TablePeer
@@ -41,8 +42,9 @@ class Pump:
         self.scheduled = False
         self.thinking: asyncio.Task[None] | None = None  # the bot's delayed move, while it waits
         self._thinking_at_once = False  # whether that delay is a claim pace (seats act at once)
-        # give-away forwards this seat signed and sent (resent whenever the receiver reconnects)
-        self.privates: list[SignedForward] = []
+        # give-away forwards this seat signed, sealed and sent (resent whenever a seat connects)
+        self.privates: list[SealedForward] = []
+        self.relay = ForwardRelay(peer.seat)  # the others' sealed forwards this seat passes on
 
     def schedule(self) -> None:
         """Run the pump soon (once, however many times this is called before it runs)."""
@@ -60,6 +62,8 @@ class Pump:
             return
         if peer.recovery.recovering:  # report what the replay found, sign nothing yet
             peer.drain_table_events()
+            if table.over:  # caught up to the end: nothing left to sign, so nobody to wait for
+                self._finish()
             return
         while True:
             self.keep_forwards(table)
@@ -82,9 +86,16 @@ class Pump:
             if table.outbox and not table.over:
                 continue
             break
-        if table.over and not peer.done.done():
+        if table.over:
+            self._finish()
+
+    def _finish(self) -> None:
+        """The game is over here: mark the transcript done (rerunning the command starts a new
+        table) and let whoever waits on the seat go on."""
+        peer = self.peer
+        if not peer.done.done():
             peer.timings.finished = time.monotonic()
-            mark_done(peer.transcript_path)  # rerunning the command starts a new table
+            mark_done(peer.transcript_path)
             peer.done.set_result(None)
 
     def flush(self, table: TableDriver, sync: TableSync) -> bool:
@@ -102,8 +113,11 @@ class Pump:
                     item.body,
                     game=table.game_name,
                 )
-                self.privates.append(forward)
-                self.send_private(forward)
+                sealed = seal_forward(
+                    peer.identity, peer.seat, peer.roster, table.game_name, forward
+                )
+                self.privates.append(sealed)
+                self.send_private(sealed)
             elif peer.recovery.signed_already(item.kind, item.body, choices):
                 continue  # signed before a restart: in the log
             else:
@@ -117,17 +131,24 @@ class Pump:
         return True
 
     def on_forward(self, sender_id: PublicIdentity, message: dict[str, Any]) -> None:
-        """A give-away's signed forward (protocol.md 10.8): the table checks it before anything
-        is kept; only a forward it used is written to the secrets file (`keep_forwards`)."""
+        """A give-away's sealed forward (protocol.md 10.8), from its giver or relayed: ours is
+        opened and checked by the table before anything is kept (only a forward it used is
+        written to the secrets file, `keep_forwards`); another seat's is passed on once."""
         peer = self.peer
-        sender = peer.roster.seat_of(sender_id.key)
-        if sender is None or message.get("table") != peer.roster.table or peer.table is None:
+        deliverer = peer.roster.seat_of(sender_id.key)
+        table = peer.table
+        if deliverer is None or message.get("table") != peer.roster.table or table is None:
+            return  # a peer with no seat carries no forward
+        culprit = f"seat {deliverer} ({sender_id})"
+        sealed = parse_sealed(message, peer.roster, table.game_name, culprit)
+        if sealed.to != peer.seat:
+            if self.relay.take(sealed):
+                self._send_to_seats(sealed, exclude={deliverer, sealed.giver})
             return
-        data = {key: value for key, value in message.items() if key not in ("t", "table")}
         try:
-            peer.table.receive_private(sender, data)
+            table.receive_private(sealed.giver, sealed.open(peer.identity))
         except DeckFault as fault:
-            raise PeerError(f"seat {sender}", fault.what) from None
+            raise PeerError(f"seat {fault.seat}", fault.what) from None
         self.schedule()
 
     def keep_forwards(self, table: TableDriver) -> None:
@@ -145,17 +166,28 @@ class Pump:
             return
         table.kept_forwards.clear()
 
-    def send_private(self, forward: SignedForward) -> None:
+    def send_private(self, sealed: SealedForward) -> None:
+        """To every seat: the receiver opens it, the others pass it on (a link cut between
+        giver and receiver stalls nobody)."""
+        self._send_to_seats(sealed, exclude=set())
+
+    def _send_to_seats(self, sealed: SealedForward, exclude: set[int]) -> None:
         peer = self.peer
-        wire = {"t": "fwd", "table": peer.roster.table, **forward.to_data()}
-        peer.mesh.send(peer.roster.keys[forward.to], wire)
+        wire = sealed.to_wire(peer.roster.table)
+        for seat, key in enumerate(peer.roster.keys):
+            if seat != peer.seat and seat not in exclude:
+                peer.mesh.send(key, wire)
 
     def resend_privates(self, seat: int | None) -> None:
-        """Give-away forwards go again to a seat that (re)connects: it may have missed them (a
-        copy it already has is ignored)."""
-        for forward in self.privates:
-            if forward.to == seat:
-                self.send_private(forward)
+        """A seat that (re)connects may have missed forwards: this seat's own go to it again
+        (its receiver opens it, another seat passes on one it had not), and so does the newest
+        forward passed on here for it. A copy already had is ignored."""
+        if seat is None or seat == self.peer.seat:
+            return
+        key = self.peer.roster.keys[seat]
+        for sealed in [*self.privates, *self.relay.kept_for(seat)]:
+            if sealed.giver != seat:
+                self.peer.mesh.send(key, sealed.to_wire(self.peer.roster.table))
 
     async def stop(self) -> None:
         """Drop a delayed bot move not made yet: it is never published."""

@@ -225,6 +225,15 @@ class WatchClient:
         self._changed = asyncio.Event()
         self._arrived: deque[Envelope] = deque()  # parsed, not yet checked
         self._checking: asyncio.Task[None] | None = None
+        # Going on through another seat when the watched one goes away (protocol.md 4.8).
+        self.roster: Roster | None = None
+        self.addresses: list[tuple[str, int] | None] = []  # where each seat listens (header)
+        self._header_from: bytes | None = None  # the seat whose `watching` header was taken
+        self._served = 0  # envelopes the current seat has sent since its header
+        self._signatures: list[bytes] = []  # of every envelope taken, in log order
+        self.stopped: str | None = None  # the seats' logs differ: watching stops
+        self.unfinished = False  # the watched seat went away and no other seat could be reached
+        self._notices: list[Callable[[str], None]] = []
         self.mesh.on(WATCHING, self._on_watching)
         self.mesh.on(REFUSED, self._on_refused)
         self.mesh.on("env", self._on_env)
@@ -234,24 +243,34 @@ class WatchClient:
         """Called after each envelope taken in (a new frame may be there)."""
         self._update.append(callback)
 
+    def on_notice(self, callback: Callable[[str], None]) -> None:
+        """Called with a sentence when the watched seat goes away and watching goes on (or
+        cannot) through another seat."""
+        self._notices.append(callback)
+
     async def connect(self, host: str, port: int, timeout: float = 10.0) -> Replay:
         """Connect, ask to watch, wait for the header; raises WatchRefused with the reason."""
         await self.mesh.start("127.0.0.1", 0)
-        peer = await self.mesh.connect(host, port)
-        self.seat_key = peer.key
+        await self._ask(host, port, None, timeout)
+        assert self.replay is not None
+        return self.replay
+
+    async def _ask(self, host: str, port: int, key: bytes | None, timeout: float) -> None:
+        """Dial the seat at host:port (pinned to `key` when known) and ask to watch until its
+        header is taken; WatchRefused (its reason) or OSError/TimeoutError otherwise."""
+        peer = await self.mesh.connect(host, port, expected_peer=key)
+        self.seat_key, self.refused = peer.key, None
         async with asyncio.timeout(timeout):
-            while self.replay is None and self.refused is None:
+            while self._header_from != peer.key and self.refused is None:
                 # again each second: a seat that has just started may not serve watchers yet
                 self.mesh.send(peer.key, {"t": WATCH})
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(1.0):
                         await self._wait()
-                if peer.key not in self.mesh.peers and self.replay is None:
+                if peer.key not in self.mesh.peers and self._header_from != peer.key:
                     raise WatchRefused(self.refused or f"{host}:{port} closed the connection")
         if self.refused is not None:
             raise WatchRefused(self.refused)
-        assert self.replay is not None
-        return self.replay
 
     @property
     def over(self) -> bool:
@@ -260,19 +279,64 @@ class WatchClient:
             return self.refused is not None
         if self.replay.fault is not None:
             return True
-        frames = self.replay.frames
-        view = frames[-1].view if frames else None
-        ended = view is not None and view.state.over
-        gone = self.seat_key not in self.mesh.peers and not self._arrived  # all checked
-        return ended or gone
+        return self.ended or self.stopped is not None or self._seat_gone()
 
-    async def follow(self, timeout: float | None = None) -> Replay:
-        """Until the game is over (or watching stops); returns the replay so far."""
+    @property
+    def ended(self) -> bool:
+        """The game is over in the log checked so far."""
+        frames = self.replay.frames if self.replay is not None else []
+        view = frames[-1].view if frames else None
+        return view is not None and view.state.over
+
+    def _seat_gone(self) -> bool:
+        return self.seat_key not in self.mesh.peers and not self._arrived  # all checked
+
+    async def follow(self, timeout: float | None = None, retry_s: float = 5.0) -> Replay:
+        """Until the game is over (or watching stops); returns the replay so far. When the
+        watched seat goes away mid-game, watching goes on through another seat of the table
+        (`unfinished` when none can be reached); `retry_s` bounds each attempt."""
         async with asyncio.timeout(timeout):
-            while not self.over:
-                await self._wait()
-        assert self.replay is not None
-        return self.replay
+            while True:
+                while not self.over:
+                    await self._wait()
+                replay = self.replay
+                assert replay is not None
+                if self.ended or self.stopped is not None or replay.fault is not None:
+                    return replay
+                if not await self._watch_elsewhere(retry_s):
+                    return replay
+
+    async def _watch_elsewhere(self, retry_s: float) -> bool:
+        """The watched seat went away mid-game: ask the other seats in turn, from the one
+        after it, at the addresses the header gave; False when none serves us."""
+        assert self.roster is not None and self.replay is not None
+        keys = self.roster.keys
+        lost = keys.index(self.seat_key) if self.seat_key in keys else 0
+        entries = len(self._signatures)
+        self._notice(
+            f"seat {lost} ({self.replay.names[lost]}) went away after {entries} entries; "
+            "the game is unfinished"
+        )
+        for step in range(1, len(keys)):
+            seat = (lost + step) % len(keys)
+            address = self.addresses[seat] if seat < len(self.addresses) else None
+            if address is None:
+                continue
+            try:
+                await self._ask(address[0], address[1], keys[seat], retry_s)
+            except (WatchRefused, P2PError, OSError, TimeoutError) as error:
+                log.info("cannot watch through seat %s at %s:%s: %s", seat, *address, error)
+                continue
+            self._notice(f"watching through seat {seat} ({self.replay.names[seat]}) now")
+            return True
+        self.unfinished = True
+        self._notice("no other seat of the table can be reached: the game is unfinished")
+        return False
+
+    def _notice(self, text: str) -> None:
+        log.info("%s", text)
+        for callback in self._notices:
+            callback(text)
 
     async def close(self) -> None:
         if self._checking is not None:
@@ -294,7 +358,15 @@ class WatchClient:
         self._wake()
 
     def _on_watching(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
-        if peer.key != self.seat_key or self.replay is not None:
+        if peer.key != self.seat_key or self._header_from == peer.key:
+            return
+        if self.replay is not None:  # another seat of the same table, after one went away
+            if (message.get("table"), message.get("roster")) == (
+                self.roster.table if self.roster is not None else None,
+                list(self.roster.keys) if self.roster is not None else None,
+            ):
+                self._header_from, self._served = peer.key, 0  # it sends its log from 0
+                self._wake()
             return
         culprit = str(peer)
         table = field(message, "table", bytes, culprit)
@@ -326,14 +398,29 @@ class WatchClient:
         )
         self._recorder = _Recorder(replay)
         self.live = LiveAudit(roster, replay.report, extra, self._recorder.took)
-        self.replay = replay
+        self.roster, self.addresses = roster, _addresses(extra.get("addresses"), len(keys))
+        self.replay, self._header_from = replay, peer.key
         self._wake()
 
     def _on_env(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         live, replay = self.live, self.replay
         if peer.key != self.seat_key or live is None or replay is None or replay.fault:
             return
-        self._arrived.append(parse_envelope(message, str(peer)))
+        if self._header_from != peer.key or self.stopped is not None:
+            return
+        envelope = parse_envelope(message, str(peer))
+        place, self._served = self._served, self._served + 1
+        if place < len(self._signatures):  # a seat taken over from resends the log from 0
+            if envelope.signature != self._signatures[place]:
+                assert self.roster is not None
+                self.stopped = (
+                    f"seat {self.roster.seat_of(peer.key)}'s log differs at entry {place} from "
+                    "the one checked so far"
+                )
+                self._wake()
+            return
+        self._signatures.append(envelope.signature)
+        self._arrived.append(envelope)
         if self._checking is None or self._checking.done():
             self._checking = asyncio.get_running_loop().create_task(self._check_arrived())
 
@@ -356,6 +443,23 @@ class WatchClient:
                 callback()
             self._wake()
             await asyncio.sleep(0)  # a turn for the channels (handshakes, keepalives) and screen
+
+
+def _addresses(recorded: Any, seats: int) -> list[tuple[str, int] | None]:
+    """The header's seat addresses (protocol.md 4.7, 4.8); anything malformed is unknown."""
+    if not isinstance(recorded, list) or len(recorded) != seats:
+        return [None] * seats
+    return [
+        (item[0], item[1])
+        if isinstance(item, list)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and isinstance(item[1], int)
+        and not isinstance(item[1], bool)
+        and 0 < item[1] < 65536
+        else None
+        for item in recorded
+    ]
 
 
 class _Where:

@@ -146,9 +146,12 @@ async def open_table(
     bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     claim_pace: float = 0.0,
     reactions: Reactions | None = None,
+    record_addresses: bool = False,
 ) -> LocalTable:
     """Start `seats` bot peers, connect them in a full mesh and start the table (which opens
-    with the roster they all signed, as after a lobby, unless `signed_roster` is False)."""
+    with the roster they all signed, as after a lobby, unless `signed_roster` is False).
+    `record_addresses`: each seat knows where the others listen, as after a lobby (its
+    transcript's header keeps them, its watchers are told)."""
     options = options or LarryOptions(short_game=True)
     ids = [identity(s) for s in range(seats)]
     roster = Roster(bytes([seed % 256]) * 16, tuple(i.key for i in ids))
@@ -175,6 +178,8 @@ async def open_table(
         for s in range(seats)
     ]
     for peer in peers:
+        if record_addresses:
+            peer.seat_addresses = list(addresses)
         if wrap and peer.seat in wrap and peer.bot is not None:
             peer.bot = wrap[peer.seat](peer.bot)
             peer.check_own_actions = False  # a deliberate cheat: its moves go unchecked

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from fairdeal.engine.larry import legal_actions
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE
@@ -167,3 +168,31 @@ def test_a_seat_leaving_and_returning_again_and_again_cannot_grow_the_left_file(
     later = sign_left(griefer, ROSTER, 1, b"\xff" * 32, "bye for good")
     again.on_left(griefer.public, later.to_wire())
     assert len(read_left(transcript, ROSTER)) == MAX_KEPT_PER_SEAT
+
+
+async def test_envelopes_that_reach_a_seat_after_it_left_are_not_written_anywhere(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A seat that left has closed its transcript, but its channels stay up until its mesh
+    closes: an envelope arriving then is dropped, never appended to the closed file."""
+    table = await open_table(3, tmp_path, bots=False)
+    try:
+        for peer in table.peers:  # setup done: the game waits for a move
+            await until(peer, lambda p=peer: p.table.state and p.table.state.to_act() is not None)
+        leaver = table.peers[1]
+        await leaver.end_table("peer1 left the table")
+        size = table.transcript(1).stat().st_size
+        held = len(leaver.sync.log.entries)
+        mover = table.peers[table.peers[0].table.state.to_act()]
+        await mover.act(legal_actions(mover.view())[0])
+        others = [p for p in table.peers if p is not leaver]
+        for peer in others:  # the move reached every channel, the leaver's included
+            await peer.sync.wait_for_length(held + 1, WAIT_S)
+        await table.meshes[1].drain()
+        await asyncio.sleep(0)  # the leaver's reader takes in what it was sent
+        assert table.transcript(1).stat().st_size == size
+        assert len(leaver.sync.log.entries) == held
+        failures = [r for r in caplog.records if r.exc_info is not None]
+        assert not failures, [r.getMessage() for r in failures]
+    finally:
+        await table.close()

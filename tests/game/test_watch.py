@@ -402,3 +402,106 @@ def test_w_in_the_lobby_watches_the_chosen_table(tmp_path: Path) -> None:
         asyncio.run(run())
     finally:
         use_settings(previous)
+
+
+def test_a_watcher_whose_seat_dies_says_so_and_goes_on_through_another_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The seat watched through goes away mid-game (and comes back elsewhere, as after a
+    crash): `watch --plain` says so, goes on through the next seat at the address the header
+    gave, checks the log resent from the start against what it had, and follows to the end."""
+    from fairdeal.ui.commands.watch import _plain
+
+    from .support import rejoin_seat
+
+    async def run() -> tuple[int, WatchClient, LocalTable]:
+        table = await open_table(
+            3, tmp_path, LarryOptions(short_game=True), seed=9, record_addresses=True
+        )
+        client = WatchClient(watcher_identity(2))
+        try:
+            host, port = table.meshes[1].address  # type: ignore[misc]
+            watching = asyncio.get_running_loop().create_task(_plain(client, host, port, 200))
+            async with asyncio.timeout(60):
+                while client.index < 20:
+                    await asyncio.sleep(0.01)  # polling the watcher's count
+            await table.peers[1].close()  # the seat watched through dies mid-game
+            await table.meshes[1].close()
+            await rejoin_seat(table, 1, tmp_path, seed=9)  # back, listening elsewhere
+            await play_to_end(table, timeout=200)
+            return await watching, client, table
+        finally:
+            await table.close()
+
+    code, client, table = asyncio.run(run())
+    out, err = capsys.readouterr()
+    assert "fairdeal watch: seat 1 (peer1) went away after " in err
+    assert "the game is unfinished" in err
+    assert "fairdeal watch: watching through seat 2 (peer2) now" in err
+    assert code == 0 and "Game over" in out
+    assert "every signature and proof checked" in out and "unfinished" not in out
+    assert client.replay is not None and client.replay.fault is None
+    reports, disagreement = audit_many([table.transcript(s) for s in range(3)])
+    assert disagreement is None and all(r.verified and r.over for r in reports)
+    assert client.replay.report.ids == reports[0].ids  # the whole log, each envelope once
+
+
+def test_a_watcher_left_with_no_seat_to_watch_through_says_the_game_is_unfinished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fairdeal.ui.commands.watch import _plain
+
+    async def run() -> int:
+        table = await open_table(
+            3, tmp_path, LarryOptions(short_game=True), seed=10, record_addresses=True
+        )
+        client = WatchClient(watcher_identity(3))
+        try:
+            host, port = table.meshes[0].address  # type: ignore[misc]
+            watching = asyncio.get_running_loop().create_task(_plain(client, host, port, 200))
+            async with asyncio.timeout(60):
+                while client.index < 20:
+                    await asyncio.sleep(0.01)  # polling the watcher's count
+            await table.close()  # every seat goes away mid-game
+            return await watching
+        finally:
+            await table.close()
+
+    assert asyncio.run(run()) == 1
+    out, err = capsys.readouterr()
+    assert "fairdeal watch: seat 0 (peer0) went away after " in err
+    assert "no other seat of the table can be reached: the game is unfinished" in err
+    assert "entries, every signature and proof checked; the game is unfinished" in out
+
+
+def test_a_seat_taken_over_from_must_resend_the_same_log() -> None:
+    """After a switch, the new seat's log is checked against what was checked, place by place:
+    a different envelope at a place already checked stops the watching, naming that seat."""
+    from fairdeal.p2p.identity import PublicIdentity
+
+    async def run() -> WatchClient:
+        seats = [watcher_identity(10 + s) for s in range(2)]
+        roster = [s.key for s in seats]
+        client = WatchClient(watcher_identity(4))
+        first, second = (PublicIdentity(s.key, s.name) for s in seats)
+        table = b"w" * 16
+
+        def envelope(seat: int, body: int) -> dict[str, Any]:
+            signed = sign_envelope(
+                seats[seat], table=table, seat=seat, seq=0, prev=b"\0" * 32, kind="x", body=body
+            )
+            return signed.to_wire()
+
+        header = {"t": "watching", "table": table, "roster": roster, "extra": {}}
+        client.seat_key = first.key
+        client._on_watching(first, {**header, "seat": 0})
+        client._on_env(first, envelope(0, 1))
+        client.seat_key = second.key  # the first seat went away; the second one serves
+        client._on_watching(second, {**header, "seat": 1})
+        client._on_env(second, envelope(0, 2))  # another envelope for the place checked
+        await client.close()
+        return client
+
+    client = asyncio.run(run())
+    assert client.stopped == "seat 1's log differs at entry 0 from the one checked so far"
+    assert client.over

@@ -4,7 +4,9 @@ Connects to a seated peer (protocol.md 4.8), receives the table's log as it grow
 every signature and proof itself; the app shows the public table live on the replay's screen,
 following the end (← → and the other replay keys move back and on; End follows again).
 `--plain` prints each step as it comes and ends with the game. A refusal (the table has its 8
-watchers) or a fault is one line on stderr, exit 1.
+watchers) or a fault is one line on stderr, exit 1. When the seat watched through goes away
+mid-game, watching goes on through another seat of the table (protocol.md 4.8) and stderr says
+so; a game that cannot be followed to its end ends "unfinished", exit 1.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ async def _plain(client: WatchClient, host: str, port: int, timeout: float) -> i
             printed += 1
 
     client.on_update(show)
+    client.on_notice(lambda text: print(f"fairdeal watch: {text}", file=sys.stderr, flush=True))
     try:
         await client.follow(timeout)
     except TimeoutError:
@@ -88,9 +91,16 @@ async def _plain(client: WatchClient, host: str, port: int, timeout: float) -> i
     if replay.fault is not None:
         print(f"fairdeal watch: {replay.fault.verdict}: {replay.fault}", file=sys.stderr)
         return 1
+    if client.stopped is not None:
+        print(f"fairdeal watch: {client.stopped}", file=sys.stderr)
+        return 1
     while printed < len(replay.frames):
         for line in teller.lines(printed):
             print(line, flush=True)
         printed += 1
-    print(f"watched {replay.report.entries} entries, every signature and proof checked")
+    checked = f"watched {replay.report.entries} entries, every signature and proof checked"
+    if not client.ended:  # the seats went away (or the timeout came) before the game's end
+        print(f"{checked}; the game is unfinished")
+        return 1
+    print(checked)
     return 0
