@@ -220,7 +220,10 @@ def load_identity(directory: Path) -> Identity:
         if len(seed) != 32:
             raise ValueError("seed must be 32 bytes")
     except (ValueError, KeyError, TypeError) as exc:
-        raise IdentityFileError(f"{path} is not a valid identity file: {exc}") from None
+        raise IdentityFileError(
+            f"{path} is damaged ({exc}): move it aside and a new identity is made (your key "
+            "code changes: tell the other players), or restore it from a backup"
+        ) from None
     return Identity(Ed25519PrivateKey.from_private_bytes(seed), name)
 
 

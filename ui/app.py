@@ -113,6 +113,14 @@ class FairdealApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(LobbyScreen(self.player, self.finder))
+        if self.player.problem is not None:  # a local game goes on without a key (ui/player.py)
+            self.notify(
+                f"{self.player.problem}. This game against bots goes on without it; a table on "
+                "the network needs it.",
+                title="Your identity file is damaged",
+                severity="warning",
+                timeout=60,
+            )
         if self.first_session is not None:
             self.sit_down(self.first_session)
         elif self.first_table is not None:

@@ -45,7 +45,7 @@ def run_app(
 
     # A damaged identity or an unwritable data directory raises before any screen opens, and
     # fairdeal.ui.cli.main words it (IdentityFileError is a P2PError).
-    player = load_player(data_dir, name)
+    player = load_player(data_dir, name, local=open_table and spec.local)
     only = None if bind in ANY_ADDRESS else (bind,)
     use_settings(
         NetworkSettings(

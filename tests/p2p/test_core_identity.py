@@ -44,7 +44,7 @@ def test_corrupt_identity_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / IDENTITY_FILE
     path.write_text('{"version": 1, "name": "x", "seed": "abcd"}')
     path.chmod(0o600)
-    with pytest.raises(IdentityFileError, match="not a valid identity"):
+    with pytest.raises(IdentityFileError, match=r"is damaged .*: move it aside"):
         load_or_create_identity(tmp_path)
 
 
