@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from fairdeal.engine.bots import make_bot
-from fairdeal.engine.larry import LarryOptions
+from fairdeal.engine.larry import LarryOptions, LarryView
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.gather import open_lobby
@@ -25,8 +27,12 @@ from fairdeal.p2p.table.session import (
     resume_table,
 )
 from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.games.larry.announce import AnnounceDialog
+from fairdeal.ui.games.larry.key_checks import face_down_action, face_up_action, refusal
+from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.player import Player
+from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.table_finder import FixedFinder
 from fairdeal.ui.widgets.game_log import GameLog
 
@@ -104,12 +110,12 @@ async def test_a_resumed_seat_shows_the_seat_still_down_offline_and_its_moves_wa
             assert any(line.startswith("Your moves wait for Hal (offline)") for line in log)
             view = resumed.view()
             assert view.my_turn
-            await pilot.press("enter")  # play the chosen card: kept, and said so
+
+            def kept() -> bool:
+                return any(line.startswith("Your move is kept") for line in log)
+
             async with asyncio.timeout(WAIT_S):
-                while not any(line.startswith("Your move is kept") for line in log):
-                    await pilot.pause(0.05)
-                    if app.screen is not screen:  # the announce dialog: say the honest total
-                        await pilot.press("enter")
+                await key_in_a_play(pilot, screen, view, until=kept)  # kept, and said so
             assert resumed.view().state == view.state  # nothing was played for all to see
     finally:
         await host.close()
@@ -117,3 +123,32 @@ async def test_a_resumed_seat_shows_the_seat_still_down_offline_and_its_moves_wa
         await session.close()
         if resumed is not None:
             await resumed.close()
+
+
+async def key_in_a_play(
+    pilot: Pilot[None], screen: TableScreen, view: LarryView, until: Callable[[], bool]
+) -> None:
+    """Play a card the rules allow by its keys, as a player would, until `until()`: face-down
+    (Enter) with the total the dialog offers; or face-up (u) when the deal made Hal start (L5)
+    with a "play face-up" against this seat, which must then play face-up (L12). A dialog is
+    answered (Enter) once it is up with its field focused, never with keys pressed blindly."""
+    plays = [
+        (index, key)
+        for key, play in (("enter", face_down_action), ("u", face_up_action))
+        for index, (slot, face) in enumerate(view.hand)
+        if face is not None and refusal(view, play(view, slot, view.deck[face], False)) is None
+    ]
+    assert plays, f"no card of {view.hand} may be played: {view.obligated}"
+    index, key = plays[0]
+    while screen.selected != index:
+        await pilot.press("right")
+    await pilot.press(key)
+    app = pilot.app
+    while not until():
+        dialog = app.screen  # the announce dialog; the card to give
+        if isinstance(dialog, AnnounceDialog | PickDialog) and dialog.focused is not None:
+            await pilot.press("enter")  # the honest total (or the limit); the first card
+            while app.screen is dialog:
+                await pilot.pause(0.05)
+        else:
+            await pilot.pause(0.05)
