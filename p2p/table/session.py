@@ -453,7 +453,10 @@ def _resumed(point: ResumePoint, settings: NetworkSettings) -> NetworkedTable:
         while point.seat == 0 and bot_directory(data, index).is_dir():
             directory, bot = bot_directory(data, index), bot_identity(data, index)
             index += 1
-            bot_point = unfinished_table(directory, bot, table=point.signed.roster.table_id)
+            # Taken back with the seat, even though they kept its `left` (it had left).
+            bot_point = unfinished_table(
+                directory, bot, table=point.signed.roster.table_id, on_purpose=True
+            )
             if bot_point is not None:
                 table.bot_keys.add(bot.key)
                 flow = play_seated(bot, resume_seated(bot_point, settings.bind), directory)
