@@ -145,6 +145,7 @@ async def play_headless(
         # what this seat sent last goes out, unless a peer reads nothing: then the process ends
         # (or the app closes its table) all the same
         await seated.mesh.drain_within(LEAVE_FLUSH_S)
+        await peer.close()  # its transcript closed, its verifier thread ended
     table = peer.table
     assert table is not None and table.state is not None
     state = table.state

@@ -10,6 +10,7 @@ Now it is left after `CLOSE_WAIT_S`, and the seat's peer and mesh are closed all
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,18 @@ async def test_a_flow_that_does_not_end_when_cancelled_does_not_hold_the_close(
     finally:
         flushed.set()
         await asyncio.gather(flow, return_exceptions=True)
+
+
+async def test_closing_a_hosted_table_leaves_no_thread_of_its_seats(tmp_path: Path) -> None:
+    """The local bots' seats are closed with the table: their deck verifier and transcript
+    threads end (they were left idle, one pair per bot and table, for as long as the app ran)."""
+    before = set(threading.enumerate())
+    host = await started_short_host(tmp_path / "tess", WAIT_S, seats=3, bots=2)
+
+    def dealt() -> bool:  # every seat has verified the others' shuffles on its thread
+        table = None if host.peer is None else host.peer.table
+        return table is not None and table.state is not None
+
+    await host.wait_for(dealt, WAIT_S)
+    await host.close()
+    assert [t.name for t in threading.enumerate() if t not in before] == []
