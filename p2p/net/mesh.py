@@ -273,6 +273,16 @@ class Mesh:
             with contextlib.suppress(ConnectionClosed):
                 await channel.drain()
 
+    async def drain_within(self, timeout: float) -> bool:
+        """`drain`, waiting `timeout` seconds at most: a peer that reads nothing never takes
+        the rest, and a seat on its way out must not wait for it for good. Whether it all went."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self.drain()
+        except TimeoutError:
+            return False
+        return True
+
     # -- internals -------------------------------------------------------------------------
 
     async def _adopt(self, channel: SecureChannel) -> None:

@@ -33,7 +33,7 @@ from fairdeal.p2p.table.api import (
     SeatStatus,
 )
 from fairdeal.p2p.table.gather import Seated
-from fairdeal.p2p.table.peer import TablePeer, describe_verification
+from fairdeal.p2p.table.peer import LEAVE_FLUSH_S, TablePeer, describe_verification
 from fairdeal.p2p.table.reaction import reactions
 
 log = logging.getLogger("fairdeal.table")
@@ -142,7 +142,10 @@ async def play_headless(
         redial.cancel()
         follower.cancel()
         log_new_events()
-        await seated.mesh.drain()
+        # what this seat sent last goes out, unless a peer reads nothing: then the process ends
+        # (or the app closes its table) all the same
+        await seated.mesh.drain_within(LEAVE_FLUSH_S)
+        await peer.close()  # its transcript closed, its verifier thread ended
     table = peer.table
     assert table is not None and table.state is not None
     state = table.state

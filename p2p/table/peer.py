@@ -388,9 +388,7 @@ class TablePeer:
         left_file.mark_ended(self.transcript_path, self._seat, message.reason)
         sent = self.departures.send(message)
         log.info("seat %s left the table (%s); told %d seat(s)", self._seat, reason, sent)
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(LEAVE_FLUSH_S):
-                await self.mesh.drain()
+        await self.mesh.drain_within(LEAVE_FLUSH_S)
         table = self.table
         state = table.state if table is not None else None
         self.emit(result_so_far(state, len(self.roster.keys), message.reason))

@@ -32,8 +32,11 @@ def unfinished_table(
     seat: int | None = None,
     host: tuple[str, int] | None = None,
     table: bytes | None = None,
+    on_purpose: bool = False,
 ) -> ResumePoint | None:
     """The newest unfinished table of `identity` in `data` that matches; None if there is none.
+    A table that was left is not taken back by itself (`why_not_taken_back`), but `on_purpose`
+    (`fairdeal resume`, and with it the local bots of the seat it takes back) takes it.
     Raises CannotResume when the matching transcript cannot be resumed (damaged, no secrets):
     joining a new table instead would abandon that seat without a word."""
     tables = data / "tables"
@@ -55,7 +58,7 @@ def unfinished_table(
             continue
         if host is not None and not _first_address_is(extra.get("addresses"), host):
             continue
-        gone = why_not_taken_back(path, roster)
+        gone = None if on_purpose else why_not_taken_back(path, roster)
         if gone is not None:  # it cannot go on by itself; `fairdeal resume` takes it on purpose
             log.info("not taking back %s: %s", path.name, gone)
             continue

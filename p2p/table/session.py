@@ -44,6 +44,7 @@ from fairdeal.p2p.table.resume import ResumePoint, resume_point
 log = logging.getLogger("fairdeal.table")
 
 ANY_ADDRESS = ("0.0.0.0", "")
+CLOSE_WAIT_S = 5.0  # how long closing waits, at most, for its cancelled flows to end
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,15 +183,25 @@ class NetworkedTable:
         await self.close()
 
     async def close(self) -> None:
+        """Stop this seat's flows, close its peer (the transcript is synced and closed) and its
+        mesh. Quitting never waits for good on a flow that does not end when cancelled (a local
+        bot's last flush to a peer that reads nothing): it is left after CLOSE_WAIT_S, and the
+        peer and the mesh are closed all the same."""
         self._closed = True
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:
+            done, stuck = await asyncio.wait(tasks, timeout=CLOSE_WAIT_S)
+            for task in done:  # retrieved: a flow's failure was said where it happened
+                if not task.cancelled():
+                    task.exception()
+            for task in stuck:
+                log.warning("closing the table: %s did not end when cancelled", task.get_name())
         if self.peer is not None:
             await self.peer.close()
         if self.seated is not None:
-            await self.seated.close()
+            await self.seated.close()  # each channel's goodbye is bounded (p2p/net/channel.py)
         self.history.close()
 
     # -- for tests and callers that wait -----------------------------------------------------
@@ -442,7 +453,10 @@ def _resumed(point: ResumePoint, settings: NetworkSettings) -> NetworkedTable:
         while point.seat == 0 and bot_directory(data, index).is_dir():
             directory, bot = bot_directory(data, index), bot_identity(data, index)
             index += 1
-            bot_point = unfinished_table(directory, bot, table=point.signed.roster.table_id)
+            # Taken back with the seat, even though they kept its `left` (it had left).
+            bot_point = unfinished_table(
+                directory, bot, table=point.signed.roster.table_id, on_purpose=True
+            )
             if bot_point is not None:
                 table.bot_keys.add(bot.key)
                 flow = play_seated(bot, resume_seated(bot_point, settings.bind), directory)

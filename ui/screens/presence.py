@@ -52,6 +52,11 @@ def table_bindings(*, show_new_game: bool) -> list[BindingType]:
     ]
 
 
+# A modal view of the table (the score tables) stops the app's bindings: it binds q itself, to the
+# app's quit, which still asks first at a networked game in progress (ui/app.py).
+QUIT_FROM_MODAL = Binding("q", "app.quit", "Quit")
+
+
 class TablePresence:
     """Mixed into a table Screen; call `init_presence()` from its `__init__`."""
 

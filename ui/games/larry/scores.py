@@ -13,11 +13,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.ui.screens.presence import QUIT_FROM_MODAL
 from fairdeal.ui.widgets.score_chart import score_chart
 
 
 class ScoresScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,s", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape,s", "close", "Close"),
+        QUIT_FROM_MODAL,
+    ]
 
     def __init__(
         self,

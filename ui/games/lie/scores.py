@@ -19,6 +19,7 @@ from fairdeal.engine.lie.events import GameOver
 from fairdeal.p2p.table.api import ProofStatus, SeatInfo
 from fairdeal.ui.games.lie.widgets.cards import fronts_text, ordinal
 from fairdeal.ui.proofs import short_mark
+from fairdeal.ui.screens.presence import QUIT_FROM_MODAL
 from fairdeal.ui.widgets.score_chart import score_chart
 
 
@@ -54,7 +55,10 @@ def winner_text(final: GameOver, names: Sequence[str]) -> str:
 
 
 class LieScoresScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,s", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape,s", "close", "Close"),
+        QUIT_FROM_MODAL,
+    ]
 
     def __init__(
         self,
