@@ -39,10 +39,10 @@ pytestmark = [
     pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="stops processes (POSIX)"),
 ]
 WAIT_S = 90.0
-TURN_S = 0.05  # how long one process runs alone in `by_turns`: the pace only, not the bound
+TURN_S = 0.02  # how long one process runs alone in `by_turns`: the pace only, not the bound
 # Before each kill this process looks away as long as a loaded machine may keep it: the kill
 # must come mid-hand all the same (polling and killing at once, the game ran on to its end).
-LOOKS_AWAY_S = 2.0
+LOOKS_AWAY_S = 1.0
 ACT = "larry.act"
 
 
@@ -96,15 +96,16 @@ def stop(process: asyncio.subprocess.Process) -> None:
     """SIGSTOP `process` and return once it is stopped, every thread of it (or gone)."""
     if process.returncode is not None:
         return
-    os.kill(process.pid, signal.SIGSTOP)
-    # WNOWAIT: a stop or an exit stays for asyncio's child watcher to collect
-    with contextlib.suppress(ChildProcessError):  # collected already: it is gone
+    with contextlib.suppress(ProcessLookupError, ChildProcessError):  # collected: it is gone
+        os.kill(process.pid, signal.SIGSTOP)
+        # WNOWAIT: a stop or an exit stays for asyncio's child watcher to collect
         os.waitid(os.P_PID, process.pid, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
 
 
 def go_on(process: asyncio.subprocess.Process) -> None:
     if process.returncode is None:
-        os.kill(process.pid, signal.SIGCONT)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGCONT)
 
 
 async def by_turns(
@@ -119,11 +120,9 @@ async def by_turns(
     deadline = time.monotonic() + WAIT_S
     for process in processes:
         stop(process)
-    while True:
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
         for process in processes:
-            if condition():
-                return
-            assert time.monotonic() < deadline, f"timed out waiting for {what}"
             go_on(process)
             await asyncio.sleep(TURN_S)  # its turn: how long is the pace, not the bound
             stop(process)
