@@ -115,7 +115,7 @@ class SeatStatus:
     """A seat's connection state; `waiting_seconds` is set while the table waits on that seat.
     `withholding` says what it holds up when only it can, and it may do so on purpose (its
     reveal of a joint coin): then the others may end the table (`end_over_withheld_reveal`).
-    `owes`: what the table waits for from it, in words (`TableDriver.owes`: "its turn", "shares
+    `owes`: what the table waits for from it, in words (`TableDriver.owes`: "their turn", "shares
     for the doubt", "a give-away forward")."""
 
     seat: int

@@ -1,6 +1,6 @@
 """What the table waits for, in words a player reads (protocol.md 10.6).
 
-For each seat the table waits for: "its turn", "shares for the doubt", "a give-away forward"...;
+For each seat the table waits for: "their turn", "shares for the doubt", "a give-away forward"...;
 empty when it waits for nobody. The silence watch (p2p/table/watchdog.py) and the players'
 screens show these.
 """
@@ -26,11 +26,11 @@ REVEAL_PURPOSES = {
     "play": "the play",
 }
 DECK_WORDS = {
-    KEY: "its key",
-    SHUFFLE: "its shuffle",
-    SHARES: "its shares",
-    COIN_COMMIT: "its commitment to a joint coin",
-    COIN_REVEAL: "its reveal of a joint coin",
+    KEY: "their key",
+    SHUFFLE: "their shuffle",
+    SHARES: "their shares",
+    COIN_COMMIT: "their commitment to a joint coin",
+    COIN_REVEAL: "their reveal of a joint coin",
 }
 
 
@@ -53,7 +53,7 @@ def owed_now(table: TableDriver) -> dict[int, tuple[str, ...]]:
         if table.me != giver:
             owed[giver] = ("a give-away forward",)
         if table.me != receiver:
-            owed[receiver] = ("its receipt of the give-away",)
+            owed[receiver] = ("their receipt of the give-away",)
         return owed
     return {expect.seat: (expect_words(table, expect),)}
 
@@ -78,10 +78,10 @@ def shares_purpose(service: Service) -> str:
 
 def expect_words(table: TableDriver, expect: Expect) -> str:
     if expect.kind == table.act_kind:
-        return "its turn"
+        return "their turn"
     if expect.kind == ROSTER_KIND:
         return "the signed roster"
     if expect.kind == table.join_kind:
-        return "its join"
+        return "their join"
     what = expect.deck_kind or expect.kind
-    return DECK_WORDS.get(expect.deck_kind or "", f"its {what} envelope")
+    return DECK_WORDS.get(expect.deck_kind or "", f"their {what} envelope")

@@ -267,7 +267,7 @@ def test_a_seat_that_withholds_its_step_envelope_is_named_with_what_it_owes() ->
     for table in net.tables[:2]:
         owes = table.owes()
         assert list(owes) == [2]
-        assert owes[2][0] == "its step 1 envelope"
+        assert owes[2][0] == "their step 1 envelope"
 
 
 def test_a_seat_that_withholds_its_shares_is_named_with_what_it_owes() -> None:
@@ -278,7 +278,7 @@ def test_a_seat_that_withholds_its_shares_is_named_with_what_it_owes() -> None:
     net.run(claims=no_claims, tamper=drop_steps_of(2, after=2))
     owes = net.tables[0].owes()
     assert list(owes) == [2]
-    assert owes[2][0].startswith("its step 3 envelope")
+    assert owes[2][0].startswith("their step 3 envelope")
     assert any("shares for 1 card" in what for what in owes[2])
 
 

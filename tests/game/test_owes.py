@@ -44,7 +44,7 @@ def test_the_seat_whose_turn_it_is_owes_its_turn() -> None:
     turn = table.tables[0].state.to_act()
     assert turn is not None
     for seat, driver in enumerate(table.tables):
-        assert driver.owes() == {turn: ("its turn",)}, seat
+        assert driver.owes() == {turn: ("their turn",)}, seat
 
 
 def test_a_withheld_forward_names_the_giver_not_the_receiver() -> None:
@@ -58,9 +58,9 @@ def test_a_withheld_forward_names_the_giver_not_the_receiver() -> None:
     assert table.tables[receiver].owes() == {giver: ("a give-away forward",)}
     assert table.tables[third].owes() == {
         giver: ("a give-away forward",),
-        receiver: ("its receipt of the give-away",),
+        receiver: ("their receipt of the give-away",),
     }
-    assert table.tables[giver].owes() == {receiver: ("its receipt of the give-away",)}
+    assert table.tables[giver].owes() == {receiver: ("their receipt of the give-away",)}
 
 
 class SilentServing(Serving):

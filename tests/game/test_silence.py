@@ -77,7 +77,7 @@ async def test_a_silent_seat_is_shown_owing_its_turn(tmp_path: Path) -> None:
         await silent.sync.wait_until(lambda: silent.table.my_turn(), timeout=30)
         other = table.peers[0]
         status = await status_of(other, holding_up=True, after=len(other.history))
-        assert status.owes == ("its turn",)
+        assert status.owes == ("their turn",)
     finally:
         await table.close()
 
@@ -109,7 +109,7 @@ async def test_a_withheld_give_away_forward_shows_the_giver_holding_up_the_game(
         named = await first_holdup(at_third, after=len(at_third.history), count=2)
         assert named == {
             giver: ("a give-away forward",),
-            receiver: ("its receipt of the give-away",),
+            receiver: ("their receipt of the give-away",),
         }
         assert all(peer.table.fault is None for peer in table.peers)
     finally:
@@ -160,7 +160,7 @@ async def test_a_silent_seat_that_signs_ahead_is_still_shown_holding_up_the_game
         marks = [len(peer.history) for peer in others]  # from here on it is held everywhere
         for peer, mark in zip(others, marks, strict=True):
             status = await status_of(peer, holding_up=True, after=mark)
-            assert status.owes == ("its turn",) and status.waiting_seconds >= LIMIT
+            assert status.owes == ("their turn",) and status.waiting_seconds >= LIMIT
         assert all(peer.table.fault is None for peer in table.peers)
     finally:
         await table.close()

@@ -103,7 +103,7 @@ def test_a_withheld_step_envelope_names_its_seat_after_a_later_one() -> None:
     net.tables[0].publish_action(Claim(net.tables[0].claimable()[0]))
     net.run(claims=no_claims, tamper=drop_steps_of(2))
     sign_later(net.ids, net.logs, 2, STEP)
-    assert_named(net.tables, net.logs, 2, "its step 1 envelope")
+    assert_named(net.tables, net.logs, 2, "their step 1 envelope")
 
 
 def test_a_withheld_opening_names_its_seat_after_a_later_envelope() -> None:
@@ -178,7 +178,7 @@ def phase_2_stall(
 def test_a_withheld_phase_2_turn_names_its_seat_after_a_later_envelope() -> None:
     net = phase_2_stall(1, lambda item: isinstance(item, Publish) and item.kind == ACT, seed=40)
     sign_later(net.ids, net.logs, 1, ACT)
-    assert_named(net.tables, net.logs, 1, "its turn")
+    assert_named(net.tables, net.logs, 1, "their turn")
 
 
 def is_shares(item: Publish | Private) -> bool:
@@ -211,7 +211,7 @@ def test_a_withheld_larry_turn_names_its_seat_after_a_later_envelope() -> None:
     with pytest.raises(Stop):
         table.run(policy)
     sign_later(table.ids, table.logs, staller, "larry.act")
-    assert_named(table.tables, table.logs, staller, "its turn")
+    assert_named(table.tables, table.logs, staller, "their turn")
 
 
 def test_withheld_doubt_shares_name_their_seat_after_a_later_envelope() -> None:
@@ -239,7 +239,7 @@ def test_a_withheld_coin_reveal_can_still_be_ended_after_a_later_envelope() -> N
     table = SansIOTable(3, LarryOptions(short_game=True), seed=3, tables={last: WithholdingTable})
     table.run(lambda _seat, t: legal_actions(t.view())[0])
     sign_later(table.ids, table.logs, last, DECK)
-    status = assert_named(table.tables, table.logs, last, "its reveal of a joint coin")
+    status = assert_named(table.tables, table.logs, last, "their reveal of a joint coin")
     assert status.withholding is not None and "first-player" in status.withholding
     for me in range(last):
         watch, _shown = screen(table.tables[me], table.logs[me], me)

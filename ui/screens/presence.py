@@ -275,7 +275,7 @@ class TablePresence:
 
     def waiting_hint(self) -> str | None:
         """Whom the table has waited for past the silence limit, and what each owes: "Waiting
-        for Bob: shares for the doubt · Sam: its turn" (protocol.md 10.6)."""
+        for Bob: shares for the doubt · Sam: their turn" (protocol.md 10.6)."""
         owing = [(s, self._owes.get(s, ())) for s in sorted(self._holding_up) if s not in self.left]
         if not owing:
             return None

@@ -87,7 +87,7 @@ class StepLedger:
         table, state = self.table, self.table.state
         if self.position > 0:
             for seat in range(self.position, table.seats):
-                what = [f"its step {self.step} envelope"]
+                what = [f"their step {self.step} envelope"]
                 if self.step > 1 and seat in self.commits:
                     what.append(f"the opening of step {self.step - 1}")
                 if self.owed.get(seat):
@@ -99,7 +99,7 @@ class StepLedger:
             if seat in self.unproved_before:  # began the step with no reason but its claim
                 what.append(f"the opening of step {self.step}")
             if self.owed.get(seat):
-                what.append(f"its step {self.step + 1} envelope with shares")
+                what.append(f"their step {self.step + 1} envelope with shares")
             dealing = table._dealing_to(seat)
             if table.unplaced(seat) is not None and not dealing:
                 what.append("a placement")
