@@ -88,6 +88,16 @@ class CannotReplay(P2PError):
     """The file cannot be opened for a replay at all (not a transcript)."""
 
 
+def data_directory(transcript: Path, given: Path | None) -> Path:
+    """Where a transcript's owner keeps its secrets: `given`, else the data directory holding
+    tables/TRANSCRIPT, else the transcript's own directory."""
+    if given is not None:
+        return given
+    if transcript.parent.name == "tables":
+        return transcript.parent.parent
+    return transcript.parent
+
+
 def load_replay(path: Path, data: Path | None = None) -> Replay:
     """Audit `path` and record its frames. A fault leaves `frames` empty and `fault` set."""
     header = _header(path)

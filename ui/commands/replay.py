@@ -30,16 +30,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain", action="store_true", help="print the story as text")
 
 
-def data_directory(transcript: Path, given: Path | None) -> Path:
-    if given is not None:
-        return given
-    if transcript.parent.name == "tables":
-        return transcript.parent.parent
-    return transcript.parent
-
-
 def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
-    from fairdeal.p2p.table.replay import CannotReplay, load_replay
+    from fairdeal.p2p.table.replay import CannotReplay, data_directory, load_replay
     from fairdeal.ui.commands.audit import unreadable
 
     why = unreadable(args.transcript)

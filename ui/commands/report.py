@@ -40,9 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fairdeal.p2p.table.replay import CannotReplay
+    from fairdeal.p2p.table.replay import CannotReplay, data_directory
     from fairdeal.ui.commands.audit import unreadable
-    from fairdeal.ui.commands.replay import data_directory
     from fairdeal.ui.report.verdict import verdict_words
     from fairdeal.ui.report.write import ReportExists, write_report
 
