@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.tools.simulate import Simulation
 
 HOST = "127.0.0.1"
 CHUNK = 1 << 16
@@ -114,7 +114,7 @@ class DelayedLinks:
 
 
 class DelayedSimulation(Simulation):
-    """`p2p.table.simulate.Simulation` with every seat's links through `DelayedLinks`."""
+    """`p2p.table.tools.simulate.Simulation` with every seat's links through `DelayedLinks`."""
 
     def __init__(self, peers: int, *args: Any, links: DelayedLinks, **kwargs: Any) -> None:
         if kwargs.get("watchers"):

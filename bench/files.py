@@ -36,11 +36,11 @@ from fairdeal.p2p import platform
 what, path, data = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 start = time.perf_counter()
 if what == "audit":
-    from fairdeal.p2p.table.audit import audit_transcript
+    from fairdeal.p2p.table.tools.audit import audit_transcript
     report = audit_transcript(path)
     outcome = "verified" if report.verified else f"fault: {report.fault}"
 else:
-    from fairdeal.p2p.table.resume import CannotResume, resume_point
+    from fairdeal.p2p.table.runtime.resume import CannotResume, resume_point
     try:
         resume_point(path, data)
         outcome = "resumable"
@@ -63,7 +63,7 @@ def measure(what: str, path: Path, data: Path) -> dict[str, Any]:
 
 
 def simulated(directory: Path) -> Path:
-    from fairdeal.p2p.table.simulate import simulate
+    from fairdeal.p2p.table.tools.simulate import simulate
 
     summary = simulate(4, directory / "sim", short=True, seed=1, timeout=300)
     if summary["result"] != "finished":

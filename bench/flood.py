@@ -3,7 +3,7 @@
 Usage (from the repository root):  .venv/bin/python bench/flood.py [--places 1024]
                                    [--equivocations 300] [--needs 2000] [--json PATH]
 
-Four peers of a 4-seat Larry table's log (its envelope limits, p2p/table/sizes.py) on loopback,
+Four peers of a 4-seat Larry table's log (its envelope limits, p2p/table/core/sizes.py) on loopback,
 each with its transcript and `.faults` file, in this one process; seat 3 is the griefer. After
 a short honest log (200 envelopes of 1 KB) it tries, one after the other:
 
@@ -45,8 +45,8 @@ from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
 from fairdeal.p2p.log.transcript import Transcript
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.evidence import EvidenceFile, evidence_path
-from fairdeal.p2p.table.games import table_class_for
+from fairdeal.p2p.table.core.games import table_class_for
+from fairdeal.p2p.table.runtime.evidence import EvidenceFile, evidence_path
 
 SEATS = 4
 GRIEFER = SEATS - 1

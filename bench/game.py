@@ -73,7 +73,7 @@ from calibration import BenchRun
 from delayed_links import simulate_delayed
 
 from fairdeal.engine.lie import LieOptions
-from fairdeal.p2p.table.simulate import simulate
+from fairdeal.p2p.table.tools.simulate import simulate
 
 TARGETS = {
     4: {"setup_s": 0.4, "doubt_ms": 50.0, "rss_mb": 150.0},

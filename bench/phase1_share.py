@@ -7,7 +7,7 @@ A scripted player takes the best back on the table (the highest back number; T1:
 number or colour is true of its front), one card at a time, at a human pace: 0.8-1.2 s per
 take-and-place, uniform (seven tenths to take, three to place, as the bots split theirs). Three
 heuristic bots race it as a table's bots do at `--difficulty`: each take and each place waits a
-reaction time drawn from p2p/table/reaction.py, each take picks among the good backs as the
+reaction time drawn from p2p/table/runtime/reaction.py, each take picks among the good backs as the
 bot's spread says (engine/lie/bots/paced.py). Every seat chooses from the table as it is when
 it acts. `--pace S` races the bots of before instead: a take every S seconds, placed at once,
 always the card their self-play rating puts first.
@@ -43,7 +43,7 @@ from fairdeal.engine import OracleDriver
 from fairdeal.engine.bots import DEFAULT_DIFFICULTY, DIFFICULTIES, make_bot
 from fairdeal.engine.lie import Claim, LieOptions, Phase, Place, Side, view_for
 from fairdeal.engine.lie.cards import BACK_OF
-from fairdeal.p2p.table.reaction import reactions
+from fairdeal.p2p.table.runtime.reaction import reactions
 
 SEATS = 4
 PLAYER = 0

@@ -31,8 +31,8 @@ from pathlib import Path
 
 from calibration import calibrate, calibration_line, load_warning
 
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.replay import load_replay
+from fairdeal.p2p.table.tools.audit import audit_transcript
+from fairdeal.p2p.table.tools.replay import load_replay
 from fairdeal.ui.games.larry.replay import LarryReplayScreen
 from fairdeal.ui.games.lie.replay import LieReplayScreen
 from fairdeal.ui.replay_app import ReplayApp

@@ -28,7 +28,7 @@ from pathlib import Path
 from calibration import BenchRun
 from replay import record_game
 
-from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.tools.audit import audit_transcript
 from fairdeal.ui.report.write import write_report
 
 TARGET_RATIO = 2.0

@@ -27,7 +27,7 @@ from typing import Any
 from calibration import BenchRun
 
 from fairdeal.engine.lie import LieOptions
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.tools.simulate import Simulation
 
 HERE = Path(__file__).resolve().parent
 

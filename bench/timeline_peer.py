@@ -1,4 +1,4 @@
-"""A simulated peer (p2p/table/sim_peer.py) that records when each thing of its table's setup
+"""A simulated peer (p2p/table/tools/sim_peer.py) that records when each thing of its table's setup
 happened, for bench/setup_timeline.py. Not part of the program: it wraps a few methods of the
 peer's own classes (nothing sent or signed changes) and writes what it saw, as JSON, to
 `timeline.json` in the peer's data directory when the process ends.
@@ -78,8 +78,8 @@ def install() -> None:
     from fairdeal.p2p.log.sync import TableSync
     from fairdeal.p2p.log.transcript import Transcript
     from fairdeal.p2p.net.mesh import Mesh
-    from fairdeal.p2p.table.peer import TablePeer
-    from fairdeal.p2p.table.timings import TimingWatch
+    from fairdeal.p2p.table.runtime.peer import TablePeer
+    from fairdeal.p2p.table.runtime.timings import TimingWatch
 
     unsent: list[tuple[int, int]] = []
 
@@ -247,7 +247,7 @@ def install() -> None:
     from fairdeal.p2p.log.tablelog import TableLog
     from fairdeal.p2p.net import framing
     from fairdeal.p2p.net.channel import CipherState, SecureChannel
-    from fairdeal.p2p.table.pump import Pump
+    from fairdeal.p2p.table.runtime.pump import Pump
 
     def account(owner: Any, name: str, label: str) -> None:
         original = getattr(owner, name)
@@ -291,7 +291,7 @@ def install() -> None:
 
 def main() -> int:
     argv = sys.argv[1:]
-    if argv[:2] == ["-m", "fairdeal.p2p.table.sim_peer"]:
+    if argv[:2] == ["-m", "fairdeal.p2p.table.tools.sim_peer"]:
         argv = argv[2:]
     data = Path(argv[argv.index("--data") + 1])
     switch = os.environ.get("TIMELINE_SWITCH_INTERVAL")  # seconds: the GIL's, to compare

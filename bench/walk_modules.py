@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import FixedFinder

@@ -13,7 +13,8 @@ from typing import Any, Protocol, TypeAlias, TypeVar
 
 # How hard the bots at a table are to race (where seats act at once): how far each strays from the
 # move it rates best, so bots do not all reach for the same card, by the game's bots (`play_at`),
-# and how fast it reacts (fairdeal.p2p.table.reaction). "normal" races like a practised person.
+# and how fast it reacts (fairdeal.p2p.table.runtime.reaction).
+# "normal" races like a practised person.
 DIFFICULTIES = ("easy", "normal", "hard")
 DEFAULT_DIFFICULTY = "normal"
 

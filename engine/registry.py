@@ -5,7 +5,7 @@ finds its part through its own entry-point group, so a game can ship as a distri
 (docs/architecture.md). The groups:
 
 - `fairdeal.games`: the engine's `Game` record (fairdeal.engine.game);
-- `fairdeal.tables`: the networked table's part of the game (fairdeal.p2p.table.games);
+- `fairdeal.tables`: the networked table's part of the game (fairdeal.p2p.table.core.games);
 - `fairdeal.screens`: the app's part of the game (fairdeal.ui.games).
 
 An entry point's name is the game's name ("larry" in `fairdeal play --game larry`).

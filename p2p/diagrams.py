@@ -1,6 +1,6 @@
 """The state machines' diagrams, drawn from their transition tables.
 
-The fair-deck request server (p2p/table/requests.py) and the lobby's host and guest machines
+The fair-deck request server (p2p/table/core/requests.py) and the lobby's host and guest machines
 (p2p/lobby/phases.py) are each a transition table. `python -m fairdeal.p2p.diagrams` writes
 docs/state-machines/<machine>.md (a mermaid stateDiagram) for every machine in `MACHINES`;
 `--check` only reports the ones that differ (tests/p2p/test_state_diagrams.py runs it, so a
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from fairdeal.p2p.lobby import phases
-from fairdeal.p2p.table import requests
+from fairdeal.p2p.table.core import requests
 
 StateT = TypeVar("StateT", bound=Enum)
 EventT = TypeVar("EventT", bound=Enum)
@@ -40,7 +40,7 @@ MACHINES: tuple[Machine[Any, Any], ...] = (
         "request-server",
         "The fair-deck request server",
         "How a table serves the engine's requests (engine/requests.py) with the fair deck: "
-        "p2p/table/requests.py, `TRANSITIONS`. A self-loop is an envelope the state takes "
+        "p2p/table/core/requests.py, `TRANSITIONS`. A self-loop is an envelope the state takes "
         "while it waits for more (protocol.md 10.3-10.10).",
         requests.TRANSITIONS,
         requests.ServiceState.IDLE,

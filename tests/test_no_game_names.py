@@ -136,7 +136,8 @@ def test_no_module_outside_a_games_folders_names_a_game() -> None:
     if found:
         pytest.fail(
             f"{len(found)} tokens in {len(by_file)} modules outside the games' folders name a "
-            "game (ask the registries instead: fairdeal.engine.games, fairdeal.p2p.table.games)"
+            "game (ask the registries instead: fairdeal.engine.games, "
+            "fairdeal.p2p.table.core.games)"
             f":\n{summary}\n" + "\n".join(found),
             pytrace=False,
         )

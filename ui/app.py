@@ -21,7 +21,7 @@ from textual.worker import WorkerFailed
 from fairdeal.engine.games import default_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
-from fairdeal.p2p.table.api import TableSession
+from fairdeal.p2p.table.core.api import TableSession
 from fairdeal.ui.messages import (
     ConnectRequested,
     JoinRequested,

@@ -1,5 +1,5 @@
 """How a proof's outcome is shown, written once for both games' screens (what several cards'
-proofs amount to is p2p/table/api.py's `combined_proof`).
+proofs amount to is p2p/table/core/api.py's `combined_proof`).
 
 Larry's doubt view names each pile card's proof in words; The Lie marks each played
 combination, each arriving front and each prize with the short mark. A local table has nothing
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from fairdeal.p2p.table.api import ProofStatus
+from fairdeal.p2p.table.core.api import ProofStatus
 
 PROOF_MARKS = {
     ProofStatus.VERIFIED: ("✓ proved", "green"),

@@ -7,7 +7,7 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from fairdeal.p2p.table.replay import Replay
+from fairdeal.p2p.table.tools.replay import Replay
 from fairdeal.ui.screen_game import app_styles
 from fairdeal.ui.screens.replay import replay_screen
 

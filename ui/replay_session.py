@@ -1,6 +1,6 @@
 """A replay as a `TableSession`: the table screens show it as they show a table being played.
 
-The session stands at one frame of a `Replay` (p2p.table.replay). Its events are those the
+The session stands at one frame of a `Replay` (p2p.table.tools.replay). Its events are those the
 owner's session emitted up to that frame: the frames before it between `ReplayStarted` and
 `ReplayDone` (the screens log them and open no view for them, as for a resumed seat), then the
 frame itself (its doubt view, scores or fault open as they did). `advance` moves on by adding the
@@ -16,14 +16,14 @@ from typing import Any
 
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.games import get_game
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     EventHistory,
     ReplayDone,
     ReplayStarted,
     SeatInfo,
     TableEvent,
 )
-from fairdeal.p2p.table.replay import Replay
+from fairdeal.p2p.table.tools.replay import Replay
 
 
 class ReplaySession:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     CardsVerified,
     DoubtVerification,
     FaultDetected,
@@ -20,7 +20,7 @@ from fairdeal.p2p.table.api import (
     StateChanged,
     TableEvent,
 )
-from fairdeal.p2p.table.replay import Frame, Replay
+from fairdeal.p2p.table.tools.replay import Frame, Replay
 from fairdeal.ui.screen_game import screen_game
 from fairdeal.ui.screens.replay import bar_text
 

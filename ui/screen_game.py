@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
     from textual.widget import Widget
 
-    from fairdeal.p2p.table.api import TableSession
+    from fairdeal.p2p.table.core.api import TableSession
     from fairdeal.ui.game_options import NumberOption
     from fairdeal.ui.replay_session import ReplaySession
     from fairdeal.ui.report.part import ReportPart

@@ -2,10 +2,11 @@
 
 A table of one human and bots is a `LocalTable`; a table with other people on it, joining a table
 found on the network, or connecting to HOST:PORT needs the networked table driver
-(p2p/table/session.py).
+(p2p/table/runtime/session.py).
 A build without that driver raises `NetworkedPlayUnavailable` there, with a message the UI shows.
 
-The hook for the networked driver: a module `p2p.table.session` (NETWORKED_DRIVER_MODULE) with
+The hook for the networked driver: a module `p2p.table.runtime.session`
+(NETWORKED_DRIVER_MODULE) with
 
     host_table(*, seats: int, bots: int, options: <the game's engine options>, name: str,
                bot_kind: str, bot_delay: float, claim_pace: float, difficulty: str | None)
@@ -26,13 +27,15 @@ from dataclasses import dataclass, field, replace
 from fairdeal.engine.bots import DEFAULT_DIFFICULTY, DIFFICULTIES
 from fairdeal.engine.games import default_game, game_names
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
-from fairdeal.p2p.table.api import TableSession
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import TableSession
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.game_options import game_options, seats_problem
 
-NETWORKED_DRIVER_MODULE = "fairdeal.p2p.table.session"  # the networked TableSession lives here
+NETWORKED_DRIVER_MODULE = (
+    "fairdeal.p2p.table.runtime.session"  # the networked TableSession lives here
+)
 BOT_KINDS = ("heuristic", "random")
-UNAVAILABLE = "this build has no networked table driver (fairdeal.p2p.table.session)"
+UNAVAILABLE = "this build has no networked table driver (fairdeal.p2p.table.runtime.session)"
 
 
 class NetworkedPlayUnavailable(RuntimeError):
@@ -56,7 +59,8 @@ class TableSpec:
     bot_kind: str = "heuristic"  # or a comma list, one kind per bot seat in order
     bot_delay: float = 0.6
     # Where seats race: how hard the bots are (their choices and human-like reaction times,
-    # p2p/table/reaction.py), unless a fixed `claim_pace` (seconds; 0: flat out) replaces it.
+    # p2p/table/runtime/reaction.py), unless a fixed `claim_pace` (seconds; 0: flat out)
+    # replaces it.
     difficulty: str = DEFAULT_DIFFICULTY
     claim_pace: float | None = None
     name: str = "You"

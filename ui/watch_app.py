@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fairdeal.p2p.table.watch import WatchClient
+from fairdeal.p2p.table.tools.watch import WatchClient
 from fairdeal.ui.replay_app import ViewerApp
 from fairdeal.ui.watching import watch_in_app
 

@@ -1,13 +1,13 @@
 """Watching a table in the app: the replay's screen over a watcher's growing log, following the
 end (`fairdeal watch HOST:PORT`, `w` in the lobby). The watcher checks every signature and proof
-itself (p2p.table.watch); a fault stops it and is shown alone; a seat that goes away is said, and
-watching goes on through another seat."""
+itself (p2p.table.tools.watch); a fault stops it and is shown alone; a seat that goes away is said,
+and watching goes on through another seat."""
 
 from __future__ import annotations
 
 from textual.app import App
 
-from fairdeal.p2p.table.watch import WatchClient, WatchRefused, why_not
+from fairdeal.p2p.table.tools.watch import WatchClient, WatchRefused, why_not
 from fairdeal.ui.screens.replay import ReplayControls, replay_screen
 
 

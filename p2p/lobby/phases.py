@@ -1,7 +1,7 @@
 """The lobby's phases and what moves them: one transition table for the host, one for a guest.
 
-Like h11's `_state.py` (and the fair-deck request server, p2p/table/requests.py), each machine is
-its table: a mapping (phase, event) -> next phase, and nothing else moves it. An event with no
+Like h11's `_state.py` (and the fair-deck request server, p2p/table/core/requests.py), each machine
+is its table: a mapping (phase, event) -> next phase, and nothing else moves it. An event with no
 entry for the current phase is refused by the lobby (p2p/lobby/machines.py) with its own error
 and changes nothing. A message is its event by kind (`host_event_of`, `guest_event_of`: a
 `SetReady` by whether it says ready); the lobby's code decides when the other events happen (the

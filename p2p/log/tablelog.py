@@ -7,7 +7,7 @@ Envelopes may arrive in any order, from the author or relayed by anyone. The log
 * suppresses duplicates and detects equivocation (two different envelopes signed for one seat
   and sequence number), keeping both as evidence: the first pair of each seat only, one fault;
 * buffers envelopes that arrive early and applies them when the ordering policy reaches them;
-  with `limits` (the table's, p2p/table/sizes.py) it refuses an envelope larger than its kind
+  with `limits` (the table's, p2p/table/core/sizes.py) it refuses an envelope larger than its kind
   ever is, and one that would take its seat's envelopes held ahead past the seat's budget.
 
 The order is the game's to decide, and the log is told it when it is made: either the game's
@@ -79,7 +79,7 @@ class Limits(Protocol):
 @runtime_checkable
 class Rules(Protocol):
     """The game's rules as the log is told them: whose envelope comes next, and what applying
-    one does (raise `Rejected` to refuse it). A table driver (p2p/table/driver.py) is one."""
+    one does (raise `Rejected` to refuse it). A table driver (p2p/table/core/driver.py) is one."""
 
     def expected_seat(self) -> int | None: ...
 

@@ -1,8 +1,8 @@
 """bench/game.py turns `simulate` summaries into figures for any table size and any game.
 
-`simulate` is replaced by canned summaries of the shape p2p/table/simulate.py returns, so these
-tests check the bench's bookkeeping (sizes without targets, a game without a doubt, the load it
-reports) without running peers; bench/README.md has the real runs.
+`simulate` is replaced by canned summaries of the shape p2p/table/tools/simulate.py returns, so
+these tests check the bench's bookkeeping (sizes without targets, a game without a doubt, the load
+it reports) without running peers; bench/README.md has the real runs.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-PEER = 'process 7:"python -m fairdeal.p2p.table.sim_peer"'
-MAIN = "<module> (p2p/table/sim_peer.py:34);apply (p2p/table/driver.py:210)"
+PEER = 'process 7:"python -m fairdeal.p2p.table.tools.sim_peer"'
+MAIN = "<module> (p2p/table/tools/sim_peer.py:34);apply (p2p/table/core/driver.py:210)"
 
 
 def test_samples_are_grouped_by_their_innermost_frame(
@@ -37,5 +37,5 @@ def test_samples_are_grouped_by_their_innermost_frame(
         "fairdeal p2p/table (Python)": 10.0,
     }
     inclusive = dict(summary["inclusive_percent"])
-    assert inclusive["apply (p2p/table/driver.py)"] == 100.0
+    assert inclusive["apply (p2p/table/core/driver.py)"] == 100.0
     assert dict(summary["self_percent"])["Transcript._flush (p2p/log/transcript.py)"] == 30.0

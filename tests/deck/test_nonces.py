@@ -22,7 +22,7 @@ from fairdeal.p2p.deck.keys import SecretKey, joint_key
 from fairdeal.p2p.deck.masking import MaskedCard
 from fairdeal.p2p.deck.shares import DecryptionShare, make_share
 from fairdeal.p2p.deck.shuffle import shuffle_and_prove
-from fairdeal.p2p.table.randomness import SeededRandom
+from fairdeal.p2p.table.runtime.randomness import SeededRandom
 
 from .conftest import TABLE_ID, seeded
 

@@ -1,6 +1,6 @@
 """A doubt says who played each pile card (L9): DoubtResolved.played_by, parallel to its cards,
-so the tables that prove a doubt (p2p/games/larry/table.py, p2p/table/local.py) need not keep
-the pile's seats themselves."""
+so the tables that prove a doubt (p2p/games/larry/table.py, p2p/table/runtime/local.py) need not
+keep the pile's seats themselves."""
 
 from __future__ import annotations
 

@@ -24,9 +24,9 @@ from fairdeal.p2p.deck.messages import COIN_REVEAL, FORWARD, SHARES, SHUFFLE
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
-from fairdeal.p2p.table.driver import DECK, Private, Publish
-from fairdeal.p2p.table.forwards import SignedForward
-from fairdeal.p2p.table.giveaways import GiveAways
+from fairdeal.p2p.table.core.driver import DECK, Private, Publish
+from fairdeal.p2p.table.core.forwards import SignedForward
+from fairdeal.p2p.table.core.giveaways import GiveAways
 
 
 class WrongShareTable(LarryTable):

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.tools.audit import audit_many
 from tests.p2p.netns import VirtualLan
 
 ROOT = Path(__file__).resolve().parents[2]

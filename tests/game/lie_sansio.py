@@ -24,8 +24,8 @@ from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
-from fairdeal.p2p.table.driver import Private, Publish
-from fairdeal.p2p.table.randomness import SeededRandom
+from fairdeal.p2p.table.core.driver import Private, Publish
+from fairdeal.p2p.table.runtime.randomness import SeededRandom
 
 Tamper = Callable[[int, Publish | Private], Publish | Private | None]
 # (seat, table) -> the claim to make now, or None to make none this step

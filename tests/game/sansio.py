@@ -15,9 +15,9 @@ from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.games.larry.table import ACT, LarryTable
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.tablelog import Roster, TableLog
-from fairdeal.p2p.table.driver import Private, Publish
-from fairdeal.p2p.table.forwards import SignedForward, sign_forward
-from fairdeal.p2p.table.randomness import SeededRandom
+from fairdeal.p2p.table.core.driver import Private, Publish
+from fairdeal.p2p.table.core.forwards import SignedForward, sign_forward
+from fairdeal.p2p.table.runtime.randomness import SeededRandom
 
 Policy = Callable[[int, LarryTable], Action]
 Tamper = Callable[[int, Publish | Private], Publish | Private]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from fairdeal.p2p.table.audit import AuditReport, audit_many
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.tools.audit import AuditReport, audit_many
+from fairdeal.p2p.table.tools.simulate import Simulation
 
 
 @contextlib.contextmanager

@@ -20,10 +20,10 @@ from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.driver import TableDriver
-from fairdeal.p2p.table.games import table_class_for
-from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.reaction import Reactions
+from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.core.games import table_class_for
+from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.reaction import Reactions
 
 MakeTable = type[TableDriver]
 

@@ -11,7 +11,7 @@ import msgpack
 import pytest
 
 from fairdeal.p2p.log.envelope import sign_envelope
-from fairdeal.p2p.table.audit import audit_many, audit_transcript
+from fairdeal.p2p.table.tools.audit import audit_many, audit_transcript
 from fairdeal.ui.cli import main
 
 from .records import (

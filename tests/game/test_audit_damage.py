@@ -17,8 +17,8 @@ import msgpack
 import pytest
 
 from fairdeal.p2p.log.records import MAX_RECORD_SIZE, MAX_TRANSCRIPT_SIZE
-from fairdeal.p2p.table.audit import AuditReport, audit_transcript
-from fairdeal.p2p.table.peer import evidence_path
+from fairdeal.p2p.table.runtime.peer import evidence_path
+from fairdeal.p2p.table.tools.audit import AuditReport, audit_transcript
 from fairdeal.ui.cli import main
 
 from .cheaters import OverLimitBot

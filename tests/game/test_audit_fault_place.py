@@ -14,7 +14,7 @@ import pytest
 
 from fairdeal.engine.lie import Claim, LieOptions
 from fairdeal.p2p.games.lie.table import STEP, LieTable
-from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.tools.audit import audit_transcript
 
 from .records import applied_indices, read_records
 from .support import open_table, play_to_end

@@ -14,8 +14,8 @@ import pytest
 from fairdeal.engine.larry.codec import to_data
 from fairdeal.engine.larry.options import LarryOptions
 from fairdeal.p2p.games.larry.table import LarryTable
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.tools.audit import audit_transcript
 
 from .test_join_terms import _played
 

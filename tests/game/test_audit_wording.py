@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.engine.lie import LieOptions
-from fairdeal.p2p.table.audit import audit_many, audit_transcript
+from fairdeal.p2p.table.tools.audit import audit_many, audit_transcript
 from fairdeal.ui.cli import main
 
 from .records import applied_indices, read_records, seat_of, write_records

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from fairdeal.engine.larry import legal_actions
-from fairdeal.p2p.table.api import FaultDetected
-from fairdeal.p2p.table.peer import TablePeer
+from fairdeal.p2p.table.core.api import FaultDetected
+from fairdeal.p2p.table.runtime.peer import TablePeer
 
 from .support import LocalTable, open_table, play_to_end
 
@@ -158,13 +158,13 @@ def test_a_negative_delay_is_refused(tmp_path: Path) -> None:
 
 
 async def test_a_racing_bot_waits_human_reaction_times_shorter_to_place(tmp_path: Path) -> None:
-    """The Lie's Phase 1 with reaction times (p2p/table/reaction.py): every wait of a bot is a
-    draw, none a fixed pace; a placement's wait comes from the quicker follow-up distribution.
+    """The Lie's Phase 1 with reaction times (p2p/table/runtime/reaction.py): every wait of a bot is
+    a draw, none a fixed pace; a placement's wait comes from the quicker follow-up distribution.
     The waits are recorded and skipped (no wall clock)."""
     import statistics
 
     from fairdeal.engine.lie import LieOptions
-    from fairdeal.p2p.table.reaction import FLOOR, NORMAL
+    from fairdeal.p2p.table.runtime.reaction import FLOOR, NORMAL
 
     waited: list[float] = []
 

@@ -1,5 +1,5 @@
 """A bot whose move its own table refuses says so in one line and waits for the table to move
-on: no traceback, no stop (p2p/table/pump.py). Headless hosts and `fairdeal bot` log it."""
+on: no traceback, no stop (p2p/table/runtime/pump.py). Headless hosts and `fairdeal bot` log it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.games.lie.table import LieTable
-from fairdeal.p2p.table.api import Notice
+from fairdeal.p2p.table.core.api import Notice
 
 from .support import open_table, play_to_end
 

@@ -14,9 +14,9 @@ from fairdeal.p2p.canonical import pack_canonical, unpack_canonical
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.games.larry.table import ACT
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.api import FaultDetected
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.peer import TablePeer, evidence_path
+from fairdeal.p2p.table.core.api import FaultDetected
+from fairdeal.p2p.table.runtime.peer import TablePeer, evidence_path
+from fairdeal.p2p.table.tools.audit import audit_transcript
 
 from .cheaters import (
     FakeNumberBot,

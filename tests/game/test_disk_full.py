@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from fairdeal.p2p.log.transcript import TranscriptWriteError, torn_tail_path
-from fairdeal.p2p.table.api import Notice
-from fairdeal.p2p.table.audit import audit_many, audit_transcript
+from fairdeal.p2p.table.core.api import Notice
+from fairdeal.p2p.table.tools.audit import audit_many, audit_transcript
 
 from .support import open_table, rejoin_seat
 

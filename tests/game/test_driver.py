@@ -10,8 +10,8 @@ from fairdeal.engine.larry import Action, CardKind, LarryOptions, PlayFaceUp, bu
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.games.larry.table import JOIN, LarryTable
-from fairdeal.p2p.table.api import DoubtVerification, StateChanged
-from fairdeal.p2p.table.driver import DECK, Private, Publish
+from fairdeal.p2p.table.core.api import DoubtVerification, StateChanged
+from fairdeal.p2p.table.core.driver import DECK, Private, Publish
 
 from .sansio import Policy, SansIOTable
 

@@ -10,7 +10,7 @@ from fairdeal.engine.larry import LarryOptions
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.games.larry.table import LarryTable
-from fairdeal.p2p.table.api import DoubtVerification, StateChanged
+from fairdeal.p2p.table.core.api import DoubtVerification, StateChanged
 
 from .sansio import SansIOTable
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck.messages import FORWARD
 from fairdeal.p2p.identity import Identity, verify_signature
-from fairdeal.p2p.table.forwards import (
+from fairdeal.p2p.table.core.forwards import (
     SignedForward,
     forward_context,
     forward_statement,

@@ -21,12 +21,12 @@ from fairdeal.engine.larry.events import CardGiven
 from fairdeal.p2p.deck import DeckFault, DeckSession
 from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.identity import Identity
-from fairdeal.p2p.table.api import StateChanged
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.forwards import ForwardError, SignedForward, sign_forward
-from fairdeal.p2p.table.giveaways import GiveAways
-from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.randomness import SeededRandom
+from fairdeal.p2p.table.core.api import StateChanged
+from fairdeal.p2p.table.core.forwards import ForwardError, SignedForward, sign_forward
+from fairdeal.p2p.table.core.giveaways import GiveAways
+from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.randomness import SeededRandom
+from fairdeal.p2p.table.tools.audit import audit_transcript
 
 from .cheaters import (
     BadForwardTable,

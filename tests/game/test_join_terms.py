@@ -15,8 +15,8 @@ from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.games.larry.table import LarryTable
 from fairdeal.p2p.games.lie.table import LieTable
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.driver import TableDriver
+from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.tools.audit import audit_transcript
 from tests.game.lie_sansio import LieSansIO, quick_options
 from tests.game.test_lie_table import write_transcript
 

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.api import Notice, SeatLeft, SeatReturned
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.left_file import ended_marker, left_path
-from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.rejoin import leaving_state, unfinished_table
+from fairdeal.p2p.table.core.api import Notice, SeatLeft, SeatReturned
+from fairdeal.p2p.table.runtime.left_file import ended_marker, left_path
+from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.rejoin import leaving_state, unfinished_table
+from fairdeal.p2p.table.tools.audit import audit_transcript
 from fairdeal.ui.screens.presence import left_notice
 
 from .support import LocalTable, identity, make_peer, open_table, sign_roster
@@ -83,7 +83,7 @@ async def test_an_ended_table_is_not_taken_back_by_host_and_resume_says_why(
     )
     assert "seat 1 left this table (peer1 left the table)" in said
     # `fairdeal resume` says so in the app's table log, not on a stderr the app covers.
-    from fairdeal.p2p.table.session import current_settings, use_settings
+    from fairdeal.p2p.table.runtime.session import current_settings, use_settings
     from fairdeal.ui.cli import build_parser
     from fairdeal.ui.commands import resume as resume_command
 
@@ -154,8 +154,8 @@ def test_the_left_notice_does_not_repeat_itself() -> None:
 
 def test_an_unreadable_or_forged_left_file_changes_nothing(tmp_path: Path) -> None:
     from fairdeal.p2p.log.tablelog import Roster
-    from fairdeal.p2p.table.leaving import sign_left
-    from fairdeal.p2p.table.left_file import append_left, read_left
+    from fairdeal.p2p.table.core.leaving import sign_left
+    from fairdeal.p2p.table.runtime.left_file import append_left, read_left
 
     roster = Roster(b"t" * 16, (identity(0).key, identity(1).key))
     transcript = tmp_path / "t.transcript"

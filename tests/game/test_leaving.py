@@ -15,11 +15,11 @@ from fairdeal.engine.larry import legal_actions
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE
-from fairdeal.p2p.table.api import SeatLeft, TableEnded
-from fairdeal.p2p.table.departures import Departures
-from fairdeal.p2p.table.leaving import LEFT_DOMAIN, parse_left, sign_left
-from fairdeal.p2p.table.left_file import MAX_KEPT_PER_SEAT, read_left
-from fairdeal.p2p.table.peer import TablePeer, left_path
+from fairdeal.p2p.table.core.api import SeatLeft, TableEnded
+from fairdeal.p2p.table.core.leaving import LEFT_DOMAIN, parse_left, sign_left
+from fairdeal.p2p.table.runtime.departures import Departures
+from fairdeal.p2p.table.runtime.left_file import MAX_KEPT_PER_SEAT, read_left
+from fairdeal.p2p.table.runtime.peer import TablePeer, left_path
 
 from .support import identity, open_table
 

@@ -15,8 +15,8 @@ from tests.game.lie_sansio import LieSansIO, quick_options
 
 
 class BotsAsThePumpAsks(LieSansIO):
-    """Each seat's bot chooses whenever its table lets the seat choose, as p2p/table/pump.py does
-    (in Phase 1 too), and every choice must be accepted."""
+    """Each seat's bot chooses whenever its table lets the seat choose, as p2p/table/runtime/pump.py
+    does (in Phase 1 too), and every choice must be accepted."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

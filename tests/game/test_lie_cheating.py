@@ -17,7 +17,7 @@ from fairdeal.engine.lie.errors import MixedColours, NotGreater
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.games.lie.table import ACT, STEP, LieTable
 from fairdeal.p2p.log.envelope import sign_envelope
-from fairdeal.p2p.table.driver import DECK, Private, Publish
+from fairdeal.p2p.table.core.driver import DECK, Private, Publish
 from tests.game.lie_sansio import LieSansIO, quick_options
 
 CHEATER = 1

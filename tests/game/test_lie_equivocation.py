@@ -13,8 +13,8 @@ from fairdeal.engine.lie import LieOptions
 from fairdeal.engine.lie.codec import to_data
 from fairdeal.engine.lie.legal import legal_actions
 from fairdeal.p2p.games.lie.table import ACT, LieTable
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.peer import evidence_path
+from fairdeal.p2p.table.runtime.peer import evidence_path
+from fairdeal.p2p.table.tools.audit import audit_transcript
 
 from .support import open_table
 

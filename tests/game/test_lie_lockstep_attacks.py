@@ -30,7 +30,7 @@ from fairdeal.p2p.canonical import NotCanonical
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.log.envelope import MAX_SEQ, sign_envelope
-from fairdeal.p2p.table.driver import Private, Publish
+from fairdeal.p2p.table.core.driver import Private, Publish
 from tests.game.lie_sansio import LieSansIO, greedy_claims, quick_options
 
 CHEATER = 1

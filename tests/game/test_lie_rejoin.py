@@ -1,6 +1,7 @@
 """A peer of The Lie SIGKILLed during Phase 1 (claims in flight, T3) or during a
 trick (T5) restarts from its transcript and secrets; the game completes and every transcript
-audits and agrees. Real processes over loopback (p2p.table.simulate), small hands, one round."""
+audits and agrees. Real processes over loopback (p2p.table.tools.simulate), small hands,
+one round."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.log.transcript import load_transcript
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.tools.simulate import Simulation
 
 from .simulations import assert_transcripts_audit, leftovers_killed
 

@@ -15,8 +15,8 @@ from fairdeal.engine.lie import Claim, Phase
 from fairdeal.engine.requests import Deal
 from fairdeal.p2p.games.lie.races import done_rank, rank, tie_winner
 from fairdeal.p2p.games.lie.table import STEP, LieTable
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.outbox import Private, Publish
+from fairdeal.p2p.table.core.outbox import Private, Publish
+from fairdeal.p2p.table.tools.audit import audit_transcript
 from tests.game.lie_sansio import LieSansIO, quick_options
 from tests.game.test_lie_lockstep_attacks import late_step_envelope, quiet
 from tests.game.test_lie_table import write_transcript

@@ -27,9 +27,9 @@ from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import TableLog
 from fairdeal.p2p.log.transcript import Transcript, load_transcript
-from fairdeal.p2p.table.api import StateChanged
-from fairdeal.p2p.table.audit import audit_many, audit_transcript
-from fairdeal.p2p.table.games import table_class, table_class_for
+from fairdeal.p2p.table.core.api import StateChanged
+from fairdeal.p2p.table.core.games import table_class, table_class_for
+from fairdeal.p2p.table.tools.audit import audit_many, audit_transcript
 from tests.game.lie_sansio import LieSansIO, quick_options
 from tests.game.records import read_records, resigned, write_records
 
@@ -597,10 +597,10 @@ def test_the_prizes_are_shown_before_the_game_over_as_at_a_local_table(
     three_rounds: LieSansIO,
 ) -> None:
     """A networked table reports the fronts an engine step opened before the state that step
-    made, as a local table does (p2p/table/local.py): the prizes turned over (T10) come before
-    the "Game over" the narrator writes from the final state."""
+    made, as a local table does (p2p/table/runtime/local.py): the prizes turned over (T10) come
+    before the "Game over" the narrator writes from the final state."""
     from fairdeal.engine.lie.events import GameOver
-    from fairdeal.p2p.table.api import CardsVerified, StateChanged
+    from fairdeal.p2p.table.core.api import CardsVerified, StateChanged
 
     events = three_rounds.tables[0].events
     over = next(

@@ -15,7 +15,7 @@ import pytest
 from fairdeal.engine.larry import PlayFaceDown, legal_actions
 from fairdeal.engine.larry.codec import to_data
 from fairdeal.p2p.games.larry.table import ACT
-from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.tools.audit import audit_many
 
 from .support import open_table, restart_seat
 from .test_lost_records import records

@@ -11,7 +11,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.tools.audit import audit_many
 
 from .support import open_table, rejoin_seat
 

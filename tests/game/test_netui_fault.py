@@ -13,10 +13,10 @@ from textual.widgets import Select, Static
 from fairdeal.engine.bots import make_bot
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.transcript import SecretStore
-from fairdeal.p2p.table.api import FaultDetected
-from fairdeal.p2p.table.gather import join_lobby
-from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.session import NetworkedTable
+from fairdeal.p2p.table.core.api import FaultDetected
+from fairdeal.p2p.table.runtime.gather import join_lobby
+from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.session import NetworkedTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.player import Player

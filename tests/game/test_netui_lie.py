@@ -23,11 +23,11 @@ from fairdeal.engine.lie.events import Played
 from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.transcript import SecretStore
-from fairdeal.p2p.table.api import FaultDetected, ProofStatus, StateChanged
-from fairdeal.p2p.table.audit import audit_many
-from fairdeal.p2p.table.gather import join_lobby
-from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.session import NetworkedTable
+from fairdeal.p2p.table.core.api import FaultDetected, ProofStatus, StateChanged
+from fairdeal.p2p.table.runtime.gather import join_lobby
+from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.session import NetworkedTable
+from fairdeal.p2p.table.tools.audit import audit_many
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.lie.scores import LieScoresScreen
 from fairdeal.ui.games.lie.screen import LieTableScreen
@@ -206,8 +206,8 @@ async def test_netui_joining_a_lie_table_by_address_opens_the_lie_screen(tmp_pat
     import asyncio
 
     from fairdeal.engine.lie import LieOptions
-    from fairdeal.p2p.table.gather import open_lobby
-    from fairdeal.p2p.table.headless import play_headless
+    from fairdeal.p2p.table.runtime.gather import open_lobby
+    from fairdeal.p2p.table.tools.headless import play_headless
     from fairdeal.ui.screens.joining import JoiningScreen
 
     host_id = load_or_create_identity(tmp_path / "host", "Hal")

@@ -1,4 +1,5 @@
-"""p2p.table.session without a screen: gathering, failing to gather, leaving before the start."""
+"""p2p.table.runtime.session without a screen: gathering, failing to gather, leaving before the
+start."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions
-from fairdeal.p2p.table.api import Notice
-from fairdeal.p2p.table.session import _bot_kinds, host_table, join_table
+from fairdeal.p2p.table.core.api import Notice
+from fairdeal.p2p.table.runtime.session import _bot_kinds, host_table, join_table
 
 from .loopback import loopback_settings, short_host
 
@@ -39,7 +40,8 @@ async def test_a_join_nobody_answers_ends_the_session_with_the_reason(tmp_path: 
 
 
 async def test_leaving_a_table_before_it_starts_stops_listening(tmp_path: Path) -> None:
-    """Nobody may sit at a lobby whose host has left (fairdeal.p2p.table.gather closes its mesh)."""
+    """Nobody may sit at a lobby whose host has left (fairdeal.p2p.table.runtime.gather closes its
+    mesh)."""
     session = short_host(tmp_path, seats=3, bots=1)
     assert [seat.name for seat in session.seats] == ["Tess", "(open seat)", "(open seat)"]
     await session.start()
@@ -82,7 +84,7 @@ async def test_the_local_bot_peers_are_given_the_tables_bot_delay(
 ) -> None:
     """The app's bot delay reaches the bot peers a hosted table starts (they think as long as
     the bots of a local table)."""
-    import fairdeal.p2p.table.session as table_session
+    import fairdeal.p2p.table.runtime.session as table_session
 
     asked: list[dict[str, object]] = []
     started = asyncio.Event()

@@ -14,8 +14,8 @@ from fairdeal.engine.requests import Reveal
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.games.larry.table import LarryTable
-from fairdeal.p2p.table.driver import DECK, Private, Publish
-from fairdeal.p2p.table.serving import Serving
+from fairdeal.p2p.table.core.driver import DECK, Private, Publish
+from fairdeal.p2p.table.core.serving import Serving
 
 from .sansio import SansIOTable
 from .test_gift_forwards import GIVE_TO, givers

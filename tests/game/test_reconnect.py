@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.tools.simulate import Simulation
 
 from .simulations import assert_transcripts_audit, leftovers_killed
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.tools.audit import audit_many
 
 from .support import identity, open_table, restart_seat
 from .test_lost_records import records

@@ -16,9 +16,9 @@ from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.errors import PeerError
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.audit import audit_many
-from fairdeal.p2p.table.forwards import sign_forward
-from fairdeal.p2p.table.sealed import ForwardRelay, parse_sealed, seal_forward
+from fairdeal.p2p.table.core.forwards import sign_forward
+from fairdeal.p2p.table.core.sealed import ForwardRelay, parse_sealed, seal_forward
+from fairdeal.p2p.table.tools.audit import audit_many
 
 from .cheaters import GiverBot, bogus_forward
 from .support import LocalTable, identity, open_table, play_to_end

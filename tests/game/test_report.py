@@ -14,7 +14,7 @@ import pytest
 
 from fairdeal.engine.lie.options import LieOptions
 from fairdeal.p2p.identity import Identity
-from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.tools.audit import audit_transcript
 from fairdeal.ui.cli import main
 
 from . import browser, support

@@ -31,7 +31,7 @@ from fairdeal.p2p.log.transcript import (
     done_marker,
     load_transcript,
 )
-from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.tools.audit import audit_many
 
 pytestmark = [
     pytest.mark.timeout(300),

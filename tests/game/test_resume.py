@@ -1,6 +1,6 @@
 """`fairdeal resume`: the app's seat of a networked table, gone mid-game without a goodbye,
-restarts from its transcript and secrets (p2p.table.session.resume_table), catches up, and the
-game completes with every transcript verified; and the command's clear errors."""
+restarts from its transcript and secrets (p2p.table.runtime.session.resume_table), catches up, and
+the game completes with every transcript verified; and the command's clear errors."""
 
 from __future__ import annotations
 
@@ -17,17 +17,17 @@ from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import Transcript, load_transcript
-from fairdeal.p2p.table.api import Notice, ReplayDone, ReplayStarted, StateChanged
-from fairdeal.p2p.table.audit import audit_many
-from fairdeal.p2p.table.gather import join_lobby, open_lobby
-from fairdeal.p2p.table.headless import play_headless
-from fairdeal.p2p.table.session import (
+from fairdeal.p2p.table.core.api import Notice, ReplayDone, ReplayStarted, StateChanged
+from fairdeal.p2p.table.runtime.gather import join_lobby, open_lobby
+from fairdeal.p2p.table.runtime.session import (
     NetworkedTable,
     NetworkSettings,
     current_settings,
     join_table,
     use_settings,
 )
+from fairdeal.p2p.table.tools.audit import audit_many
+from fairdeal.p2p.table.tools.headless import play_headless
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.cli import build_parser, main
 from fairdeal.ui.commands import resume as resume_command

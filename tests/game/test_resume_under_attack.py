@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.p2p.log.envelope import Envelope, sign_envelope
-from fairdeal.p2p.table.audit import audit_many
+from fairdeal.p2p.table.tools.audit import audit_many
 
 from .support import LocalTable, identity, open_table, play_to_end, restart_seat
 

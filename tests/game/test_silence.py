@@ -10,8 +10,8 @@ from pathlib import Path
 from fairdeal.engine.bots import make_bot
 from fairdeal.engine.larry import legal_actions
 from fairdeal.p2p.log.envelope import sign_envelope
-from fairdeal.p2p.table.api import SeatStatus
-from fairdeal.p2p.table.peer import TablePeer
+from fairdeal.p2p.table.core.api import SeatStatus
+from fairdeal.p2p.table.runtime.peer import TablePeer
 
 from .cheaters import GiverBot
 from .support import identity, open_table, play_to_end

@@ -1,6 +1,7 @@
-"""The peers a `Simulation` spawns (p2p/table/simulate.py) import fairdeal from this checkout and
-keep the parent's PYTHONPATH after it, so a game installed by a path entry reaches them too; never
-the working directory's; and a peer that dies is reported at once, with its last error line."""
+"""The peers a `Simulation` spawns (p2p/table/tools/simulate.py) import fairdeal from this checkout
+and keep the parent's PYTHONPATH after it, so a game installed by a path entry reaches them too;
+never the working directory's; and a peer that dies is reported at once, with its last
+error line."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.simulate import PeerExited, Simulation, peer_environment
+from fairdeal.p2p.table.tools.simulate import PeerExited, Simulation, peer_environment
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 

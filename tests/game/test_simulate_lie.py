@@ -15,7 +15,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.tools.audit import audit_transcript
 from fairdeal.ui.cli import main
 
 from .records import (

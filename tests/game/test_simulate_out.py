@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.simulate import Simulation, SimulationError
+from fairdeal.p2p.table.tools.simulate import Simulation, SimulationError
 from fairdeal.ui.cli import main
 
 

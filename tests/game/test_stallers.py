@@ -24,9 +24,9 @@ from fairdeal.p2p.games.lie.table import ACT, STEP, LieTable
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 from fairdeal.p2p.log.tablelog import TableLog
-from fairdeal.p2p.table.api import SeatStatus, TableEvent
-from fairdeal.p2p.table.driver import DECK, Private, Publish, TableDriver
-from fairdeal.p2p.table.watchdog import SilenceWatch, held_up_by
+from fairdeal.p2p.table.core.api import SeatStatus, TableEvent
+from fairdeal.p2p.table.core.driver import DECK, Private, Publish, TableDriver
+from fairdeal.p2p.table.runtime.watchdog import SilenceWatch, held_up_by
 
 from .cheaters import WithholdingTable
 from .lie_sansio import LieSansIO, quick_options

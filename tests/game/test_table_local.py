@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fairdeal.p2p.table.api import StateChanged
+from fairdeal.p2p.table.core.api import StateChanged
 
 from .support import open_table, play_to_end
 

@@ -1,8 +1,8 @@
 """The table part: a reused table id never reuses a seat's randomness.
 
 A seat's seed binds its own fresh contribution to the signed roster and its seat
-(p2p.table.randomness), and a table id that already has secrets in the seat's file is refused
-before the seat signs anything: a host that reuses an old id cannot make a guest whose
+(p2p.table.runtime.randomness), and a table id that already has secrets in the seat's file is
+refused before the seat signs anything: a host that reuses an old id cannot make a guest whose
 transcript is gone repeat its key, coin and permutations.
 """
 
@@ -16,15 +16,15 @@ from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.deck.messages import KEY
 from fairdeal.p2p.lobby import machines
 from fairdeal.p2p.log.transcript import SecretStore, load_transcript
-from fairdeal.p2p.table.api import Notice
-from fairdeal.p2p.table.driver import DECK
-from fairdeal.p2p.table.randomness import (
+from fairdeal.p2p.table.core.api import Notice
+from fairdeal.p2p.table.core.driver import DECK
+from fairdeal.p2p.table.runtime.randomness import (
     TableReused,
     check_new_table,
     seat_seed,
     table_secret_name,
 )
-from fairdeal.p2p.table.session import join_table
+from fairdeal.p2p.table.runtime.session import join_table
 
 from .loopback import loopback_settings, short_host
 from .support import identity, make_peer, open_table

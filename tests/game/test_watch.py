@@ -19,10 +19,10 @@ from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.net.channel import open_channel
 from fairdeal.p2p.net.mesh import Mesh
-from fairdeal.p2p.table.api import WatchersChanged
-from fairdeal.p2p.table.audit import LiveAudit, audit_many
-from fairdeal.p2p.table.replay import load_replay
-from fairdeal.p2p.table.watch import MAX_WATCHERS, WatchClient, WatchRefused, seat_share
+from fairdeal.p2p.table.core.api import WatchersChanged
+from fairdeal.p2p.table.tools.audit import LiveAudit, audit_many
+from fairdeal.p2p.table.tools.replay import load_replay
+from fairdeal.p2p.table.tools.watch import MAX_WATCHERS, WatchClient, WatchRefused, seat_share
 
 from .support import LocalTable, open_table, play_to_end
 
@@ -366,7 +366,7 @@ def test_a_watcher_follows_the_lie_and_agrees_with_the_players(tmp_path: Path) -
 
 def test_w_in_the_lobby_watches_the_chosen_table(tmp_path: Path) -> None:
     from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-    from fairdeal.p2p.table.session import NetworkSettings, use_settings
+    from fairdeal.p2p.table.runtime.session import NetworkSettings, use_settings
     from fairdeal.ui.app import FairdealApp
     from fairdeal.ui.games.larry.replay import LarryReplayScreen
     from fairdeal.ui.player import Player

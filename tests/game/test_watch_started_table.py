@@ -13,9 +13,9 @@ from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.discovery import LOOPBACK, TableBrowser, open_zeroconf
 from fairdeal.p2p.log.transcript import SecretStore
-from fairdeal.p2p.table.gather import _not_found, join_lobby, open_lobby
-from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.watch import WatchClient
+from fairdeal.p2p.table.runtime.gather import _not_found, join_lobby, open_lobby
+from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.tools.watch import WatchClient
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 WAIT_S = 15.0

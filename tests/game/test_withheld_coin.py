@@ -19,10 +19,10 @@ import pytest
 from fairdeal.engine import IllegalAction
 from fairdeal.p2p.log.envelope import decode_envelope
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE, encode_frame, pack_message
-from fairdeal.p2p.table.api import FaultDetected, SeatStatus, TableEvent
-from fairdeal.p2p.table.audit import audit_transcript
-from fairdeal.p2p.table.peer import TablePeer, evidence_path
-from fairdeal.p2p.table.withheld import WITHHELD_KIND
+from fairdeal.p2p.table.core.api import FaultDetected, SeatStatus, TableEvent
+from fairdeal.p2p.table.core.withheld import WITHHELD_KIND
+from fairdeal.p2p.table.runtime.peer import TablePeer, evidence_path
+from fairdeal.p2p.table.tools.audit import audit_transcript
 
 from .cheaters import WithholdingTable
 from .support import open_table

@@ -1,4 +1,4 @@
-"""Bytes, not only counts (protocol.md 4.4 step 4, p2p/table/sizes.py): every envelope kind has
+"""Bytes, not only counts (protocol.md 4.4 step 4, p2p/table/core/sizes.py): every envelope kind has
 a cap counted from what it can carry, and the largest legitimate body of each kind fits it; a
 seat's envelopes held ahead of their place stay within its budget whatever it signs, the seat's
 next envelope is still taken, and the refusal names the author, never an honest relayer."""
@@ -17,9 +17,9 @@ from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 from fairdeal.p2p.log.sync import TableSync
 from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
 from fairdeal.p2p.log.transcript import load_transcript
-from fairdeal.p2p.table import sizes
-from fairdeal.p2p.table.driver import TableDriver
-from fairdeal.p2p.table.games import table_class_for
+from fairdeal.p2p.table.core import sizes
+from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.core.games import table_class_for
 from tests.p2p.core_support import make_identity
 from tests.p2p.memory_mesh import MemoryNetwork
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from unittest import mock
 
 from fairdeal.p2p.log.envelope import Envelope, sign_envelope
-from fairdeal.p2p.table.evidence import EvidenceFile, evidence_path
+from fairdeal.p2p.table.runtime.evidence import EvidenceFile, evidence_path
 from tests.p2p.test_relay import TABLE, open_memory_table
 
 COPIES = 300

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.p2p.net.unreachable import unreachable_reason
-from fairdeal.p2p.table.watch import WatchRefused, why_not
+from fairdeal.p2p.table.tools.watch import WatchRefused, why_not
 from fairdeal.ui.cli import main
 
 pytestmark = pytest.mark.timeout(60)

@@ -241,7 +241,7 @@ async def test_a_watcher_before_the_start_is_told_the_table_has_not_started(
 ) -> None:
     """Nothing is played yet: the host refuses with the reason rather than leaving the watcher
     to time out, or closing it at the start (protocol.md 4.8)."""
-    from fairdeal.p2p.table.watch import WatchClient, WatchRefused
+    from fairdeal.p2p.table.tools.watch import WatchClient, WatchRefused
 
     watcher = WatchClient(make_identity(5, "early"))
     assert hosted.address is not None

@@ -30,9 +30,9 @@ from fairdeal.p2p.log.transcript import (
     TranscriptWriteError,
     load_transcript,
 )
-from fairdeal.p2p.table.audit import audit_many
-from fairdeal.p2p.table.evidence import EvidenceFile
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.runtime.evidence import EvidenceFile
+from fairdeal.p2p.table.tools.audit import audit_many
+from fairdeal.p2p.table.tools.simulate import Simulation
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = {"linux": platform.LINUX, "macos": platform.MACOS, "windows": platform.WINDOWS}
@@ -219,7 +219,7 @@ def test_a_simulated_peer_starts_without_the_resource_module() -> None:
     script = (
         "import sys; sys.modules['resource'] = None\n"
         "from fairdeal.p2p import platform\n"
-        "import fairdeal.p2p.table.sim_peer, fairdeal.p2p.table.simulate\n"
+        "import fairdeal.p2p.table.tools.sim_peer, fairdeal.p2p.table.tools.simulate\n"
         "print(platform.WINDOWS.peak_rss_mb())\n"
     )
     run = subprocess.run(

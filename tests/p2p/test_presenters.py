@@ -1,5 +1,5 @@
-"""Each game's table-level knowledge comes from its presenter (p2p/table/presenter.py): found by
-the game's name through the `fairdeal.presenters` entry points, a plain one for a game that
+"""Each game's table-level knowledge comes from its presenter (p2p/table/core/presenter.py): found
+by the game's name through the `fairdeal.presenters` entry points, a plain one for a game that
 registers none, and the result of a table that ends early (`result_so_far`) worked out by it."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from fairdeal.engine.bots import make_bot
 from fairdeal.engine.games import game_names, get_game
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.engine.registry import Registry
-from fairdeal.p2p.table import presenter as presenter_module
-from fairdeal.p2p.table.api import ProofStatus, TableEnded, result_so_far
-from fairdeal.p2p.table.presenter import Mark, Presenter, presenter_for, presenter_of_state
+from fairdeal.p2p.table.core import presenter as presenter_module
+from fairdeal.p2p.table.core.api import ProofStatus, TableEnded, result_so_far
+from fairdeal.p2p.table.core.presenter import Mark, Presenter, presenter_for, presenter_of_state
 
 
 def finished(game: str, players: int, seed: int) -> OracleDriver:

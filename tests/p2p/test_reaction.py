@@ -1,6 +1,6 @@
-"""Bots race with human-like reaction times (p2p/table/reaction.py): an ex-Gaussian per move,
-slower to choose a card than to place it, scaled by the difficulty. Statistics of seeded draws,
-never a sleep."""
+"""Bots race with human-like reaction times (p2p/table/runtime/reaction.py): an ex-Gaussian per
+move, slower to choose a card than to place it, scaled by the difficulty. Statistics of seeded
+draws, never a sleep."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import statistics
 
 import pytest
 
-from fairdeal.p2p.table.reaction import FLOOR, NORMAL, BotTiming, ExGaussian, reactions
+from fairdeal.p2p.table.runtime.reaction import FLOOR, NORMAL, BotTiming, ExGaussian, reactions
 
 DRAWS = 20_000
 

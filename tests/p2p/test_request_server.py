@@ -1,11 +1,11 @@
-"""The fair-deck request server (p2p/table/requests.py): its transitions are its table."""
+"""The fair-deck request server (p2p/table/core/requests.py): its transitions are its table."""
 
 from __future__ import annotations
 
 import pytest
 
 from fairdeal.engine.requests import Deal, NewDeck, Reveal, Transfer
-from fairdeal.p2p.table.requests import (
+from fairdeal.p2p.table.core.requests import (
     ASKED,
     TRANSITIONS,
     RequestServer,

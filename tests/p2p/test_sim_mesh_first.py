@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.tools.simulate import Simulation
 
 
 def test_every_seat_starts_its_table_connected_to_every_other_seat(tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.engine.larry.events import Doubted, PickedUp, Reshuffled
-from fairdeal.p2p.table.api import StateChanged
-from fairdeal.p2p.table.latency import slowest_moves
-from fairdeal.p2p.table.timings import PeerTimings, TimingWatch
+from fairdeal.p2p.table.core.api import StateChanged
+from fairdeal.p2p.table.runtime.latency import slowest_moves
+from fairdeal.p2p.table.runtime.timings import PeerTimings, TimingWatch
 
 
 @dataclass

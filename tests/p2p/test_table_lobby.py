@@ -9,7 +9,7 @@ import pytest
 
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.lobby.session import HostedTable, LobbyClosed
-from fairdeal.p2p.table.gather import Seated, join_lobby, open_lobby
+from fairdeal.p2p.table.runtime.gather import Seated, join_lobby, open_lobby
 from tests.p2p.core_support import make_identity
 
 pytestmark = pytest.mark.timeout(30)

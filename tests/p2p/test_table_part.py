@@ -1,4 +1,4 @@
-"""Every registered game's table is a per-game table part (p2p/table/part.py): it overrides
+"""Every registered game's table is a per-game table part (p2p/table/core/part.py): it overrides
 only the driver's public hooks and touches none of its private names."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from fairdeal.engine.games import game_names
-from fairdeal.p2p.table.driver import TableDriver
-from fairdeal.p2p.table.games import table_class
-from fairdeal.p2p.table.part import HOOKS
+from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.core.games import table_class
+from fairdeal.p2p.table.core.part import HOOKS
 
 
 def private_names_of_driver() -> set[str]:

@@ -24,7 +24,7 @@ def _refresh() -> None:
     """Every registry fairdeal has loaded looks for entry points again (the engine's games, the
     tables, and whichever other layer keeps one), so none keeps a stale list."""
     import fairdeal.engine.games
-    import fairdeal.p2p.table.games  # noqa: F401 - its registry is refreshed with the others
+    import fairdeal.p2p.table.core.games  # noqa: F401 - its registry is refreshed with the others
 
     for name, module in list(sys.modules.items()):
         if name.startswith("fairdeal."):
@@ -36,7 +36,7 @@ def _refresh() -> None:
 @contextmanager
 def installed() -> Iterator[Path]:
     """High card's site directory on sys.path and in the registries, and on PYTHONPATH for the
-    processes this one starts (the peers of p2p/table/simulate.py); all of it gone afterwards,
+    processes this one starts (the peers of p2p/table/tools/simulate.py); all of it gone afterwards,
     so that other tests in the same process see only the built-in games."""
     inherited = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(SITE), inherited]) if inherited else str(SITE)

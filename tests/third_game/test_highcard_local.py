@@ -1,4 +1,4 @@
-"""High card at the local table (p2p/table/local.py): one player against bots, served by the
+"""High card at the local table (p2p/table/runtime/local.py): one player against bots, served by the
 oracle, through the same table events the app reads; the table knows no game either."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from fairdeal.engine.errors import NotYourTurn
-from fairdeal.p2p.table.api import StateChanged
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import StateChanged
+from fairdeal.p2p.table.runtime.local import LocalTable
 
 
 async def test_a_player_and_two_bots_play_it_to_the_highest_card(highcard: Path) -> None:

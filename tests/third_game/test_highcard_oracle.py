@@ -14,8 +14,8 @@ from fairdeal.engine import DRIVER, IllegalAction, OracleDriver
 from fairdeal.engine.errors import GameIsOver, NotYourTurn, WaitingForDriver
 from fairdeal.engine.games import game_names, game_of_options, get_game
 from fairdeal.engine.requests import Faces
-from fairdeal.p2p.table.driver import TableDriver
-from fairdeal.p2p.table.games import table_class, table_class_for
+from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.core.games import table_class, table_class_for
 from tests.third_game.plugin import installed
 
 

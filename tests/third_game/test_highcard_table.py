@@ -1,6 +1,6 @@
 """High card, registered from outside fairdeal, plays networked: bot peers as OS processes over
-loopback (p2p/table/simulate.py), every card dealt and opened with the fair deck's proofs, and
-every seat's transcript audits as verified (p2p/table/audit.py), by the library and by
+loopback (p2p/table/tools/simulate.py), every card dealt and opened with the fair deck's proofs, and
+every seat's transcript audits as verified (p2p/table/tools/audit.py), by the library and by
 `fairdeal audit`. A transcript with one byte changed does not verify; a seat that opens its card
 with another card's share is blamed."""
 
@@ -18,8 +18,8 @@ from fairdeal.engine.games import get_game
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.identity import load_identity
 from fairdeal.p2p.log.envelope import decode_envelope
-from fairdeal.p2p.table.audit import AuditReport, audit_many, audit_transcript
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.tools.audit import AuditReport, audit_many, audit_transcript
+from fairdeal.p2p.table.tools.simulate import Simulation
 from fairdeal.ui.cli import main
 from tests.game.records import read_records, resigned, write_records
 from tests.third_game.plugin import installed

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from fairdeal.engine.lie import Claim, LieOptions, LieView
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     CardsVerified,
     FaultDetected,
     ProofStatus,
@@ -22,7 +22,7 @@ from fairdeal.p2p.table.api import (
     SetupProgress,
     TableEvent,
 )
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 
 FRIENDS = ("Ben", "Cleo", "Dan", "Eve", "Finn")
 

@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from fairdeal.engine.bots import Bot
-from fairdeal.p2p.table.api import StateChanged
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import StateChanged
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.player import Player

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import fairdeal.ui.games.larry.screen as table_module
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     DoubtVerification,
     FaultDetected,
     ProofStatus,

@@ -14,7 +14,7 @@ from fairdeal.engine.larry.bots import make_bot
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.engine.larry.legal import face_up_actions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen

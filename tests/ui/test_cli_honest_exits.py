@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-import fairdeal.p2p.table.gather as gather
+import fairdeal.p2p.table.runtime.gather as gather
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-from fairdeal.p2p.table.simulate import Simulation
+from fairdeal.p2p.table.tools.simulate import Simulation
 from fairdeal.ui.cli import BROKEN_PIPE_STATUS, main
 
 pytestmark = pytest.mark.timeout(60)
@@ -59,7 +59,13 @@ def test_a_simulated_peer_on_a_damaged_transcript_says_so_in_one_line(tmp_path: 
     simulation = Simulation(2, tmp_path / "sim")
     seat = tmp_path / "sim" / "seat0"
     (seat / "table.transcript").write_bytes(b"\x00\x00\x00\x05not a transcript")
-    command = [sys.executable, "-m", "fairdeal.p2p.table.sim_peer", "--plan", str(simulation.plan)]
+    command = [
+        sys.executable,
+        "-m",
+        "fairdeal.p2p.table.tools.sim_peer",
+        "--plan",
+        str(simulation.plan),
+    ]
     result = subprocess.run(
         [*command, "--data", str(seat)],
         input=json.dumps({"addresses": [], "dial": "all"}) + "\n",

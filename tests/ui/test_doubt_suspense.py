@@ -5,7 +5,7 @@ round" before any card was turned."""
 
 from __future__ import annotations
 
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList

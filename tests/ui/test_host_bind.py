@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.audit import audit_transcript
+from fairdeal.p2p.table.tools.audit import audit_transcript
 from fairdeal.ui.cli import main
 
 pytestmark = pytest.mark.timeout(120)

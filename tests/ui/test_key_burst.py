@@ -10,7 +10,7 @@ from __future__ import annotations
 from textual._xterm_parser import XTermParser
 from textual.pilot import Pilot
 
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.screens.connect import ConnectDialog
 from fairdeal.ui.widgets.keyed_input import KeyedInput

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 from textual.app import App
 
-from fairdeal.p2p.table.api import SeatInfo, SetupProgress
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import SeatInfo, SetupProgress
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen

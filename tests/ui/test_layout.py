@@ -8,8 +8,8 @@ import pytest
 from textual.geometry import Size
 from textual.widget import Widget
 
-from fairdeal.p2p.table.api import SetupProgress
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import SetupProgress
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 

@@ -13,9 +13,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from fairdeal.p2p.table.api import SeatLeft, TableEnded
-from fairdeal.p2p.table.local import LocalTable
-from fairdeal.p2p.table.session import NetworkedTable, join_table
+from fairdeal.p2p.table.core.api import SeatLeft, TableEnded
+from fairdeal.p2p.table.runtime.local import LocalTable
+from fairdeal.p2p.table.runtime.session import NetworkedTable, join_table
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList

@@ -11,8 +11,8 @@ from textual.pilot import Pilot
 from fairdeal.engine.lie import DECK, Claim, LieOptions, Phase, Place, Side
 from fairdeal.engine.lie.cards import COLOUR_OF
 from fairdeal.engine.lie.events import Played, RoundEnded
-from fairdeal.p2p.table.api import StateChanged
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import StateChanged
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.lie.scores import LieScoresScreen
 from fairdeal.ui.games.lie.screen import LieTableScreen

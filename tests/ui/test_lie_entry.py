@@ -172,7 +172,7 @@ async def test_the_open_table_dialog_offers_each_games_options() -> None:
 async def test_help_covers_both_games_in_the_lobby_and_the_lie_at_its_table() -> None:
     from textual.widgets import Markdown
 
-    from fairdeal.p2p.table.local import LocalTable
+    from fairdeal.p2p.table.runtime.local import LocalTable
     from fairdeal.ui.screens.help import HelpScreen
 
     from .support import make_app

@@ -14,8 +14,8 @@ from textual.pilot import Pilot
 
 from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import GameOver, Played
-from fairdeal.p2p.table.api import SeatLeft, SeatStatus, StateChanged
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import SeatLeft, SeatStatus, StateChanged
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.lie.scores import LieScoresScreen
 from fairdeal.ui.games.lie.screen import LieTableScreen

@@ -7,7 +7,7 @@ from textual.widgets import DataTable
 
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.table_factory import TableSpec, open_table
 from fairdeal.ui.table_finder import FixedFinder

@@ -9,8 +9,8 @@ import pytest
 from fairdeal.engine.lie import Claim, IllegalAction, LieOptions, Phase, Place, Side, SlotTaken
 from fairdeal.engine.lie.bots.heuristic import HeuristicBot
 from fairdeal.engine.lie.events import Claimed, GameOver, Placed, RoundEnded
-from fairdeal.p2p.table.api import SetupProgress, StateChanged
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import SetupProgress, StateChanged
+from fairdeal.p2p.table.runtime.local import LocalTable
 
 from .support import engine_events, play_out
 
@@ -159,7 +159,7 @@ def test_the_players_panel_shows_a_card_taken_and_not_yet_placed() -> None:
     """T3: others see each hand's backs in order, and the back of a card taken, not placed."""
     from fairdeal.engine.lie import view_for
     from fairdeal.engine.lie.cards import BACK_OF
-    from fairdeal.p2p.table.api import SeatInfo
+    from fairdeal.p2p.table.core.api import SeatInfo
     from fairdeal.ui.games.lie.widgets.cards import back_label, letters_for
     from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 
@@ -183,11 +183,12 @@ def test_the_players_panel_shows_a_card_taken_and_not_yet_placed() -> None:
 
 async def test_at_a_difficulty_the_bots_react_like_people_and_choose_at_it() -> None:
     """A local table at a difficulty: each bot move waits a reaction time drawn with the
-    injected generator (p2p/table/reaction.py), not the fixed claim pace; its bots choose at it."""
+    injected generator (p2p/table/runtime/reaction.py), not the fixed claim pace; its bots choose at
+    it."""
     import statistics
 
     from fairdeal.engine.lie.bots.paced import SPREADS
-    from fairdeal.p2p.table.reaction import reactions
+    from fairdeal.p2p.table.runtime.reaction import reactions
 
     table = LocalTable(
         3,

@@ -9,7 +9,7 @@ import pytest
 from fairdeal.engine.larry import Action, Doubt, IllegalAction, LarryView, PlayFaceDown
 from fairdeal.engine.larry.bots.heuristic import HeuristicBot
 from fairdeal.engine.larry.events import DoubtResolved, GameOver, HandScored
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     DoubtVerification,
     FaultDetected,
     ProofStatus,
@@ -18,7 +18,7 @@ from fairdeal.p2p.table.api import (
     StateChanged,
     TableEvent,
 )
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 
 from .support import play_out
 

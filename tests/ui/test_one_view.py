@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from textual.widgets import Static
 
-from fairdeal.p2p.table.api import ProofStatus
+from fairdeal.p2p.table.core.api import ProofStatus
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.table_finder import FixedFinder

@@ -9,8 +9,8 @@ from textual.widgets._select import SelectOverlay
 
 from fairdeal.engine.larry import CardKind, LarryOptions, build_deck
 from fairdeal.engine.larry.events import PlayedFaceUp
-from fairdeal.p2p.table.local import LocalTable
-from fairdeal.p2p.table.local_bots import bot_identity
+from fairdeal.p2p.table.runtime.local import LocalTable
+from fairdeal.p2p.table.runtime.local_bots import bot_identity
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.narrator import card_label
 from fairdeal.ui.games.larry.widgets.hand import CardBox

@@ -1,11 +1,11 @@
-"""What several cards' proofs amount to (p2p/table/api.py), as The Lie's trick, prizes and
+"""What several cards' proofs amount to (p2p/table/core/api.py), as The Lie's trick, prizes and
 claims show it."""
 
 from __future__ import annotations
 
 import pytest
 
-from fairdeal.p2p.table.api import ProofStatus, combined_proof
+from fairdeal.p2p.table.core.api import ProofStatus, combined_proof
 
 V, F, NA = ProofStatus.VERIFIED, ProofStatus.FAILED, ProofStatus.NOT_APPLICABLE
 

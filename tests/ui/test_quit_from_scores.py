@@ -12,7 +12,7 @@ import pytest
 from textual.screen import Screen
 
 from fairdeal.engine.lie import LieOptions
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.lie.scores import LieScoresScreen
 

@@ -11,8 +11,8 @@ from textual.widgets import Input, Static
 
 from fairdeal.engine.events import Violation
 from fairdeal.engine.larry import Action, LarryOptions, LarryView
-from fairdeal.p2p.table.api import FaultDetected, StateChanged, TableEvent
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import FaultDetected, StateChanged, TableEvent
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.connect import ConnectDialog

@@ -10,8 +10,8 @@ from pathlib import Path
 from textual.app import App
 from textual.widgets import Static
 
-from fairdeal.p2p.table.api import SeatInfo, StateChanged
-from fairdeal.p2p.table.replay import load_replay
+from fairdeal.p2p.table.core.api import SeatInfo, StateChanged
+from fairdeal.p2p.table.tools.replay import load_replay
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.screens.past_tables import PastTablesScreen
 from fairdeal.ui.widgets.game_log import GameLog

@@ -4,7 +4,7 @@ scores in words; every text is escaped."""
 
 from __future__ import annotations
 
-from fairdeal.p2p.table.audit import AuditFault
+from fairdeal.p2p.table.tools.audit import AuditFault
 from fairdeal.ui.report.chart import score_chart, signed
 from fairdeal.ui.report.page import esc
 from fairdeal.ui.report.verdict import citations

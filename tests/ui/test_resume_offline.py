@@ -18,9 +18,9 @@ from fairdeal.engine.bots import make_bot
 from fairdeal.engine.larry import LarryOptions, LarryView
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.transcript import SecretStore
-from fairdeal.p2p.table.gather import open_lobby
-from fairdeal.p2p.table.peer import TablePeer
-from fairdeal.p2p.table.session import (
+from fairdeal.p2p.table.runtime.gather import open_lobby
+from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.session import (
     NetworkedTable,
     NetworkSettings,
     join_table,

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from fairdeal.engine.larry import LarryView
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.p2p.table.core.api import SeatInfo
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 
 from .support import static_text

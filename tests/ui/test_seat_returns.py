@@ -4,7 +4,7 @@ the "e ends it" hint and `e` itself no longer apply, and the log says it is back
 
 from __future__ import annotations
 
-from fairdeal.p2p.table.api import SeatLeft, SeatReturned
+from fairdeal.p2p.table.core.api import SeatLeft, SeatReturned
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 
 from .lie_network_fake import NetworkLikeLieTable

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.widgets.game_log import GameLog
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.games.larry.widgets.hand import CardBox, HandView, HiddenCards, hand_window
 from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.screens.too_small import TooSmallScreen

@@ -12,7 +12,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.scores import ScoresScreen

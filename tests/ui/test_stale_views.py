@@ -9,8 +9,8 @@ from dataclasses import replace
 from textual.widgets import Static
 
 from fairdeal.engine.larry import events as ev
-from fairdeal.p2p.table.api import ProofStatus, ReplayDone, ReplayStarted, StateChanged
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import ProofStatus, ReplayDone, ReplayStarted, StateChanged
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen

@@ -10,7 +10,7 @@ import pytest
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.table_factory import (
     NETWORKED_DRIVER_MODULE,
     NetworkedPlayUnavailable,
@@ -86,7 +86,7 @@ def test_the_networked_driver_is_called_through_its_hook(monkeypatch: pytest.Mon
 
 
 def test_a_lie_table_of_one_human_and_bots_is_local_and_holds_its_bots() -> None:
-    from fairdeal.p2p.table.local import LocalTable
+    from fairdeal.p2p.table.runtime.local import LocalTable
 
     table = open_table(TableSpec(game="lie", seats=3, bots=2, seed=1, claim_pace=0.5))
     assert isinstance(table, LocalTable) and table.game.name == "lie"

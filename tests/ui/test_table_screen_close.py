@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import FixedFinder

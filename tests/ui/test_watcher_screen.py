@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.api import DoubtVerification
-from fairdeal.p2p.table.replay import load_replay
+from fairdeal.p2p.table.core.api import DoubtVerification
+from fairdeal.p2p.table.tools.replay import load_replay
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.lie.widgets.hand import LieHandView
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
@@ -30,7 +30,7 @@ async def test_a_watchers_hint_names_the_mover_and_never_prompts_the_seat(
     game: str, tmp_path: Path
 ) -> None:
     replay = load_replay(owner_copy(game, tmp_path, secrets=False), None)
-    replay.live = True  # as p2p.table.watch makes it: the log still grows
+    replay.live = True  # as p2p.table.tools.watch makes it: the log still grows
     turns = [i for i, f in enumerate(replay.frames) if f.view is not None and f.view.my_turn]
     assert turns
     for position, done in ((turns[0], False), (len(replay.frames) - 1, True)):

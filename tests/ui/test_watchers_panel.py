@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from fairdeal.p2p.table.api import WatchersChanged
-from fairdeal.p2p.table.local import LocalTable
+from fairdeal.p2p.table.core.api import WatchersChanged
+from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.widgets.game_log import GameLog

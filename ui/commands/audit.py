@@ -32,7 +32,7 @@ def unreadable(path: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fairdeal.p2p.table.audit import audit_many, digest
+    from fairdeal.p2p.table.tools.audit import audit_many, digest
 
     problems = [(path, why) for path in args.files if (why := unreadable(path)) is not None]
     if problems:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fairdeal.p2p.identity import Identity
-    from fairdeal.p2p.table.gather import Seated
-    from fairdeal.p2p.table.resume import ResumePoint
+    from fairdeal.p2p.table.runtime.gather import Seated
+    from fairdeal.p2p.table.runtime.resume import ResumePoint
 
 # play(seated, identity, data directory) -> the seat's result
 Play = Callable[[Awaitable["Seated"], "Identity", Path], Awaitable[dict[str, Any]]]
@@ -63,9 +63,9 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     from fairdeal.engine.bots import as_bot
     from fairdeal.p2p.identity import default_data_dir, load_or_create_identity
     from fairdeal.p2p.log.transcript import SecretStore
-    from fairdeal.p2p.table.gather import find_table, join_lobby, open_lobby
-    from fairdeal.p2p.table.local_bots import BOT_HOST, local_bots, play_seated
-    from fairdeal.p2p.table.rejoin import resume_seated, unfinished_table
+    from fairdeal.p2p.table.runtime.gather import find_table, join_lobby, open_lobby
+    from fairdeal.p2p.table.runtime.local_bots import BOT_HOST, local_bots, play_seated
+    from fairdeal.p2p.table.runtime.rejoin import resume_seated, unfinished_table
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s: %(message)s")
     data: Path = args.data_dir or default_data_dir()
@@ -177,8 +177,8 @@ async def _resume_hosted(
     import asyncio
     import json
 
-    from fairdeal.p2p.table.local_bots import bot_directory, bot_identity
-    from fairdeal.p2p.table.rejoin import resume_seated, unfinished_table
+    from fairdeal.p2p.table.runtime.local_bots import bot_directory, bot_identity
+    from fairdeal.p2p.table.runtime.rejoin import resume_seated, unfinished_table
 
     seated = await resume_seated(point, args.bind)
     print(json.dumps({"listening": list(seated.mesh.address or ()), "resumed": True}), flush=True)

@@ -243,7 +243,7 @@ def ranged(option: NumberOption) -> Callable[[str], int]:
 def add_difficulty(parser: argparse.ArgumentParser, note: str) -> None:
     """`--difficulty LEVEL`: how hard the bots are to race where every seat grabs at once: how
     far they stray from the card they rate best and how fast they react, drawn from human-like
-    reaction times (p2p/table/reaction.py). `--pace` replaces it with a fixed pace."""
+    reaction times (p2p/table/runtime/reaction.py). `--pace` replaces it with a fixed pace."""
     from fairdeal.engine.bots import DIFFICULTIES
 
     parser.add_argument(

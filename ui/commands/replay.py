@@ -31,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
-    from fairdeal.p2p.table.replay import CannotReplay, data_directory, load_replay
+    from fairdeal.p2p.table.tools.replay import CannotReplay, data_directory, load_replay
     from fairdeal.ui.commands.audit import unreadable
 
     why = unreadable(args.transcript)

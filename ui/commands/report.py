@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fairdeal.p2p.table.replay import CannotReplay, data_directory
+    from fairdeal.p2p.table.tools.replay import CannotReplay, data_directory
     from fairdeal.ui.commands.audit import unreadable
     from fairdeal.ui.report.verdict import verdict_words
     from fairdeal.ui.report.write import ReportExists, write_report

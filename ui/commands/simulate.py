@@ -67,7 +67,7 @@ def table_options(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from fairdeal.engine.games import get_game
-    from fairdeal.p2p.table.simulate import simulate
+    from fairdeal.p2p.table.tools.simulate import simulate
 
     rules = get_game(args.game)
     low, high = rules.min_players, rules.max_players

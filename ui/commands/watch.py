@@ -17,7 +17,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fairdeal.p2p.table.watch import WatchClient
+    from fairdeal.p2p.table.tools.watch import WatchClient
     from fairdeal.ui.launch import AppRunner
 
 
@@ -42,7 +42,7 @@ def check(args: argparse.Namespace) -> str | None:
 
 def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
     from fairdeal.p2p.identity import load_or_create_identity
-    from fairdeal.p2p.table.watch import WatchClient
+    from fairdeal.p2p.table.tools.watch import WatchClient
     from fairdeal.ui.table_factory import parse_address
 
     host, port = parse_address(args.address)
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
 
 
 async def _plain(client: WatchClient, host: str, port: int, timeout: float) -> int:
-    from fairdeal.p2p.table.watch import WatchRefused, why_not
+    from fairdeal.p2p.table.tools.watch import WatchRefused, why_not
     from fairdeal.ui.replay_story import StoryTeller
 
     try:

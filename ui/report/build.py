@@ -1,4 +1,4 @@
-"""The report page of one transcript, from the replay's frames (p2p.table.replay: the audit's
+"""The report page of one transcript, from the replay's frames (p2p.table.tools.replay: the audit's
 own pass, one reading of the log): the verdict first, then the table, the timeline, every doubt
 card by card with its proofs, the game's own sections and the scores.
 
@@ -16,9 +16,9 @@ from typing import Any
 
 from fairdeal.engine.games import get_game
 from fairdeal.p2p.identity import fingerprint_code
-from fairdeal.p2p.table.api import DoubtVerification, Notice
-from fairdeal.p2p.table.games import table_class
-from fairdeal.p2p.table.replay import Replay, load_replay
+from fairdeal.p2p.table.core.api import DoubtVerification, Notice
+from fairdeal.p2p.table.core.games import table_class
+from fairdeal.p2p.table.tools.replay import Replay, load_replay
 from fairdeal.ui.replay_story import event_lines, hand_line
 from fairdeal.ui.report.chart import score_chart, signed
 from fairdeal.ui.report.doubts import doubts_section

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fairdeal.p2p.table.api import DoubtVerification, SetupProgress
-from fairdeal.p2p.table.replay import Frame, Replay
+from fairdeal.p2p.table.core.api import DoubtVerification, SetupProgress
+from fairdeal.p2p.table.tools.replay import Frame, Replay
 from fairdeal.ui.replay_story import PROOF_MARKS
 from fairdeal.ui.report.page import Section, esc, table
 from fairdeal.ui.report.walk import Moment

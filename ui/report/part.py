@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fairdeal.p2p.table.api import TableEvent
-from fairdeal.p2p.table.replay import Replay
+from fairdeal.p2p.table.core.api import TableEvent
+from fairdeal.p2p.table.tools.replay import Replay
 from fairdeal.ui.report.page import Section
 from fairdeal.ui.report.walk import Moment
 

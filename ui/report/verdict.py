@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from fairdeal.p2p.table.audit import AuditFault
-from fairdeal.p2p.table.replay import Replay
+from fairdeal.p2p.table.tools.audit import AuditFault
+from fairdeal.p2p.table.tools.replay import Replay
 from fairdeal.ui.report.facts import FileFacts
 from fairdeal.ui.report.page import esc
 

@@ -1,16 +1,16 @@
 """The replay's frames as moments: each table event, and each engine event of a state change on
 its own, with the hand or round and the trick it falls in. A frame is cut where the log applied
 something a player sees, so one frame may end a round and begin the next: the page's headings
-follow the game's own marks (p2p.table.presenter, `Mark`), event by event."""
+follow the game's own marks (p2p.table.core.presenter, `Mark`), event by event."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from fairdeal.p2p.table.api import StateChanged, TableEvent
-from fairdeal.p2p.table.presenter import Mark, presenter_for
-from fairdeal.p2p.table.replay import Frame, Replay
+from fairdeal.p2p.table.core.api import StateChanged, TableEvent
+from fairdeal.p2p.table.core.presenter import Mark, presenter_for
+from fairdeal.p2p.table.tools.replay import Frame, Replay
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from fairdeal.p2p.table.replay import Replay
+from fairdeal.p2p.table.tools.replay import Replay
 from fairdeal.ui.report.build import make_report
 
 
@@ -56,7 +56,7 @@ def write_transcript_page(transcript: Path, data: Path | None = None) -> str:
     hand when `data` (default: the data directory holding tables/TRANSCRIPT) has its secrets;
     what happened, in one line."""
     from fairdeal.p2p.errors import P2PError
-    from fairdeal.p2p.table.replay import data_directory
+    from fairdeal.p2p.table.tools.replay import data_directory
     from fairdeal.ui.report.verdict import verdict_words
 
     try:

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from fairdeal.p2p.table.api import FaultDetected
+from fairdeal.p2p.table.core.api import FaultDetected
 
 
 class FaultScreen(ModalScreen[None]):

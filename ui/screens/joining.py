@@ -18,7 +18,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from fairdeal.p2p.table.api import Notice, TableSession
+from fairdeal.p2p.table.core.api import Notice, TableSession
 
 
 class JoiningScreen(Screen[None]):

@@ -149,8 +149,8 @@ class LobbyScreen(Screen[None]):
     def action_watch(self) -> None:
         """Follow the chosen table without a seat (protocol.md 4.8)."""
         from fairdeal.p2p.identity import load_or_create_identity
-        from fairdeal.p2p.table.session import current_settings
-        from fairdeal.p2p.table.watch import WatchClient
+        from fairdeal.p2p.table.runtime.session import current_settings
+        from fairdeal.p2p.table.tools.watch import WatchClient
         from fairdeal.ui.watching import watch_in_app
 
         found = self.selected_table()
@@ -168,7 +168,7 @@ class LobbyScreen(Screen[None]):
         self.app.run_worker(watch_in_app(self.app, client, found.addresses[0], found.port))
 
     def action_past_tables(self) -> None:
-        from fairdeal.p2p.table.session import current_settings
+        from fairdeal.p2p.table.runtime.session import current_settings
         from fairdeal.ui.screens.past_tables import PastTablesScreen
 
         self.app.push_screen(PastTablesScreen(current_settings().data))

@@ -2,7 +2,7 @@
 replays the chosen one (audited first: a file that does not verify shows only the audit's fault).
 
 A table is finished when its peer left `TABLE.transcript.done` beside the transcript (the game
-ended, p2p.table.rejoin) and left when it left `TABLE.transcript.left` (protocol.md 10.12).
+ended, p2p.table.runtime.rejoin) and left when it left `TABLE.transcript.left` (protocol.md 10.12).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class PastTable:
 def past_tables(data: Path) -> list[PastTable]:
     """The finished and left tables in `data`/tables, newest first (damaged ones are skipped:
     `fairdeal audit` names their fault)."""
-    from fairdeal.p2p.table.peer import left_path
+    from fairdeal.p2p.table.runtime.peer import left_path
 
     tables = data / "tables"
     if not tables.is_dir():
@@ -117,7 +117,7 @@ class PastTablesScreen(ModalScreen[None]):
         self.action_replay()
 
     def action_replay(self) -> None:
-        from fairdeal.p2p.table.replay import CannotReplay, load_replay
+        from fairdeal.p2p.table.tools.replay import CannotReplay, load_replay
         from fairdeal.ui.screens.replay import replay_screen
 
         table = self.query_one(DataTable)

@@ -22,7 +22,7 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
 
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     MovesHeld,
     SeatConnection,
     SeatLeft,

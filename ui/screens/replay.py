@@ -21,8 +21,8 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
-from fairdeal.p2p.table.api import ReplayDone, ReplayStarted, TableEvent, TableSession
-from fairdeal.p2p.table.replay import Replay
+from fairdeal.p2p.table.core.api import ReplayDone, ReplayStarted, TableEvent, TableSession
+from fairdeal.p2p.table.tools.replay import Replay
 from fairdeal.ui.replay_session import ReplaySession
 from fairdeal.ui.screen_game import screen_game
 from fairdeal.ui.widgets.game_log import GameLog

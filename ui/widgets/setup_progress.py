@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from fairdeal.p2p.table.api import SeatInfo, SetupProgress
+from fairdeal.p2p.table.core.api import SeatInfo, SetupProgress
 
 # what the table does while it sets up, and what is done once it has finished, in words
 SETUP_DOING = {

@@ -1,6 +1,6 @@
 """What Larry's engine events mean at a table: one translation for every front end.
 
-The local table, replay and the audit ask this presenter (through p2p.table.presenter) what a
+The local table, replay and the audit ask this presenter (through p2p.table.core.presenter) what a
 doubt opened, where a hand begins and how the game stands, so that none of them looks inside
 Larry's events or state.
 """
@@ -11,14 +11,14 @@ from collections.abc import Mapping, Sequence
 
 from fairdeal.engine.larry import LarryState
 from fairdeal.engine.larry.events import DoubtResolved, HandStarted, Reshuffled
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     DoubtVerification,
     ProofStatus,
     SetupProgress,
     TableEvent,
     VerifiedCard,
 )
-from fairdeal.p2p.table.presenter import Mark, Presenter, shuffled
+from fairdeal.p2p.table.core.presenter import Mark, Presenter, shuffled
 
 
 class LarryPresenter(Presenter[LarryState]):

@@ -1,7 +1,7 @@
 """Larry's part of the table driver: its envelope kinds, its ordering rule, its first-player coin.
 
 Everything else (setup, the fair deck serving the engine's requests, faults) is the shared
-`TableDriver` (p2p.table.driver). The log of a Larry table (protocol.md 10.2): seat 0's roster
+`TableDriver` (p2p.table.core.driver). The log of a Larry table (protocol.md 10.2): seat 0's roster
 record, then in seat order join, key, first-player coin commitment and reveal; then the engine's
 `pending[0]` request (shuffles in seat order; the shares of a deal or a reveal from each seat that
 owes some, in seat order; a give-away receipt from the receiver), and when nothing is pending,
@@ -20,11 +20,11 @@ from fairdeal.engine.larry.legal import check_action
 from fairdeal.p2p.games.larry.presenter import doubt_verification
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table import sizes
-from fairdeal.p2p.table.acts import action_of, step_of
-from fairdeal.p2p.table.api import DoubtVerification, Notice, ProofStatus
-from fairdeal.p2p.table.driver import TableDriver
-from fairdeal.p2p.table.outbox import Publish
+from fairdeal.p2p.table.core import sizes
+from fairdeal.p2p.table.core.acts import action_of, step_of
+from fairdeal.p2p.table.core.api import DoubtVerification, Notice, ProofStatus
+from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.core.outbox import Publish
 
 GAME = "larry"
 JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms

@@ -1,8 +1,8 @@
 """What The Lie's engine events mean at a table: one translation for every front end.
 
 The local table, the networked table (p2p/games/lie/table.py), replay, simulate and the audit
-ask this presenter (through p2p.table.presenter) which fronts an event opened, where a round or a
-trick begins, how the game stands and which figures a simulation reports, so that none of them
+ask this presenter (through p2p.table.core.presenter) which fronts an event opened, where a round or
+a trick begins, how the game stands and which figures a simulation reports, so that none of them
 looks inside The Lie's events or state.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 
 from fairdeal.engine.lie.events import Claimed, GameOver, Played, RoundStarted, TrickStarted
 from fairdeal.engine.lie.state import LieState
-from fairdeal.p2p.table.api import CardsVerified, ProofStatus, TableEvent, VerifiedCard
-from fairdeal.p2p.table.latency import latency
-from fairdeal.p2p.table.presenter import Mark, Presenter, shuffled
+from fairdeal.p2p.table.core.api import CardsVerified, ProofStatus, TableEvent, VerifiedCard
+from fairdeal.p2p.table.core.presenter import Mark, Presenter, shuffled
+from fairdeal.p2p.table.runtime.latency import latency
 
 
 class LiePresenter(Presenter[LieState]):

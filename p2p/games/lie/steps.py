@@ -29,7 +29,7 @@ from fairdeal.p2p.games.lie.races import (
     tie_winner,
 )
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.api import ClaimVoid
+from fairdeal.p2p.table.core.api import ClaimVoid
 
 if TYPE_CHECKING:
     from fairdeal.p2p.games.lie.table import LieTable

@@ -1,8 +1,8 @@
 """The Lie's part of the table driver: its envelope kinds and Phase 1 in lockstep steps (T3).
 
 Everything the games share (setup, the fair deck serving the engine's requests: the 16 lists of
-one back each, the joint coins of `Arrange`, reveals; faults) is `TableDriver` (p2p.table.driver).
-protocol.md 10.11 is the specification; in short:
+one back each, the joint coins of `Arrange`, reveals; faults) is `TableDriver`
+(p2p.table.core.driver). protocol.md 10.11 is the specification; in short:
 
 - Phase 2 is turn-based: one `lie.act` (Play or Pass) by the seat whose go it is, then the
   player's shares of the cards it played, then the engine checks them (T5).
@@ -62,11 +62,11 @@ from fairdeal.p2p.games.lie.races import (
 from fairdeal.p2p.games.lie.steps import StepLedger
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table import sizes
-from fairdeal.p2p.table.acts import action_of, step_of
-from fairdeal.p2p.table.api import ProofStatus
-from fairdeal.p2p.table.driver import TableDriver
-from fairdeal.p2p.table.outbox import Expect, Publish
+from fairdeal.p2p.table.core import sizes
+from fairdeal.p2p.table.core.acts import action_of, step_of
+from fairdeal.p2p.table.core.api import ProofStatus
+from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.core.outbox import Expect, Publish
 
 GAME = "lie"
 JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}

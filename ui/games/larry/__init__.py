@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from fairdeal.engine.larry import LarryView
     from fairdeal.engine.larry.actions import Action
-    from fairdeal.p2p.table.api import TableSession
+    from fairdeal.p2p.table.core.api import TableSession
     from fairdeal.ui.replay_session import ReplaySession
 
 

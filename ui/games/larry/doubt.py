@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from fairdeal.engine.larry import Card, CardKind
-from fairdeal.p2p.table.api import DoubtVerification, SeatInfo
+from fairdeal.p2p.table.core.api import DoubtVerification, SeatInfo
 from fairdeal.ui.games.larry.narrator import card_label, counted
 from fairdeal.ui.proofs import PROOF_MARKS
 

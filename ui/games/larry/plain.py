@@ -104,7 +104,7 @@ class TextGame:
         self.read = read
         self.write = write
         # The app's names: the player's own, and "Ada (bot)", "Ben (bot)"… in seat order
-        # (p2p/table/local.py), not "Seat 1 (heuristic)".
+        # (p2p/table/runtime/local.py), not "Seat 1 (heuristic)".
         others = iter(range(driver.players))
         self.names = [
             human_name if s == seat else bot_name(next(others)) for s in range(driver.players)

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.p2p.table.core.api import SeatInfo
 from fairdeal.ui.screens.presence import QUIT_FROM_MODAL
 from fairdeal.ui.widgets.score_chart import score_chart
 

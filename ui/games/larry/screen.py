@@ -27,7 +27,7 @@ from fairdeal.engine.larry import (
     PlayFaceDown,
     PlayFaceUp,
 )
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     DoubtVerification,
 )
 from fairdeal.ui.games.larry.announce import AnnounceDialog

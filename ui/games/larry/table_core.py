@@ -19,7 +19,7 @@ from textual.widgets import Footer, Static
 
 from fairdeal.engine.larry import Action, LarryView
 from fairdeal.engine.larry import events as ev
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     DoubtVerification,
     FaultDetected,
     Notice,

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
     from fairdeal.engine.lie.actions import Action
     from fairdeal.engine.lie.view import LieView
-    from fairdeal.p2p.table.api import TableSession
+    from fairdeal.p2p.table.core.api import TableSession
     from fairdeal.ui.replay_session import ReplaySession
     from fairdeal.ui.report.part import ReportPart
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.engine.lie import events as ev
-from fairdeal.p2p.table.api import CardsVerified, ClaimVoid, TableEvent, combined_proof
-from fairdeal.p2p.table.replay import Replay
+from fairdeal.p2p.table.core.api import CardsVerified, ClaimVoid, TableEvent, combined_proof
+from fairdeal.p2p.table.tools.replay import Replay
 from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
 from fairdeal.ui.games.lie.widgets.cards import back_label, letters_for
 from fairdeal.ui.replay_story import PROOF_MARKS

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from fairdeal.engine.lie.events import GameOver
-from fairdeal.p2p.table.api import ProofStatus, SeatInfo
+from fairdeal.p2p.table.core.api import ProofStatus, SeatInfo
 from fairdeal.ui.games.lie.widgets.cards import fronts_text, ordinal
 from fairdeal.ui.proofs import short_mark
 from fairdeal.ui.screens.presence import QUIT_FROM_MODAL

@@ -22,7 +22,7 @@ from fairdeal.engine.lie import (
 )
 from fairdeal.engine.lie import events as ev
 from fairdeal.engine.lie.actions import Action
-from fairdeal.p2p.table.api import (
+from fairdeal.p2p.table.core.api import (
     CardsVerified,
     ClaimVoid,
     FaultDetected,

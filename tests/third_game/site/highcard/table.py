@@ -1,7 +1,7 @@
 """High card's part of the networked table: its envelope kinds and how it applies a Show.
 
 Everything else (setup, the fair deck serving NewDeck, Deal and Reveal, faults, ordering by
-`state.to_act()`) is the shared table driver (fairdeal.p2p.table.driver). The log: the roster,
+`state.to_act()`) is the shared table driver (fairdeal.p2p.table.core.driver). The log: the roster,
 every seat's join and key, the shuffle (seat order), the deal's shares, then per seat in seat
 order its `highcard.act` (a Show) followed by its own shares that open its card.
 """
@@ -15,9 +15,9 @@ from fairdeal.engine.errors import IllegalAction
 from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.acts import action_of, step_of
-from fairdeal.p2p.table.api import Notice
-from fairdeal.p2p.table.driver import Publish, TableDriver
+from fairdeal.p2p.table.core.acts import action_of, step_of
+from fairdeal.p2p.table.core.api import Notice
+from fairdeal.p2p.table.core.driver import Publish, TableDriver
 from highcard.actions import Action, Won
 from highcard.cards import HighCardOptions, card_names
 from highcard.rules import apply, check_turn

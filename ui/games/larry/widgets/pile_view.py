@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView
-from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.p2p.table.core.api import SeatInfo
 from fairdeal.ui.games.larry.narrator import card_label
 
 

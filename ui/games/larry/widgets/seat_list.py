@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView
-from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.p2p.table.core.api import SeatInfo
 from fairdeal.ui.widgets.watchers import WatchersLine
 
 NOTES_WIDTH = len("UP! OUT")  # the usual notes; rarer, longer ones may still push the columns

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView, Phase
-from fairdeal.p2p.table.api import SeatInfo, SetupProgress
+from fairdeal.p2p.table.core.api import SeatInfo, SetupProgress
 from fairdeal.ui.games.larry.narrator import direction_text
 from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
 

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from fairdeal.engine.lie import LieView, Phase
-from fairdeal.p2p.table.api import SeatInfo
+from fairdeal.p2p.table.core.api import SeatInfo
 from fairdeal.ui.games.lie.widgets.cards import backs_text, letters_for, ordinal
 from fairdeal.ui.widgets.watchers import WatchersLine
 

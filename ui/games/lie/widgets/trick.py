@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from fairdeal.p2p.table.api import ProofStatus, combined_proof
+from fairdeal.p2p.table.core.api import ProofStatus, combined_proof
 from fairdeal.ui.games.lie.widgets.cards import fronts_text
 from fairdeal.ui.proofs import short_mark
 

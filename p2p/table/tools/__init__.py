@@ -1,0 +1,1 @@
+"""Tools built on the table core: audit, replay, watch, simulate and headless seats."""
