@@ -44,7 +44,7 @@ from fairdeal.ui.table_factory import (
 )
 from fairdeal.ui.table_finder import TableFinder
 
-SessionFactory = Callable[[TableSpec], TableSession]
+SessionFactory = Callable[[TableSpec], TableSession[Any, Any]]
 
 log = logging.getLogger("fairdeal.ui")
 
@@ -63,7 +63,7 @@ class FairdealApp(App[None]):
         player: Player,
         *,
         table: TableSpec | None = None,
-        session: TableSession | None = None,
+        session: TableSession[Any, Any] | None = None,
         finder: TableFinder | None = None,
         reveal_interval: float = 0.4,
         table_defaults: TableSpec | None = None,
@@ -127,7 +127,7 @@ class FairdealApp(App[None]):
             self.open(self.first_table)
 
     # -- sitting down ----------------------------------------------------------------------------
-    def sit_down(self, session: TableSession) -> None:
+    def sit_down(self, session: TableSession[Any, Any]) -> None:
         """The table screen of the session's game; a table joined by address says its game only
         once its lobby answers, so a joining screen waits for it and then hands over."""
         game = getattr(session, "game", None)  # a session that does not say plays Larry
@@ -137,12 +137,12 @@ class FairdealApp(App[None]):
             return
         self.push_screen(self._table_screen(session))
 
-    def _table_screen(self, session: TableSession) -> Screen[None]:
+    def _table_screen(self, session: TableSession[Any, Any]) -> Screen[None]:
         game = getattr(session, "game", None)  # a session that does not say plays the default
         name = getattr(game, "name", None) or default_game()
         return screen_game(name).table_screen(session, self.reveal_interval)
 
-    def _replace_joining(self, session: TableSession) -> None:
+    def _replace_joining(self, session: TableSession[Any, Any]) -> None:
         if isinstance(self.screen, JoiningScreen):
             self.switch_screen(self._table_screen(session))
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from fairdeal.engine.bots import DEFAULT_DIFFICULTY, DIFFICULTIES
 from fairdeal.engine.games import default_game, game_names
@@ -130,7 +131,7 @@ class TableSpec:
         return self.difficulty if self.claim_pace is None else None
 
 
-def open_table(spec: TableSpec) -> TableSession:
+def open_table(spec: TableSpec) -> TableSession[Any, Any]:
     """A table as chosen: local when every other seat is a bot (unless asked to open it on the
     network), networked otherwise."""
     spec.validate()
@@ -162,14 +163,14 @@ def open_table(spec: TableSpec) -> TableSession:
     )
 
 
-def join_table(host: str, port: int, name: str) -> TableSession:
+def join_table(host: str, port: int, name: str) -> TableSession[Any, Any]:
     """Join a table found in the lobby or typed in as HOST:PORT."""
     if not host or not 0 < port < 65536:
         raise ValueError(f"{host}:{port} is not an address to connect to")
     return _networked("join_table", host=host, port=port, name=name)
 
 
-def join_discovered(table: DiscoveredTable, name: str) -> TableSession:
+def join_discovered(table: DiscoveredTable, name: str) -> TableSession[Any, Any]:
     """Join a table found on the network (the lobby list), at any address it advertises."""
     return _networked("join_discovered", table, name=name)
 
@@ -185,7 +186,7 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), port
 
 
-def _networked(function: str, *positional: object, **arguments: object) -> TableSession:
+def _networked(function: str, *positional: object, **arguments: object) -> TableSession[Any, Any]:
     try:
         module = importlib.import_module(NETWORKED_DRIVER_MODULE)
     except ModuleNotFoundError as error:
@@ -195,5 +196,5 @@ def _networked(function: str, *positional: object, **arguments: object) -> Table
     factory = getattr(module, function, None)
     if factory is None:
         raise NetworkedPlayUnavailable(UNAVAILABLE)
-    session: TableSession = factory(*positional, **arguments)
+    session: TableSession[Any, Any] = factory(*positional, **arguments)
     return session

@@ -9,7 +9,7 @@ missed). Escape gives up and goes back to the lobby.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -24,7 +24,9 @@ from fairdeal.p2p.table.core.api import Notice, TableSession
 class JoiningScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Lobby")]
 
-    def __init__(self, session: TableSession, sit_down: Callable[[TableSession], None]) -> None:
+    def __init__(
+        self, session: TableSession[Any, Any], sit_down: Callable[[TableSession[Any, Any]], None]
+    ) -> None:
         """`sit_down(session)` opens the table screen once the game is known."""
         super().__init__()
         self.session = session

@@ -60,7 +60,7 @@ QUIT_FROM_MODAL = Binding("q", "app.quit", "Quit")
 class TablePresence:
     """Mixed into a table Screen; call `init_presence()` from its `__init__`."""
 
-    session: TableSession
+    session: TableSession[Any, Any]
     app: Any
 
     def init_presence(self) -> None:
