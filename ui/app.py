@@ -8,10 +8,11 @@ the local table and the networked one).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from textual.actions import ActionParseResult
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
@@ -85,13 +86,18 @@ class FairdealApp(App[None]):
         self.failures.append(error)
         self.notify(f"{what}: {error}", title="Something went wrong", severity="error")
 
-    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
         """Every key binding and action runs through here: an exception in one is reported,
         never fatal (Textual's default ends the app with a traceback)."""
         try:
-            return await super()._dispatch_action(namespace, action_name, params)
+            return await super().run_action(action, default_namespace, namespaces)
         except Exception as error:
-            self.report_failure(f"The {action_name.replace('_', ' ')} key", error)
+            self.report_failure(f"The {action_words(action)} key", error)
             return True
 
     def _handle_exception(self, error: Exception) -> None:
@@ -190,3 +196,9 @@ class FairdealApp(App[None]):
 
     def on_join_requested(self, message: JoinRequested) -> None:
         self.join(message.host, message.port, message.table)
+
+
+def action_words(action: str | ActionParseResult) -> str:
+    """An action's name as words: "toggle log" for "screen.toggle_log(1)"."""
+    name = action.split("(")[0].rpartition(".")[2] if isinstance(action, str) else action[1]
+    return name.replace("_", " ")

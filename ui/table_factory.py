@@ -31,6 +31,7 @@ from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.core.api import TableSession
 from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.game_options import game_options, seats_problem
+from fairdeal.ui.screen_game import TableChoice, screen_games
 
 NETWORKED_DRIVER_MODULE = (
     "fairdeal.p2p.table.runtime.session"  # the networked TableSession lives here
@@ -81,11 +82,13 @@ class TableSpec:
         """The whole-number options chosen, by name (one not here: the game's default)."""
         return dict(self.chosen_numbers)
 
+    def choice(self) -> TableChoice:
+        """What was chosen of the game's own options: a short game or not, and the numbers."""
+        return TableChoice(short_game=self.short_game, numbers=self.numbers())
+
     def choosing(self, numbers: Mapping[str, int | None]) -> TableSpec:
         """This spec with the whole-number options `numbers` (by name; None: back to the
         game's default) chosen on top of those chosen before."""
-        from fairdeal.ui.screen_game import screen_games
-
         known = {option.name for game in screen_games() for option in game.number_options}
         unknown = set(numbers) - known
         if unknown:

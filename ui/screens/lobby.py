@@ -21,7 +21,7 @@ from fairdeal.p2p.lobby.discovery import (
 from fairdeal.ui.messages import ConnectRequested, JoinRequested, NewTableRequested
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import TableFinder
-from fairdeal.ui.wording import counted
+from fairdeal.ui.wording import counted, game_title
 
 _LOBBY_KEYS = """\
 ## Keys in the lobby
@@ -42,14 +42,6 @@ def lobby_keys() -> str:
     from fairdeal.ui.screen_game import screen_games
 
     return _LOBBY_KEYS.format(games=" or ".join(game.title for game in screen_games()))
-
-
-def game_title(game: str) -> str:
-    """The game's title; a game this fairdeal lacks is listed by its id, marked (joining it is
-    refused with the reason), so that the user learns a newer fairdeal plays it."""
-    from fairdeal.engine.games import game_names, get_game
-
-    return get_game(game).title if game in game_names() else f"{game} (not here)"
 
 
 class LobbyScreen(Screen[None]):
