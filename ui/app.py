@@ -17,12 +17,12 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.worker import WorkerFailed
 
 from fairdeal.engine.games import default_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.core.api import TableSession
+from fairdeal.ui.background import BackgroundFailed
 from fairdeal.ui.messages import (
     ConnectRequested,
     JoinRequested,
@@ -100,13 +100,10 @@ class FairdealApp(App[None]):
             self.report_failure(f"The {action_words(action)} key", error)
             return True
 
-    def _handle_exception(self, error: Exception) -> None:
-        """A failed background worker (following a table, a dialog's flow) is reported and the
-        app goes on; anything else keeps Textual's behaviour."""
-        if isinstance(error, WorkerFailed) and self.is_running:
-            self.report_failure("A background task", error.error)
-            return
-        super()._handle_exception(error)
+    def on_background_failed(self, message: BackgroundFailed) -> None:
+        """A failed background worker (following a table, a dialog's flow: ui/background.py) is
+        reported and the app goes on."""
+        self.report_failure(message.what, message.error)
 
     async def action_quit(self) -> None:
         """q, Ctrl+C (and Ctrl+Q): quit, but at a networked game in progress ask first and tell

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from fairdeal.p2p.table.core.api import Notice, TableSession
+from fairdeal.ui.background import reported
 
 
 class JoiningScreen(Screen[None]):
@@ -45,6 +46,7 @@ class JoiningScreen(Screen[None]):
         self.follow()
 
     @work(exclusive=True, group="joining")
+    @reported("Joining the table")
     async def follow(self) -> None:
         await self.session.start()
         async for event in self.session.events():

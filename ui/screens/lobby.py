@@ -18,6 +18,7 @@ from fairdeal.p2p.lobby.discovery import (
     TableRemoved,
     TableUpdated,
 )
+from fairdeal.ui.background import reported, reporting
 from fairdeal.ui.messages import ConnectRequested, JoinRequested, NewTableRequested
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import TableFinder
@@ -85,6 +86,7 @@ class LobbyScreen(Screen[None]):
             self.discover()
 
     @work(exclusive=True, group="discovery")
+    @reported("Looking for tables")
     async def discover(self) -> None:
         assert self.finder is not None
         try:
@@ -157,7 +159,8 @@ class LobbyScreen(Screen[None]):
             )
             return
         client = WatchClient(load_or_create_identity(current_settings().data))
-        self.app.run_worker(watch_in_app(self.app, client, found.addresses[0], found.port))
+        watching = watch_in_app(self.app, client, found.addresses[0], found.port)
+        self.app.run_worker(reporting("Watching the table", self.app, watching))
 
     def action_past_tables(self) -> None:
         from fairdeal.p2p.table.runtime.session import current_settings
