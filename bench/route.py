@@ -379,10 +379,12 @@ class Peer:
         raise LookupError(f"{self.label}: no table screen")
 
     def view(self) -> Any:
-        peer = self.session.peer
-        if peer is None or peer.table is None or peer.table.state is None:
+        """This seat's view of the game, or None while the table is being set up."""
+        try:
+            view = self.session.view()
+        except Exception:  # still gathering, or no state yet
             return None
-        return self.session.view()
+        return view if getattr(view, "state", None) is not None else None
 
     async def caught_up(self) -> None:
         """This peer's screen has handled every event its session emitted, and drawn."""
