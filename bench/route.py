@@ -190,6 +190,9 @@ def showing(units: list[Unit], reached: int, owner: str) -> set[int]:
 
 # -- the tracer: what the key press causes -----------------------------------------------------
 
+# comprehensions are part of their function (3.12 inlines them: PEP 709), so every version
+# counts the same calls
+_INLINED = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, tuple, frozenset, type)
 
 
@@ -229,7 +232,10 @@ class CausalTracer:
         }
         import asyncio.selector_events as selector_events
 
-        self._write = _code_of(selector_events._SelectorSocketTransport.write)
+        transport = selector_events._SelectorSocketTransport
+        self._write = _code_of(transport.write)
+        # 3.12+ writes a list of buffers without going through write()
+        self._writelines = _code_of(getattr(transport, "writelines", transport.write))
         self.on = False
         self.units: list[Unit] = []  # the caused ones, by number
         self._stacks: dict[int, list[Unit]] = {}  # per thread: the units running
@@ -286,8 +292,12 @@ class CausalTracer:
                         break
             if unit.number < 0:
                 return
-        if code is self._write:
-            data = frame.f_locals.get("data")
+        if code is self._write or code is self._writelines:
+            f_locals = frame.f_locals
+            data = f_locals.get("data")
+            buffers = f_locals.get("list_of_data")
+            if isinstance(buffers, list | tuple):  # never consume an iterator the write needs
+                data = b"".join(buffers)
             if data:
                 self._wire.append((bytes(data), unit, self._seq))
         elif code is self._work_init:
@@ -299,9 +309,11 @@ class CausalTracer:
                 obj = frame.f_locals.get(code.co_varnames[index])
                 if not isinstance(obj, _IMMUTABLE):
                     self._objects[id(obj)] = (obj, unit, self._seq)
-        if name.startswith("fairdeal."):
+        if name.startswith("fairdeal.") and code.co_name not in _INLINED:
             self._seq += 1
             back = frame.f_back
+            while back is not None and back.f_code.co_name in _INLINED:
+                back = back.f_back
             caller = ""
             if back is not None:
                 back_name = back.f_globals.get("__name__", "")
