@@ -398,6 +398,10 @@ class Peer:
             return None
         return view if getattr(view, "state", None) is not None else None
 
+    def my_turn(self) -> bool:
+        view = self.view()
+        return view is not None and bool(getattr(view, "my_turn", False))
+
     async def caught_up(self) -> None:
         """This peer's screen has handled every event its session emitted, and drawn."""
         async with asyncio.timeout(WAIT_S):
@@ -500,30 +504,27 @@ def states(session: Any, start: int = 0) -> Iterator[tuple[int, Any]]:
 
 
 async def to_the_move(move: Move, a: Peer, b: Peer) -> None:
-    """Play up to the moment seat A may make the move (Larry: each seat in turn plays the card
-    under its cursor face down, Enter and Enter on the announcement, until A may doubt B's
-    play)."""
+    """Play up to the moment seat A may make the move, both screens caught up (Larry: each
+    seat in turn plays the card under its cursor face down until A may doubt B's play)."""
     async with asyncio.timeout(WAIT_S * 3):
         while not move.ready(a):
             for peer in (a, b):
                 await peer.caught_up()
-            if move.ready(a):
-                break
-            for peer in (a, b):
-                view = peer.view()
-                if view is not None and getattr(view, "my_turn", False) and move.game != "lie":
-                    seen = peer.session.event_count
-                    await peer.pilot.press("enter")
-                    for _ in range(3):  # Larry: the announce dialog takes its default total
-                        if peer.app.screen is peer.screen():
-                            break
-                        await peer.pilot.press("enter")
-                    await peer.session.wait_for(
-                        lambda p=peer, s=seen: p.session.event_count > s, WAIT_S
-                    )
-            await a.session.history.changed() if not move.ready(a) else None
+                if move.game == "larry" and not move.ready(a) and peer.my_turn():
+                    await play_face_down(peer)
     for peer in (a, b):
         await peer.caught_up()
+
+
+async def play_face_down(peer: Peer) -> None:
+    """Larry: Enter plays the card under the cursor, Enter takes the announcement's default."""
+    seen = peer.session.event_count
+    await peer.pilot.press("enter")
+    for _ in range(3):
+        if peer.app.screen is peer.screen():
+            break
+        await peer.pilot.press("enter")
+    await peer.session.wait_for(lambda: peer.session.event_count > seen, WAIT_S)
 
 
 @dataclass
