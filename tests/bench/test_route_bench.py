@@ -95,6 +95,110 @@ def test_showing_takes_the_screen_unit_and_the_drawing_it_caused(
     assert route.modules[-1] == M + "ui.widget" and M + "p2p.log" not in route.modules
 
 
+P2P = """
+def handle(data, shown):
+    shown.put_nowait(Frame(data))
+
+class Frame:
+    def __init__(self, data):
+        self.data = data
+
+async def reader_loop(reader, shown):
+    while data := await reader.read(100):
+        handle(data, shown)
+"""
+UI = """
+def press(writer):
+    writer.write(b"the claim, signed")
+
+async def screen(shown, done):
+    while True:
+        show(await shown.get(), done)
+
+def show(frame, done):
+    done.set_result(frame.data)
+"""
+BEAT = """
+def tick(ticks):
+    ticks.append(1)
+"""
+
+
+def module(name: str, source: str) -> dict[str, object]:
+    """Functions whose frames say they are fairdeal's module `name`."""
+    namespace: dict[str, object] = {"__name__": name}
+    exec(compile(source, f"<{name}>", "exec"), namespace)
+    return namespace
+
+
+async def test_the_tracer_follows_a_queue_and_a_socket_but_not_a_heartbeat(
+    load_bench: Callable[[str], ModuleType],
+) -> None:
+    """A press writes to a loopback socket; the reader's task queues what it read for a screen
+    task; a heartbeat ticks all the while. The route is the press, the reader and the screen,
+    one socket crossing; the heartbeat, which the press did not cause, is not on it."""
+    import asyncio
+
+    bench = load_bench("route")
+    p2p, ui, beat = (
+        module(M + "p2p.fake", P2P),
+        module(M + "ui.fake", UI),
+        module(M + "p2p.beat", BEAT),
+    )
+    shown: asyncio.Queue[object] = asyncio.Queue()
+    done: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+    ticks: list[int] = []
+    accepted: asyncio.Future[asyncio.StreamReader] = asyncio.get_running_loop().create_future()
+
+    async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.set_result(reader)
+
+    async def heartbeat() -> None:
+        while True:
+            beat["tick"](ticks)  # type: ignore[operator]
+            await asyncio.sleep(0)  # every turn of the loop: it runs inside the window
+
+    server = await asyncio.start_server(on_connect, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    _, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader = await accepted
+    tasks = [
+        asyncio.ensure_future(p2p["reader_loop"](reader, shown)),  # type: ignore[operator]
+        asyncio.ensure_future(ui["screen"](shown, done)),  # type: ignore[operator]
+        asyncio.ensure_future(heartbeat()),
+    ]
+    tracer = bench.CausalTracer(lambda handle: "")
+    try:
+        with tracer.installed():
+            tracer.until = done.done
+            tracer.on = True
+            tracer.press("A")
+            ticked = len(ticks)
+            ui["press"](writer)  # type: ignore[operator]
+            await asyncio.wait_for(done, 10)  # the unit that showed it has ended: `until` ran
+            tracer.on = False
+    finally:
+        for task in tasks:
+            task.cancel()
+        writer.close()
+        server.close()
+    assert len(ticks) > ticked and done.result() == b"the claim, signed"
+    reached = tracer.reached
+    assert reached is not None and reached.number >= 0 and reached.hops == 1
+    route = bench.count_route(tracer.units, {reached.number})
+    assert route.modules == [M + "ui.fake", M + "p2p.fake"]
+    assert route.calls == [
+        M + "ui.fake:press",
+        M + "p2p.fake:reader_loop",
+        M + "p2p.fake:handle",
+        M + "p2p.fake:Frame.__init__",
+        M + "ui.fake:screen",
+        M + "ui.fake:show",
+    ]
+    caused = {call[1] for unit in tracer.units for call in unit.calls}
+    assert M + "p2p.beat" not in caused  # it ran meanwhile, uncaused
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("game", ["lie", "larry"])
