@@ -69,6 +69,14 @@ TRANSITIONS: Mapping[tuple[GiftState, GiftEvent], GiftState] = {
 }
 
 
+# Who the table waits for in each state (owing.py says it to the players).
+WHO_ACTS: Mapping[GiftState, str] = {
+    G.IDLE: "nobody for a gift: a forward that comes early is held, one per giver",
+    G.AWAITING_FORWARD: "the giver: its private forward (sealed to this seat, relayed by any)",
+    G.AWAITING_RECEIPT: "the receiver: its receipt in the log, accusing the giver if it must",
+}
+
+
 class GiftStateError(Exception):
     """An input the give-aways do not take in their state: the table's code is wrong (the log's
     order was checked first), never a seat's fault."""
