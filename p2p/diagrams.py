@@ -1,9 +1,7 @@
 """The state machines' diagrams, drawn from their transition tables.
 
-The fair-deck request server (p2p/table/core/requests.py), the give-away forwards
-(p2p/table/core/giveaways.py) and the lobby's host and guest machines (p2p/lobby/phases.py) are
-each a transition table; a machine with per-state rules (who acts next, when it is done) has them
-drawn as a table under its diagram. `python -m fairdeal.p2p.diagrams` writes
+The fair-deck request server (p2p/table/core/requests.py) and the lobby's host and guest machines
+(p2p/lobby/phases.py) are each a transition table. `python -m fairdeal.p2p.diagrams` writes
 docs/state-machines/<machine>.md (a mermaid stateDiagram) for every machine in `MACHINES`;
 `--check` only reports the ones that differ (tests/p2p/test_state_diagrams.py runs it, so a
 committed diagram always matches the code).
@@ -28,7 +26,8 @@ EventT = TypeVar("EventT", bound=Enum)
 
 @dataclass(frozen=True, slots=True)
 class Machine(Generic[StateT, EventT]):
-    """A machine's file name, title, one paragraph saying what it is, and its table."""
+    """A machine's file name, title, one paragraph saying what it is, and its table; with
+    `columns`, its per-state rules (who acts next, when it is done) drawn as a table under it."""
 
     name: str
     title: str

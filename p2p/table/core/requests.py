@@ -78,6 +78,9 @@ TRANSITIONS: Mapping[tuple[ServiceState, ServiceEvent], ServiceState] = {
     (S.DEALING, E.SERVED): S.IDLE,
 }
 
+# The envelopes that count one more publisher of the service in progress.
+PUBLISHED = frozenset({E.SHUFFLE_APPLIED, E.SHARES_APPLIED, E.COIN_APPLIED})
+
 # The event that begins each kind of request (a Deal in a game's steps is the game's choice).
 ASKED: Mapping[type[Request], ServiceEvent] = {
     asked.NewDeck: E.SHUFFLE_ASKED,
@@ -262,11 +265,19 @@ class RequestServer:
         self.service = service
         return service
 
-    def note(self, event: ServiceEvent) -> Service:
-        """An envelope (or dealt card) the service in progress takes."""
+    def note(self, event: ServiceEvent, *, done: bool | None = None) -> Service:
+        """An envelope (or dealt card) the service in progress takes. An envelope counts one
+        more publisher, a receipt serves the gift; `done`: whether every card of a deal in the
+        game's steps is dealt now."""
         service = self.service
         self._fire(event, service.requests if service is not None else [])
         assert service is not None  # only IDLE has no service, and IDLE takes no such event
+        if event in PUBLISHED:
+            service.published += 1
+        if event is ServiceEvent.RECEIPT_APPLIED:
+            service.done = True
+        if done is not None:
+            service.done = done
         return service
 
     def served(self) -> Service:

@@ -159,10 +159,10 @@ class Serving:
         if isinstance(message, SharesMessage):
             effects.append(Proved(self.shares.note_public(message)))
         if service is not None and service.state is ServiceState.COIN:
-            self.server.note(ServiceEvent.COIN_APPLIED).published += 1
+            self.server.note(ServiceEvent.COIN_APPLIED)
         effects.append(TakeDeck(output))
         if service is not None and service.state is ServiceState.SHARES and kind == SHARES:
-            self.server.note(ServiceEvent.SHARES_APPLIED).published += 1
+            self.server.note(ServiceEvent.SHARES_APPLIED)
         return effects
 
     def on_deck_event(self, event: DeckEvent) -> list[Effect]:
@@ -170,7 +170,7 @@ class Serving:
         service = self.server.service
         if isinstance(event, ShuffleApplied):
             if service is not None and service.state is ServiceState.SHUFFLE:
-                self.server.note(ServiceEvent.SHUFFLE_APPLIED).published += 1
+                self.server.note(ServiceEvent.SHUFFLE_APPLIED)
             lists = len(service.list_ids) if service is not None and service.list_ids else 1
             done = service.published // lists if service is not None else event.seat + 1
             return [Proved(1), Progress("shuffle", event.seat, done, self.seats)]
@@ -179,9 +179,9 @@ class Serving:
                 service.faces[event.slot] = event.card
         elif isinstance(event, CardDealt):
             self.dealt.add(event.slot)
-            if self.server.state is ServiceState.DEALING:
-                dealing = self.server.note(ServiceEvent.CARD_DEALT)
-                dealing.done = all(s in self.dealt for s in dealing.slots)
+            if service is not None and service.state is ServiceState.DEALING:
+                dealt = all(s in self.dealt for s in service.slots)
+                self.server.note(ServiceEvent.CARD_DEALT, done=dealt)
         elif isinstance(event, KeysReady | ListReady | CoinFlipped | CardReceived):
             # a received card shows in the next state: the app logs who gave it and its face
             pass
@@ -189,7 +189,7 @@ class Serving:
 
     def on_receipt(self) -> None:
         """The give-away's receipt is applied (giveaways.py judged it): the Transfer is served."""
-        self.server.note(ServiceEvent.RECEIPT_APPLIED).done = True
+        self.server.note(ServiceEvent.RECEIPT_APPLIED)
 
     def take_owed_shares(self, seat: int, body: Any, owed: set[tuple[Slot, int]]) -> list[Effect]:
         """A seat's `deck.shares` carried in one of the game's own envelopes: exactly `owed`
