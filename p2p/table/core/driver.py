@@ -451,7 +451,7 @@ class TableDriver:
             elif envelope.kind == DECK:
                 effects = self.serving.on_deck_envelope(envelope, expect)
                 if not self.setup.over:  # a key or a setup coin's envelope
-                    self.setup.done += 1
+                    self.setup.on_deck()
                     self.count_proofs(1)
                 self._take(effects)
             else:
