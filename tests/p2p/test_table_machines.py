@@ -5,11 +5,14 @@ returns effects; a refused input names the culprit and changes nothing."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
 
+from fairdeal.engine.larry import LarryOptions
 from fairdeal.engine.requests import Arrange, Deal, NewDeck, Reveal, Transfer
 from fairdeal.p2p.deck import DeckFault, DeckSession, Slot
 from fairdeal.p2p.deck.messages import (
@@ -23,6 +26,7 @@ from fairdeal.p2p.deck.messages import (
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.effects import Progress, TakeDeck
 from fairdeal.p2p.table.core.forwards import sign_forward
 from fairdeal.p2p.table.core.giveaways import (
@@ -47,6 +51,7 @@ from fairdeal.p2p.table.core.serving import Asked, Serving
 from fairdeal.p2p.table.core.shares import SharesLedger
 from fairdeal.p2p.table.core.slots import SlotMap
 from fairdeal.p2p.table.runtime.randomness import SeededRandom
+from tests.game.sansio import SansIOTable
 
 TABLE = b"t" * 16
 RECEIPT = "game.received"
@@ -349,3 +354,31 @@ def test_an_input_the_machine_does_not_take_names_state_and_input_and_changes_no
     with pytest.raises(GiftStateError, match="Transfer to this seat in state awaiting forward"):
         part.begin(Transfer(5, 10, 0, 1), Slot("r1", 5))
     assert part.state is GiftState.AWAITING_FORWARD and part.transfer == GIFT
+
+
+# -- the driver only wires: no part points back at it ----------------------------------------
+
+PARTS = ("serving", "shares", "giveaways", "owing", "terms", "setup", "slots", "requests")
+
+
+def test_no_part_of_the_table_core_imports_the_driver() -> None:
+    """Not even under TYPE_CHECKING or inside a function: the driver imports its parts, never
+    the other way round (no import cycle)."""
+    core = Path(__file__).resolve().parents[2] / "p2p" / "table" / "core"
+    for part in PARTS:
+        tree = ast.parse((core / f"{part}.py").read_text(encoding="utf-8"))
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
+            a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names
+        }
+        assert "fairdeal.p2p.table.core.driver" not in imported, part
+
+
+def test_a_tables_parts_hold_no_pointer_back_to_it() -> None:
+    table = SansIOTable(3, LarryOptions(short_game=True), seed=3).tables[0]
+    parts = [table.serving, table.serving.server, table.serving.shares, table.gifts, table.setup]
+    for part in parts:
+        held = [getattr(part, n) for n in getattr(part, "__slots__", ())] + list(
+            vars(part).values()
+        )
+        assert all(value is not table for value in held), type(part).__name__
+        assert not any(isinstance(value, TableDriver) for value in held), type(part).__name__
