@@ -46,6 +46,7 @@ from fairdeal.p2p.log.transcript import (
     TranscriptWriteError,
     load_transcript,
 )
+from fairdeal.p2p.net.kinds import FWD
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.core.api import (
     DoubtVerification,
@@ -322,7 +323,7 @@ class TablePeer:
         )
         self.table = table
         table.start()
-        self.mesh.on("fwd", self.pump.on_forward)
+        self.mesh.on(FWD, self.pump.on_forward)
         self.mesh.on(LEFT, self.departures.on_left)
         self.mesh.on_peer_up(self._on_peer_up)
         self.mesh.on_peer_down(self._on_peer_down)

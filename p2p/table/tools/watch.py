@@ -38,6 +38,7 @@ from fairdeal.p2p.identity import Identity, PublicIdentity, fingerprint_code
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.log.envelope import Envelope, parse_envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
+from fairdeal.p2p.net import kinds
 from fairdeal.p2p.net.framing import field
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.unreachable import unreachable_reason
@@ -47,8 +48,8 @@ from fairdeal.p2p.table.tools.replay import Replay, _names, _Recorder
 log = logging.getLogger(__name__)
 
 MAX_WATCHERS = 8  # per table, shared out among its seats (`seat_share`)
-WATCH, WATCHING, REFUSED = "watch", "watching", "watch-refused"
-SERVES = "watchers"  # a seat tells the other seats whom it serves, for their players to see
+WATCH, WATCHING, REFUSED = kinds.WATCH, kinds.WATCHING, kinds.WATCH_REFUSED
+SERVES = kinds.WATCHERS  # a seat tells the other seats whom it serves, for their players to see
 MAX_NAME = 64  # of a watcher's name as a seat passes it on
 
 
@@ -236,7 +237,7 @@ class WatchClient:
         self._notices: list[Callable[[str], None]] = []
         self.mesh.on(WATCHING, self._on_watching)
         self.mesh.on(REFUSED, self._on_refused)
-        self.mesh.on("env", self._on_env)
+        self.mesh.on(kinds.ENV, self._on_env)
         self.mesh.on_peer_down(lambda _peer: self._wake())
 
     def on_update(self, callback: Callable[[], None]) -> None:
