@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from fairdeal.p2p.lobby import phases
-from fairdeal.p2p.table.core import requests
+from fairdeal.p2p.table.core import giveaways, requests
 
 StateT = TypeVar("StateT", bound=Enum)
 EventT = TypeVar("EventT", bound=Enum)
@@ -26,13 +26,16 @@ EventT = TypeVar("EventT", bound=Enum)
 
 @dataclass(frozen=True, slots=True)
 class Machine(Generic[StateT, EventT]):
-    """A machine's file name, title, one paragraph saying what it is, and its table."""
+    """A machine's file name, title, one paragraph saying what it is, and its table; with
+    `columns`, its per-state rules (who acts next, when it is done) drawn as a table under it."""
 
     name: str
     title: str
     about: str
     transitions: Mapping[tuple[StateT, EventT], StateT]
     initial: StateT
+    columns: tuple[str, ...] = ()  # a table under the diagram: the state, then these columns
+    rows: Mapping[StateT, tuple[str, ...]] = field(default_factory=dict)
 
 
 MACHINES: tuple[Machine[Any, Any], ...] = (
@@ -40,10 +43,28 @@ MACHINES: tuple[Machine[Any, Any], ...] = (
         "request-server",
         "The fair-deck request server",
         "How a table serves the engine's requests (engine/requests.py) with the fair deck: "
-        "p2p/table/core/requests.py, `TRANSITIONS`. A self-loop is an envelope the state takes "
-        "while it waits for more (protocol.md 10.3-10.10).",
+        "p2p/table/core/requests.py, `TRANSITIONS`, and under it `STATES`: per state who acts "
+        "next and when the request is done. A self-loop is an envelope the state takes while it "
+        "waits for more (protocol.md 10.3-10.10).",
         requests.TRANSITIONS,
         requests.ServiceState.IDLE,
+        ("who acts next", "done when"),
+        {state: (rule.who, rule.done_when) for state, rule in requests.STATES.items()},
+    ),
+    Machine(
+        "give-away-forwards",
+        "A give-away's forwards",
+        "How one seat follows a give-away (the engine's `Transfer`, protocol.md 10.8): "
+        "p2p/table/core/giveaways.py, `TRANSITIONS`, and under it `WHO_ACTS`. The giver's "
+        "signed forward (forwards.py) travels sealed to the receiver and relayed by any seat "
+        "(sealed.py); the receiver opens it and signs its receipt, accusing the giver with the "
+        "forward if it fails; every seat judges the receipt. A receipt that blames a seat "
+        "stops the table and moves nothing; a receipt of this seat's own may come while it "
+        "still waits for the forward (signed before a restart that lost the kept forward).",
+        giveaways.TRANSITIONS,
+        giveaways.GiftState.IDLE,
+        ("who acts next",),
+        {state: (who,) for state, who in giveaways.WHO_ACTS.items()},
     ),
     Machine(
         "host-lobby",
@@ -85,7 +106,13 @@ def mermaid(machine: Machine[Any, Any]) -> str:
     ]
     for (state, event), target in machine.transitions.items():
         lines.append(f"    {_node(state)} --> {_node(target)}: {event.value}")
-    lines += ["```", ""]
+    lines.append("```")
+    if machine.columns:
+        lines += ["", "| state | " + " | ".join(machine.columns) + " |"]
+        lines.append("|" + " --- |" * (len(machine.columns) + 1))
+        for state, cells in machine.rows.items():
+            lines.append(f"| {_node(state)} | " + " | ".join(cells) + " |")
+    lines.append("")
     return "\n".join(lines)
 
 

@@ -263,7 +263,7 @@ class FalseAccuserTable(LarryTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.gifts = FalseAccuserGifts(self)
+        self.gifts = FalseAccuserGifts(self.gifts.terms, self.deck)
 
 
 class BareAccuserGifts(GiveAways):
@@ -278,7 +278,7 @@ class BareAccuserTable(LarryTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.gifts = BareAccuserGifts(self)
+        self.gifts = BareAccuserGifts(self.gifts.terms, self.deck)
 
 
 class BadForwardTable(LarryTable):

@@ -135,7 +135,7 @@ class ForgedEvidenceTable(LarryTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.gifts = ForgedEvidenceGifts(self)
+        self.gifts = ForgedEvidenceGifts(self.gifts.terms, self.deck)
 
 
 def test_an_accusation_with_a_forward_the_giver_did_not_sign_blames_the_accuser() -> None:
@@ -202,7 +202,8 @@ def test_a_receiver_rebuilt_after_a_crash_opens_its_gifts_from_the_kept_forwards
         rebuilt.apply(envelope)
     assert rebuilt.fault is None and rebuilt.head == receiver.head
     gifted = {f.slot for f in receiver.kept_forwards}
-    assert gifted and all(rebuilt.deck.known_card(rebuilt._slot[s]) is not None for s in gifted)
+    known = [rebuilt.deck.known_card(rebuilt.masked_slot(s)) for s in gifted]
+    assert gifted and all(face is not None for face in known)
     assert not rebuilt.kept_forwards  # on disk already: nothing is written twice
 
 
@@ -218,7 +219,7 @@ class ExtraKeyReceiptTable(LarryTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.gifts = ExtraKeyGifts(self)
+        self.gifts = ExtraKeyGifts(self.gifts.terms, self.deck)
 
 
 def test_a_receipt_with_another_key_is_a_fault_of_its_author() -> None:

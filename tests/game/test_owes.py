@@ -14,7 +14,8 @@ from fairdeal.engine.requests import Reveal
 from fairdeal.p2p.deck.messages import SHARES
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.games.larry.table import LarryTable
-from fairdeal.p2p.table.core.driver import DECK, Private, Publish
+from fairdeal.p2p.table.core.driver import Private
+from fairdeal.p2p.table.core.effects import Effect, TakeDeck
 from fairdeal.p2p.table.core.serving import Serving
 
 from .sansio import SansIOTable
@@ -64,10 +65,16 @@ def test_a_withheld_forward_names_the_giver_not_the_receiver() -> None:
 
 
 class SilentServing(Serving):
-    def _begin_reveal(self, request: Reveal) -> None:
-        super()._begin_reveal(request)
+    def _begin_reveal(self, request: Reveal) -> list[Effect]:
+        effects = super()._begin_reveal(request)
         if request.reason == "doubt":
-            self.table.outbox = [i for i in self.table.outbox if not is_shares(i)]
+            return [without_shares(e) if isinstance(e, TakeDeck) else e for e in effects]
+        return effects
+
+
+def without_shares(effect: TakeDeck) -> TakeDeck:
+    messages = [m for m in effect.output.messages if m.get("kind") != SHARES]
+    return TakeDeck(Output(messages, effect.output.events), effect.transfer)
 
 
 class SilentAfterDoubt(LarryTable):
@@ -75,11 +82,9 @@ class SilentAfterDoubt(LarryTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.serving = SilentServing(self)
-
-
-def is_shares(item: Publish | Private) -> bool:
-    return isinstance(item, Publish) and item.kind == DECK and item.body.get("kind") == SHARES
+        self.serving = SilentServing(
+            self.seats, self.deck, self.serving.slots, receipt_kind=self.received_kind
+        )
 
 
 def test_shares_owed_for_a_doubt_name_every_seat_that_owes_them() -> None:

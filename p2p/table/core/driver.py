@@ -31,27 +31,25 @@ the players (`on_step_event`). It overrides those public hooks only, and calls t
 public services only; the request being served is the request server's
 (p2p/table/core/requests.py), a state machine whose transitions are data.
 
-The driver composes its parts: setup.py (the setup envelopes), serving.py (how each request
-begins, what it expects, when it is served), shares.py (the shares a seat owes), giveaways.py
-(forwards and receipts), owing.py (what the table waits for, in words), terms.py (the terms the
-lobby signs); outbox.py holds its small records.
+The driver only wires its parts, small machines that own their state, take typed inputs and
+return effects (effects.py) the driver applies; none holds a pointer back to it: setup.py (the
+setup envelopes), serving.py (the request server's side: how each request begins, what it
+expects, when it is served; it owns requests.py's machine and shares.py's ledger), giveaways.py
+(forwards and receipts), slots.py (engine slot <-> masked card); owing.py says what the table
+waits for, in words, and terms.py checks the terms the lobby signs; outbox.py holds its small
+records.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import DRIVER, IllegalAction
 from fairdeal.engine.events import Violation
 from fairdeal.engine.games import AnyGame, get_game
-from fairdeal.engine.requests import (
-    Ack,
-    Arrange,
-    Arrangement,
-    Faces,
-    Transfer,
-)
+from fairdeal.engine.requests import Ack, Arrange, Arrangement, Deal, Faces, Transfer
 from fairdeal.engine.step import Step
 from fairdeal.p2p.deck import (
     CardDealt,
@@ -67,18 +65,21 @@ from fairdeal.p2p.net.kinds import check_listed, chosen_kinds
 from fairdeal.p2p.table.core import terms
 from fairdeal.p2p.table.core.api import (
     FaultDetected,
+    SetupProgress,
     StateChanged,
     TableEvent,
 )
+from fairdeal.p2p.table.core.effects import Answer, Arranged, Effect, Progress, Proved, TakeDeck
 from fairdeal.p2p.table.core.forwards import SignedForward
-from fairdeal.p2p.table.core.giveaways import GiveAways
+from fairdeal.p2p.table.core.giveaways import GiftTerms, GiveAways
 from fairdeal.p2p.table.core.outbox import DECK, Expect, Private, Publish
-from fairdeal.p2p.table.core.owing import owed_now
-from fairdeal.p2p.table.core.requests import RequestServer, Service, ServiceEvent
-from fairdeal.p2p.table.core.serving import Serving, arrangement
+from fairdeal.p2p.table.core.owing import Kinds, owed_now
+from fairdeal.p2p.table.core.requests import Service
+from fairdeal.p2p.table.core.serving import Asked, Serving, arrangement
 from fairdeal.p2p.table.core.setup import Setup, roster_difference
-from fairdeal.p2p.table.core.shares import SharesLedger, require_shares
+from fairdeal.p2p.table.core.shares import require_shares
 from fairdeal.p2p.table.core.sizes import UNSIZED, EnvelopeLimits, table_limits
+from fairdeal.p2p.table.core.slots import SlotMap
 
 # Kept importable from here, where they were before the driver's parts had their own modules.
 __all__ = [
@@ -150,17 +151,21 @@ class TableDriver:
             "options": self.options_for_join(options),
         }
         self.setup = Setup(seats, self.join_kind, len(self.setup_coins), signed_roster)
-        self._slot: dict[int, Slot] = {}  # engine slot -> masked card
-        self._engine_slot: dict[Slot, int] = {}
-        self._back: dict[int, int] = {}  # engine slot -> its public back (grouped decks)
-        self.shares = SharesLedger(self)  # whose shares of each card are public, and checks
-        self.server = (
-            RequestServer()
-        )  # the engine request being served (p2p/table/core/requests.py)
-        self.gifts = GiveAways(self)  # give-aways' forwards and receipts (protocol.md 10.8)
-        self.serving = Serving(self)  # how each engine request begins and when it is served
+        self._slot = SlotMap()  # engine slot <-> masked card, and public backs
+        # the engine requests served with the fair deck (p2p/table/core/requests.py's machine)
+        self.serving = Serving(
+            seats,
+            deck,
+            self._slot,
+            receipt_kind=self.received_kind,
+            card_backs=partial(self.game.backs, options),
+        )
+        # give-aways' forwards and receipts (protocol.md 10.8)
+        self.gifts = GiveAways(
+            GiftTerms(table_id, self.game_name, seats, self.me, self.keys, self.received_kind),
+            deck,
+        )
         self._proofs = 0
-        self.dealt: set[Slot] = set()  # cards whose every share is in (a game may clear it)
 
     # -- what a game contributes -------------------------------------------------------------
 
@@ -257,15 +262,20 @@ class TableDriver:
         assert state is not None
         if state.over:
             return None
-        service = self.server.service
-        if service is None:
+        if self.serving.service is None:
             return self.next_action()
-        return self.serving.expects(service)
+        expect = self.serving.expected()
+        return expect if expect is not None else self.next_action()  # a deal in the game's steps
 
     @property
     def service(self) -> Service | None:
         """The engine request (or batch of deals) being served, if any."""
-        return self.server.service
+        return self.serving.service
+
+    @property
+    def dealt(self) -> set[Slot]:
+        """Cards whose every share is in (a game dealing in its own steps may clear it)."""
+        return self.serving.dealt
 
     def expected_seat(self) -> int | None:
         """The log's ordering: the seat whose envelope comes next."""
@@ -337,7 +347,8 @@ class TableDriver:
     def owes(self) -> dict[int, tuple[str, ...]]:
         """For each seat the table waits for, what it owes, in words a player reads; empty when
         it waits for nobody (protocol.md 10.6; p2p/table/core/owing.py)."""
-        return owed_now(self)
+        kinds = Kinds(self.act_kind, self.join_kind, self.received_kind)
+        return owed_now(self.expected(), self.service, self.me, kinds)
 
     def counters(self) -> dict[str, int]:
         """What the game counts for `simulate` and the benchmark (The Lie: races decided, void
@@ -355,22 +366,19 @@ class TableDriver:
 
     def back_of(self, slot: int) -> int:
         """The public back of engine slot `slot` (a grouped deck's)."""
-        return self._back[slot]
+        return self._slot.back(slot)
 
     def map_slot(self, slot: int, masked: Slot, back: int | None = None) -> None:
         """Engine slot `slot` is the fair deck's card `masked` (of public back `back`)."""
-        self._slot[slot] = masked
-        self._engine_slot[masked] = slot
-        if back is not None:
-            self._back[slot] = back
+        self._slot.map(slot, masked, back)
 
     def masked_slot(self, slot: int) -> Slot:
         """The fair deck's card behind engine slot `slot`."""
-        return self._slot[slot]
+        return self._slot.masked(slot)
 
     def engine_slot(self, masked: Slot) -> int:
         """The engine slot the fair deck's card `masked` stands for."""
-        return self._engine_slot[masked]
+        return self._slot.engine(masked)
 
     # -- commands --------------------------------------------------------------------------
 
@@ -390,8 +398,9 @@ class TableDriver:
             self.deck.coin(coin_id)
 
     def receive_private(self, sender: int, data: Any) -> None:
-        """A give-away's signed forward, sent privately by seat `sender` (GiveAways.receive)."""
-        self.gifts.receive(sender, data)
+        """A give-away's signed forward, sent privately by seat `sender` (GiveAways.receive:
+        DeckFault naming the sender for a bad one)."""
+        self._take(self.gifts.receive(sender, data, open_now=self.fault is None))
 
     def restore_forward(self, data: Any) -> None:
         """A forward this seat checked, used and kept on disk before a restart."""
@@ -404,13 +413,14 @@ class TableDriver:
 
     def pending_transfer(self) -> Transfer | None:
         """The give-away being served, if one is."""
-        service = self.server.service
+        service = self.serving.service
         return service.transfer if service is not None else None
 
     def on_received(self, envelope: Envelope) -> None:
-        """A give-away's receipt (`received_kind`), as a game's envelope: GiveAways.on_receipt."""
+        """A give-away's receipt (`received_kind`), as a game's envelope: GiveAways.on_receipt
+        judges it (DeckFault naming whoever is at fault), then the Transfer is served."""
         self.gifts.on_receipt(envelope)
-        self.server.note(ServiceEvent.RECEIPT_APPLIED).done = True
+        self.serving.on_receipt()
 
     def log_fault(self, fault: Fault) -> None:
         """A fault the table log found (two envelopes signed for one place, a bad chain): the
@@ -442,14 +452,18 @@ class TableDriver:
             elif envelope.kind == self.join_kind:
                 self.events.append(self.setup.on_join(envelope, self.terms))
             elif envelope.kind == DECK:
-                self.serving.on_deck_envelope(envelope, expect)
+                effects = self.serving.on_deck_envelope(envelope, expect)
+                if not self.setup.over:  # a key or a setup coin's envelope
+                    self.setup.on_deck()
+                    self.count_proofs(1)
+                self._take(effects)
             else:
                 self.on_game_envelope(envelope, head)
         except DeckFault as fault:
             seat = fault.seat if fault.seat is not None else envelope.seat
             self.stop(seat, fault.what, f"{envelope}: {fault.evidence or fault.what}")
             return
-        self.serving.serve()
+        self._serve()
 
     def on_applied(self, envelope: Envelope, head: bytes) -> None:
         """Every envelope, before it is checked: a game that tracks the log itself (The Lie's
@@ -460,7 +474,7 @@ class TableDriver:
     def apply_owed_shares(self, seat: int, body: Any, owed: set[tuple[Slot, int]]) -> None:
         """A seat's `deck.shares` carried in one of the game's own envelopes: they must be
         exactly `owed` (raises DeckFault naming the seat), then the deck takes them."""
-        self.shares.apply_owed(seat, body, owed)
+        self._take(self.serving.take_owed_shares(seat, body, owed))
 
     require_shares = staticmethod(require_shares)
 
@@ -473,8 +487,51 @@ class TableDriver:
     def on_arranged(self, request: Arrange, seed: bytes) -> None:
         """A joint coin arranged `request.slots` (a game may keep the seed, e.g. for races)."""
 
+    def _serve(self) -> None:
+        """Start the game once set up, then serve requests until an envelope is needed."""
+        if self.fault is not None or not self.setup.over:
+            return
+        if self.state is None:
+            self.take_step(self.new_game_step())
+        while self.fault is None:
+            state = self.state
+            assert state is not None
+            if not state.pending:
+                return
+            if self.serving.service is None:
+                self._begin(state)
+            answers = self.serving.finish(self.step_under_way())
+            if answers is None:
+                return
+            self._take(answers)
+
     def _begin(self, state: Any) -> None:
-        self.serving.begin(state)
+        """Begin serving the engine's first pending request (a give-away's with its forward)."""
+        request = state.pending[0]
+        in_steps = isinstance(request, Deal) and self.deals_in_steps(state)
+        self._take(self.serving.begin(Asked(state.pending, self.deck_id(), in_steps)))
+        transfer = self.pending_transfer()
+        if transfer is not None:
+            self._take(self.gifts.begin(transfer, self.masked_slot(transfer.slot)))
+
+    def _take(self, effects: Iterable[Effect]) -> None:
+        """Apply what a part asks of the table, in order."""
+        for effect in effects:
+            if isinstance(effect, Publish):
+                self.outbox.append(effect)
+            elif isinstance(effect, TakeDeck):
+                self.take_output(effect.output, effect.transfer)
+            elif isinstance(effect, Proved):
+                self.count_proofs(effect.count)
+            elif isinstance(effect, Progress):
+                progress = SetupProgress(
+                    effect.phase, effect.seat, effect.done, effect.total, self.proofs
+                )
+                self.events.append(progress)
+            elif isinstance(effect, Arranged):
+                self.on_arranged(effect.request, effect.seed)
+            elif isinstance(effect, Answer):
+                self.resolve(effect.resolution)
 
     # -- engine ------------------------------------------------------------------------------
 
@@ -514,7 +571,9 @@ class TableDriver:
             else:
                 self.outbox.append(Publish(DECK, message))
         for event in output.events:
-            self.serving.on_deck_event(event)
+            self._take(self.serving.on_deck_event(event))
+            if isinstance(event, CardDealt):
+                self.on_card_dealt(event)
 
     def on_card_dealt(self, event: CardDealt) -> None:
         """A dealt card's shares are all in (a game dealing concurrently tracks it here)."""

@@ -7,16 +7,14 @@ screens show these.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Protocol
 
-from fairdeal.engine.requests import Reveal
+from fairdeal.engine.requests import Reveal, Transfer
 from fairdeal.p2p.deck.messages import COIN_COMMIT, COIN_REVEAL, KEY, SHARES, SHUFFLE
 from fairdeal.p2p.lobby.roster import ROSTER_KIND
+from fairdeal.p2p.table.core.outbox import Expect
 from fairdeal.p2p.table.core.requests import Service, ServiceState
-
-if TYPE_CHECKING:
-    from fairdeal.p2p.table.core.driver import TableDriver
-    from fairdeal.p2p.table.core.outbox import Expect
 
 # A reveal's purpose by its reason (engine/requests.py); another reason is said as it is.
 REVEAL_PURPOSES = {
@@ -34,31 +32,52 @@ DECK_WORDS = {
 }
 
 
-def owed_now(table: TableDriver) -> dict[int, tuple[str, ...]]:
-    """Shares are owed by every publisher not yet applied (in seat order, they apply one by
-    one). A give-away waits for the giver's private forward, which only the receiver sees: the
+@dataclass(frozen=True, slots=True)
+class Kinds:
+    """A game's envelope kinds, by what they are for."""
+
+    act: str
+    join: str
+    receipt: str
+
+
+def owed_now(
+    expect: Expect | None, service: Service | None, me: int, kinds: Kinds
+) -> dict[int, tuple[str, ...]]:
+    """Who the table waits for when `expect` is due and `service` served, seen by seat `me`.
+    Shares are owed by every publisher not yet applied (in seat order, they apply one by one).
+    A give-away waits for the giver's private forward, which only the receiver sees: the
     receiver's own table names the giver alone, the others name the giver and the receiver's
     receipt; the giver's own table names the receiver only."""
-    expect = table.expected()
     if expect is None:
         return {}
-    service = table.server.service
     if service is not None and service.state is ServiceState.SHARES and expect.deck_kind == SHARES:
         what = f"shares for {shares_purpose(service)}"
         return {seat: (what,) for seat in service.publishers[service.published :]}
-    transfer = table.pending_transfer()
-    if transfer is not None and expect.kind == table.received_kind:
+    transfer = service.transfer if service is not None else None
+    if transfer is not None and expect.kind == kinds.receipt:
         giver, receiver = transfer.from_seat, transfer.to_seat
         owed: dict[int, tuple[str, ...]] = {}
-        if table.me != giver:
+        if me != giver:
             owed[giver] = ("a give-away forward",)
-        if table.me != receiver:
+        if me != receiver:
             owed[receiver] = ("their receipt of the give-away",)
         return owed
-    return {expect.seat: (expect_words(table, expect),)}
+    return {expect.seat: (expect_words(kinds, expect),)}
 
 
-def owed_off_the_log(table: TableDriver) -> frozenset[int]:
+class Waiting(Protocol):
+    """What `owed_off_the_log` reads of a table (`TableDriver`)."""
+
+    @property
+    def received_kind(self) -> str: ...
+
+    def expected(self) -> Expect | None: ...
+
+    def pending_transfer(self) -> Transfer | None: ...
+
+
+def owed_off_the_log(table: Waiting) -> frozenset[int]:
     """The seats the table waits for whose debt no envelope pays: a give-away's giver owes a
     private forward (protocol.md 10.8), so an envelope it signed, even its next, does not show
     it is not silent."""
@@ -76,12 +95,12 @@ def shares_purpose(service: Service) -> str:
     return "the deal"
 
 
-def expect_words(table: TableDriver, expect: Expect) -> str:
-    if expect.kind == table.act_kind:
+def expect_words(kinds: Kinds, expect: Expect) -> str:
+    if expect.kind == kinds.act:
         return "their turn"
     if expect.kind == ROSTER_KIND:
         return "the signed roster"
-    if expect.kind == table.join_kind:
+    if expect.kind == kinds.join:
         return "their join"
     what = expect.deck_kind or expect.kind
     return DECK_WORDS.get(expect.deck_kind or "", f"their {what} envelope")

@@ -5,23 +5,26 @@ reshuffled deck, a deal, a reveal, a give-away (`Transfer`), a joint coin that a
 (`Arrange`). The table serves `pending[0]` (a run of `Deal`s at once) until the deck has what
 the engine needs, answers the engine, and takes the next one (protocol.md 10.3-10.10).
 
-Like h11's `_state.py`, the machine is its transition table, `TRANSITIONS`: a mapping
-(state, event) -> next state, and nothing else moves it. An event with no entry for the
-current state raises `ServiceStateError` naming both, and changes nothing. The table's code
-decides *when* an event happens (a list is ready, every share is in); this module decides
-whether it may. docs/state-machines/request-server.md is drawn from `TRANSITIONS`
-(`python -m fairdeal.p2p.diagrams`).
+Like h11's `_state.py`, everything that moves the machine is in this file, as data:
+`TRANSITIONS`, a mapping (state, event) -> next state, and `STATES`, per state who acts next
+(the envelope the log takes) and when the request is done. An event with no entry for the
+current state raises `ServiceStateError` naming both, and changes nothing. The fair deck's side
+(p2p/table/core/serving.py) fires the events as envelopes and deck events come in;
+docs/state-machines/request-server.md is drawn from both tables (`python -m fairdeal.p2p.diagrams`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
 from fairdeal.engine import requests as asked
 from fairdeal.engine.requests import Request, Transfer
 from fairdeal.p2p.deck import Slot
+from fairdeal.p2p.deck.messages import COIN_COMMIT, COIN_REVEAL, SHARES, SHUFFLE
+from fairdeal.p2p.table.core.outbox import DECK, Expect
 
 
 class ServiceState(StrEnum):
@@ -75,6 +78,9 @@ TRANSITIONS: Mapping[tuple[ServiceState, ServiceEvent], ServiceState] = {
     (S.DEALING, E.SERVED): S.IDLE,
 }
 
+# The envelopes that count one more publisher of the service in progress.
+PUBLISHED = frozenset({E.SHUFFLE_APPLIED, E.SHARES_APPLIED, E.COIN_APPLIED})
+
 # The event that begins each kind of request (a Deal in a game's steps is the game's choice).
 ASKED: Mapping[type[Request], ServiceEvent] = {
     asked.NewDeck: E.SHUFFLE_ASKED,
@@ -112,6 +118,8 @@ class Service:
     done: bool = False
     faces: dict[Slot, int] = field(default_factory=dict)
     coin_id: str = ""
+    seats: int = 0  # the table's seats (a coin's commitments, then its reveals, in seat order)
+    receipt_kind: str = ""  # the envelope kind of a give-away's receipt (the game's)
 
     @property
     def kind(self) -> ServiceState:
@@ -129,6 +137,103 @@ class Service:
         return request if isinstance(request, Transfer) else None
 
 
+class DeckFacts(Protocol):
+    """What the states' done-rules read of the fair deck (p2p/deck/session.py `DeckSession`)."""
+
+    def list_ready(self, list_id: str) -> bool: ...
+
+    def coin_seed(self, coin_id: str) -> bytes | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StateRule:
+    """One state's row: who acts next and when the request is done, in code and in the words
+    the diagram shows. `acts` None: no envelope of the fair deck's is due, the game's ordering
+    rule (`TableDriver.next_action`) says whose envelope comes next."""
+
+    who: str
+    acts: Callable[[Service], Expect | None]
+    done_when: str
+    done: Callable[[Service, DeckFacts, bool], bool]  # (service, deck, a game step under way)
+
+
+def _shuffler(service: Service) -> Expect:
+    # every seat shuffles each list in turn: seat order, list order within a seat
+    return Expect(service.published // len(service.list_ids), DECK, SHUFFLE)
+
+
+def _publisher(service: Service) -> Expect:
+    return Expect(service.publishers[service.published], DECK, SHARES)
+
+
+def _coiner(service: Service) -> Expect:
+    step = COIN_COMMIT if service.published < service.seats else COIN_REVEAL
+    return Expect(service.published % service.seats, DECK, step)
+
+
+def _receiver(service: Service) -> Expect:
+    transfer = service.transfer
+    assert transfer is not None  # RECEIPT serves a Transfer (ASKED)
+    return Expect(transfer.to_seat, service.receipt_kind)
+
+
+def _every_share_in(service: Service, _deck: DeckFacts, _stepping: bool) -> bool:
+    if service.published < len(service.publishers) and service.slots:
+        return False
+    if isinstance(service.requests[0], asked.Reveal):
+        return all(s in service.faces for s in service.slots)
+    return True
+
+
+def _nothing(_service: Service) -> None:
+    return None
+
+
+def _never(_service: Service, _deck: DeckFacts, _stepping: bool) -> bool:
+    return False
+
+
+# Per state, who acts next and when the request is done: with `TRANSITIONS`, the whole machine.
+STATES: Mapping[ServiceState, StateRule] = {
+    S.IDLE: StateRule(
+        "the game's ordering rule (a pending request begins at once)",
+        _nothing,
+        "no request is served",
+        _never,
+    ),
+    S.SHUFFLE: StateRule(
+        "every seat in seat order, each list in list order",
+        _shuffler,
+        "every list is shuffled by every seat and every shuffle verified",
+        lambda service, deck, _stepping: all(deck.list_ready(i) for i in service.list_ids),
+    ),
+    S.SHARES: StateRule(
+        "each seat that owes shares, in seat order",
+        _publisher,
+        "every owing seat published; a reveal: every front is open",
+        _every_share_in,
+    ),
+    S.RECEIPT: StateRule(
+        "the receiver (after the giver's private forward)",
+        _receiver,
+        "the receiver's receipt is applied",
+        lambda service, _deck, _stepping: service.done,
+    ),
+    S.COIN: StateRule(
+        "every seat's commitment in seat order, then every reveal",
+        _coiner,
+        "the coin's seed is known (every reveal is in)",
+        lambda service, deck, _stepping: deck.coin_seed(service.coin_id) is not None,
+    ),
+    S.DEALING: StateRule(
+        "the game's ordering rule (its steps carry the shares)",
+        _nothing,
+        "every card is dealt and no step of the game is under way",
+        lambda service, _deck, stepping: service.done and not stepping,
+    ),
+}
+
+
 def next_state(state: ServiceState, event: ServiceEvent) -> ServiceState | None:
     """Where `event` takes the machine from `state` (None: it may not happen there)."""
     return TRANSITIONS.get((state, event))
@@ -141,6 +246,17 @@ class RequestServer:
         self.state = ServiceState.IDLE
         self.service: Service | None = None
 
+    def expected(self) -> Expect | None:
+        """The envelope the service in progress takes next (None: the game's ordering rule
+        says, or nothing is served)."""
+        service = self.service
+        return STATES[self.state].acts(service) if service is not None else None
+
+    def complete(self, deck: DeckFacts, step_under_way: bool) -> bool:
+        """Whether the service in progress is done (its state's rule in `STATES`)."""
+        service = self.service
+        return service is not None and STATES[self.state].done(service, deck, step_under_way)
+
     def begin(self, service: Service, event: ServiceEvent | None = None) -> Service:
         """Start serving `service` (its first request's `ASKED` event unless one is given)."""
         asked = event if event is not None else ASKED[type(service.requests[0])]
@@ -149,11 +265,19 @@ class RequestServer:
         self.service = service
         return service
 
-    def note(self, event: ServiceEvent) -> Service:
-        """An envelope (or dealt card) the service in progress takes."""
+    def note(self, event: ServiceEvent, *, done: bool | None = None) -> Service:
+        """An envelope (or dealt card) the service in progress takes. An envelope counts one
+        more publisher, a receipt serves the gift; `done`: whether every card of a deal in the
+        game's steps is dealt now."""
         service = self.service
         self._fire(event, service.requests if service is not None else [])
         assert service is not None  # only IDLE has no service, and IDLE takes no such event
+        if event in PUBLISHED:
+            service.published += 1
+        if event is ServiceEvent.RECEIPT_APPLIED:
+            service.done = True
+        if done is not None:
+            service.done = done
         return service
 
     def served(self) -> Service:

@@ -79,6 +79,10 @@ class Setup:
             raise DeckFault(envelope.seat, error.detail, evidence) from None
         self.done += 1
 
+    def on_deck(self) -> None:
+        """A key or a setup coin's envelope, checked and taken by the fair deck (serving.py)."""
+        self.done += 1
+
     def on_join(self, envelope: Envelope, terms: Any) -> SetupProgress:
         """A seat's join: it must carry exactly the table's terms."""
         if envelope.body != terms:

@@ -8,14 +8,12 @@ own envelopes (a deal inside its steps) has them checked here too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from fairdeal.engine.requests import Deal, Reveal
 from fairdeal.p2p.deck import DeckFault, Slot
 from fairdeal.p2p.deck.messages import SharesMessage
-
-if TYPE_CHECKING:
-    from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.table.core.requests import Service
 
 
 def require_shares(
@@ -35,44 +33,48 @@ def require_shares(
 
 
 class SharesLedger:
-    """Whose shares of each card are public, for one table."""
+    """Whose shares of each card are public, for one table: it owns that record and nothing
+    else; what a seat owes is worked out from the request being served and the cards' owners,
+    given with each message."""
 
-    def __init__(self, table: TableDriver) -> None:
-        self.table = table
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
         self.public: dict[Slot, set[int]] = {}
 
-    def check(self, seat: int, message: SharesMessage) -> None:
-        """The shares a seat publishes for the request being served must be exactly the ones
-        it owes now (no more, no less)."""
-        table = self.table
-        service = table.server.service
-        assert service is not None
+    def owed(
+        self, seat: int, service: Service, owner: Callable[[Slot], int | None]
+    ) -> set[tuple[Slot, int]]:
+        """The shares `seat` owes now for the deal or reveal `service` (protocol.md 10.3, 10.5):
+        a deal, its share of every card dealt to another seat; a reveal, the owner every share
+        not public yet, and every seat its own of a card never dealt."""
         request = service.requests[0]
         owed: set[tuple[Slot, int]] = set()
         for slot in service.slots:
-            owner = table.deck.owner(slot)
+            holder = owner(slot)
             public = self.public.get(slot, set())
             if isinstance(request, Deal):
-                if owner != seat:
+                if holder != seat:
                     owed.add((slot, seat))
-            elif owner == seat:  # the owner opens it: every share not public yet
-                owed |= {(slot, t) for t in range(table.seats) if t not in public}
-            elif owner is None and seat not in public:  # never dealt: every seat opens it
+            elif holder == seat:  # the owner opens it: every share not public yet
+                owed |= {(slot, t) for t in range(self.seats) if t not in public}
+            elif holder is None and seat not in public:  # never dealt: every seat opens it
                 owed.add((slot, seat))
-        require_shares(seat, message, owed, isinstance(request, Reveal))
+        return owed
 
-    def apply_owed(self, seat: int, body: Any, owed: set[tuple[Slot, int]]) -> None:
-        """A seat's `deck.shares` carried in one of the game's own envelopes: exactly `owed`
-        (raises DeckFault naming the seat), then the deck takes them."""
-        table = self.table
-        message = table.deck.parse(seat, body)
-        assert isinstance(message, SharesMessage)
-        require_shares(seat, message, owed, False)
-        output = table.deck.handle(seat, body, message)
-        self.note_public(message)
-        table.take_output(output)
+    def check(
+        self,
+        seat: int,
+        message: SharesMessage,
+        service: Service,
+        owner: Callable[[Slot], int | None],
+    ) -> None:
+        """The shares a seat publishes for `service` must be exactly the ones it owes now (no
+        more, no less): DeckFault naming the seat otherwise, and nothing noted."""
+        owed = self.owed(seat, service, owner)
+        require_shares(seat, message, owed, isinstance(service.requests[0], Reveal))
 
-    def note_public(self, message: SharesMessage) -> None:
+    def note_public(self, message: SharesMessage) -> int:
+        """The shares of `message` are public now (the deck took them); how many proofs."""
         for item in message.shares:
             self.public.setdefault(item.slot, set()).add(item.share.seat)
-        self.table.count_proofs(len(message.shares))
+        return len(message.shares)

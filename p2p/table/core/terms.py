@@ -9,15 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from fairdeal.engine.games import get_game
-
-if TYPE_CHECKING:
-    from fairdeal.p2p.table.core.driver import TableDriver
+from fairdeal.p2p.lobby.roster import OptionValue
 
 
-def options_from_lobby(table: type[TableDriver], values: Mapping[str, Any]) -> Any:
+class GameTerms(Protocol):
+    """What these rules read of a game's table class (`TableDriver` and its classmethods)."""
+
+    @property
+    def game_name(self) -> str: ...
+
+    def lobby_options(self, options: Any) -> dict[str, OptionValue]: ...
+
+    def options_for_join(self, options: Any) -> Any: ...
+
+    def options_from_lobby(self, values: Mapping[str, Any]) -> Any: ...
+
+    def unsigned_terms(self, options: Any) -> dict[str, tuple[Any, Any]]: ...
+
+
+def options_from_lobby(table: GameTerms, values: Mapping[str, Any]) -> Any:
     """The options a roster signed (`lobby_options`' fields, the rest at the rulebook's
     defaults); ValueError for a field the game's lobby does not show or of the wrong type."""
     default = get_game(table.game_name).default_options()
@@ -28,7 +41,7 @@ def options_from_lobby(table: type[TableDriver], values: Mapping[str, Any]) -> A
     return replace(default, **values)
 
 
-def unsigned_terms(table: type[TableDriver], options: Any) -> dict[str, tuple[Any, Any]]:
+def unsigned_terms(table: GameTerms, options: Any) -> dict[str, tuple[Any, Any]]:
     """The join terms that the lobby does not sign and that differ from the rulebook's, as
     {name: (this value, the rulebook's)}: this must be empty."""
     fixed = table.options_for_join(table.options_from_lobby(table.lobby_options(options)))
@@ -40,7 +53,7 @@ def unsigned_terms(table: type[TableDriver], options: Any) -> dict[str, tuple[An
     }
 
 
-def check_terms(table: type[TableDriver], options: Any) -> None:
+def check_terms(table: GameTerms, options: Any) -> None:
     """ValueError naming the first unsigned term that is not the rulebook's."""
     for name, (value, rulebook) in table.unsigned_terms(options).items():
         signed = ", ".join(sorted(table.lobby_options(options))) or "nothing"
