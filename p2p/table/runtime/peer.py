@@ -78,7 +78,7 @@ from fairdeal.p2p.table.runtime.reaction import BotTiming, Reactions
 from fairdeal.p2p.table.runtime.recovery import Recovery, seat_seed_for
 from fairdeal.p2p.table.runtime.timings import PeerTimings, TimingWatch
 from fairdeal.p2p.table.runtime.watchdog import SilenceWatch
-from fairdeal.p2p.table.tools.watch import WatchService
+from fairdeal.p2p.table.runtime.watchers import WatchService
 
 if TYPE_CHECKING:
     from fairdeal.p2p.table.runtime.gather import Seated
