@@ -364,9 +364,7 @@ class TablePeer:
         # An envelope held back (another seat's step envelope) may need this seat's answer.
         sync.on_update(self.pump.schedule)
         sync.log.on_fault(self._on_log_fault)
-        for key in self.roster.keys:
-            if key in self.mesh.peers:
-                sync._ask(self.mesh.peers[key])  # catch up with whoever is already connected
+        sync.ask_connected()  # catch up with whoever is already connected
         for seat in self.roster.seats:  # where each seat is now; then as channels come and go
             if seat != self._seat:
                 self.emit(SeatConnection(seat, self._connected(seat)))

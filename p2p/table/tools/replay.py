@@ -267,8 +267,11 @@ def _view(table: TableDriver, seat: int) -> Any:
     state = table.state
     known: dict[int, int] = {}
     for slot in state.all_slots():
-        masked = table._slot.get(slot)
-        face = table.deck.known_card(masked) if masked is not None else None
+        try:
+            masked = table.masked_slot(slot)
+        except KeyError:  # not dealt from the fair deck yet
+            continue
+        face = table.deck.known_card(masked)
         if face is not None:
             known[slot] = face
     return table.game.view_for(state, known, seat)
