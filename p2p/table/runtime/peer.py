@@ -77,7 +77,7 @@ from fairdeal.p2p.table.runtime.randomness import (
 from fairdeal.p2p.table.runtime.reaction import BotTiming, Reactions
 from fairdeal.p2p.table.runtime.recovery import Recovery, seat_seed_for
 from fairdeal.p2p.table.runtime.timings import PeerTimings, TimingWatch
-from fairdeal.p2p.table.runtime.watchdog import SilenceWatch
+from fairdeal.p2p.table.runtime.watchdog import Applied, SilenceWatch, observe
 from fairdeal.p2p.table.runtime.watchers import WatchService
 
 if TYPE_CHECKING:
@@ -225,9 +225,7 @@ class TablePeer:
         self.pump = Pump(self)
         self.recovery = Recovery(seat)
         self.done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
-        self.watch_silence = SilenceWatch(
-            seat, silence_limit, self._table_and_log, self._connected, self.emit
-        )
+        self.watch_silence = SilenceWatch(silence_limit, time.monotonic())
         self._watchdog: asyncio.Task[None] | None = None
         self._verifier: ThreadPoolExecutor | None = None
         self.evidence = EvidenceFile(transcript, self.on_disk_failure)
@@ -370,7 +368,7 @@ class TablePeer:
                 self.emit(SeatConnection(seat, self._connected(seat)))
         if self.recovery.recovering:  # taken back after a crash: whom its moves wait for
             self.emit(MovesHeld(tuple(sorted(self.recovery.waiting))))
-        self._watchdog = asyncio.get_running_loop().create_task(self.watch_silence.run())
+        self._watchdog = asyncio.get_running_loop().create_task(self._watch_silence())
         self.pump.run()
 
     async def end_table(self, reason: str) -> None:
@@ -446,7 +444,7 @@ class TablePeer:
 
     def _on_applied(self, envelope: Envelope) -> None:
         now = time.monotonic()
-        self.watch_silence.applied(now)
+        self.watch_silence.feed(Applied(now))  # names nobody at once: the clock restarts
         if envelope.kind == self._require_table().act_kind:
             self._timing.act_applied_at = now
         self.pump.schedule()
@@ -537,11 +535,20 @@ class TablePeer:
     def emit(self, event: TableEvent) -> None:
         self.history.append(event)
 
-    def _table_and_log(self) -> tuple[TableDriver, TableLog] | None:
-        """The table and its log, for the silence watch, once both exist."""
+    async def _watch_silence(self) -> None:
+        """Tick the silence watch a few times per limit until the seat closes."""
+        while True:
+            await asyncio.sleep(self.watch_silence.interval)
+            self._tick_silence(time.monotonic())
+
+    def _tick_silence(self, now: float) -> None:
+        """Show who holds the table up at `now` (monotonic), once the table and its log exist."""
         if self.table is None or self.sync is None:
-            return None
-        return self.table, self.sync.log
+            return
+        connected = {seat for seat in self.roster.seats if self._connected(seat)}
+        tick = observe(self.table, self.sync.log, self._seat, now, connected)
+        for status in self.watch_silence.feed(tick):
+            self.emit(status)
 
     def _connected(self, seat: int) -> bool:
         return self.roster.keys[seat] in self.mesh.peers
