@@ -1,6 +1,6 @@
 """A headless host whose guest left (killed mid-game) ends the table once the guest has been
 silent past the silence limit with no connection: it says why, logs the hold-up once rather
-than at every check, and exits 1; `--keep-waiting` waits instead (p2p/table/tools/headless.py)."""
+than at every check, and exits 1; `--keep-waiting` waits instead (p2p/table/runtime/headless.py)."""
 
 from __future__ import annotations
 

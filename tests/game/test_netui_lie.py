@@ -207,7 +207,7 @@ async def test_netui_joining_a_lie_table_by_address_opens_the_lie_screen(tmp_pat
 
     from fairdeal.engine.lie import LieOptions
     from fairdeal.p2p.table.runtime.gather import open_lobby
-    from fairdeal.p2p.table.tools.headless import play_headless
+    from fairdeal.p2p.table.runtime.headless import play_headless
     from fairdeal.ui.screens.joining import JoiningScreen
 
     host_id = load_or_create_identity(tmp_path / "host", "Hal")

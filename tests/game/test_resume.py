@@ -19,6 +19,7 @@ from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import Transcript, load_transcript
 from fairdeal.p2p.table.core.api import Notice, ReplayDone, ReplayStarted, StateChanged
 from fairdeal.p2p.table.runtime.gather import join_lobby, open_lobby
+from fairdeal.p2p.table.runtime.headless import play_headless
 from fairdeal.p2p.table.runtime.session import (
     NetworkedTable,
     NetworkSettings,
@@ -27,7 +28,6 @@ from fairdeal.p2p.table.runtime.session import (
     use_settings,
 )
 from fairdeal.p2p.table.tools.audit import audit_many
-from fairdeal.p2p.table.tools.headless import play_headless
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.cli import build_parser, main
 from fairdeal.ui.commands import resume as resume_command

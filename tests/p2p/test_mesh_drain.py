@@ -1,7 +1,7 @@
 """A seat on its way out flushes what it sent last, but never waits for good on a peer that
 reads nothing: `Mesh.drain` waits until every peer has taken its bytes, so a peer that stops
 reading kept a headless seat's last flush, its process and (for the app's local bots) the app's
-close waiting for ever. `drain_within` gives up after its timeout (p2p/table/tools/headless.py,
+close waiting for ever. `drain_within` gives up after its timeout (p2p/table/runtime/headless.py,
 p2p/table/runtime/peer.py)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Used by `fairdeal host --bots K` and by a table opened in the app with bots. Each bot has its own
 identity and data directory (DATA/bots/INDEX), joins the lobby like any guest and plays headless
-(fairdeal.p2p.table.tools.headless), so a bot seat is checked by every peer exactly like a human's.
+(p2p/table/runtime/headless.py), so a bot seat is checked by every peer exactly like a human's.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from fairdeal.engine.bots import bot_name
 from fairdeal.p2p.identity import Identity, load_or_create_identity
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.runtime.gather import Seated, join_lobby
-from fairdeal.p2p.table.tools.headless import play_headless
+from fairdeal.p2p.table.runtime.headless import play_headless
 
 BOT_HOST = "127.0.0.1"  # where local bots reach the host and listen, unless told otherwise
 
@@ -82,7 +82,7 @@ def local_bots(
     `claim_pace`: seconds between its claims in The Lie's Phase 1 (T3); `difficulty`: its
     choices and human-like reaction times there instead (p2p/table/runtime/reaction.py);
     `keep_waiting`: for a seat that left, rather than end the table
-    (p2p/table/tools/headless.py)."""
+    (p2p/table/runtime/headless.py)."""
     flows = []
     for index, kind in enumerate(kinds):
         identity = bot_identity(data, index)

@@ -36,6 +36,7 @@ from fairdeal.p2p.table.core.api import (
     result_so_far,
 )
 from fairdeal.p2p.table.runtime.gather import Seated, join_found, join_lobby, open_lobby
+from fairdeal.p2p.table.runtime.headless import transcript_path
 from fairdeal.p2p.table.runtime.local_bots import (
     bot_directory,
     bot_identity,
@@ -45,7 +46,6 @@ from fairdeal.p2p.table.runtime.local_bots import (
 from fairdeal.p2p.table.runtime.peer import DEFAULT_SILENCE_LIMIT, LEAVE_FLUSH_S, TablePeer
 from fairdeal.p2p.table.runtime.rejoin import resume_seated, unfinished_table
 from fairdeal.p2p.table.runtime.resume import ResumePoint, resume_point
-from fairdeal.p2p.table.tools.headless import transcript_path
 
 log = logging.getLogger("fairdeal.table")
 
