@@ -30,7 +30,7 @@ from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.unreachable import unreachable_reason
 from fairdeal.p2p.table.runtime.watchers import REFUSED, WATCH, WATCHING
 from fairdeal.p2p.table.tools.audit import AuditReport, LiveAudit
-from fairdeal.p2p.table.tools.replay import Replay, _names, _Recorder
+from fairdeal.p2p.table.tools.replay import FrameRecorder, Replay, seat_names_of
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class WatchClient:
         self.refused: str | None = None
         self.seat_key: bytes | None = None
         self.index = 0
-        self._recorder: _Recorder | None = None
+        self._recorder: FrameRecorder | None = None
         self._update: list[Callable[[], None]] = []
         self._ready = asyncio.Event()
         self._changed = asyncio.Event()
@@ -226,7 +226,7 @@ class WatchClient:
                 signed = parse_signed_roster_record(extra["signed_roster"], culprit)
             except P2PError as error:
                 raise PeerError(culprit, f'"watching": bad signed roster: {error}') from None
-        names, codes = _names(signed, len(keys), seat)
+        names, codes = seat_names_of(signed, len(keys), seat)
         replay = Replay(
             path=_Where(f"{peer.name} at the table"),  # type: ignore[arg-type]
             report=AuditReport(culprit),
@@ -235,7 +235,7 @@ class WatchClient:
             codes=codes,
             live=True,
         )
-        self._recorder = _Recorder(replay)
+        self._recorder = FrameRecorder(replay)
         self.live = LiveAudit(roster, replay.report, extra, self._recorder.took)
         self.roster, self.addresses = roster, _addresses(extra.get("addresses"), len(keys))
         self.replay, self._header_from = replay, peer.key
