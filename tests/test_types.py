@@ -1,4 +1,4 @@
-"""The type checker over the whole package: engine/ and p2p/ strict, ui/ with mypy's defaults
+"""The type checker over the whole package, every layer strict: engine/, p2p/ and ui/
 (pyproject.toml [tool.mypy]). mypy cannot follow pyproject's package-dir, so it reads a tree of
 links laid out as installed: fairdeal/engine, fairdeal/p2p, fairdeal/ui."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,15 @@ def test_mypy_finds_no_error(tmp_path: Path, system: str) -> None:
     config = str(ROOT / "pyproject.toml")
     run = run_mypy(tmp_path, "--config-file", config, "--platform", system, package="fairdeal")
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_every_layer_is_checked_strictly() -> None:
+    """The strict flags cover engine/, p2p/ and ui/: a layer left out would pass with defaults."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    strict = [
+        override
+        for override in config["tool"]["mypy"]["overrides"]
+        if override.get("disallow_untyped_defs") and override.get("disallow_any_generics")
+    ]
+    covered = {module for override in strict for module in override["module"]}
+    assert {"fairdeal.engine.*", "fairdeal.p2p.*", "fairdeal.ui.*"} <= covered

@@ -8,20 +8,21 @@ the local table and the networked one).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from textual.actions import ActionParseResult
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.worker import WorkerFailed
 
 from fairdeal.engine.games import default_game
 from fairdeal.p2p.errors import P2PError
 from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.core.api import TableSession
+from fairdeal.ui.background import BackgroundFailed
 from fairdeal.ui.messages import (
     ConnectRequested,
     JoinRequested,
@@ -44,7 +45,7 @@ from fairdeal.ui.table_factory import (
 )
 from fairdeal.ui.table_finder import TableFinder
 
-SessionFactory = Callable[[TableSpec], TableSession]
+SessionFactory = Callable[[TableSpec], TableSession[Any, Any]]
 
 log = logging.getLogger("fairdeal.ui")
 
@@ -63,7 +64,7 @@ class FairdealApp(App[None]):
         player: Player,
         *,
         table: TableSpec | None = None,
-        session: TableSession | None = None,
+        session: TableSession[Any, Any] | None = None,
         finder: TableFinder | None = None,
         reveal_interval: float = 0.4,
         table_defaults: TableSpec | None = None,
@@ -85,22 +86,24 @@ class FairdealApp(App[None]):
         self.failures.append(error)
         self.notify(f"{what}: {error}", title="Something went wrong", severity="error")
 
-    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
         """Every key binding and action runs through here: an exception in one is reported,
         never fatal (Textual's default ends the app with a traceback)."""
         try:
-            return await super()._dispatch_action(namespace, action_name, params)
+            return await super().run_action(action, default_namespace, namespaces)
         except Exception as error:
-            self.report_failure(f"The {action_name.replace('_', ' ')} key", error)
+            self.report_failure(f"The {action_words(action)} key", error)
             return True
 
-    def _handle_exception(self, error: Exception) -> None:
-        """A failed background worker (following a table, a dialog's flow) is reported and the
-        app goes on; anything else keeps Textual's behaviour."""
-        if isinstance(error, WorkerFailed) and self.is_running:
-            self.report_failure("A background task", error.error)
-            return
-        super()._handle_exception(error)
+    def on_background_failed(self, message: BackgroundFailed) -> None:
+        """A failed background worker (following a table, a dialog's flow: ui/background.py) is
+        reported and the app goes on."""
+        self.report_failure(message.what, message.error)
 
     async def action_quit(self) -> None:
         """q, Ctrl+C (and Ctrl+Q): quit, but at a networked game in progress ask first and tell
@@ -127,7 +130,7 @@ class FairdealApp(App[None]):
             self.open(self.first_table)
 
     # -- sitting down ----------------------------------------------------------------------------
-    def sit_down(self, session: TableSession) -> None:
+    def sit_down(self, session: TableSession[Any, Any]) -> None:
         """The table screen of the session's game; a table joined by address says its game only
         once its lobby answers, so a joining screen waits for it and then hands over."""
         game = getattr(session, "game", None)  # a session that does not say plays Larry
@@ -137,12 +140,12 @@ class FairdealApp(App[None]):
             return
         self.push_screen(self._table_screen(session))
 
-    def _table_screen(self, session: TableSession) -> Screen[None]:
+    def _table_screen(self, session: TableSession[Any, Any]) -> Screen[None]:
         game = getattr(session, "game", None)  # a session that does not say plays the default
         name = getattr(game, "name", None) or default_game()
         return screen_game(name).table_screen(session, self.reveal_interval)
 
-    def _replace_joining(self, session: TableSession) -> None:
+    def _replace_joining(self, session: TableSession[Any, Any]) -> None:
         if isinstance(self.screen, JoiningScreen):
             self.switch_screen(self._table_screen(session))
 
@@ -190,3 +193,9 @@ class FairdealApp(App[None]):
 
     def on_join_requested(self, message: JoinRequested) -> None:
         self.join(message.host, message.port, message.table)
+
+
+def action_words(action: str | ActionParseResult) -> str:
+    """An action's name as words: "toggle log" for "screen.toggle_log(1)"."""
+    name = action.split("(")[0].rpartition(".")[2] if isinstance(action, str) else action[1]
+    return name.replace("_", " ")

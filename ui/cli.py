@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, help_text_of in COMMANDS.items():
         help_text = help_text_of.format(**words)
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
-        sub_parser.set_defaults(_parser=sub_parser)
+        sub_parser.set_defaults(command_parser=sub_parser)  # its usage goes with its errors
         _command_module(name).configure(sub_parser)
     return parser
 
@@ -87,7 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     check = getattr(module, "check", None)  # errors only a combination of arguments shows
     problem = check(args) if check is not None else None
     if problem:
-        args._parser.error(problem)  # usage and the problem on stderr, exit 2: before any app
+        args.command_parser.error(
+            problem
+        )  # usage and the problem on stderr, exit 2: before any app
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

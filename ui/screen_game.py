@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from fairdeal.engine.registry import Registry
 
@@ -25,11 +25,9 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from fairdeal.p2p.table.core.api import TableSession
-    from fairdeal.ui.game_options import NumberOption
+    from fairdeal.ui.number_option import NumberOption
     from fairdeal.ui.replay_session import ReplaySession
     from fairdeal.ui.report.part import ReportPart
-    from fairdeal.ui.screens.open_table import OpenTableDialog
-    from fairdeal.ui.table_factory import TableSpec
 
 ViewT = TypeVar("ViewT")
 ActionT = TypeVar("ActionT")
@@ -42,6 +40,18 @@ class TableChoice:
 
     short_game: bool = False
     numbers: Mapping[str, int | None] = field(default_factory=dict)
+
+
+class DialogFields(Protocol):
+    """What a game's rows read back from the open-table dialog (ui/screens/open_table.py)."""
+
+    def number(self, field: str, label: str) -> int:
+        """The whole number typed in the field `field`; ValueError naming `label` otherwise."""
+        ...
+
+    def selected(self, field: str) -> object:
+        """The value chosen in the field `field`."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -69,10 +79,10 @@ class ScreenGame(Generic[ViewT, ActionT]):
     # The engine's options for `seats` players, a short game or not, and the numbers chosen
     # (None: the default); ValueError naming the option for a choice that makes no game.
     make_options: Callable[[int, bool, Mapping[str, int | None]], object] = lambda s, sh, n: None
-    # The open-table dialog's rows for this game's options, filled from the last table, and what
-    # they say (ValueError naming a field that says nothing usable).
-    dialog_rows: Callable[[TableSpec], Iterable[Widget]] = lambda base: ()
-    dialog_values: Callable[[OpenTableDialog], TableChoice] = lambda dialog: TableChoice()
+    # The open-table dialog's rows for this game's options, filled from the last table's choice,
+    # and what they say (ValueError naming a field that says nothing usable).
+    dialog_rows: Callable[[TableChoice], Iterable[Widget]] = lambda base: ()
+    dialog_values: Callable[[DialogFields], TableChoice] = lambda dialog: TableChoice()
     dialog_note: str = ""  # the dialog's line on this game's seats and options
     fine_marks: bool = False  # the replay's PgUp/PgDn stops at tricks as well as rounds
     simulate_numbers: tuple[tuple[NumberOption, str], ...] = ()  # `fairdeal simulate`'s, help

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from fairdeal.engine.bots import DEFAULT_DIFFICULTY, DIFFICULTIES
 from fairdeal.engine.games import default_game, game_names
@@ -30,6 +31,7 @@ from fairdeal.p2p.lobby.discovery import DiscoveredTable
 from fairdeal.p2p.table.core.api import TableSession
 from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.game_options import game_options, seats_problem
+from fairdeal.ui.screen_game import TableChoice, screen_games
 
 NETWORKED_DRIVER_MODULE = (
     "fairdeal.p2p.table.runtime.session"  # the networked TableSession lives here
@@ -80,11 +82,13 @@ class TableSpec:
         """The whole-number options chosen, by name (one not here: the game's default)."""
         return dict(self.chosen_numbers)
 
+    def choice(self) -> TableChoice:
+        """What was chosen of the game's own options: a short game or not, and the numbers."""
+        return TableChoice(short_game=self.short_game, numbers=self.numbers())
+
     def choosing(self, numbers: Mapping[str, int | None]) -> TableSpec:
         """This spec with the whole-number options `numbers` (by name; None: back to the
         game's default) chosen on top of those chosen before."""
-        from fairdeal.ui.screen_game import screen_games
-
         known = {option.name for game in screen_games() for option in game.number_options}
         unknown = set(numbers) - known
         if unknown:
@@ -130,7 +134,7 @@ class TableSpec:
         return self.difficulty if self.claim_pace is None else None
 
 
-def open_table(spec: TableSpec) -> TableSession:
+def open_table(spec: TableSpec) -> TableSession[Any, Any]:
     """A table as chosen: local when every other seat is a bot (unless asked to open it on the
     network), networked otherwise."""
     spec.validate()
@@ -162,14 +166,14 @@ def open_table(spec: TableSpec) -> TableSession:
     )
 
 
-def join_table(host: str, port: int, name: str) -> TableSession:
+def join_table(host: str, port: int, name: str) -> TableSession[Any, Any]:
     """Join a table found in the lobby or typed in as HOST:PORT."""
     if not host or not 0 < port < 65536:
         raise ValueError(f"{host}:{port} is not an address to connect to")
     return _networked("join_table", host=host, port=port, name=name)
 
 
-def join_discovered(table: DiscoveredTable, name: str) -> TableSession:
+def join_discovered(table: DiscoveredTable, name: str) -> TableSession[Any, Any]:
     """Join a table found on the network (the lobby list), at any address it advertises."""
     return _networked("join_discovered", table, name=name)
 
@@ -185,7 +189,7 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), port
 
 
-def _networked(function: str, *positional: object, **arguments: object) -> TableSession:
+def _networked(function: str, *positional: object, **arguments: object) -> TableSession[Any, Any]:
     try:
         module = importlib.import_module(NETWORKED_DRIVER_MODULE)
     except ModuleNotFoundError as error:
@@ -195,5 +199,5 @@ def _networked(function: str, *positional: object, **arguments: object) -> Table
     factory = getattr(module, function, None)
     if factory is None:
         raise NetworkedPlayUnavailable(UNAVAILABLE)
-    session: TableSession = factory(*positional, **arguments)
+    session: TableSession[Any, Any] = factory(*positional, **arguments)
     return session

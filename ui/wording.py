@@ -1,4 +1,5 @@
-"""Words every game's screens use: a count with its noun, a notice's seat numbers as names."""
+"""Words every game's screens use: a count with its noun, a notice's seat numbers as names, a
+game's title."""
 
 from __future__ import annotations
 
@@ -23,3 +24,11 @@ def seat_names(text: str, names: Sequence[str]) -> str:
 def counted(number: int, word: str, plural: str | None = None) -> str:
     """ "1 hand", "3 hands", "0 hands": a count with its noun in the right number."""
     return f"{number} {word if number == 1 else plural or word + 's'}"
+
+
+def game_title(game: str) -> str:
+    """The game's title; a game this fairdeal lacks is listed by its id, marked (joining it is
+    refused with the reason), so that the user learns a newer fairdeal plays it."""
+    from fairdeal.engine.games import game_names, get_game
+
+    return get_game(game).title if game in game_names() else f"{game} (not here)"

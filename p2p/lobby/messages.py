@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from fairdeal.p2p.errors import PeerError
 from fairdeal.p2p.identity import MAX_NAME_LENGTH, PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity
 from fairdeal.p2p.lobby.roster import TABLE_ID_SIZE, OptionValue, Roster, RosterError, SignedRoster
+from fairdeal.p2p.net import kinds
 
 MAX_SEATS = 8
 MAX_OPTIONS = 16
@@ -132,15 +133,15 @@ HostMessage = LobbyState | SeatRefused | StartTable | TableStarted | TableClosed
 LobbyMessage = GuestMessage | HostMessage
 
 KINDS: dict[type, str] = {
-    TakeSeat: "lobby-take",
-    LeaveSeat: "lobby-leave",
-    SetReady: "lobby-ready",
-    SignRoster: "lobby-sign",
-    LobbyState: "lobby-state",
-    SeatRefused: "lobby-refused",
-    StartTable: "lobby-start",
-    TableStarted: "lobby-started",
-    TableClosed: "lobby-closed",
+    TakeSeat: kinds.LOBBY_TAKE,
+    LeaveSeat: kinds.LOBBY_LEAVE,
+    SetReady: kinds.LOBBY_READY,
+    SignRoster: kinds.LOBBY_SIGN,
+    LobbyState: kinds.LOBBY_STATE,
+    SeatRefused: kinds.LOBBY_REFUSED,
+    StartTable: kinds.LOBBY_START,
+    TableStarted: kinds.LOBBY_STARTED,
+    TableClosed: kinds.LOBBY_CLOSED,
 }
 GUEST_KINDS = frozenset(KINDS[kind] for kind in (TakeSeat, LeaveSeat, SetReady, SignRoster))
 HOST_KINDS = frozenset(KINDS.values()) - GUEST_KINDS
@@ -337,19 +338,19 @@ def _decode_started(f: _Fields) -> TableStarted:
 
 
 _DECODERS: dict[str, Callable[[_Fields], LobbyMessage]] = {
-    "lobby-take": _decode_take,
-    "lobby-leave": lambda f: LeaveSeat(),
-    "lobby-ready": lambda f: SetReady(f.flag("ready"), f.bytes_("options_digest", DIGEST_SIZE)),
-    "lobby-sign": lambda f: SignRoster(
+    kinds.LOBBY_TAKE: _decode_take,
+    kinds.LOBBY_LEAVE: lambda f: LeaveSeat(),
+    kinds.LOBBY_READY: lambda f: SetReady(f.flag("ready"), f.bytes_("options_digest", DIGEST_SIZE)),
+    kinds.LOBBY_SIGN: lambda f: SignRoster(
         f.bytes_("digest", DIGEST_SIZE), f.bytes_("signature", SIGNATURE_SIZE)
     ),
-    "lobby-state": _decode_state,
-    "lobby-refused": lambda f: SeatRefused(
+    kinds.LOBBY_STATE: _decode_state,
+    kinds.LOBBY_REFUSED: lambda f: SeatRefused(
         f.integer("seat", 0, MAX_SEATS - 1, optional=True), f.text("reason", MAX_REASON)
     ),
-    "lobby-start": lambda f: StartTable(_roster(f.sub("roster", f.get("roster")))),
-    "lobby-started": _decode_started,
-    "lobby-closed": lambda f: TableClosed(f.text("reason", MAX_REASON)),
+    kinds.LOBBY_START: lambda f: StartTable(_roster(f.sub("roster", f.get("roster")))),
+    kinds.LOBBY_STARTED: _decode_started,
+    kinds.LOBBY_CLOSED: lambda f: TableClosed(f.text("reason", MAX_REASON)),
 }
 
 

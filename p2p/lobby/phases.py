@@ -17,6 +17,7 @@ from enum import Enum, StrEnum
 from typing import TypeVar
 
 from fairdeal.p2p.lobby import messages
+from fairdeal.p2p.net import kinds
 
 
 class LobbyPhase(StrEnum):
@@ -33,11 +34,11 @@ class HostEvent(StrEnum):
     """What moves the host's lobby: a guest's message (by its kind), a channel, the host's call."""
 
     CONNECTED = "a peer connects"
-    TAKE_SEAT = "lobby-take"
+    TAKE_SEAT = kinds.LOBBY_TAKE
     SEAT_LEFT = "lobby-leave / a seated peer's channel closes"
     READY = "lobby-ready (ready)"
     NOT_READY = "lobby-ready (not ready)"
-    SIGNATURE = "lobby-sign"
+    SIGNATURE = kinds.LOBBY_SIGN
     EVERY_SEAT_SIGNED = "every seat signed"
     SET_OPTIONS = "set_options()"
     START = "start()"
@@ -51,10 +52,10 @@ class GuestEvent(StrEnum):
 
     STATE_OPEN = "lobby-state (open)"
     STATE_STARTING = "lobby-state (starting)"
-    REFUSED = "lobby-refused"
-    START_TABLE = "lobby-start"
-    TABLE_STARTED = "lobby-started"
-    TABLE_CLOSED = "lobby-closed"
+    REFUSED = kinds.LOBBY_REFUSED
+    START_TABLE = kinds.LOBBY_START
+    TABLE_STARTED = kinds.LOBBY_STARTED
+    TABLE_CLOSED = kinds.LOBBY_CLOSED
 
 
 P, H, G = LobbyPhase, HostEvent, GuestEvent

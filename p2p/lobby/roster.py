@@ -17,9 +17,10 @@ from typing import Any
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.errors import PeerError
 from fairdeal.p2p.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, PublicIdentity, verify_signature
+from fairdeal.p2p.net import kinds
 
 ROSTER_DOMAIN = "fairdeal/roster/v1"
-ROSTER_KIND = "roster"  # kind of the log's first envelope
+ROSTER_KIND = kinds.ROSTER  # kind of the log's first envelope
 TABLE_ID_SIZE = 16
 
 OptionValue = bool | int | str

@@ -67,6 +67,7 @@ from fairdeal.p2p.log.sync import TableSync
 from fairdeal.p2p.log.tablelog import Ordering, TableLog
 from fairdeal.p2p.log.tablelog import Roster as LogRoster
 from fairdeal.p2p.log.transcript import Transcript
+from fairdeal.p2p.net import kinds
 from fairdeal.p2p.net.channel import DEFAULT_CONFIG, ChannelConfig
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.unreachable import unreachable_reason
@@ -75,7 +76,7 @@ log = logging.getLogger(__name__)
 
 # A watcher's request and its refusal (protocol.md 4.8): served by the seats once the table has
 # started (p2p/table/runtime/watchers.py); the lobby before then refuses it with the reason.
-WATCH, WATCH_REFUSED = "watch", "watch-refused"
+WATCH, WATCH_REFUSED = kinds.WATCH, kinds.WATCH_REFUSED
 NOT_STARTED = "the table has not started yet: join it, or watch it once it plays"
 
 
@@ -540,5 +541,5 @@ def start_table_log(
     roster = log_roster(signed)
     sync = TableSync(mesh, TableLog(roster, ordering, apply), mesh.identity, seat, transcript)
     for key in mesh.peers:
-        mesh.send(key, {"t": "need", "table": roster.table, "have": sync.log.have})
+        mesh.send(key, {"t": kinds.NEED, "table": roster.table, "have": sync.log.have})
     return sync

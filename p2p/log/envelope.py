@@ -24,6 +24,7 @@ from typing import Any
 from fairdeal.p2p.canonical import NotCanonical, pack_canonical, unpack_canonical
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.identity import SIGNATURE_SIZE, Identity, verify_signature
+from fairdeal.p2p.net.kinds import ENV
 
 ENVELOPE_VERSION = 2
 ENVELOPE_DOMAIN = b"fairdeal/envelope/v2\x00"
@@ -52,7 +53,7 @@ class Envelope:
         return hashlib.sha256(self.signed).digest()
 
     def to_wire(self) -> dict[str, Any]:
-        return {"t": "env", "d": self.signed, "s": self.signature}
+        return {"t": ENV, "d": self.signed, "s": self.signature}
 
     def verify(self, public_key: bytes) -> bool:
         return verify_signature(public_key, self.signature, ENVELOPE_DOMAIN + self.signed)

@@ -48,6 +48,7 @@ from fairdeal.p2p.log.envelope import Envelope, parse_envelope
 from fairdeal.p2p.log.tablelog import EquivocationError, Fault, Ordering, Rules, TableLog
 from fairdeal.p2p.log.transcript import Transcript, TranscriptWriteError, replay
 from fairdeal.p2p.net.framing import field
+from fairdeal.p2p.net.kinds import ENV, NEED, NEED_DONE
 from fairdeal.p2p.net.mesh import Mesh
 
 log = logging.getLogger(__name__)
@@ -85,9 +86,9 @@ class TableSync:
         self._tick = asyncio.Event()
         table_log.on_applied(self._applied)
         table_log.on_fault(self._fault)
-        mesh.on("env", self._on_env)
-        mesh.on("need", self._on_need)
-        mesh.on("need-done", self._on_need_done)
+        mesh.on(ENV, self._on_env)
+        mesh.on(NEED, self._on_need)
+        mesh.on(NEED_DONE, self._on_need_done)
         mesh.on_peer_up(self._on_peer_up)
         self.answered: set[int] = set()  # seats that answered our `need` in full (need-done)
         # signature -> signed bytes of every envelope the log holds: the duplicate check that
@@ -261,7 +262,7 @@ class TableSync:
             self.mesh.send(key, envelope.to_wire())
         if answer.done:
             # The channel keeps order: once this arrives, the asker holds all we had for it.
-            self.mesh.send(key, {"t": "need-done", "table": self.log.roster.table})
+            self.mesh.send(key, {"t": NEED_DONE, "table": self.log.roster.table})
         elif self._in_loop() and key not in self._answer_timers:  # one wait per peer
             loop = asyncio.get_running_loop()
             self._answer_timers[key] = loop.call_later(answer.wait, self._answer, key)
@@ -304,9 +305,7 @@ class TableSync:
                 self._ask(self.mesh.peers[key])
 
     def _ask(self, peer: PublicIdentity) -> None:
-        self.mesh.send(
-            peer.key, {"t": "need", "table": self.log.roster.table, "have": self.log.have}
-        )
+        self.mesh.send(peer.key, {"t": NEED, "table": self.log.roster.table, "have": self.log.have})
 
     def on_update(self, callback: Callable[[], None]) -> None:
         """Called after every envelope taken in (applied or buffered), e.g. to answer a step

@@ -38,6 +38,7 @@ from fairdeal.p2p.net.framing import (
     write_frame,
 )
 from fairdeal.p2p.net.handshake import SUPPORTED_VERSIONS, Initiator, Responder, SessionKeys
+from fairdeal.p2p.net.kinds import BYE, ERROR, PING, PONG
 from fairdeal.p2p.net.loglimit import LogLimiter
 
 log = logging.getLogger(__name__)
@@ -189,13 +190,13 @@ class SecureChannel:
                 self._fail(exc)
                 raise
             kind = message["t"]
-            if kind == "ping":
-                self._send_quietly({"t": "pong"})
-            elif kind == "pong":
+            if kind == PING:
+                self._send_quietly({"t": PONG})
+            elif kind == PONG:
                 pass
-            elif kind == "bye":
+            elif kind == BYE:
                 self._mark_closed(f"peer closed: {printable(message.get('reason'), 200)}")
-            elif kind == "error":
+            elif kind == ERROR:
                 code, text = printable(message.get("code"), 40), printable(message.get("message"))
                 self._mark_closed(f"peer reported {code}: {text}")
             else:
@@ -205,7 +206,7 @@ class SecureChannel:
         """Say goodbye and close; idempotent. A peer that does not take the last bytes within
         `handshake_timeout` has its connection aborted."""
         if self.close_reason is None:
-            self._send_quietly({"t": "bye", "reason": reason})
+            self._send_quietly({"t": BYE, "reason": reason})
             self._mark_closed(reason)
         try:
             async with asyncio.timeout(self.config.handshake_timeout):
@@ -216,7 +217,7 @@ class SecureChannel:
             pass
 
     def _fail(self, error: PeerError) -> None:
-        self._send_quietly({"t": "error", "code": error.code, "message": error.detail})
+        self._send_quietly({"t": ERROR, "code": error.code, "message": error.detail})
         self._mark_closed(str(error))
 
     def _send_quietly(self, message: Mapping[str, Any]) -> None:
@@ -235,7 +236,7 @@ class SecureChannel:
     async def _keepalive_loop(self) -> None:
         while self.close_reason is None:
             await asyncio.sleep(self.config.keepalive_interval)  # a timer, not synchronisation
-            self._send_quietly({"t": "ping"})
+            self._send_quietly({"t": PING})
 
 
 def printable(value: object, limit: int = 200) -> str:

@@ -37,6 +37,7 @@ from fairdeal.p2p.identity import (
 )
 from fairdeal.p2p.net.framing import field as get_field
 from fairdeal.p2p.net.framing import pack_message, unpack_message
+from fairdeal.p2p.net.kinds import AUTH, ERROR, HELLO, HELLO_ACK, ID
 
 PROTOCOL_NAME = "fairdeal"
 SUPPORTED_VERSIONS: tuple[int, ...] = (5,)
@@ -93,7 +94,7 @@ def _auth_payload(
     identity: Identity, label: bytes, transcript: bytes, instance: bytes | None
 ) -> bytes:
     signature = identity.sign(label + transcript + identity.key)
-    payload = {"t": "id", "id": identity.key, "name": identity.name, "sig": signature}
+    payload = {"t": ID, "id": identity.key, "name": identity.name, "sig": signature}
     if instance is not None:
         payload["run"] = instance
     return pack_message(payload)
@@ -136,7 +137,7 @@ def _open_auth(
 
 
 def _check_type(message: dict[str, Any], expected: str, culprit: str) -> None:
-    if message["t"] == "error":
+    if message["t"] == ERROR:
         text = message.get("message", "")
         safe = "".join(ch if ch.isprintable() else "?" for ch in str(text)[:200])
         raise HandshakeError(culprit, f"peer refused: {safe}")
@@ -180,7 +181,7 @@ class Initiator(_Side):
     def hello(self) -> bytes:
         e = self._ephemeral.public_key().public_bytes_raw()
         message = pack_message(
-            {"t": "hello", "proto": PROTOCOL_NAME, "versions": list(self._versions), "e": e}
+            {"t": HELLO, "proto": PROTOCOL_NAME, "versions": list(self._versions), "e": e}
         )
         self._transcript = _h(LABEL, message)
         return message
@@ -188,13 +189,13 @@ class Initiator(_Side):
     def auth(self, payload: bytes) -> bytes:
         culprit = self.culprit
         message = unpack_message(payload, culprit)
-        if message["t"] == "error" and message.get("code") == "version-mismatch":
+        if message["t"] == ERROR and message.get("code") == "version-mismatch":
             theirs = message.get("versions")
             theirs_t = (
                 tuple(v for v in theirs if isinstance(v, int)) if isinstance(theirs, list) else ()
             )
             raise VersionMismatch(culprit, self._versions, theirs_t)
-        _check_type(message, "hello-ack", culprit)
+        _check_type(message, HELLO_ACK, culprit)
         version = get_field(message, "version", int, culprit)
         if version not in self._versions:
             raise VersionMismatch(culprit, self._versions, (version,))
@@ -213,7 +214,7 @@ class Initiator(_Side):
         self.keys = SessionKeys(
             peer, version, send_key=i2r, recv_key=r2i, session_id=h4, peer_instance=run
         )
-        return pack_message({"t": "auth", "c": c3})
+        return pack_message({"t": AUTH, "c": c3})
 
 
 class Responder(_Side):
@@ -225,7 +226,7 @@ class Responder(_Side):
         """Message 2; raises VersionMismatch (send `version_error()` then) or HandshakeError."""
         culprit = self.culprit
         message = unpack_message(payload, culprit)
-        _check_type(message, "hello", culprit)
+        _check_type(message, HELLO, culprit)
         if message.get("proto") != PROTOCOL_NAME:
             raise HandshakeError(culprit, "not a fairdeal peer (wrong protocol name)")
         offered = get_field(message, "versions", list, culprit)
@@ -243,12 +244,12 @@ class Responder(_Side):
             ZERO_NONCE, _auth_payload(self._identity, RESPONDER_AUTH, h2, self._instance), h2
         )
         self._state = (shared, _h(h2, c2), k_i, version)
-        return pack_message({"t": "hello-ack", "version": version, "e": e_r, "c": c2})
+        return pack_message({"t": HELLO_ACK, "version": version, "e": e_r, "c": c2})
 
     def version_error(self) -> bytes:
         return pack_message(
             {
-                "t": "error",
+                "t": ERROR,
                 "code": "version-mismatch",
                 "versions": list(self._versions),
                 "message": f"this peer speaks protocol versions {list(self._versions)}",
@@ -261,7 +262,7 @@ class Responder(_Side):
             raise HandshakeError(culprit, "auth before hello")
         shared, h3, k_i, version = self._state
         message = unpack_message(payload, culprit)
-        _check_type(message, "auth", culprit)
+        _check_type(message, AUTH, culprit)
         ciphertext = get_field(message, "c", bytes, culprit)
         peer, run = _open_auth(k_i, ciphertext, h3, INITIATOR_AUTH, culprit, self._expected_peer)
         h4 = _h(h3, ciphertext)

@@ -76,12 +76,14 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     pace = args.pace or 0.0  # `host --headless` without --pace: its bots grab as fast as they can
     difficulty = args.difficulty  # None: they grab at `pace`
 
-    async def report(flow: Awaitable[dict]) -> dict:
+    async def report(flow: Awaitable[dict[str, Any]]) -> dict[str, Any]:
         result = await flow
         print(json.dumps(result), flush=True)
         return result
 
-    def play(seated_coro, ident, directory: Path) -> Awaitable[dict]:
+    def play(
+        seated_coro: Awaitable[Seated], ident: Identity, directory: Path
+    ) -> Awaitable[dict[str, Any]]:
         return report(
             play_seated(
                 ident,
@@ -118,7 +120,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
         return await _resume_hosted(point, args, data, play)
 
     options = _table_options(args)
-    address: asyncio.Future = asyncio.get_running_loop().create_future()
+    address: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
     host_flow = play(
         open_lobby(
             identity,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported when used: `fairdeal tables` never pays for the rules engine
-    from fairdeal.ui.game_options import NumberOption
+    from fairdeal.ui.number_option import NumberOption
     from fairdeal.ui.screen_game import ScreenGame
     from fairdeal.ui.table_factory import TableSpec
 

@@ -9,7 +9,7 @@ missed). Escape gives up and goes back to the lobby.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -19,12 +19,15 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from fairdeal.p2p.table.core.api import Notice, TableSession
+from fairdeal.ui.background import reported
 
 
 class JoiningScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Lobby")]
 
-    def __init__(self, session: TableSession, sit_down: Callable[[TableSession], None]) -> None:
+    def __init__(
+        self, session: TableSession[Any, Any], sit_down: Callable[[TableSession[Any, Any]], None]
+    ) -> None:
         """`sit_down(session)` opens the table screen once the game is known."""
         super().__init__()
         self.session = session
@@ -43,6 +46,7 @@ class JoiningScreen(Screen[None]):
         self.follow()
 
     @work(exclusive=True, group="joining")
+    @reported("Joining the table")
     async def follow(self) -> None:
         await self.session.start()
         async for event in self.session.events():

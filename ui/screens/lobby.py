@@ -18,10 +18,11 @@ from fairdeal.p2p.lobby.discovery import (
     TableRemoved,
     TableUpdated,
 )
+from fairdeal.ui.background import reported, reporting
 from fairdeal.ui.messages import ConnectRequested, JoinRequested, NewTableRequested
 from fairdeal.ui.player import Player
 from fairdeal.ui.table_finder import TableFinder
-from fairdeal.ui.wording import counted
+from fairdeal.ui.wording import counted, game_title
 
 _LOBBY_KEYS = """\
 ## Keys in the lobby
@@ -42,14 +43,6 @@ def lobby_keys() -> str:
     from fairdeal.ui.screen_game import screen_games
 
     return _LOBBY_KEYS.format(games=" or ".join(game.title for game in screen_games()))
-
-
-def game_title(game: str) -> str:
-    """The game's title; a game this fairdeal lacks is listed by its id, marked (joining it is
-    refused with the reason), so that the user learns a newer fairdeal plays it."""
-    from fairdeal.engine.games import game_names, get_game
-
-    return get_game(game).title if game in game_names() else f"{game} (not here)"
 
 
 class LobbyScreen(Screen[None]):
@@ -93,6 +86,7 @@ class LobbyScreen(Screen[None]):
             self.discover()
 
     @work(exclusive=True, group="discovery")
+    @reported("Looking for tables")
     async def discover(self) -> None:
         assert self.finder is not None
         try:
@@ -165,7 +159,8 @@ class LobbyScreen(Screen[None]):
             )
             return
         client = WatchClient(load_or_create_identity(current_settings().data))
-        self.app.run_worker(watch_in_app(self.app, client, found.addresses[0], found.port))
+        watching = watch_in_app(self.app, client, found.addresses[0], found.port)
+        self.app.run_worker(reporting("Watching the table", self.app, watching))
 
     def action_past_tables(self) -> None:
         from fairdeal.p2p.table.runtime.session import current_settings

@@ -1,7 +1,7 @@
 """Open a table: game, seats, how many of them bots fill, where, and the game's own options.
 
 Each game's options are rows its record gives (ui/screen_game.py: a short game's yes/no, numbers
-typed in and checked with the same words as `fairdeal host`'s flags, ui/game_options.py), with
+typed in and checked with the same words as `fairdeal host`'s flags, ui/number_option.py), with
 the id `<game>-options`. Choosing the game shows that game's rows. A choice that makes no table is
 refused in the dialog, naming the option, and nothing opens.
 """
@@ -74,7 +74,7 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
                 "difficulty",
             )
             for game in screen_games():
-                yield from game.dialog_rows(self.base)
+                yield from game.dialog_rows(self.base.choice())
             yield from _select_row(
                 "Where",
                 [("here: no network", False), ("on the network", True)],
@@ -119,6 +119,10 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
             return int(text)
         except ValueError:
             raise ValueError(f"{label}: {text or 'nothing'} is not a whole number") from None
+
+    def selected(self, field: str) -> object:
+        """The value chosen in the Select `field`."""
+        return self.query_one(f"#{field}", Select).value
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
         self._open()  # Enter in a number field opens, as the Open button does

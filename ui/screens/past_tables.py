@@ -60,7 +60,7 @@ def _game(extra: dict[str, object]) -> str:
     """The game's title from the signed roster in the header ("?" without one)."""
     from fairdeal.p2p.errors import P2PError
     from fairdeal.p2p.lobby.messages import parse_signed_roster_record
-    from fairdeal.ui.screens.lobby import game_title
+    from fairdeal.ui.wording import game_title
 
     record = extra.get("signed_roster")
     if record is None:

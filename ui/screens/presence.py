@@ -33,6 +33,7 @@ from fairdeal.p2p.table.core.api import (
     TableSession,
     WatchersChanged,
 )
+from fairdeal.ui.background import reported
 from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.screens.confirm import ConfirmDialog
 
@@ -60,7 +61,7 @@ QUIT_FROM_MODAL = Binding("q", "app.quit", "Quit")
 class TablePresence:
     """Mixed into a table Screen; call `init_presence()` from its `__init__`."""
 
-    session: TableSession
+    session: TableSession[Any, Any]
     app: Any
 
     def init_presence(self) -> None:
@@ -110,6 +111,7 @@ class TablePresence:
         return [seat.name for seat in self.session.seats]
 
     @work(exclusive=True, group="table-events")
+    @reported("Following the table")
     async def follow_table(self) -> None:
         """Start the table and handle its events until it closes."""
         await self.session.start()
@@ -333,6 +335,7 @@ class TablePresence:
         await self.session.close()
 
     @work(group="leaving")
+    @reported("Leaving the table")
     async def ask_to_leave(self, quit_app: bool) -> None:
         """Ask first; on yes tell the others (a signed `left`) and leave with the result so far."""
         if self._asking_to_leave:
@@ -358,6 +361,7 @@ class TablePresence:
             self.app.pop_screen()
 
     @work(group="leaving")
+    @reported("Ending the table")
     async def action_end_table(self) -> None:
         """e: the remaining players end a table that cannot go on (a seat left, or withholds its
         coin reveal past the silence limit)."""

@@ -87,7 +87,9 @@ class ReplayControls:
     """The keys and the bar shared by every game's replay screen (mixed into its table screen:
     ui/games/<game>/replay.py)."""
 
-    session: TableSession  # a ReplaySession (`replaying`), as the table screen it is mixed into
+    session: TableSession[
+        Any, Any
+    ]  # a ReplaySession (`replaying`), as the table screen it is mixed into
     app: Any
     _history = False  # within the steps before this one: logged, no views opened, drawn once
 
@@ -178,7 +180,7 @@ class ReplayControls:
         """The table is drawn once for the history, and once per step after its last event."""
         if self._history:
             return True
-        seen = self.events_seen  # type: ignore[attr-defined]
+        seen: int = self.events_seen  # type: ignore[attr-defined]
         return seen + 1 < len(self.replaying.history)
 
     def others_would_wait(self) -> bool:
@@ -193,7 +195,7 @@ class ReplayControls:
         """A watcher's hint: whose move it is and the keys a watcher has; never the prompts of
         the seat it watches through ("YOUR TURN", "place it"), nor a new game."""
         if not self.replaying.replay.live:
-            return super().hint_text(view)  # type: ignore[misc]
+            return super().hint_text(view)  # type: ignore[misc, no-any-return]
         return watching_hint(view.state, [seat.name for seat in self.session.seats])
 
     def action_leave(self) -> None:

@@ -15,12 +15,12 @@ from textual.widgets import Input
 
 
 class KeyedInput(Input):
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
+        # Textual runs this class's handler before Input's own key handler, and that one only
+        # when this one does not prevent the default: a printable key goes on to it.
         bindings = self._bindings.key_to_bindings.get(event.key, ())
         if bindings and not event.is_printable:
             event.stop()
             event.prevent_default()
             self._restart_blink()
             await self.run_action(bindings[0].action)
-            return
-        await super()._on_key(event)

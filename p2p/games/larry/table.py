@@ -20,6 +20,7 @@ from fairdeal.engine.larry.legal import check_action
 from fairdeal.p2p.games.larry.presenter import doubt_verification
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.net.kinds import Restart, envelope_kind
 from fairdeal.p2p.table.core import sizes
 from fairdeal.p2p.table.core.acts import action_of, step_of
 from fairdeal.p2p.table.core.api import DoubtVerification, Notice, ProofStatus
@@ -27,9 +28,12 @@ from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.outbox import Publish
 
 GAME = "larry"
-JOIN = "larry.join"  # body: {"game", "seats", "options"}: every seat signs the table's terms
-ACT = "larry.act"  # body: an engine action (fairdeal.engine.larry.codec, protocol.md section 7)
-RECEIVED = "larry.received"  # body: {"slot"} (+ "fault", "forward"): the receiver's receipt
+# body: {"game", "seats", "options"}: every seat signs the table's terms
+JOIN = envelope_kind("larry.join", game=GAME, section="10.1")
+# body: an engine action (fairdeal.engine.larry.codec, protocol.md section 7)
+ACT = envelope_kind("larry.act", game=GAME, section="10.1", restart=Restart.CHOSEN)
+# body: {"slot"} (+ "fault", "forward"): the receiver's receipt
+RECEIVED = envelope_kind("larry.received", game=GAME, section="10.1, 10.8")
 FIRST_PLAYER_COIN = "first-player"  # L5: the joint coin that picks who starts hand 1
 
 

@@ -62,6 +62,7 @@ from fairdeal.p2p.games.lie.races import (
 from fairdeal.p2p.games.lie.steps import StepLedger
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.net.kinds import Restart, envelope_kind
 from fairdeal.p2p.table.core import sizes
 from fairdeal.p2p.table.core.acts import action_of, step_of
 from fairdeal.p2p.table.core.api import ProofStatus
@@ -69,9 +70,12 @@ from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.outbox import Expect, Publish
 
 GAME = "lie"
-JOIN = "lie.join"  # body: {"game": "lie", "seats", "options"}
-STEP = "lie.step"  # body: see steps.STEP_KEYS and protocol.md 10.11.3
-ACT = "lie.act"  # body: Play or Pass (fairdeal.engine.lie.codec, protocol.md 7.8)
+# body: {"game": "lie", "seats", "options"}
+JOIN = envelope_kind("lie.join", game=GAME, section="10.11.1")
+# body: see steps.STEP_KEYS and protocol.md 10.11.3
+STEP = envelope_kind("lie.step", game=GAME, section="10.11.1", restart=Restart.CHOSEN)
+# body: Play or Pass (fairdeal.engine.lie.codec, protocol.md 7.8)
+ACT = envelope_kind("lie.act", game=GAME, section="10.11.1", restart=Restart.CHOSEN)
 
 
 def lobby_options(options: LieOptions) -> dict[str, OptionValue]:
@@ -299,10 +303,6 @@ class LieTable(TableDriver):
                 raise IllegalAction(self.me, "it is not your go")
             self.game.check_action(self.view(), action)
         self.outbox.append(Publish(ACT, to_data(action)))
-
-    @property
-    def choice_kinds(self) -> frozenset[str]:
-        return frozenset({ACT, STEP})
 
     # -- pacing: when this seat signs its step envelope -----------------------------------------
 

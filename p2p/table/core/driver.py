@@ -63,6 +63,7 @@ from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Fault, genesis_head, next_head
+from fairdeal.p2p.net.kinds import check_listed, chosen_kinds
 from fairdeal.p2p.table.core import terms
 from fairdeal.p2p.table.core.api import (
     FaultDetected,
@@ -114,6 +115,7 @@ class TableDriver:
         `keys`: every seat's identity key, which signs its give-away forwards (default: the
         signed roster's)."""
         self.game: AnyGame = get_game(self.game_name)
+        check_listed(self.game_name, (self.join_kind, self.act_kind))
         options.validate(seats)
         self.check_terms(options)
         if signed_roster is not None and (
@@ -304,8 +306,9 @@ class TableDriver:
     @property
     def choice_kinds(self) -> frozenset[str]:
         """The kinds this seat signs by its own choice (its actions, The Lie's step envelopes): a
-        replay after a restart never regenerates them, unlike the fair-deck messages it owes."""
-        return frozenset({self.act_kind})
+        replay after a restart never regenerates them, unlike the fair-deck messages it owes: the
+        game's kinds listed as chosen (p2p/net/kinds.py)."""
+        return chosen_kinds(self.game_name)
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
         """Queue this seat's action for signing. With `check` (always, but for a test's

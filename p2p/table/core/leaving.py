@@ -23,8 +23,9 @@ from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.identity import SIGNATURE_SIZE, Identity, verify_signature
 from fairdeal.p2p.log.envelope import HASH_SIZE
 from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.net import kinds
 
-LEFT = "left"
+LEFT = kinds.LEFT
 LEFT_VERSION = 1
 LEFT_DOMAIN = b"fairdeal/left/v1\x00"
 MAX_REASON_LENGTH = 200  # characters

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-DECK = "deck"  # body: a fair-deck message (protocol.md section 6), in every game
+from fairdeal.p2p.net import kinds
+
+DECK = kinds.DECK  # body: a fair-deck message (protocol.md section 6), in every game
 
 
 @dataclass(frozen=True, slots=True)

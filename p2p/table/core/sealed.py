@@ -22,9 +22,10 @@ from fairdeal.p2p.canonical import NotCanonical, pack_canonical, unpack_canonica
 from fairdeal.p2p.errors import MalformedFrame, PeerError
 from fairdeal.p2p.identity import Identity, seal_to, verify_signature
 from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.net import kinds
 from fairdeal.p2p.table.core.forwards import MAX_ID, SIGNATURE_BYTES, SignedForward
 
-FORWARD_MESSAGE = "fwd"
+FORWARD_MESSAGE = kinds.FWD
 # A sealed F: one card's shares from one seat (a few hundred bytes at 8 seats) and the
 # signature, 48 bytes of box; anything far larger is not a forward.
 MAX_BOX_BYTES = 16 * 1024

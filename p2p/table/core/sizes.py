@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.net import kinds
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE
 
 BIN32 = 2 + 32  # a point, scalar, hash or key: bin8 header and 32 bytes
@@ -102,7 +103,7 @@ class EnvelopeLimits:
 
     def cap(self, envelope: Envelope) -> int:
         kind = envelope.kind
-        if kind == "deck" and isinstance(envelope.body, Mapping):
+        if kind == kinds.DECK and isinstance(envelope.body, Mapping):
             kind = str(envelope.body.get("kind"))
         return self.sizes.get(kind, self.default)
 

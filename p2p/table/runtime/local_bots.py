@@ -1,8 +1,9 @@
 """Bot peers this process runs to fill seats of a table it hosts.
 
 Used by `fairdeal host --bots K` and by a table opened in the app with bots. Each bot has its own
-identity and data directory (DATA/bots/INDEX), joins the lobby like any guest and plays headless
-(p2p/table/runtime/headless.py), so a bot seat is checked by every peer exactly like a human's.
+identity and data directory (DATA/bots/INDEX), joins the lobby like any guest and plays
+headless (fairdeal.p2p.table.runtime.headless), so a bot seat is checked by every peer exactly like
+a human's.
 """
 
 from __future__ import annotations

@@ -48,6 +48,7 @@ from fairdeal.p2p.log.transcript import (
     TranscriptWriteError,
     load_transcript,
 )
+from fairdeal.p2p.net.kinds import FWD
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.core.api import (
     EventHistory,
@@ -347,7 +348,7 @@ class TablePeer:
         )
         self.table = table
         table.start()
-        self.mesh.on("fwd", self._on_forward)
+        self.mesh.on(FWD, self._on_forward)
         self.mesh.on(LEFT, self.departures.on_left)
         self.mesh.on_peer_up(self._on_peer_up)
         self.mesh.on_peer_down(self._on_peer_down)

@@ -29,14 +29,15 @@ from fairdeal.p2p.errors import PeerError
 from fairdeal.p2p.identity import PublicIdentity, fingerprint_code
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import TableLog
+from fairdeal.p2p.net import kinds
 from fairdeal.p2p.net.framing import field
 from fairdeal.p2p.net.mesh import Mesh
 
 log = logging.getLogger(__name__)
 
 MAX_WATCHERS = 8  # per table, shared out among its seats (`seat_share`)
-WATCH, WATCHING, REFUSED = "watch", "watching", "watch-refused"
-SERVES = "watchers"  # a seat tells the other seats whom it serves, for their players to see
+WATCH, WATCHING, REFUSED = kinds.WATCH, kinds.WATCHING, kinds.WATCH_REFUSED
+SERVES = kinds.WATCHERS  # a seat tells the other seats whom it serves, for their players to see
 MAX_NAME = 64  # of a watcher's name as a seat passes it on
 
 

@@ -25,6 +25,7 @@ from fairdeal.p2p.identity import Identity, PublicIdentity
 from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.log.envelope import Envelope, parse_envelope
 from fairdeal.p2p.log.tablelog import Roster
+from fairdeal.p2p.net import kinds
 from fairdeal.p2p.net.framing import field
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.unreachable import unreachable_reason
@@ -75,7 +76,7 @@ class WatchClient:
         self._notices: list[Callable[[str], None]] = []
         self.mesh.on(WATCHING, self._on_watching)
         self.mesh.on(REFUSED, self._on_refused)
-        self.mesh.on("env", self._on_env)
+        self.mesh.on(kinds.ENV, self._on_env)
         self.mesh.on_peer_down(lambda _peer: self._wake())
 
     def on_update(self, callback: Callable[[], None]) -> None:

@@ -7,13 +7,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from fairdeal.engine.larry.options import LarryOptions
-from fairdeal.ui.screen_game import TableChoice
+from fairdeal.ui.screen_game import DialogFields, TableChoice
 
 if TYPE_CHECKING:
     from textual.widget import Widget
-
-    from fairdeal.ui.screens.open_table import OpenTableDialog
-    from fairdeal.ui.table_factory import TableSpec
 
 
 def table_options(
@@ -23,7 +20,7 @@ def table_options(
     return LarryOptions(short_game=short_game)
 
 
-def dialog_rows(base: TableSpec) -> Iterable[Widget]:
+def dialog_rows(base: TableChoice) -> Iterable[Widget]:
     """The open-table dialog's "Length" row, set from the last table `base`."""
     from textual.containers import Horizontal
     from textual.widgets import Label, Select
@@ -44,8 +41,6 @@ def dialog_rows(base: TableSpec) -> Iterable[Widget]:
     ]
 
 
-def dialog_values(dialog: OpenTableDialog) -> TableChoice:
+def dialog_values(dialog: DialogFields) -> TableChoice:
     """The TableSpec fields the dialog's row says."""
-    from textual.widgets import Select
-
-    return TableChoice(short_game=bool(dialog.query_one("#short", Select).value))
+    return TableChoice(short_game=bool(dialog.selected("short")))

@@ -30,6 +30,7 @@ from fairdeal.engine.larry import (
 from fairdeal.p2p.table.core.api import (
     DoubtVerification,
 )
+from fairdeal.ui.background import reported
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.key_checks import (
@@ -238,6 +239,7 @@ class TableScreen(LarryTableCore):
         return view, slot, card
 
     @work(exclusive=True, group="dialog")
+    @reported("Playing a card face down")
     async def action_play_down(self) -> None:
         chosen = await self._playable_card(face_down_action)
         if chosen is None:
@@ -249,6 +251,7 @@ class TableScreen(LarryTableCore):
             await self.act(PlayFaceDown(slot, announce, self.larry_armed))
 
     @work(exclusive=True, group="dialog")
+    @reported("Playing a card face up")
     async def action_play_up(self) -> None:
         chosen = await self._playable_card(face_up_action)
         if chosen is None:

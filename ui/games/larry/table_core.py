@@ -17,7 +17,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from fairdeal.engine.larry import Action, LarryView
+from fairdeal.engine.larry import Action, LarryState, LarryView
 from fairdeal.engine.larry import events as ev
 from fairdeal.p2p.table.core.api import (
     DoubtVerification,
@@ -200,7 +200,7 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
             self.frozen_view = None
             self.call_later(self.refresh_table)
 
-    async def _on_state_changed(self, event: StateChanged) -> None:
+    async def _on_state_changed(self, event: StateChanged[LarryState, ev.Event]) -> None:
         self._have_state = True
         self.message = ""  # an old complaint does not outlive the state it was about
         # every setup step (shuffle, deal, a doubt's reveal) ends in a new state: its progress

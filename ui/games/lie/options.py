@@ -1,5 +1,5 @@
 """The Lie's table options as a player chooses them: rounds (T9) and hand size (T3), for the
-command line's `--rounds/--hand-size` and the open-table dialog's fields (ui/game_options.py)."""
+command line's `--rounds/--hand-size` and the open-table dialog's fields (ui/number_option.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from fairdeal.engine.lie import LieOptions
-from fairdeal.ui.game_options import NumberOption, checked
-from fairdeal.ui.screen_game import TableChoice
+from fairdeal.ui.number_option import NumberOption, checked
+from fairdeal.ui.screen_game import DialogFields, TableChoice
 
 ROUNDS = NumberOption("rounds", "rounds", 1, 3, 3, "T9", short_default=1)
 # 12 by the rules (T3); smaller hands make quick games. More than 12 would be another game.
@@ -21,9 +21,6 @@ DIALOG_NOTE = (
 )
 if TYPE_CHECKING:
     from textual.widget import Widget
-
-    from fairdeal.ui.screens.open_table import OpenTableDialog
-    from fairdeal.ui.table_factory import TableSpec
 
 
 def table_options(
@@ -51,14 +48,14 @@ def _default_rounds(short_game: bool) -> int:
     return ROUNDS.short_default if short_game and ROUNDS.short_default else ROUNDS.default
 
 
-def dialog_rows(base: TableSpec) -> Iterable[Widget]:
+def dialog_rows(base: TableChoice) -> Iterable[Widget]:
     """The open-table dialog's row of The Lie's numbers, filled from the last table `base`."""
     from textual.containers import Horizontal
     from textual.widgets import Label
 
     from fairdeal.ui.widgets.keyed_input import KeyedInput
 
-    chosen = base.numbers()
+    chosen = base.numbers
     rounds = chosen.get(ROUNDS.name, _default_rounds(base.short_game))
     return [
         Horizontal(
@@ -86,7 +83,7 @@ def dialog_rows(base: TableSpec) -> Iterable[Widget]:
     ]
 
 
-def dialog_values(dialog: OpenTableDialog) -> TableChoice:
+def dialog_values(dialog: DialogFields) -> TableChoice:
     """The TableSpec fields the dialog's row says; ValueError naming a field that is no number."""
     return TableChoice(
         numbers={

@@ -15,6 +15,7 @@ from fairdeal.engine.errors import IllegalAction
 from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
+from fairdeal.p2p.net.kinds import Restart, envelope_kind
 from fairdeal.p2p.table.core.acts import action_of, step_of
 from fairdeal.p2p.table.core.api import Notice
 from fairdeal.p2p.table.core.driver import Publish, TableDriver
@@ -22,14 +23,19 @@ from highcard.actions import Action, Won
 from highcard.cards import HighCardOptions, card_names
 from highcard.rules import apply, check_turn
 
-ACT = "highcard.act"  # body: the engine action, {"type": "Show"} (engine codec)
+GAME = "highcard"
+JOIN = envelope_kind(
+    "highcard.join", game=GAME, section="10.10"
+)  # body: the terms every seat signs
+# body: the engine action, {"type": "Show"} (engine codec); the player's choice, never the replay's
+ACT = envelope_kind("highcard.act", game=GAME, section="10.10", restart=Restart.CHOSEN)
 
 
 class HighCardTable(TableDriver):
     """One table of high card as one seat (or an auditor) follows it."""
 
-    game_name: ClassVar[str] = "highcard"
-    join_kind: ClassVar[str] = "highcard.join"
+    game_name: ClassVar[str] = GAME
+    join_kind: ClassVar[str] = JOIN
     act_kind: ClassVar[str] = ACT
 
     @classmethod
