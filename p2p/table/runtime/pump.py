@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -34,8 +33,6 @@ from fairdeal.p2p.table.runtime.reaction import BotTiming
 from fairdeal.p2p.table.runtime.recovery import Recovery
 from fairdeal.p2p.table.runtime.reporting import Reporter
 from fairdeal.p2p.table.runtime.timings import PeerTimings
-
-log = logging.getLogger("fairdeal.table")
 
 
 @dataclass(slots=True)
