@@ -248,6 +248,7 @@ def install() -> None:
     from fairdeal.p2p.net import framing
     from fairdeal.p2p.net.channel import CipherState, SecureChannel
     from fairdeal.p2p.table.runtime.pump import Pump
+    from fairdeal.p2p.table.runtime.reporting import Reporter
 
     def account(owner: Any, name: str, label: str) -> None:
         original = getattr(owner, name)
@@ -277,7 +278,7 @@ def install() -> None:
     account(TableSync, "_on_env", "receive an envelope (all of it)")
     account(TableSync, "_on_need", "answer a need")
     account(Pump, "run", "the pump (all of it)")
-    account(TablePeer, "drain_table_events", "report table events")
+    account(Reporter, "drain", "report table events")
 
     original_emit = sim_peer.emit
 

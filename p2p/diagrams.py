@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from fairdeal.p2p.lobby import phases
 from fairdeal.p2p.table.core import giveaways, requests
+from fairdeal.p2p.table.runtime import watchdog
 
 StateT = TypeVar("StateT", bound=Enum)
 EventT = TypeVar("EventT", bound=Enum)
@@ -83,6 +84,16 @@ MACHINES: tuple[Machine[Any, Any], ...] = (
         "the lobby takes none (protocol.md 5).",
         phases.GUEST_TRANSITIONS,
         phases.LobbyPhase.OPEN,
+    ),
+    Machine(
+        "silence-watch",
+        "The silence watch",
+        "Who a seat shows as holding up the game (p2p/table/runtime/watchdog.py, `SilenceWatch`): "
+        "`TRANSITIONS`. An edge is an envelope applied or a tick by what it finds; a seat is "
+        "named once silent past the limit, counted from the later of the last envelope applied "
+        "and the moment the table began to wait for it (protocol.md 10.6).",
+        watchdog.TRANSITIONS,
+        watchdog.Silence.IDLE,
     ),
 )
 

@@ -237,7 +237,7 @@ def load_or_create_identity(
     if (directory / IDENTITY_FILE).exists():
         identity = load_identity(directory)
         if name is not None and clean_name(name) != identity.name:
-            identity = Identity(identity._private_key, name)
+            identity = identity.named(name)
             identity.save(directory)
         return identity
     identity = Identity.generate(name or _default_name(), random_bytes)

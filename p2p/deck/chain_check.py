@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .batch import (
@@ -66,61 +67,73 @@ def _deck_part(
     return deck_sum(deck, *uses)
 
 
+@dataclass(slots=True)
+class _SoFar:
+    """What one check holds so far; a copy shares the running work, not the lists."""
+
+    pairs: list[tuple[ShuffleStatement, ShuffleProof]] = field(default_factory=list)
+    terms: list[Future[ProofTerms]] = field(default_factory=list)
+    decks: list[Future[Point]] = field(default_factory=list)
+    # The last checked proof's output deck, until the next shuffle says who else uses it.
+    open: tuple[Deck, Future[ProofTerms]] | None = None
+
+    def copy(self) -> _SoFar:
+        return _SoFar(list(self.pairs), list(self.terms), list(self.decks), self.open)
+
+
 class ChainCheck:
     """One list's batched check (see the module docstring)."""
 
-    def __init__(self, run: Callable[..., Future[Any]], weight: Weight = fresh_weight):
+    def __init__(
+        self,
+        run: Callable[..., Future[Any]],
+        weight: Weight = fresh_weight,
+        so_far: _SoFar | None = None,
+    ):
         self._run = run
         self._weight = weight
-        self._pairs: list[tuple[ShuffleStatement, ShuffleProof]] = []
-        self._terms: list[Future[ProofTerms]] = []
-        self._decks: list[Future[Point]] = []
-        # The last checked proof's output deck, until the next shuffle says who else uses it.
-        self._open: tuple[Deck, Future[ProofTerms]] | None = None
+        self._so_far = _SoFar() if so_far is None else so_far
 
     def copy(self) -> ChainCheck:
         """The same check so far (its running work shared) that can go on on its own."""
-        clone = ChainCheck(self._run, self._weight)
-        clone._pairs, clone._terms = list(self._pairs), list(self._terms)
-        clone._decks, clone._open = list(self._decks), self._open
-        return clone
+        return ChainCheck(self._run, self._weight, self._so_far.copy())
 
     def add(self, statement: ShuffleStatement, proof: ShuffleProof) -> None:
         """A shuffle to check: weigh it now; its input deck is final (the previous shuffle's
         output, if that one is checked too)."""
         terms: Future[ProofTerms] = self._run(weigh, statement, proof, self._weight)
         before = None
-        if self._open is not None and self._open[0] == statement.inputs:
-            before = self._open[1]
-            self._open = None
+        if self._so_far.open is not None and self._so_far.open[0] == statement.inputs:
+            before = self._so_far.open[1]
+            self._so_far.open = None
         self._close_open()
-        self._decks.append(self._run(_deck_part, statement.inputs, before, terms))
-        self._pairs.append((statement, proof))
-        self._terms.append(terms)
-        self._open = (statement.outputs, terms)
+        self._so_far.decks.append(self._run(_deck_part, statement.inputs, before, terms))
+        self._so_far.pairs.append((statement, proof))
+        self._so_far.terms.append(terms)
+        self._so_far.open = (statement.outputs, terms)
 
     def skip(self) -> None:
         """A shuffle not checked (this seat's own): the previous output deck has no other use."""
         self._close_open()
 
     def _close_open(self) -> None:
-        if self._open is not None:
-            deck, terms = self._open
-            self._decks.append(self._run(_deck_part, deck, terms, None))
-            self._open = None
+        if self._so_far.open is not None:
+            deck, terms = self._so_far.open
+            self._so_far.decks.append(self._run(_deck_part, deck, terms, None))
+            self._so_far.open = None
 
     def result(self) -> None:
         """Wait for every part; if they do not add up to the identity, check each proof alone
         in seat order and raise the first failing author's `ProofError`."""
         self._close_open()
         try:
-            terms = [future.result() for future in self._terms]
-            parts = [t.own for t in terms] + [future.result() for future in self._decks]
+            terms = [future.result() for future in self._so_far.terms]
+            parts = [t.own for t in terms] + [future.result() for future in self._so_far.decks]
             ok = holds([*parts, shared_sum(terms)])
         except (GroupError, ProofError):
             ok = False
         if not ok:
-            verify_each(self._pairs)
+            verify_each(self._so_far.pairs)
 
 
 def verify_batch(

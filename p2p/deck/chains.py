@@ -17,8 +17,10 @@ changes."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from .cards import CardTable
@@ -66,11 +68,16 @@ class ShuffleChains:
         return (
             isinstance(other, ShuffleChains)
             and self.lists == other.lists
-            and self._own_shuffles == other._own_shuffles
+            and self._own_shuffles == other.own_shuffles
         )
 
     def __repr__(self) -> str:
         return f"ShuffleChains({sorted(self.lists)})"
+
+    @property
+    def own_shuffles(self) -> Mapping[str, ShuffleMessage]:
+        """This seat's shuffle of each list, read-only."""
+        return MappingProxyType(self._own_shuffles)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ShuffleChains:
         """A copy of the state; the executor and the checks running on it are shared."""

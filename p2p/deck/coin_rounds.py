@@ -6,7 +6,9 @@ openings, so that it can be read (and audited) on its own. Protocol: protocol.md
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from .coin import CoinSecret, coin_seed, commitment
 from .errors import DeckFault, DeckUsageError, ProofError
@@ -34,10 +36,15 @@ class CoinRounds:
         self._coins: dict[str, _Coin] = {}
 
     def __eq__(self, other: object) -> bool:  # compared in state-unchanged checks
-        return isinstance(other, CoinRounds) and self._coins == other._coins
+        return isinstance(other, CoinRounds) and self._coins == other.coins
 
     def __repr__(self) -> str:
         return f"CoinRounds({sorted(self._coins)})"
+
+    @property
+    def coins(self) -> Mapping[str, _Coin]:
+        """Every coin so far, by id, read-only."""
+        return MappingProxyType(self._coins)
 
     def seed(self, coin_id: str) -> bytes | None:
         coin = self._coins.get(coin_id)

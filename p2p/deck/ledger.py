@@ -10,8 +10,9 @@ caller's thread, and the verdict is the sequential one (the first failure in mes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from .chains import ShuffleChains
 from .errors import DeckFault, ProofError
@@ -76,7 +77,7 @@ class ShareLedger:
             isinstance(other, ShareLedger)
             and self.slots == other.slots
             and self.seen == other.seen
-            and self._own_shares == other._own_shares
+            and self._own_shares == other.own_shares
         )
 
     def __repr__(self) -> str:
@@ -91,6 +92,11 @@ class ShareLedger:
         for card, slot in list(seen.items()):
             if slot in slots:
                 del seen[card]
+
+    @property
+    def own_shares(self) -> Mapping[Slot, DecryptionShare]:
+        """The shares of this seat's key made so far (`own_share`), read-only."""
+        return MappingProxyType(self._own_shares)
 
     def own_share(self, slot: Slot) -> DecryptionShare:
         share = self._own_shares.get(slot)

@@ -154,7 +154,7 @@ class HostLobby:
 
     def connected(self, peer: PublicIdentity) -> list[Send]:
         """A peer opened a channel to us: it watches the lobby from now on (once the table has
-        started, p2p/table/tools/watch.py serves watchers instead)."""
+        started, p2p/table/runtime/watchers.py serves watchers instead)."""
         if not self._takes(HostEvent.CONNECTED):
             return []
         self._watchers[peer.key] = peer

@@ -75,7 +75,7 @@ from fairdeal.p2p.net.unreachable import unreachable_reason
 log = logging.getLogger(__name__)
 
 # A watcher's request and its refusal (protocol.md 4.8): served by the seats once the table has
-# started (p2p/table/tools/watch.py); the lobby before then refuses it with the reason.
+# started (p2p/table/runtime/watchers.py); the lobby before then refuses it with the reason.
 WATCH, WATCH_REFUSED = kinds.WATCH, kinds.WATCH_REFUSED
 NOT_STARTED = "the table has not started yet: join it, or watch it once it plays"
 
@@ -221,7 +221,7 @@ class HostedTable:
 
     def _accepts(self, peer: PublicIdentity) -> bool:
         """Anyone may watch the lobby, and, once started, the table: a peer that is not seated
-        is a watcher there, limited and served by p2p.table.tools.watch (protocol.md 4.8)."""
+        is a watcher there, limited and served by p2p.table.runtime.watchers (protocol.md 4.8)."""
         return True
 
     def _refuse_watcher(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
@@ -394,7 +394,7 @@ class JoinedTable:
 
     def _accepts(self, peer: PublicIdentity) -> bool:
         """Before the start only the host dials us; after it, the seats, and watchers once the
-        table has started (p2p.table.tools.watch limits and serves them, protocol.md 4.8)."""
+        table has started (p2p.table.runtime.watchers limits and serves them, protocol.md 4.8)."""
         lobby = self.lobby
         if lobby is None:  # the host we are dialling (by a typed address: no key to check yet)
             return self._host_fingerprint in (None, peer.fingerprint)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,10 @@ class TableSync:
         identity: Identity,
         seat: int,
         transcript: Transcript | None = None,
+        signed: Iterable[Envelope] = (),
     ) -> None:
+        """`signed`: this seat's envelopes signed before a restart, taken into the log again
+        (`restore`)."""
         if table_log.roster.keys[seat] != identity.key:
             raise ValueError(f"seat {seat} of the roster is not {identity}")
         self.mesh = mesh
@@ -97,6 +100,8 @@ class TableSync:
         self.answers = NeedAnswers(table_log)  # what answering `need`s costs, per peer
         self._answer_timers: dict[bytes, asyncio.TimerHandle] = {}  # answers waiting for tokens
         self.closed = False  # the seat closed its table: its channels may outlive it
+        for envelope in signed:
+            self._take(envelope, "self")
 
     @classmethod
     def restore(
@@ -115,10 +120,7 @@ class TableSync:
         except BaseException:
             transcript.close()
             raise
-        sync = cls(mesh, table_log, identity, contents.seat, transcript)
-        for envelope in contents.signed:
-            sync._take(envelope, "self")
-        return sync
+        return cls(mesh, table_log, identity, contents.seat, transcript, contents.signed)
 
     # -- sending ---------------------------------------------------------------------------
 
@@ -294,6 +296,13 @@ class TableSync:
             if fault.kind == "equivocation" and fault.seat != seat:
                 for envelope in fault.evidence:
                     self.mesh.send(key, envelope.to_wire())
+
+    def ask_connected(self) -> None:
+        """Ask every seat connected already for what it has (a seat that connects later is
+        asked then)."""
+        for key in self.log.roster.keys:
+            if key in self.mesh.peers:
+                self._ask(self.mesh.peers[key])
 
     def _ask(self, peer: PublicIdentity) -> None:
         self.mesh.send(peer.key, {"t": NEED, "table": self.log.roster.table, "have": self.log.have})

@@ -104,7 +104,8 @@ class TranscriptContents:
 class Transcript:
     """Append-only record of one table as seen by one peer."""
 
-    def __init__(self, path: Path, file: BinaryIO) -> None:
+    def __init__(self, path: Path, file: BinaryIO, header: dict[str, Any] | None = None) -> None:
+        """`header`: a new file's first record (`create`); a reopened one has it already."""
         self.path = path
         self._file = file
         self.failure: TranscriptWriteError | None = None  # once a write failed, no more writes
@@ -114,6 +115,8 @@ class Transcript:
         self._background_running = False  # the worker is fsyncing (it checks `_again` after)
         self._background_again = False  # written since the running fsync began
         self._background_error: OSError | None = None  # set by the worker, read by the loop
+        if header is not None:
+            self._write(header)
 
     @classmethod
     def create(
@@ -125,18 +128,16 @@ class Transcript:
         # 0600 whatever the umask or the mode of the data directory (POSIX; p2p/platform.py).
         platform.current().private_folder(path.parent)
         file = open_private(path)
-        transcript = cls(path, file)
-        transcript._write(
-            {
-                "k": "header",
-                "v": TRANSCRIPT_VERSION,
-                "proto": PROTOCOL_VERSION,
-                "table": roster.table,
-                "roster": list(roster.keys),
-                "seat": seat,
-                "extra": extra or {},
-            }
-        )
+        header = {
+            "k": "header",
+            "v": TRANSCRIPT_VERSION,
+            "proto": PROTOCOL_VERSION,
+            "table": roster.table,
+            "roster": list(roster.keys),
+            "seat": seat,
+            "extra": extra or {},
+        }
+        transcript = cls(path, file, header)
         transcript.sync()
         return transcript
 

@@ -41,7 +41,7 @@ async def test_a_flow_that_does_not_end_when_cancelled_does_not_hold_the_close(
             cancelled.set()
             await flushed.wait()
 
-    flow = host._spawn(last_flush_waits())
+    flow = host.spawn(last_flush_waits())
     await asyncio.sleep(0)  # the flow is running
     try:
         async with asyncio.timeout(WAIT_S):

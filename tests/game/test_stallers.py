@@ -26,7 +26,7 @@ from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 from fairdeal.p2p.log.tablelog import TableLog
 from fairdeal.p2p.table.core.api import SeatStatus, TableEvent
 from fairdeal.p2p.table.core.driver import DECK, Private, Publish, TableDriver
-from fairdeal.p2p.table.runtime.watchdog import SilenceWatch, held_up_by
+from fairdeal.p2p.table.runtime.watchdog import SilenceWatch, held_up_by, observe
 
 from .cheaters import WithholdingTable
 from .lie_sansio import LieSansIO, quick_options
@@ -63,10 +63,12 @@ def sign_later(
 def screen(table: TableDriver, log: TableLog, me: int) -> tuple[SilenceWatch, list[TableEvent]]:
     """`me`'s silence watch, and what it shows, once the table has waited past the limit."""
     shown: list[TableEvent] = []
-    watch = SilenceWatch(me, LIMIT, lambda: (table, log), lambda _seat: True, shown.append)
-    start = watch.waiting_since
-    watch.check(start)  # the table begins to wait
-    watch.check(start + 2 * LIMIT)  # past the limit, whatever the float rounding
+    start = 1000.0
+    watch = SilenceWatch(LIMIT, start)
+    everyone = range(len(log.roster.keys))
+    shown += watch.feed(observe(table, log, me, start, everyone))  # the table begins to wait
+    # past the limit, whatever the float rounding
+    shown += watch.feed(observe(table, log, me, start + 2 * LIMIT, everyone))
     return watch, shown
 
 

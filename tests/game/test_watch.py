@@ -20,9 +20,10 @@ from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.net.channel import open_channel
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.core.api import WatchersChanged
+from fairdeal.p2p.table.runtime.watchers import MAX_WATCHERS, seat_share
 from fairdeal.p2p.table.tools.audit import LiveAudit, audit_many
 from fairdeal.p2p.table.tools.replay import load_replay
-from fairdeal.p2p.table.tools.watch import MAX_WATCHERS, WatchClient, WatchRefused, seat_share
+from fairdeal.p2p.table.tools.watch import WatchClient, WatchRefused
 
 from .support import LocalTable, open_table, play_to_end
 

@@ -12,7 +12,7 @@ import pytest
 from fairdeal.p2p.errors import PeerError
 from fairdeal.p2p.identity import PublicIdentity, fingerprint_code
 from fairdeal.p2p.log.tablelog import Roster
-from fairdeal.p2p.table.tools.watch import SERVES, WatchService
+from fairdeal.p2p.table.runtime.watchers import SERVES, WatchService
 
 TABLE = b"t" * 32
 SEATS = [PublicIdentity(bytes([s]) * 32, f"seat{s}") for s in range(4)]

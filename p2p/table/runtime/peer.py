@@ -8,10 +8,12 @@ seat if it has one, signs the step envelopes a phase in steps needs (The Lie's P
 and reports `TableEvent`s. Everything game-specific is asked of the driver (`publish_action`,
 `may_choose`, `pace`, `owes`, `choice_kinds`), so this file has no game branch.
 
-The parts live beside it: the pump that moves the table forward (p2p/table/runtime/pump.py), the
-restart's bookkeeping (p2p/table/runtime/recovery.py), the silence watch
-(p2p/table/runtime/watchdog.py), the fault evidence file (p2p/table/runtime/evidence.py) and
-the timings (p2p/table/runtime/timings.py).
+The parts live beside it, each owning its state; the peer makes them and wires them (none holds
+the peer): the pump that moves the table forward (p2p/table/runtime/pump.py), the give-away
+forwards on the wire (forwarding.py), the reporting of the table's events (reporting.py), whether
+the seat still plays (lifecycle.py), the restart's bookkeeping (recovery.py), the silence watch
+(watchdog.py, a machine it ticks), the departures (departures.py), the watchers it serves
+(watchers.py), the fault evidence file (evidence.py) and the timings (timings.py).
 
 Restart: a peer started again with the same identity and data directory finds its transcript,
 replays it through a table rebuilt from the same seed (so it regains its own secrets), skips what
@@ -49,7 +51,6 @@ from fairdeal.p2p.log.transcript import (
 from fairdeal.p2p.net.kinds import FWD
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.core.api import (
-    DoubtVerification,
     EventHistory,
     FaultDetected,
     MovesHeld,
@@ -69,7 +70,9 @@ from fairdeal.p2p.table.core.withheld import WITHHELD_KIND
 from fairdeal.p2p.table.runtime import left_file
 from fairdeal.p2p.table.runtime.departures import Departures
 from fairdeal.p2p.table.runtime.evidence import EvidenceFile, evidence_path
-from fairdeal.p2p.table.runtime.pump import Pump
+from fairdeal.p2p.table.runtime.forwarding import ForwardPost
+from fairdeal.p2p.table.runtime.lifecycle import SeatLife
+from fairdeal.p2p.table.runtime.pump import BotSeat, Pump
 from fairdeal.p2p.table.runtime.randomness import (
     SeededRandom,
     new_seed,
@@ -77,9 +80,10 @@ from fairdeal.p2p.table.runtime.randomness import (
 )
 from fairdeal.p2p.table.runtime.reaction import BotTiming, Reactions
 from fairdeal.p2p.table.runtime.recovery import Recovery, seat_seed_for
+from fairdeal.p2p.table.runtime.reporting import Reporter, describe_verification
 from fairdeal.p2p.table.runtime.timings import PeerTimings, TimingWatch
-from fairdeal.p2p.table.runtime.watchdog import SilenceWatch
-from fairdeal.p2p.table.tools.watch import WatchService
+from fairdeal.p2p.table.runtime.watchdog import Applied, SilenceWatch, observe
+from fairdeal.p2p.table.runtime.watchers import WatchService
 
 if TYPE_CHECKING:
     from fairdeal.p2p.table.runtime.gather import Seated
@@ -98,33 +102,11 @@ LEAVE_FLUSH_S = 2.0  # how long leaving waits for the `left` message to reach th
 DEFAULT_SILENCE_LIMIT = 30.0
 
 
-def describe_verification(verification: DoubtVerification) -> str:
-    """The doubt as a headless peer logs it: each pile card, its proof, totals, verdict."""
-    lines = [
-        f"doubt by seat {verification.doubter} against seat {verification.last_player}:",
-    ]
-    for card in verification.cards:
-        way = "face-up" if card.face_up else "face-down"
-        lines.append(
-            f"  slot {card.slot} played {way} by seat {card.seat}: card {card.face}, "
-            f"shares {card.proof.value}"
-        )
-    verdict = "correct" if verification.correct else "wrong"
-    lines.append(
-        f"  true total {verification.true_total} vs announced {verification.announced} "
-        f"(gloats {verification.gloats}): {verdict}; seat {verification.loser} picks up"
-    )
-    return "\n".join(lines)
-
-
 class TablePeer:
     """One seat at a networked table of any game (implements table_api.TableSession)."""
 
     # Where each seat listens, recorded in a new transcript's header (None: not known).
     seat_addresses: list[tuple[str, int] | None] | None = None
-    # Every action of this seat, the player's or its bot's, is checked by the driver before it is
-    # signed. Only a test's deliberate cheat turns this off, to reach the others' fault path.
-    check_own_actions: bool = True
 
     @classmethod
     def for_seated(
@@ -195,9 +177,9 @@ class TablePeer:
         `bot_sleep` waits any of them (tests inject their own).
         `new_contribution`: draws this seat's own secret contribution to a new table's seed
         (tests pin it; p2p.table.runtime.randomness)."""
-        self.bot_timing = BotTiming(bot_delay, claim_pace, reactions)
+        bot_timing = BotTiming(bot_delay, claim_pace, reactions)
         if reaction_rng is not None:
-            self.bot_timing = replace(self.bot_timing, rng=reaction_rng)
+            bot_timing = replace(bot_timing, rng=reaction_rng)
         if roster.keys[seat] != identity.key:
             raise ValueError(f"seat {seat} of the roster is not {identity}")
         if signed_roster is not None and roster.keys != signed_roster.roster.keys:
@@ -210,31 +192,74 @@ class TablePeer:
         self.transcript_path = transcript
         self.secrets = secrets
         self.names = list(names or [f"seat {s}" for s in roster.seats])
-        self.bot = bot
-        self.bot_sleep = bot_sleep
+        self.player = BotSeat(bot, bot_timing, bot_sleep)  # the pump lets it play
         self.silence_limit = silence_limit
         # The game's driver, by the options' game; tests plug cheating subclasses in here.
         self._table_class = table_class or table_class_for(options)
         self._new_contribution = new_contribution
         self.signed_roster = signed_roster
+        # The parts, each owning its state; the pump and the handlers below wire them.
         self.timings = PeerTimings()
         self._timing = TimingWatch(self.timings)
         self.table: TableDriver | None = None
         self.sync: TableSync | None = None
         self.history = EventHistory()
-        self.closed = False
-        self.pump = Pump(self)
+        done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+        self.life = SeatLife(self.history, done)
+        self._pump: Pump | None = None  # made once the table and its log are
         self.recovery = Recovery(seat)
-        self.done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
-        self.watch_silence = SilenceWatch(
-            seat, silence_limit, self._table_and_log, self._connected, self.emit
-        )
+        self.watch_silence = SilenceWatch(silence_limit, time.monotonic())
         self._watchdog: asyncio.Task[None] | None = None
         self._verifier: ThreadPoolExecutor | None = None
-        self.evidence = EvidenceFile(transcript, self.on_disk_failure)
-        self.disk_failure: TranscriptWriteError | None = None  # the disk refused a write
-        self.departures = Departures(seat, roster, mesh, transcript, self.emit, lambda: self.closed)
+        self.evidence = EvidenceFile(transcript, self.life.fail)
+        self.reporter = Reporter(self.history, self._timing, self.evidence)
+        self.post = ForwardPost(identity, roster, seat, mesh, secrets)
+        life = self.life
+        self.departures = Departures(
+            seat, roster, mesh, transcript, self.history.append, lambda: life.closed
+        )
         self._ended = False  # this seat left or ended the table: it signs nothing more
+
+    # -- the parts' state, as the seat's --------------------------------------------------
+
+    @property
+    def bot(self) -> AnyBot | None:
+        """The bot playing this seat (None: its player); it may be handed one at any time."""
+        return self.player.bot
+
+    @bot.setter
+    def bot(self, bot: AnyBot | None) -> None:
+        self.player.bot = bot
+
+    @property
+    def check_own_actions(self) -> bool:
+        """Every action of this seat, the player's or its bot's, is checked by the driver before
+        it is signed. Only a test's deliberate cheat turns this off, to reach the others' fault
+        path."""
+        return self.player.check
+
+    @check_own_actions.setter
+    def check_own_actions(self, check: bool) -> None:
+        self.player.check = check
+
+    @property
+    def closed(self) -> bool:
+        return self.life.closed
+
+    @property
+    def done(self) -> asyncio.Future[None]:
+        return self.life.done
+
+    @property
+    def disk_failure(self) -> TranscriptWriteError | None:
+        """The write the disk refused, if it did (the seat stopped there)."""
+        return self.life.disk_failure
+
+    @property
+    def pump(self) -> Pump:
+        if self._pump is None:
+            raise RuntimeError("the table has not been started")
+        return self._pump
 
     # -- TableSession ---------------------------------------------------------------------
 
@@ -323,7 +348,7 @@ class TablePeer:
         )
         self.table = table
         table.start()
-        self.mesh.on(FWD, self.pump.on_forward)
+        self.mesh.on(FWD, self._on_forward)
         self.mesh.on(LEFT, self.departures.on_left)
         self.mesh.on_peer_up(self._on_peer_up)
         self.mesh.on_peer_down(self._on_peer_down)
@@ -346,7 +371,7 @@ class TablePeer:
             sync.on_answered(self._on_answered)
             self.recovery.restore_own(table, sync.log)
             self.departures.restore()
-            self.drain_table_events()  # the game so far, before the notice that it is over
+            self.reporter.drain(table, None)  # the game so far, before the notice that it is over
             self.emit(ReplayDone(f"resumed from {name}: {table.applied} entries"))
         else:
             extra = self._header_extra()
@@ -354,27 +379,37 @@ class TablePeer:
             log_ = TableLog(self.roster, table)  # the table is the log's rules
             sync = TableSync(self.mesh, log_, self.identity, self._seat, transcript)
         self.sync = sync
+        pump = self._pump = Pump(
+            self._seat,
+            table,
+            sync,
+            transcript=self.transcript_path,
+            recovery=self.recovery,
+            post=self.post,
+            reporter=self.reporter,
+            life=self.life,
+            timings=self.timings,
+            player=self.player,
+        )
         sync.log.limits = table.envelope_limits()  # what one seat can make this peer hold
         # Watchers (protocol.md 4.8): the log in order to peers with no seat, nothing private;
         # where the seats listen, so that a watcher goes on through another if this one goes.
         header = self._header_extra()
         self.watch = WatchService(self.mesh, sync.log, self._seat, header)
         self.watch.on_change(self._on_watchers)
-        sync.on_failure(self.on_disk_failure)
+        sync.on_failure(self.life.fail)
         sync.log.on_applied(self._on_applied)
         # An envelope held back (another seat's step envelope) may need this seat's answer.
-        sync.on_update(self.pump.schedule)
+        sync.on_update(pump.schedule)
         sync.log.on_fault(self._on_log_fault)
-        for key in self.roster.keys:
-            if key in self.mesh.peers:
-                sync._ask(self.mesh.peers[key])  # catch up with whoever is already connected
+        sync.ask_connected()  # catch up with whoever is already connected
         for seat in self.roster.seats:  # where each seat is now; then as channels come and go
             if seat != self._seat:
                 self.emit(SeatConnection(seat, self._connected(seat)))
         if self.recovery.recovering:  # taken back after a crash: whom its moves wait for
             self.emit(MovesHeld(tuple(sorted(self.recovery.waiting))))
-        self._watchdog = asyncio.get_running_loop().create_task(self.watch_silence.run())
-        self.pump.run()
+        self._watchdog = asyncio.get_running_loop().create_task(self._watch_silence())
+        pump.run()
 
     async def end_table(self, reason: str) -> None:
         """Leave for good (protocol.md 10.12): sign `left` and send it to every connected seat,
@@ -399,7 +434,8 @@ class TablePeer:
     async def close(self) -> None:
         if self.closed:
             return
-        await self.pump.stop()  # a delayed bot move not made yet is dropped, never published
+        if self._pump is not None:  # a delayed bot move not made yet is dropped, never published
+            await self._pump.stop()
         if self._watchdog is not None:
             self._watchdog.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -408,7 +444,7 @@ class TablePeer:
             self.sync.close()
         if self._verifier is not None:
             self._verifier.shutdown()
-        self.closed = True
+        self.life.closed = True
         self.history.close()
 
     # -- waiting ---------------------------------------------------------------------------
@@ -449,7 +485,7 @@ class TablePeer:
 
     def _on_applied(self, envelope: Envelope) -> None:
         now = time.monotonic()
-        self.watch_silence.applied(now)
+        self.watch_silence.feed(Applied(now))  # names nobody at once: the clock restarts
         if envelope.kind == self._require_table().act_kind:
             self._timing.act_applied_at = now
         self.pump.schedule()
@@ -462,22 +498,11 @@ class TablePeer:
         table.log_fault(fault)  # names the seat and the envelopes that prove it
         self.pump.schedule()
 
-    def _keep_table_fault(self, fault: FaultDetected) -> None:
-        """A fault the table found in an applied envelope (a failed proof, an illegal action):
-        keep that envelope in the `.faults` file too, so that a transcript cut before it cannot
-        audit as a clean game (protocol.md 10.4)."""
-        sync = self.sync
-        if self.evidence.kept or sync is None or not sync.log.entries:
-            return
-        self.evidence.keep(
-            fault.seat, "table", f"{fault.what} ({fault.evidence})", [sync.log.entries[-1]]
-        )
-
     def _on_peer_up(self, peer: PublicIdentity) -> None:
         """Give-away shares go again to a peer that (re)connects: it may have missed them (a
         copy it already has is ignored); a seat that had left is back."""
         seat = self.roster.seat_of(peer.key)
-        self.pump.resend_privates(seat)
+        self.post.resend(seat)
         self.departures.connected(seat)
         self._tell_connection(seat)
 
@@ -501,34 +526,12 @@ class TablePeer:
         if self.recovery.waiting != waiting:  # the moves wait for fewer seats, or for none
             self.emit(MovesHeld(tuple(sorted(self.recovery.waiting))))
 
-    def on_disk_failure(self, error: TranscriptWriteError) -> None:
-        """The disk refused a write: this seat stops where its files end (nothing after a
-        failed write is sent or kept) and says how to take the seat back."""
-        if self.disk_failure is not None:
-            return
-        self.disk_failure = error
-        log.error("%s", error)
-        self.emit(Notice(f"✗ {error}"))
-        self.closed = True  # publish nothing more, let no bot move
-        if not self.done.done():
-            self.done.set_exception(error)
-            self.done.exception()  # retrieved here: finished() raises it to whoever waits
-
-    def drain_table_events(self) -> None:
-        table = self._require_table()
-        events, table.events = table.events, []
-        now = time.monotonic()
-        simultaneous = table.simultaneous()
-        for event in events:
-            self._timing.observe(event, simultaneous, now)
-            if isinstance(event, DoubtVerification):
-                log.info("%s", describe_verification(event))
-            elif isinstance(event, FaultDetected):
-                log.warning(
-                    "seat %s broke the protocol: %s (%s)", event.seat, event.what, event.evidence
-                )
-                self._keep_table_fault(event)
-            self.emit(event)
+    def _on_forward(self, sender: PublicIdentity, message: dict[str, Any]) -> None:
+        """A give-away's sealed forward (protocol.md 10.8): the pump runs when the table took
+        it (p2p/table/runtime/forwarding.py)."""
+        table = self.table
+        if table is not None and self.post.receive(sender, message, table):
+            self.pump.schedule()
 
     def _on_watchers(self) -> None:
         """The players see who watches the table (name and key code, protocol.md 4.8): through
@@ -540,11 +543,20 @@ class TablePeer:
     def emit(self, event: TableEvent) -> None:
         self.history.append(event)
 
-    def _table_and_log(self) -> tuple[TableDriver, TableLog] | None:
-        """The table and its log, for the silence watch, once both exist."""
+    async def _watch_silence(self) -> None:
+        """Tick the silence watch a few times per limit until the seat closes."""
+        while True:
+            await asyncio.sleep(self.watch_silence.interval)
+            self._tick_silence(time.monotonic())
+
+    def _tick_silence(self, now: float) -> None:
+        """Show who holds the table up at `now` (monotonic), once the table and its log exist."""
         if self.table is None or self.sync is None:
-            return None
-        return self.table, self.sync.log
+            return
+        connected = {seat for seat in self.roster.seats if self._connected(seat)}
+        tick = observe(self.table, self.sync.log, self._seat, now, connected)
+        for status in self.watch_silence.feed(tick):
+            self.emit(status)
 
     def _connected(self, seat: int) -> bool:
         return self.roster.keys[seat] in self.mesh.peers

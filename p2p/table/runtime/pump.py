@@ -5,50 +5,82 @@ turn of the event loop) signs and sends what the table says this seat owes (its 
 public envelopes through the log, a give-away's forward privately to its receiver), reports the
 table's events, lets the seat's bot play (after its delay, or its claim pace where seats act at
 once), and signs the step envelope a phase in steps needs of this seat now (`pace`).
+
+It holds the parts it moves, which the seat (p2p/table/runtime/peer.py) made and wired: the
+table and its log, the restart's bookkeeping, the forwards, the reporting, the seat's life and
+its bot; never the seat itself.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
 
+from fairdeal.engine.bots import AnyBot
 from fairdeal.engine.errors import IllegalAction
-from fairdeal.p2p.deck import DeckFault
-from fairdeal.p2p.errors import PeerError
-from fairdeal.p2p.identity import PublicIdentity
 from fairdeal.p2p.log.sync import TableSync
-from fairdeal.p2p.log.transcript import TranscriptWriteError, mark_done
+from fairdeal.p2p.log.transcript import TranscriptWriteError
 from fairdeal.p2p.table.core.api import Notice
 from fairdeal.p2p.table.core.driver import TableDriver
-from fairdeal.p2p.table.core.forwards import sign_forward
 from fairdeal.p2p.table.core.outbox import Private
-from fairdeal.p2p.table.core.sealed import ForwardRelay, SealedForward, parse_sealed, seal_forward
-from fairdeal.p2p.table.runtime.randomness import table_secret_name
+from fairdeal.p2p.table.runtime.forwarding import ForwardPost
+from fairdeal.p2p.table.runtime.lifecycle import SeatLife
+from fairdeal.p2p.table.runtime.reaction import BotTiming
+from fairdeal.p2p.table.runtime.recovery import Recovery
+from fairdeal.p2p.table.runtime.reporting import Reporter
+from fairdeal.p2p.table.runtime.timings import PeerTimings
 
-if TYPE_CHECKING:
-    from fairdeal.p2p.table.runtime.peer import TablePeer
 
-log = logging.getLogger("fairdeal.table")
+@dataclass(slots=True)
+class BotSeat:
+    """The bot that plays a seat, if any (a player may hand the seat to one later): when it moves
+    (`timing`, waited with `sleep`), and whether its actions are checked before they are signed
+    (only a test's deliberate cheat turns that off)."""
+
+    bot: AnyBot | None
+    timing: BotTiming
+    sleep: Callable[[float], Awaitable[object]]
+    check: bool = True
 
 
 class Pump:
-    """One seat's pump; `peer` holds the table, the log, the bot and the seat's files."""
+    """One seat's pump over the parts it moves."""
 
-    def __init__(self, peer: TablePeer) -> None:
-        self.peer = peer
+    def __init__(
+        self,
+        seat: int,
+        table: TableDriver,
+        sync: TableSync,
+        *,
+        transcript: Path,
+        recovery: Recovery,
+        post: ForwardPost,
+        reporter: Reporter,
+        life: SeatLife,
+        timings: PeerTimings,
+        player: BotSeat,
+    ) -> None:
+        self.seat = seat
+        self.table = table
+        self.sync = sync
+        self.transcript = transcript
+        self.recovery = recovery
+        self.post = post
+        self.reporter = reporter
+        self.life = life
+        self.timings = timings
+        self.player = player
         self.scheduled = False
         self.thinking: asyncio.Task[None] | None = None  # the bot's delayed move, while it waits
         self._thinking_at_once = False  # whether that delay is a claim pace (seats act at once)
-        # give-away forwards this seat signed, sealed and sent (resent whenever a seat connects)
-        self.privates: list[SealedForward] = []
-        self.relay = ForwardRelay(peer.seat)  # the others' sealed forwards this seat passes on
 
     def schedule(self) -> None:
         """Run the pump soon (once, however many times this is called before it runs)."""
-        if not self.scheduled and not self.peer.closed:
+        if not self.scheduled and not self.life.closed:
             self.scheduled = True
             asyncio.get_running_loop().call_soon(self.run)
 
@@ -56,30 +88,29 @@ class Pump:
         """Publish what this seat owes, report events, let the bot play (`bot_due`: its delay
         or claim pace has passed), and sign the step envelope the table needs now (`pace`)."""
         self.scheduled = False
-        peer = self.peer
-        table, sync = peer.table, peer.sync
-        if table is None or sync is None or peer.closed:
+        table, sync = self.table, self.sync
+        if self.life.closed:
             return
-        if peer.recovery.recovering:  # report what the replay found, sign nothing yet
-            peer.drain_table_events()
+        if self.recovery.recovering:  # report what the replay found, sign nothing yet
+            self.reporter.drain(table, sync.log)
             if table.over:  # caught up to the end: nothing left to sign, so nobody to wait for
                 self._finish()
             return
         while True:
-            self.keep_forwards(table)
-            if peer.closed:  # the disk refused the forwards: publish nothing after it
+            self.keep_forwards()
+            if self.life.closed:  # the disk refused the forwards: publish nothing after it
                 return
-            if not self.flush(table, sync):
-                return  # the seat stopped (on_disk_failure): nothing is sent
-            peer.drain_table_events()
-            if peer.bot is not None and self._bot_may_choose(table, sync):
+            if not self.flush():
+                return  # the seat stopped (its disk failed): nothing is sent
+            self.reporter.drain(table, sync.log)
+            if self.player.bot is not None and self._bot_may_choose():
                 at_once = table.simultaneous()
-                waits = peer.bot_timing.waits(at_once)
+                waits = self.player.timing.waits(at_once)
                 if waits and not (bot_due and self._thinking_at_once == at_once):
-                    self._think(table, at_once)  # and meanwhile it still owes its steps
+                    self._think(at_once)  # and meanwhile it still owes its steps
                 else:
                     bot_due = False  # the next move of this seat waits its own delay
-                    if self._bot_publish(table):
+                    if self._bot_publish(self.player.bot):
                         continue
             # another seat's envelope held here may start a step this seat must answer at once
             table.pace(sync.log.buffered)
@@ -92,102 +123,37 @@ class Pump:
     def _finish(self) -> None:
         """The game is over here: mark the transcript done (rerunning the command starts a new
         table) and let whoever waits on the seat go on."""
-        peer = self.peer
-        if not peer.done.done():
-            peer.timings.finished = time.monotonic()
-            mark_done(peer.transcript_path)
-            peer.done.set_result(None)
+        if not self.life.done.done():
+            self.timings.finished = time.monotonic()
+            self.life.finish(self.transcript)
 
-    def flush(self, table: TableDriver, sync: TableSync) -> bool:
+    def flush(self) -> bool:
         """Sign and send the table's outbox; False once the disk refused a write."""
-        peer = self.peer
+        table, sync = self.table, self.sync
         choices = table.choice_kinds
         while table.outbox:
             item = table.outbox.pop(0)
             if isinstance(item, Private):
-                forward = sign_forward(
-                    peer.identity.sign,
-                    peer.roster.table,
-                    item.transfer,
-                    item.slot,
-                    item.body,
-                    game=table.game_name,
-                )
-                sealed = seal_forward(
-                    peer.identity, peer.seat, peer.roster, table.game_name, forward
-                )
-                self.privates.append(sealed)
-                self.send_private(sealed)
-            elif peer.recovery.signed_already(item.kind, item.body, choices):
+                self.post.send_owed(table, item)
+            elif self.recovery.signed_already(item.kind, item.body, choices):
                 continue  # signed before a restart: in the log
             else:
                 try:
                     envelope = sync.publish(item.kind, item.body)
                 except TranscriptWriteError:
                     return False
-                peer.recovery.last_prev = envelope.prev
+                self.recovery.last_prev = envelope.prev
                 if item.claims is not None:
-                    peer.timings.claims_signed[item.claims] = time.monotonic()
+                    self.timings.claims_signed[item.claims] = time.monotonic()
         return True
 
-    def on_forward(self, sender_id: PublicIdentity, message: dict[str, Any]) -> None:
-        """A give-away's sealed forward (protocol.md 10.8), from its giver or relayed: ours is
-        opened and checked by the table before anything is kept (only a forward it used is
-        written to the secrets file, `keep_forwards`); another seat's is passed on once."""
-        peer = self.peer
-        deliverer = peer.roster.seat_of(sender_id.key)
-        table = peer.table
-        if deliverer is None or message.get("table") != peer.roster.table or table is None:
-            return  # a peer with no seat carries no forward
-        culprit = f"seat {deliverer} ({sender_id})"
-        sealed = parse_sealed(message, peer.roster, table.game_name, culprit)
-        if sealed.to != peer.seat:
-            if self.relay.take(sealed):
-                self._send_to_seats(sealed, exclude={deliverer, sealed.giver})
-            return
-        try:
-            table.receive_private(sealed.giver, sealed.open(peer.identity))
-        except DeckFault as fault:
-            raise PeerError(f"seat {fault.seat}", fault.what) from None
-        self.schedule()
-
-    def keep_forwards(self, table: TableDriver) -> None:
+    def keep_forwards(self) -> None:
         """Write the forwards the table used to the secrets file before their receipts go out:
         a crash must not lose a card this seat was given."""
-        if not table.kept_forwards:
-            return
-        peer = self.peer
-        name = table_secret_name(peer.roster.table, "forwards")
-        kept = [*peer.secrets.get(name, []), *(f.to_data() for f in table.kept_forwards)]
         try:
-            peer.secrets.put(name, kept)
+            self.post.keep(self.table)
         except TranscriptWriteError as error:  # nothing is sent after a write that failed
-            peer.on_disk_failure(error)
-            return
-        table.kept_forwards.clear()
-
-    def send_private(self, sealed: SealedForward) -> None:
-        """To every seat: the receiver opens it, the others pass it on (a link cut between
-        giver and receiver stalls nobody)."""
-        self._send_to_seats(sealed, exclude=set())
-
-    def _send_to_seats(self, sealed: SealedForward, exclude: set[int]) -> None:
-        peer = self.peer
-        wire = sealed.to_wire(peer.roster.table)
-        for seat, key in enumerate(peer.roster.keys):
-            if seat != peer.seat and seat not in exclude:
-                peer.mesh.send(key, wire)
-
-    def resend_privates(self, seat: int | None) -> None:
-        """A seat that (re)connects may have missed forwards: this seat's own go to it again
-        (its receiver opens it, another seat passes on one it had not), and so does the newest
-        forward passed on here for it. A copy already had is ignored."""
-        if seat is None or seat == self.peer.seat:
-            return
-        key = self.peer.roster.keys[seat]
-        for sealed in [*self.privates, *self.relay.kept_for(seat)]:
-            if sealed.giver != seat:
-                self.peer.mesh.send(key, sealed.to_wire(self.peer.roster.table))
+            self.life.fail(error)
 
     async def stop(self) -> None:
         """Drop a delayed bot move not made yet: it is never published."""
@@ -197,49 +163,49 @@ class Pump:
             with contextlib.suppress(asyncio.CancelledError):
                 await thinking
 
-    def _bot_may_choose(self, table: TableDriver, sync: TableSync) -> bool:
+    def _bot_may_choose(self) -> bool:
         """The bot chooses when the driver lets this seat choose; in turn, only once (its move
         not yet in the log), so a move signed and waiting is not made twice."""
+        table, log_ = self.table, self.sync.log
         if table.over or not table.may_choose():
             return False
-        seat = self.peer.seat
-        return table.simultaneous() or not sync.log.holds(seat, sync.log.next_seq(seat))
+        return table.simultaneous() or not log_.holds(self.seat, log_.next_seq(self.seat))
 
-    def _bot_publish(self, table: TableDriver) -> bool:
+    def _bot_publish(self, bot: AnyBot) -> bool:
         """The bot's choice, checked like a player's by the driver; whether a move was kept.
         A refused one is replaced by a listed legal action the driver accepts, else the bot
         waits for the table to change (the pump runs again then): either way one notice line,
         so a faulty bot never stops the table nor prints a traceback."""
-        peer = self.peer
-        assert peer.bot is not None
+        table = self.table
         view = table.view()
-        action = peer.bot.choose(view)
+        action = bot.choose(view)
         try:
-            table.publish_action(action, check=peer.check_own_actions)
+            table.publish_action(action, check=self.player.check)
             return True
         except IllegalAction as error:
             refused = error.reason
-        said = f"✗ The move of seat {peer.seat}'s bot was refused ({refused})"
+        said = f"✗ The move of seat {self.seat}'s bot was refused ({refused})"
         for fallback in table.game.legal_actions(view):
             with contextlib.suppress(IllegalAction):
                 table.publish_action(fallback)
-                peer.emit(Notice(f"{said}; it played another"))
+                self.reporter.emit(Notice(f"{said}; it played another"))
                 return True
-        peer.emit(Notice(f"{said}; it waits for the table to move on"))
+        self.reporter.emit(Notice(f"{said}; it waits for the table to move on"))
         return False
 
-    def _think(self, table: TableDriver, at_once: bool) -> None:
+    def _think(self, at_once: bool) -> None:
         """Let the bot move once its delay has passed (`at_once`: where seats act at once, its
         claim pace or a reaction time); meanwhile the loop keeps receiving and checking the
         others' messages."""
         if self.thinking is None:
             self._thinking_at_once = at_once
-            delay = self.peer.bot_timing.delay(at_once, follow_up=at_once and table.follows_up())
+            follow_up = at_once and self.table.follows_up()
+            delay = self.player.timing.delay(at_once, follow_up=follow_up)
             task = self._move_after_delay(delay)
             self.thinking = asyncio.get_running_loop().create_task(task)
 
     async def _move_after_delay(self, delay: float) -> None:
-        await self.peer.bot_sleep(delay)
+        await self.player.sleep(delay)
         self.thinking = None
         # The bot chooses now, from the table as it is now: if this seat may no longer choose
         # (or the move is already in the log) nothing is published.

@@ -173,7 +173,7 @@ class NetworkedTable:
         """Gather and play in the background; progress arrives as events. Starting a started
         table does nothing (the app's joining screen starts it before the table screen does)."""
         if self._runner is None:
-            self._runner = self._spawn(self._run())
+            self._runner = self.spawn(self._run())
 
     async def end_table(self, reason: str) -> None:
         """Leave for good: the peer signs `left` for the others (protocol.md 10.12) and reports
@@ -237,8 +237,9 @@ class NetworkedTable:
     def _emit(self, event: TableEvent) -> None:
         self.history.append(event)
 
-    def _spawn(self, flow: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
-        """Run `flow` for as long as this table is open (close cancels it)."""
+    def spawn(self, flow: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run `flow` for as long as this table is open (close cancels it): the table's own flows
+        and those its gather starts (the lobby, local bot seats)."""
         task = asyncio.ensure_future(flow)
         self._tasks.append(task)
         return task
@@ -286,8 +287,8 @@ class NetworkedTable:
         except (P2PError, OSError) as error:  # a damaged file, a read-only or full disk
             self._failed_setup(error)
             return
-        self._spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
-        self._spawn(_unlist_when_over(peer, seated))
+        self.spawn(keep_connected(seated.mesh, seated.roster.keys, seated.addresses))
+        self.spawn(_unlist_when_over(peer, seated))
         async for event in peer.events():
             self._emit(event)
 
@@ -343,7 +344,7 @@ def host_table(
 
     async def gather(table: NetworkedTable) -> Seated:
         address: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
-        lobby = table._spawn(
+        lobby = table.spawn(
             open_lobby(
                 identity,
                 seats,
@@ -382,7 +383,7 @@ def host_table(
             claim_pace=claim_pace,
             difficulty=difficulty,
         ):
-            table._spawn(flow)
+            table.spawn(flow)
         return await lobby
 
     return NetworkedTable(identity, settings, gather, placeholder_seats=seats, game=game.name)
@@ -466,7 +467,7 @@ def _resumed(point: ResumePoint, settings: NetworkSettings) -> NetworkedTable:
             if bot_point is not None:
                 table.bot_keys.add(bot.key)
                 flow = play_seated(bot, resume_seated(bot_point, settings.bind), directory)
-                table._spawn(flow)
+                table.spawn(flow)
         return seated
 
     return NetworkedTable(

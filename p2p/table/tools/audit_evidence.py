@@ -1,4 +1,4 @@
-"""The faults a peer recorded beside its transcript (p2p.table.runtime.peer.evidence_path),
+"""The faults a peer recorded beside its transcript (p2p.table.runtime.evidence.evidence_path),
 re-checked against the replayed log, and the table ended over a withheld coin
 reveal (protocol.md 10.6)."""
 
@@ -10,6 +10,7 @@ from fairdeal.p2p.errors import EnvelopeError, MalformedFrame
 from fairdeal.p2p.log.envelope import Envelope, decode_envelope
 from fairdeal.p2p.log.records import Record, RecordError, RecordReader, open_records
 from fairdeal.p2p.table.core.withheld import WITHHELD_KIND, withheld_reveal
+from fairdeal.p2p.table.runtime.evidence import evidence_path
 from fairdeal.p2p.table.tools.audit_replay import LogReplay
 from fairdeal.p2p.table.tools.audit_report import AuditFault, AuditStop, file_fault
 
@@ -17,8 +18,6 @@ from fairdeal.p2p.table.tools.audit_report import AuditFault, AuditStop, file_fa
 def withheld(replay: LogReplay, path: Path) -> str | None:
     """A table ended over a withheld coin reveal (protocol.md 10.6): the log stops where that
     seat's reveal is due, and the `.faults` record holds its signed commitment from the log."""
-    from fairdeal.p2p.table.runtime.peer import evidence_path
-
     table, log = replay.table, replay.log
     if table is None or log is None:
         return None
@@ -44,14 +43,12 @@ def withheld(replay: LogReplay, path: Path) -> str | None:
 
 
 def check_evidence(replay: LogReplay, path: Path) -> None:
-    """Faults a peer recorded beside its transcript (p2p.table.runtime.peer.evidence_path): re-check
+    """Faults a peer recorded beside its transcript (p2p/table/runtime/evidence.py): re-check
     their signed evidence against the replayed log. Two envelopes for one place prove
     equivocation on their own; one envelope must give its fault when it comes up after the
     log's last entry (a chain fault never enters the log; a table fault's envelope is the
     log's last). A recorded fault the transcript cannot give back means the transcript was cut
     or damaged: the file fails."""
-    from fairdeal.p2p.table.runtime.peer import evidence_path
-
     sidecar = evidence_path(path)
     if not sidecar.exists():
         return

@@ -103,7 +103,7 @@ def load_replay(path: Path, data: Path | None = None) -> Replay:
     header = _header(path)
     roster, seat, extra = header
     signed = _signed(extra)
-    names, codes = _names(signed, len(roster.keys), seat)
+    names, codes = seat_names_of(signed, len(roster.keys), seat)
     replay = Replay(
         path,
         AuditReport(str(path)),
@@ -114,7 +114,7 @@ def load_replay(path: Path, data: Path | None = None) -> Replay:
         signed=signed,
     )
     deck, forwards = _own_deck(data, roster.table, roster.keys, seat, signed)
-    recorder = _Recorder(replay)
+    recorder = FrameRecorder(replay)
     if deck is not None:  # the audit's pass through the seat's own eyes
         replay.report = audit_transcript(path, Follow(deck, forwards, recorder.took))
         replay.own_eyes = replay.report.verified
@@ -153,7 +153,11 @@ def _signed(extra: dict[str, Any]) -> SignedRoster | None:
         return None  # the audit names the fault
 
 
-def _names(signed: SignedRoster | None, seats: int, seat: int) -> tuple[tuple[str, ...], ...]:
+def seat_names_of(
+    signed: SignedRoster | None, seats: int, seat: int
+) -> tuple[tuple[str, ...], ...]:
+    """Each seat's name (told apart where two are alike) and key code, from the signed roster;
+    "seat N" and no code without one."""
     if signed is not None and len(signed.roster.seats) == seats:
         people = signed.roster.seats
         names = distinct_names([p.name for p in people], [p.key for p in people])
@@ -195,7 +199,7 @@ def _own_deck(
     return deck, tuple(forwards if isinstance(forwards, list) else ())
 
 
-class _Recorder:
+class FrameRecorder:
     """Cuts the audit's applied envelopes into frames."""
 
     def __init__(self, replay: Replay) -> None:
@@ -267,8 +271,11 @@ def _view(table: TableDriver, seat: int) -> Any:
     state = table.state
     known: dict[int, int] = {}
     for slot in state.all_slots():
-        masked = table._slot.get(slot)
-        face = table.deck.known_card(masked) if masked is not None else None
+        try:
+            masked = table.masked_slot(slot)
+        except KeyError:  # not dealt from the fair deck yet
+            continue
+        face = table.deck.known_card(masked)
         if face is not None:
             known[slot] = face
     return table.game.view_for(state, known, seat)
