@@ -40,7 +40,7 @@ if what == "audit":
     report = audit_transcript(path)
     outcome = "verified" if report.verified else f"fault: {report.fault}"
 else:
-    from fairdeal.p2p.table.runtime.resume import CannotResume, resume_point
+    from fairdeal.p2p.table.tools.resume import CannotResume, resume_point
     try:
         resume_point(path, data)
         outcome = "resumable"

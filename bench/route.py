@@ -416,7 +416,7 @@ class Peer:
 
 
 def settings(data: Path) -> Any:
-    from fairdeal.p2p.table.runtime.session import NetworkSettings
+    from fairdeal.p2p.table.tools.session import NetworkSettings
 
     return NetworkSettings(
         data_dir=data, bind="127.0.0.1", interfaces=("127.0.0.1",), advertise=False
@@ -445,7 +445,7 @@ def make_app(name: str, session: Any) -> Any:
 @contextlib.asynccontextmanager
 async def networked_pair(game: str, data: Path) -> Any:
     """Seat A hosts a two-seat table of `game` in its app; seat B's app joins it by address."""
-    from fairdeal.p2p.table.runtime.session import host_table, join_table
+    from fairdeal.p2p.table.tools.session import host_table, join_table
 
     host = host_table(
         seats=2, bots=0, options=options_of(game), name="Ana", settings=settings(data / "a")

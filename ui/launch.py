@@ -38,7 +38,7 @@ def run_app(
     `runner` runs the app (default `App.run`; tests inject their own: no terminal needed)."""
 
     from fairdeal.p2p.table.runtime.peer import DEFAULT_SILENCE_LIMIT
-    from fairdeal.p2p.table.runtime.session import NetworkSettings, use_settings
+    from fairdeal.p2p.table.tools.session import NetworkSettings, use_settings
     from fairdeal.ui.app import FairdealApp
     from fairdeal.ui.player import load_player
     from fairdeal.ui.table_finder import FixedFinder, ZeroconfFinder

@@ -2,10 +2,10 @@
 
 A table of one human and bots is a `LocalTable`; a table with other people on it, joining a table
 found on the network, or connecting to HOST:PORT needs the networked table driver
-(p2p/table/runtime/session.py).
+(p2p/table/tools/session.py).
 A build without that driver raises `NetworkedPlayUnavailable` there, with a message the UI shows.
 
-The hook for the networked driver: a module `p2p.table.runtime.session`
+The hook for the networked driver: a module `p2p.table.tools.session`
 (NETWORKED_DRIVER_MODULE) with
 
     host_table(*, seats: int, bots: int, options: <the game's engine options>, name: str,
@@ -34,10 +34,10 @@ from fairdeal.ui.game_options import game_options, seats_problem
 from fairdeal.ui.screen_game import TableChoice, screen_games
 
 NETWORKED_DRIVER_MODULE = (
-    "fairdeal.p2p.table.runtime.session"  # the networked TableSession lives here
+    "fairdeal.p2p.table.tools.session"  # the networked TableSession lives here
 )
 BOT_KINDS = ("heuristic", "random")
-UNAVAILABLE = "this build has no networked table driver (fairdeal.p2p.table.runtime.session)"
+UNAVAILABLE = "this build has no networked table driver (fairdeal.p2p.table.tools.session)"
 
 
 class NetworkedPlayUnavailable(RuntimeError):

@@ -10,7 +10,7 @@ from typing import Any
 
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.lobby.discovery import LOOPBACK
-from fairdeal.p2p.table.runtime.session import (
+from fairdeal.p2p.table.tools.session import (
     NetworkedTable,
     NetworkSettings,
     host_table,

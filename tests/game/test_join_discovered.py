@@ -1,6 +1,6 @@
 """Joining a table found on the network checks the host's key against the
 advertised fingerprint (protocol.md 2), through the app's join path (ui.table_factory →
-p2p.table.runtime.session.join_discovered)."""
+p2p.table.tools.session.join_discovered)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
 from fairdeal.p2p.table.core.api import Notice
-from fairdeal.p2p.table.runtime.session import NetworkedTable, use_settings
+from fairdeal.p2p.table.tools.session import NetworkedTable, use_settings
 from fairdeal.ui.table_factory import join_discovered
 
 from .loopback import loopback_settings, started_short_host

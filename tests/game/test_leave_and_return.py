@@ -19,8 +19,8 @@ from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.core.api import Notice, SeatLeft, SeatReturned
 from fairdeal.p2p.table.runtime.left_file import ended_marker, left_path
 from fairdeal.p2p.table.runtime.peer import TablePeer
-from fairdeal.p2p.table.runtime.rejoin import leaving_state, unfinished_table
 from fairdeal.p2p.table.tools.audit import audit_transcript
+from fairdeal.p2p.table.tools.rejoin import leaving_state, unfinished_table
 from fairdeal.ui.screens.presence import left_notice
 
 from .support import LocalTable, identity, make_peer, open_table, sign_roster
@@ -83,7 +83,7 @@ async def test_an_ended_table_is_not_taken_back_by_host_and_resume_says_why(
     )
     assert "seat 1 left this table (peer1 left the table)" in said
     # `fairdeal resume` says so in the app's table log, not on a stderr the app covers.
-    from fairdeal.p2p.table.runtime.session import current_settings, use_settings
+    from fairdeal.p2p.table.tools.session import current_settings, use_settings
     from fairdeal.ui.cli import build_parser
     from fairdeal.ui.commands import resume as resume_command
 

@@ -18,9 +18,9 @@ from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
 from fairdeal.p2p.table.core.api import CardsVerified, ProofStatus, SeatStatus, TableEnded
 from fairdeal.p2p.table.runtime.peer import TablePeer, evidence_path
-from fairdeal.p2p.table.runtime.rejoin import resume_seated
-from fairdeal.p2p.table.runtime.resume import resume_point
 from fairdeal.p2p.table.tools.audit import audit_many, audit_transcript
+from fairdeal.p2p.table.tools.rejoin import resume_seated
+from fairdeal.p2p.table.tools.resume import resume_point
 
 from .support import identity, make_peer, open_table, play_to_end
 
@@ -219,7 +219,7 @@ async def test_a_claim_signed_before_a_crash_still_counts_after_the_restart(
 
 
 async def test_a_lie_seat_resumes_from_its_transcript_mid_phase_1(tmp_path: Path) -> None:
-    """`fairdeal resume` at the p2p level (p2p.table.runtime.resume, p2p.table.runtime.rejoin): a
+    """`fairdeal resume` at the p2p level (p2p.table.tools.resume, p2p.table.tools.rejoin): a
     Lie seat gone in Phase 1 (a card in hand, T3) is read back from its transcript header with The
     Lie's options from the signed roster, sits down again on a fresh mesh, catches up and finishes
     the game; every transcript audits."""

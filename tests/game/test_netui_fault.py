@@ -16,7 +16,7 @@ from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.core.api import FaultDetected
 from fairdeal.p2p.table.runtime.gather import join_lobby
 from fairdeal.p2p.table.runtime.peer import TablePeer
-from fairdeal.p2p.table.runtime.session import NetworkedTable
+from fairdeal.p2p.table.tools.session import NetworkedTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.player import Player

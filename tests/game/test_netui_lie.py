@@ -26,8 +26,8 @@ from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.core.api import FaultDetected, ProofStatus, StateChanged
 from fairdeal.p2p.table.runtime.gather import join_lobby
 from fairdeal.p2p.table.runtime.peer import TablePeer
-from fairdeal.p2p.table.runtime.session import NetworkedTable
 from fairdeal.p2p.table.tools.audit import audit_many
+from fairdeal.p2p.table.tools.session import NetworkedTable
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.lie.scores import LieScoresScreen
 from fairdeal.ui.games.lie.screen import LieTableScreen

@@ -1,4 +1,4 @@
-"""p2p.table.runtime.session without a screen: gathering, failing to gather, leaving before the
+"""p2p.table.tools.session without a screen: gathering, failing to gather, leaving before the
 start."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions
 from fairdeal.p2p.table.core.api import Notice
-from fairdeal.p2p.table.runtime.session import _bot_kinds, host_table, join_table
+from fairdeal.p2p.table.tools.session import _bot_kinds, host_table, join_table
 
 from .loopback import loopback_settings, short_host
 
@@ -84,7 +84,7 @@ async def test_the_local_bot_peers_are_given_the_tables_bot_delay(
 ) -> None:
     """The app's bot delay reaches the bot peers a hosted table starts (they think as long as
     the bots of a local table)."""
-    import fairdeal.p2p.table.runtime.session as table_session
+    import fairdeal.p2p.table.tools.session as table_session
 
     asked: list[dict[str, object]] = []
     started = asyncio.Event()

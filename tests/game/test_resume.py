@@ -1,5 +1,5 @@
 """`fairdeal resume`: the app's seat of a networked table, gone mid-game without a goodbye,
-restarts from its transcript and secrets (p2p.table.runtime.session.resume_table), catches up, and
+restarts from its transcript and secrets (p2p.table.tools.session.resume_table), catches up, and
 the game completes with every transcript verified; and the command's clear errors."""
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from fairdeal.p2p.log.transcript import Transcript, load_transcript
 from fairdeal.p2p.table.core.api import Notice, ReplayDone, ReplayStarted, StateChanged
 from fairdeal.p2p.table.runtime.gather import join_lobby, open_lobby
 from fairdeal.p2p.table.runtime.headless import play_headless
-from fairdeal.p2p.table.runtime.session import (
+from fairdeal.p2p.table.tools.audit import audit_many
+from fairdeal.p2p.table.tools.session import (
     NetworkedTable,
     NetworkSettings,
     current_settings,
     join_table,
     use_settings,
 )
-from fairdeal.p2p.table.tools.audit import audit_many
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.cli import build_parser, main
 from fairdeal.ui.commands import resume as resume_command

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.p2p.log.transcript import Transcript, TranscriptError, torn_tail_path
-from fairdeal.p2p.table.runtime.resume import CannotResume, resume_point
+from fairdeal.p2p.table.tools.resume import CannotResume, resume_point
 from fairdeal.ui.cli import main
 
 from .support import identity, play_a_game
@@ -150,7 +150,7 @@ async def test_a_read_only_data_directory_never_freezes_resume(
     import errno
 
     from fairdeal.p2p.table.core.api import Notice
-    from fairdeal.p2p.table.runtime.session import NetworkSettings, resume_table
+    from fairdeal.p2p.table.tools.session import NetworkSettings, resume_table
 
     directory, path = seat_copy(played, tmp_path, mid_game(played))
     before = digest(path)
@@ -191,7 +191,7 @@ def test_opening_the_hosted_table_again_in_the_app_takes_seat_0_back(tmp_path: P
     it instead of opening a new one; once the game is over (`.done`), it opens a new table."""
     from fairdeal.engine.larry import LarryOptions
     from fairdeal.p2p.log.transcript import done_marker
-    from fairdeal.p2p.table.runtime.session import NetworkSettings, host_table
+    from fairdeal.p2p.table.tools.session import NetworkSettings, host_table
 
     source = tmp_path / "played"
 

@@ -1,5 +1,5 @@
 """`fairdeal resume` of a host seat that had left takes its local bots back with it: they kept
-its `left`, and a table that was left is not taken back by itself (p2p/table/runtime/rejoin.py), so
+its `left`, and a table that was left is not taken back by itself (p2p/table/tools/rejoin.py), so
 they stayed behind and the resumed table waited for them for ever."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 from fairdeal.p2p.table.runtime.local_bots import bot_directory, bot_identity
-from fairdeal.p2p.table.runtime.session import resume_table
+from fairdeal.p2p.table.tools.session import resume_table
 
 from .loopback import started_short_host
 

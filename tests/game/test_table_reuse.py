@@ -24,7 +24,7 @@ from fairdeal.p2p.table.runtime.randomness import (
     seat_seed,
     table_secret_name,
 )
-from fairdeal.p2p.table.runtime.session import join_table
+from fairdeal.p2p.table.tools.session import join_table
 
 from .loopback import loopback_settings, short_host
 from .support import identity, make_peer, open_table

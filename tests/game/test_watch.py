@@ -367,7 +367,7 @@ def test_a_watcher_follows_the_lie_and_agrees_with_the_players(tmp_path: Path) -
 
 def test_w_in_the_lobby_watches_the_chosen_table(tmp_path: Path) -> None:
     from fairdeal.p2p.lobby.discovery import DiscoveredTable, TableAd
-    from fairdeal.p2p.table.runtime.session import NetworkSettings, use_settings
+    from fairdeal.p2p.table.tools.session import NetworkSettings, use_settings
     from fairdeal.ui.app import FairdealApp
     from fairdeal.ui.games.larry.replay import LarryReplayScreen
     from fairdeal.ui.player import Player

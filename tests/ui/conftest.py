@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.runtime.session import NetworkSettings
+from fairdeal.p2p.table.tools.session import NetworkSettings
 from tests.game.loopback import loopback_settings, settings_in_use
 
 

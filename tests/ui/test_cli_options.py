@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import fairdeal.p2p.table.runtime.session as table_session
+import fairdeal.p2p.table.tools.session as table_session
 import fairdeal.ui.commands.host as host
 import fairdeal.ui.commands.play as play
 from fairdeal.p2p.errors import P2PError

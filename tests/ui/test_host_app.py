@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import fairdeal.p2p.table.runtime.session as table_session
+import fairdeal.p2p.table.tools.session as table_session
 import fairdeal.ui.commands.host as host
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.cli import build_parser, main

@@ -15,7 +15,7 @@ from textual.widgets import Static
 
 from fairdeal.p2p.table.core.api import SeatLeft, TableEnded
 from fairdeal.p2p.table.runtime.local import LocalTable
-from fairdeal.p2p.table.runtime.session import NetworkedTable, join_table
+from fairdeal.p2p.table.tools.session import NetworkedTable, join_table
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.screen import TableScreen
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.runtime.session import NetworkSettings, current_settings
+from fairdeal.p2p.table.tools.session import NetworkSettings, current_settings
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.cli import main
 from fairdeal.ui.table_finder import ZeroconfFinder

@@ -14,8 +14,8 @@ from textual.widgets import DataTable, Select, Static
 from fairdeal.engine.bots import make_bot
 from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable
 from fairdeal.p2p.table.core.api import DoubtVerification, ProofStatus, StateChanged
-from fairdeal.p2p.table.runtime.session import NetworkedTable, use_settings
 from fairdeal.p2p.table.tools.audit import audit_transcript
+from fairdeal.p2p.table.tools.session import NetworkedTable, use_settings
 from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.scores import ScoresScreen

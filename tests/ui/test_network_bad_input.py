@@ -14,7 +14,7 @@ from fairdeal.engine.larry import Doubt, IllegalAction, PlayFaceDown
 from fairdeal.engine.larry.legal import check_action, legal_actions
 from fairdeal.p2p.games.larry.table import ACT
 from fairdeal.p2p.table.core.api import FaultDetected, StateChanged
-from fairdeal.p2p.table.runtime.session import NetworkedTable
+from fairdeal.p2p.table.tools.session import NetworkedTable
 from fairdeal.ui.widgets.game_log import GameLog
 
 from .support import make_app, table_screen

@@ -305,7 +305,7 @@ def test_past_tables_are_the_finished_and_left_ones_newest_first(tmp_path: Path)
 def test_r_in_the_lobby_lists_them_and_enter_replays_one(tmp_path: Path) -> None:
     import asyncio
 
-    from fairdeal.p2p.table.runtime.session import NetworkSettings, use_settings
+    from fairdeal.p2p.table.tools.session import NetworkSettings, use_settings
     from fairdeal.ui.app import FairdealApp
     from fairdeal.ui.player import Player
     from fairdeal.ui.screens.past_tables import PastTablesScreen

@@ -20,7 +20,7 @@ from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.table.runtime.gather import open_lobby
 from fairdeal.p2p.table.runtime.peer import TablePeer
-from fairdeal.p2p.table.runtime.session import (
+from fairdeal.p2p.table.tools.session import (
     NetworkedTable,
     NetworkSettings,
     join_table,

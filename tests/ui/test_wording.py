@@ -13,7 +13,7 @@ from textual.widgets import Select, Static
 from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.engine.lie import events as lie_ev
 from fairdeal.p2p.table.core.api import Notice, SeatInfo, TableEvent
-from fairdeal.p2p.table.runtime.session import seat_line
+from fairdeal.p2p.table.tools.session import seat_line
 from fairdeal.ui.games.larry.help import HELP_TEXT as LARRY_HELP
 from fairdeal.ui.games.larry.narrator import counted, event_text, seat_names
 from fairdeal.ui.games.lie.help import HELP_TEXT as LIE_HELP

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from fairdeal.p2p.identity import Identity
     from fairdeal.p2p.table.runtime.gather import Seated
-    from fairdeal.p2p.table.runtime.resume import ResumePoint
+    from fairdeal.p2p.table.tools.resume import ResumePoint
 
 # play(seated, identity, data directory) -> the seat's result
 Play = Callable[[Awaitable["Seated"], "Identity", Path], Awaitable[dict[str, Any]]]
@@ -65,7 +65,7 @@ async def run_table(args: argparse.Namespace, hosting: bool) -> int:
     from fairdeal.p2p.log.transcript import SecretStore
     from fairdeal.p2p.table.runtime.gather import find_table, join_lobby, open_lobby
     from fairdeal.p2p.table.runtime.local_bots import BOT_HOST, local_bots, play_seated
-    from fairdeal.p2p.table.runtime.rejoin import resume_seated, unfinished_table
+    from fairdeal.p2p.table.tools.rejoin import resume_seated, unfinished_table
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s: %(message)s")
     data: Path = args.data_dir or default_data_dir()
@@ -180,7 +180,7 @@ async def _resume_hosted(
     import json
 
     from fairdeal.p2p.table.runtime.local_bots import bot_directory, bot_identity
-    from fairdeal.p2p.table.runtime.rejoin import resume_seated, unfinished_table
+    from fairdeal.p2p.table.tools.rejoin import resume_seated, unfinished_table
 
     seated = await resume_seated(point, args.bind)
     print(json.dumps({"listening": list(seated.mesh.address or ()), "resumed": True}), flush=True)

@@ -48,8 +48,8 @@ def data_directory(transcript: Path, given: Path | None) -> Path | None:
 
 
 def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
-    from fairdeal.p2p.table.runtime.resume import CannotResume
-    from fairdeal.p2p.table.runtime.session import NetworkSettings, resume_table, use_settings
+    from fairdeal.p2p.table.tools.resume import CannotResume
+    from fairdeal.p2p.table.tools.session import NetworkSettings, resume_table, use_settings
 
     only = None if args.bind in ANY_ADDRESS else (args.bind,)
     settings = NetworkSettings(
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, runner: AppRunner | None = None) -> int:
         advertise=False,
         silence_limit=args.silence_limit,
     )
-    from fairdeal.p2p.table.runtime.rejoin import leaving_state
+    from fairdeal.p2p.table.tools.rejoin import leaving_state
 
     try:
         session = resume_table(args.transcript, settings)

@@ -143,7 +143,7 @@ class LobbyScreen(Screen[None]):
     def action_watch(self) -> None:
         """Follow the chosen table without a seat (protocol.md 4.8)."""
         from fairdeal.p2p.identity import load_or_create_identity
-        from fairdeal.p2p.table.runtime.session import current_settings
+        from fairdeal.p2p.table.tools.session import current_settings
         from fairdeal.p2p.table.tools.watch import WatchClient
         from fairdeal.ui.watching import watch_in_app
 
@@ -163,7 +163,7 @@ class LobbyScreen(Screen[None]):
         self.app.run_worker(reporting("Watching the table", self.app, watching))
 
     def action_past_tables(self) -> None:
-        from fairdeal.p2p.table.runtime.session import current_settings
+        from fairdeal.p2p.table.tools.session import current_settings
         from fairdeal.ui.screens.past_tables import PastTablesScreen
 
         self.app.push_screen(PastTablesScreen(current_settings().data))

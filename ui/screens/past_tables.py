@@ -2,7 +2,7 @@
 replays the chosen one (audited first: a file that does not verify shows only the audit's fault).
 
 A table is finished when its peer left `TABLE.transcript.done` beside the transcript (the game
-ended, p2p.table.runtime.rejoin) and left when it left `TABLE.transcript.left` (protocol.md 10.12).
+ended, p2p.table.tools.rejoin) and left when it left `TABLE.transcript.left` (protocol.md 10.12).
 """
 
 from __future__ import annotations

@@ -44,8 +44,8 @@ from fairdeal.p2p.table.runtime.local_bots import (
     play_seated,
 )
 from fairdeal.p2p.table.runtime.peer import DEFAULT_SILENCE_LIMIT, LEAVE_FLUSH_S, TablePeer
-from fairdeal.p2p.table.runtime.rejoin import resume_seated, unfinished_table
-from fairdeal.p2p.table.runtime.resume import ResumePoint, resume_point
+from fairdeal.p2p.table.tools.rejoin import resume_seated, unfinished_table
+from fairdeal.p2p.table.tools.resume import ResumePoint, resume_point
 
 log = logging.getLogger("fairdeal.table")
 

@@ -20,7 +20,7 @@ from fairdeal.p2p.log.transcript import TranscriptError, done_marker, mark_done,
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.runtime.gather import Seated
 from fairdeal.p2p.table.runtime.left_file import ended_reason, read_left
-from fairdeal.p2p.table.runtime.resume import CannotResume, ResumePoint, resume_point
+from fairdeal.p2p.table.tools.resume import CannotResume, ResumePoint, resume_point
 
 log = logging.getLogger("fairdeal.table")
 

@@ -4,7 +4,7 @@
 the options, where each seat listens) and checks, before anything is opened, that this data
 directory holds the seat's identity and secrets and that the game is not over. The restart itself
 is `TablePeer`'s own (it replays the transcript from the same seed);
-`fairdeal.p2p.table.runtime.session .resume_table` wires it to a fresh mesh.
+`fairdeal.p2p.table.tools.session .resume_table` wires it to a fresh mesh.
 """
 
 from __future__ import annotations
