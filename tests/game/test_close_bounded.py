@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.runtime import session as table_session
+from fairdeal.p2p.table.tools import session as table_session
 
 from .loopback import started_short_host
 

@@ -16,9 +16,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.games import AnyGame, game_names, game_of_options, get_game
@@ -83,8 +83,28 @@ def current_settings() -> NetworkSettings:
     return _settings
 
 
-Gather = Callable[["NetworkedTable"], Awaitable[Seated]]
 T = TypeVar("T")
+
+
+class Spawn(Protocol):
+    """Run a flow for as long as the table is open (closing the table cancels it)."""
+
+    def __call__(self, flow: Coroutine[Any, Any, T]) -> asyncio.Task[T]: ...
+
+
+@dataclass
+class Gathering:
+    """What a gather flow may do while it seats the table, and what it finds out: wired by the
+    table to its own notice, spawn and learn_game, so the flow never holds the table."""
+
+    notice: Callable[[str], None]  # a line for the player ("Table open at …")
+    spawn: Spawn  # a flow the table owns
+    learn_game: Callable[[str], None]  # the game the joined lobby says
+    address: tuple[str, int] | None = None  # where a hosted table listens
+    bot_keys: set[bytes] = field(default_factory=set)  # seats played by this process's bots
+
+
+Gather = Callable[[Gathering], Awaitable[Seated]]
 
 
 class NetworkedTable:
@@ -114,12 +134,21 @@ class NetworkedTable:
         self._transcript = transcript
         self.peer: TablePeer | None = None
         self.seated: Seated | None = None
-        self.bot_keys: set[bytes] = set()  # seats played by this process's bot peers
-        self.address: tuple[str, int] | None = None  # where a hosted table listens
+        self.gathering = Gathering(self.notice, self.spawn, self.learn_game)
         self._tasks: list[asyncio.Task[Any]] = []
         self._runner: asyncio.Task[None] | None = None  # gathers, then passes the peer's events on
         self.history = EventHistory()
         self._closed = False
+
+    @property
+    def bot_keys(self) -> set[bytes]:
+        """The seats this process's bot peers play."""
+        return self.gathering.bot_keys
+
+    @property
+    def address(self) -> tuple[str, int] | None:
+        """Where a hosted table listens, once its lobby does."""
+        return self.gathering.address
 
     # -- TableSession ----------------------------------------------------------------------
     @property
@@ -253,7 +282,7 @@ class NetworkedTable:
 
     async def _run(self) -> None:
         try:
-            seated = await self._gather(self)
+            seated = await self._gather(self.gathering)
         except Exception as error:  # a refused connection, a closed lobby: say so and stop
             log.info("gathering failed: %s", error)
             self.notice(f"✗ Could not sit down at the table: {error}")
@@ -342,7 +371,7 @@ def host_table(
         return _resumed(point, settings)
     kinds = _bot_kinds(bot_kind, bots)
 
-    async def gather(table: NetworkedTable) -> Seated:
+    async def gather(table: Gathering) -> Seated:
         address: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
         lobby = table.spawn(
             open_lobby(
@@ -399,7 +428,7 @@ def join_table(
     if point is not None:  # joined before and crashed: take that seat back
         return _resumed(point, settings)
 
-    async def gather(table: NetworkedTable) -> Seated:
+    async def gather(table: Gathering) -> Seated:
         table.notice(f"Joining the table at {host}:{port}…")
         return await join_lobby(
             identity,
@@ -424,7 +453,7 @@ def join_discovered(
     settings = settings or _settings
     identity = load_or_create_identity(settings.data_dir, name)
 
-    async def gather(session: NetworkedTable) -> Seated:
+    async def gather(session: Gathering) -> Seated:
         session.notice(f"Joining {table.ad.name!r}…")
         return await join_found(
             identity,
@@ -451,7 +480,7 @@ def _resumed(point: ResumePoint, settings: NetworkSettings) -> NetworkedTable:
     transcript = point.transcript
     data = settings.data
 
-    async def gather(table: NetworkedTable) -> Seated:
+    async def gather(table: Gathering) -> Seated:
         seated = await resume_seated(point, settings.bind)
         table.notice(f"Resuming seat {point.seat} from {transcript}; reconnecting to the table…")
         if not any(a for seat, a in enumerate(point.addresses) if seat != point.seat):
