@@ -93,11 +93,11 @@ class TableScreen(LarryTableCore):
 
         if slow:
             self._doubt_views += 1
-            self._doubt_makers.add(make)
         self._queue_modal(
             make,
             # other seats' doubt is in the log: it never covers our turn, nor outlives our move
             stale=None if ours else self._stale_when_we_play(also_on_our_turn=True),
+            on_skip=self._doubt_shown if slow else None,  # its result waits in the log for it
         )
 
     # -- drawing ---------------------------------------------------------------------------------

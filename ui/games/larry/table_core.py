@@ -5,7 +5,6 @@ its keys."""
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeAlias
@@ -45,6 +44,7 @@ from fairdeal.ui.games.larry.widgets.pile_view import PileView
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 from fairdeal.ui.screens.fault import FaultScreen
+from fairdeal.ui.screens.modal_queue import ModalQueue, QueuedView
 from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.screens.too_small import SizeGuard
 from fairdeal.ui.widgets.game_log import GameLog
@@ -77,12 +77,10 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         self.hand_scores: list[tuple[int, ...]] = []
         self.winners: tuple[int, ...] | None = None
         self.message = ""
-        # views waiting their turn, each with a test that says it has become old news
-        self._modals: deque[tuple[Callable[[], Screen[None]], Callable[[], bool] | None]] = deque()
-        self._open_modal: tuple[Screen[None], Callable[[], bool] | None] | None = None
+        # views waiting their turn (each with a test that says it has become old news), one open
+        self.modals = ModalQueue()
         self._actions_made = 0  # our actions the table took (views about the past go stale)
         self._replaying = False  # a resumed table replays its transcript: no views for it
-        self._modal_open = False
         self._busy = False  # a dialog of ours (announce, pick) is open
         self._pile_totals_shown: tuple[int, ...] = ()
         self._have_state = False  # a networked table has no view until keys and deal are done
@@ -98,7 +96,6 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         self.frozen_view: LarryView | None = None  # held while a doubt's result is held
         self._state_seen: Any = None  # the state of the last StateChanged handled
         self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
-        self._doubt_makers: set[Callable[[], Screen[None]]] = set()
         self.init_presence()
 
     # -- layout ----------------------------------------------------------------------------------
@@ -312,46 +309,39 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         return stale
 
     def _queue_modal(
-        self, make: Callable[[], Screen[None]], stale: Callable[[], bool] | None = None
+        self,
+        make: Callable[[], Screen[None]],
+        stale: Callable[[], bool] | None = None,
+        on_skip: Callable[[], None] | None = None,
     ) -> None:
-        self._modals.append((make, stale))
+        self.modals.add(QueuedView(make, stale, on_skip))
         self._show_next_modal()
 
     def _show_next_modal(self) -> None:
-        if self._modal_open or self._busy or self.too_small_now():
+        if self._busy or self.too_small_now():
             return
-        while self._modals:
-            make, stale = self._modals.popleft()
-            if stale is not None and stale():
-                if make in self._doubt_makers:
-                    self._doubt_makers.discard(make)
-                    self._doubt_shown()
-                continue  # the game moved on while it waited its turn
-            self._doubt_makers.discard(make)
-            screen = make()
-            self._modal_open = True
-            self._open_modal = (screen, stale)
+        screen = self.modals.take()
+        if screen is not None:
             self.app.push_screen(screen, callback=self._modal_closed)
-            return
 
     def on_screen_resume(self) -> None:  # the size notice went: a view may have waited
         self._show_next_modal()
 
     def _close_stale_modal(self) -> None:
         """The open view about the past closes once it is stale (our turn came, we acted)."""
-        if self._open_modal is None:
-            return
-        screen, stale = self._open_modal
-        if stale is not None and stale() and self.app.screen is screen:
+        screen = self.modals.stale_open_view()
+        if screen is not None and self.app.screen is screen:
             screen.dismiss(None)
 
     def _modal_closed(self, _result: object = None) -> None:
-        if self._open_modal is not None and isinstance(self._open_modal[0], DoubtScreen):
-            screen = self._open_modal[0]
-            if screen.on_all_shown is not None and screen.shown < len(screen.verification.cards):
-                self._doubt_shown()  # closed before its last card: the log tells the rest
-        self._modal_open = False
-        self._open_modal = None
+        screen = self.modals.closed()
+        cut_short = (
+            isinstance(screen, DoubtScreen)
+            and screen.on_all_shown is not None
+            and screen.shown < len(screen.verification.cards)
+        )
+        if cut_short:
+            self._doubt_shown()  # closed before its last card: the log tells the rest
         self._show_next_modal()
 
     # -- the parts built on this one (screen.py) -------------------------------------------------

@@ -5,7 +5,6 @@ whole)."""
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeAlias
@@ -44,6 +43,7 @@ from fairdeal.ui.games.lie.widgets.table_grid import LieTableGrid
 from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickShown
 from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
+from fairdeal.ui.screens.modal_queue import ModalQueue, QueuedView
 from fairdeal.ui.screens.presence import TablePresence
 from fairdeal.ui.screens.too_small import SizeGuard
 from fairdeal.ui.widgets.game_log import GameLog
@@ -92,8 +92,7 @@ class LieTableCore(Screen[None], TablePresence, SizeGuard):
         self._placing = False  # a taken card waits to be placed: the footer shows place keys
         self._was_my_turn = False
         self._readied_round = 0
-        self._modals: deque[Callable[[], Screen[None]]] = deque()
-        self._modal_open = False
+        self.modals = ModalQueue()  # views over the table (scores, a fault, help), one at a time
         self._setup: SetupProgress | None = None  # the latest, until it is done
         self._prize_lines: list[str] = []  # prizes turned over, logged once the round has ended
         self._round_ended = 0  # the last round whose end this screen has logged
@@ -321,20 +320,21 @@ class LieTableCore(Screen[None], TablePresence, SizeGuard):
         self._queue_modal(lambda: LieScoresScreen(seats, rounds, final, letters, title, proofs))
 
     def _queue_modal(self, make: Callable[[], Screen[None]]) -> None:
-        self._modals.append(make)
+        self.modals.add(QueuedView(make))
         self._show_next_modal()
 
     def _show_next_modal(self) -> None:
-        if self._modal_open or not self._modals or self.too_small_now():
+        if self.too_small_now():
             return
-        self._modal_open = True
-        self.app.push_screen(self._modals.popleft()(), callback=self._modal_closed)
+        screen = self.modals.take()
+        if screen is not None:
+            self.app.push_screen(screen, callback=self._modal_closed)
 
     def on_screen_resume(self) -> None:  # the size notice went: a view may have waited
         self._show_next_modal()
 
     def _modal_closed(self, _result: object = None) -> None:
-        self._modal_open = False
+        self.modals.closed()
         self._show_next_modal()
         self._maybe_ready()
 
@@ -345,7 +345,7 @@ class LieTableCore(Screen[None], TablePresence, SizeGuard):
         our own last play of a round ends it before its score table is queued."""
         state = self._last_state
         ready = getattr(self.session, "ready", None)
-        if state is None or ready is None or self._modal_open or state.phase is not Phase.BUILD:
+        if state is None or ready is None or self.modals.is_open or state.phase is not Phase.BUILD:
             return
         if state.round_no > self._readied_round:
             self._readied_round = state.round_no
