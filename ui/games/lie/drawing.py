@@ -101,13 +101,7 @@ class LieTableDrawing(LieTableCore):
     def refresh_table(self) -> None:
         view = self.current_view()
         if view is None:
-            doing = (
-                setup_text(self._setup, self.session.seats, SETUP_WORDS)
-                if self._setup
-                else self._gathering
-            )
-            hint = self.message or f"Setting up the table: {doing}…"
-            self.query_one("#lie-hint", Static).update(hint)
+            self.query_one("#lie-hint", Static).update(self.gathering_text())
             return
         state = view.state
         letters = self.letters(view)
@@ -214,7 +208,7 @@ class LieTableDrawing(LieTableCore):
             return "every hand is full"
         return f"{', '.join(self.names[s] for s in actors)} still grabbing"
 
-    def hint_text(self, view: LieView) -> str:
+    def table_hint(self, view: LieView) -> str:
         if self.message:
             return self.message
         if self.fault is not None:
