@@ -15,6 +15,7 @@ from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
+from textual.reactive import var
 from textual.screen import Screen
 
 from fairdeal.p2p.table.core.api import (
@@ -46,6 +47,8 @@ class TableScreenBase(Screen[None], TablePresence, SizeGuard, Generic[ViewT]):
     FAULT_MARK: ClassVar[str] = ""  # what the log's fault line starts with, before "FAULT by"
 
     session: TableSession[ViewT, Any]
+    # What the hint line under the table says (a `TextLine` bound to it follows)
+    hint: var[str] = var("")
 
     def __init__(self, session: TableSession[ViewT, Any]) -> None:
         super().__init__()

@@ -13,7 +13,6 @@ from typing import ClassVar
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Static
 
 from fairdeal.engine.larry import (
     AcceptOut,
@@ -111,7 +110,7 @@ class TableScreen(LarryTableCore):
         self.drawn_view = view
         seats = self.session.seats
         if view is None:
-            self.query_one("#hint", Static).update(self.gathering_text())
+            self.hint = self.gathering_text()
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
@@ -121,9 +120,7 @@ class TableScreen(LarryTableCore):
         self.query_one(TableStatus).show(view, seats)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)
-        hint, shown = self.hint_text(view), self.query_one("#hint", Static)
-        if hint != shown.content:  # an update lays the screen out again (the hint's height)
-            shown.update(hint)
+        self.hint = self.hint_text(view)  # the hint line follows (written only on a change)
         await self.query_one(HandView).show(cards, self.selected)
 
     def table_hint(self, view: LarryView) -> str:

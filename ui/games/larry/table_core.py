@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from fairdeal.engine.larry import Action, LarryView
 from fairdeal.engine.larry import events as ev
@@ -43,6 +43,7 @@ from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 from fairdeal.ui.screens.table import TableScreenBase
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
+from fairdeal.ui.widgets.text_line import TextLine
 
 # The table as Larry's screens see it: its views and actions are Larry's.
 LarrySession: TypeAlias = "TableSession[LarryView, Action]"
@@ -92,7 +93,7 @@ class LarryTableCore(TableScreenBase[LarryView]):
             yield TableStatus(id="status")
         yield PileView(id="pile")
         yield HandView(id="hand")
-        yield Static(id="hint", markup=False)  # names and reasons come from peers
+        yield TextLine(id="hint").data_bind(text=LarryTableCore.hint)
         yield GameLog(id="log")
         yield Footer(compact=True, show_command_palette=False)
 

@@ -3,8 +3,6 @@ all from `session.view()` (the screen keeps no game state of its own)."""
 
 from __future__ import annotations
 
-from textual.widgets import Static
-
 from fairdeal.engine.lie import (
     IllegalAction,
     LieState,
@@ -101,7 +99,7 @@ class LieTableDrawing(LieTableCore):
     def refresh_table(self) -> None:
         view = self.current_view()
         if view is None:
-            self.query_one("#lie-hint", Static).update(self.gathering_text())
+            self.hint = self.gathering_text()
             return
         state = view.state
         letters = self.letters(view)
@@ -112,7 +110,7 @@ class LieTableDrawing(LieTableCore):
         self.query_one(GameLog).set_class(
             building and self.size.height < LOG_ROOM_IN_PHASE_1, "-compact"
         )
-        self.query_one("#lie-status", Static).update(self.status_text(view))
+        self.status = self.status_text(view)
         seats = self.session.seats
         marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
         watching = not self.plays_its_seat()  # a watcher's screen: that seat's hand, not "your"
@@ -161,7 +159,7 @@ class LieTableDrawing(LieTableCore):
             self.query_one(LieTrickView).show(
                 self.trick, self.names, view.options.colour_names, letters, waiting, self.proofs
             )
-        self.query_one("#lie-hint", Static).update(self.hint_text(view))
+        self.hint = self.hint_text(view)
         self._maybe_ready()
 
     def status_text(self, view: LieView) -> str:

@@ -10,8 +10,9 @@ from typing import TypeAlias
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from fairdeal.engine.lie import (
     LieState,
@@ -42,6 +43,7 @@ from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickSh
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.table import TableScreenBase
 from fairdeal.ui.widgets.game_log import GameLog
+from fairdeal.ui.widgets.text_line import TextLine
 
 # The table as The Lie's screens see it: its views and actions are The Lie's.
 LieSession: TypeAlias = "TableSession[LieView, Action]"
@@ -66,6 +68,7 @@ class LieTableCore(TableScreenBase[LieView]):
     FAULT_MARK = "✗ "
 
     session: LieSession
+    status: var[str] = var("")  # the status line above the table: round, phase, whose go
 
     def __init__(self, session: LieSession) -> None:
         super().__init__(session)
@@ -94,18 +97,18 @@ class LieTableCore(TableScreenBase[LieView]):
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="lie-status", markup=False)
+        yield TextLine(id="lie-status").data_bind(text=LieTableCore.status)
         yield LieTableGrid(id="lie-grid")
         yield LiePlayersView(id="lie-players")
         yield LieHandView(id="lie-hand")
-        yield Static(id="lie-hint", markup=False)  # names come from peers
+        yield TextLine(id="lie-hint").data_bind(text=LieTableCore.hint)
         with Horizontal(id="lie-middle"):
             yield LieTrickView(id="lie-trick")
             yield GameLog(id="lie-log")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one("#lie-hint", Static).update("Setting up the table…")
+        self.hint = "Setting up the table…"
         self.follow_table()
 
     # -- the view --------------------------------------------------------------------------------
