@@ -61,7 +61,7 @@ SETUP_WORDS = {"arrange": ("drawing where the cards lie", "the cards' places are
 
 class LieTableCore(TableScreenBase[LieView]):
     """The state, the widgets and the events of The Lie's table screen; drawing and keys are
-    the parts built on it (drawing.py, phase1.py, screen.py)."""
+    the parts built on it (drawing.py, screen.py)."""
 
     UNIT = "round"
     SETUP_WORDS = SETUP_WORDS
