@@ -5,16 +5,20 @@ one at a time (ui/screens/modal_queue.py).
 A game's table screen (ui/games/<game>/screen.py) subclasses `TableScreenBase` and provides the
 hooks marked abstract here, which the type checker proves it has: how it follows a new state and
 a setup step, how it draws the table, its hint line, the result of a table ended early and the
-scores view that shows it. Everything else about the table is here and in the presence part it
-builds on (ui/screens/presence.py).
+scores view that shows it. Everything else about the table is here (following it: `follow_table`
+starts it and hands each event to `handle`) and in the presence part it builds on
+(ui/screens/presence.py), whose contract with the screen is the `PresenceHost` protocol.
 """
 
 from __future__ import annotations
 
+import logging
 from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
+from textual import work
+from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.screen import Screen
 
@@ -36,6 +40,8 @@ from fairdeal.ui.widgets.setup_progress import setup_text
 from fairdeal.ui.wording import counted, seat_names
 
 ViewT = TypeVar("ViewT")
+
+log = logging.getLogger("fairdeal.ui")
 
 
 class TableScreenBase(Screen[None], TablePresence, SizeGuard, Generic[ViewT]):
@@ -115,6 +121,26 @@ class TableScreenBase(Screen[None], TablePresence, SizeGuard, Generic[ViewT]):
         return self.message or f"Setting up the table: {doing}…"
 
     # -- events ----------------------------------------------------------------------------------
+    @work(exclusive=True, group="table-events")
+    async def follow_table(self) -> None:
+        """Start the table and handle its events until it closes."""
+        await self.session.start()
+        async for event in self.session.events():
+            try:
+                await self.handle(event)
+            except NoMatches:
+                if self.is_attached and self.is_running:
+                    raise
+                return  # the screen is closing and took its widgets while an event was handled
+            except Exception as error:  # one event that cannot be shown must not stop the table
+                log.exception("showing %s failed", type(event).__name__)
+                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
+            self.events_seen += 1
+            self.offer_fairness_page()
+        if not self._have_state:  # a networked table can end before it begins (no answer)
+            why = self._gathering if self._gathering.startswith("✗") else ""
+            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
+
     async def handle(self, event: TableEvent) -> None:
         if await self.follow_presence(event):
             return
