@@ -91,7 +91,7 @@ class TextGame:
         self,
         driver: OracleDriver,
         seat: int,
-        bots: list[Bot],
+        bots: list[Bot[LarryView, Action]],
         read: Callable[[str], str | None],
         write: Callable[[str], None],
         human_name: str = "Player",
