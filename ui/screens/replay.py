@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from fairdeal.p2p.table.core.api import ReplayDone, ReplayStarted, TableEvent
 from fairdeal.p2p.table.tools.replay import Replay
+from fairdeal.ui.replay_bar import bar_text
 from fairdeal.ui.replay_session import ReplaySession
 from fairdeal.ui.screen_game import screen_game
 from fairdeal.ui.screens.table import TableScreenBase
@@ -48,30 +49,6 @@ REPLAY_CSS = """
 def replay_screen(replay: Replay, position: int = 0) -> Screen[None]:
     """The replay's screen at frame `position`, for its game."""
     return screen_game(replay.game).replay_screen(ReplaySession(replay, position))
-
-
-def bar_text(replay: Replay, position: int) -> str:
-    """Where the replay stands: step, hand/round (trick), whose step, whose eyes."""
-    frame = replay.frames[position]
-    round_name = screen_game(replay.game).unit
-    where = f"{round_name} {frame.round}" if frame.round else "setup"
-    if frame.trick:
-        where += f", trick {frame.trick}"
-    by = ", ".join(replay.names[s] for s in frame.authors) or "—"
-    if replay.live:
-        eyes = f"public cards only, through {replay.names[replay.seat]}"
-        what = "WATCHING ✓ verified so far"
-    else:
-        eyes = (
-            f"as {replay.names[replay.seat]} saw it"
-            if replay.own_eyes
-            else f"public cards only (no secrets of {replay.names[replay.seat]} here)"
-        )
-        what = "REPLAY ✓ audited"
-    return (
-        f"{what} · step {position + 1}/{len(replay.frames)} · {where} · "
-        f"entry {frame.entry} · by {by} · {eyes}"
-    )
 
 
 def watching_hint(state: Any, names: list[str]) -> str:
