@@ -21,8 +21,8 @@ from fairdeal.p2p.table.core.api import (
     TableEvent,
 )
 from fairdeal.p2p.table.tools.replay import Frame, Replay
+from fairdeal.ui.replay_bar import bar_text
 from fairdeal.ui.screen_game import screen_game
-from fairdeal.ui.screens.replay import bar_text
 
 PROOF_MARKS = {
     ProofStatus.VERIFIED: "✓",

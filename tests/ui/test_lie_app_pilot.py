@@ -14,6 +14,7 @@ from fairdeal.engine.lie.events import Played, RoundEnded
 from fairdeal.p2p.table.core.api import StateChanged
 from fairdeal.p2p.table.runtime.local import LocalTable
 from fairdeal.ui.app import FairdealApp
+from fairdeal.ui.games.lie.choosing import legal_plays
 from fairdeal.ui.games.lie.scores import LieScoresScreen
 from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.games.lie.widgets.hand import LieHandView
@@ -210,7 +211,7 @@ async def test_tab_walks_the_legal_plays_and_up_never_mixes_colours() -> None:
         for _ in range(40):  # goes until one of ours offers a choice of plays
             await settle(pilot, table)
             view = table.view()
-            plays = screen._legal_plays(view) if view.my_turn else []
+            plays = legal_plays(view) if view.my_turn else []
             if len(plays) >= 2:
                 break
             if view.my_turn:

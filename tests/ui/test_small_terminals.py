@@ -62,7 +62,7 @@ async def test_a_view_the_table_opens_while_too_small_waits_for_the_terminal_to_
         await lie_settle(pilot, table)
         await pilot.pause()
         screen = screen_of(pilot.app, LieTableScreen)  # type: ignore[arg-type]
-        screen._queue_modal(lambda: HelpScreen("lie"))  # as the round's scores would be
+        screen.queue_modal(lambda: HelpScreen("lie"))  # as the round's scores would be
         await pilot.pause()
         assert isinstance(pilot.app.screen, TooSmallScreen)  # not a view cut to 60×20
         await pilot.resize_terminal(80, 24)

@@ -4,21 +4,17 @@ the game, withholding a coin reveal, gone for good; and leaving a table yourself
 A mixin for a table `Screen` (Larry's `TableScreen`, The Lie's `LieTableScreen`): it follows
 `SeatStatus` and `SeatLeft` (protocol.md 10.6, 10.12), logs and notifies the changes, asks before
 a player leaves a networked game in progress and lets the remaining players end a table that
-cannot go on (`e`). It also follows the table itself (`follow_table`: start it, hand each event
-to the screen's `handle`, count it). The screen provides `session`, `handle(event)`, `log_line`,
-`current_view()` (None before the table has a state), `say(message)` and `redraw()`; it may
-override `show_seat_status(event)` to draw the connection marks. The keys every table screen
+cannot go on (`e`). The screen provides what `PresenceHost` lists (ui/screens/table.py does);
+it may override `show_seat_status(event)` to draw the connection marks. The keys every table screen
 answers alike (leave, new game) and closing the table with the screen are here too.
 """
 
 from __future__ import annotations
 
-import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import work
 from textual.binding import Binding, BindingType
-from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
 
@@ -36,8 +32,6 @@ from fairdeal.p2p.table.core.api import (
 from fairdeal.ui.background import reported
 from fairdeal.ui.messages import NewGameRequested
 from fairdeal.ui.screens.confirm import ConfirmDialog
-
-log = logging.getLogger("fairdeal.ui")
 
 
 def table_bindings(*, show_new_game: bool) -> list[BindingType]:
@@ -58,11 +52,35 @@ def table_bindings(*, show_new_game: bool) -> list[BindingType]:
 QUIT_FROM_MODAL = Binding("q", "app.quit", "Quit")
 
 
-class TablePresence:
-    """Mixed into a table Screen; call `init_presence()` from its `__init__`."""
+class PresenceHost(Protocol):
+    """What a table screen gives its presence part (ui/screens/table.py provides it)."""
 
     session: TableSession[Any, Any]
     app: Any
+
+    def log_line(self, line: str) -> None: ...
+
+    def current_view(self) -> Any: ...  # the game's view; None before the table has a state
+
+    async def say(self, message: str) -> None: ...
+
+    async def redraw(self) -> None: ...
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information") -> None: ...
+
+
+# TablePresence is mixed into `TableScreenBase`, which provides the host's part: it is checked as
+# a PresenceHost, and at run time it is a plain mixin (no Protocol among a Screen's bases).
+if TYPE_CHECKING:
+    HostBase = PresenceHost
+else:
+    HostBase = object
+
+
+class TablePresence(HostBase):
+    """Mixed into a table Screen; call `init_presence()` from its `__init__`."""
 
     def init_presence(self) -> None:
         self._offered_page = False  # `f` (the fairness page) was offered at the end
@@ -77,59 +95,9 @@ class TablePresence:
         self._asking_to_leave = False
         self.watchers: tuple[tuple[str, str], ...] = ()  # watching the table (4.8)
 
-    # -- what the screen provides ---------------------------------------------------------------
-    events_seen: int  # table events handled so far (tests wait for the session's count)
-    _have_state: bool  # a networked table has no view until keys and deal are done
-    _gathering: str  # a networked table's news before its state
-
-    if TYPE_CHECKING:  # declared for the type checker only: the Screen's own methods run
-
-        @property
-        def is_attached(self) -> bool: ...
-
-        @property
-        def is_running(self) -> bool: ...
-
-        async def handle(self, event: TableEvent) -> None: ...
-
-        def log_line(self, line: str) -> None: ...
-
-        def current_view(self) -> Any: ...
-
-        async def say(self, message: str) -> None: ...
-
-        async def redraw(self) -> None: ...
-
-        def post_message(self, message: Message) -> bool: ...
-
-        def notify(
-            self, message: str, *, title: str = "", severity: Any = "information"
-        ) -> None: ...
-
     @property
     def names(self) -> list[str]:
         return [seat.name for seat in self.session.seats]
-
-    @work(exclusive=True, group="table-events")
-    @reported("Following the table")
-    async def follow_table(self) -> None:
-        """Start the table and handle its events until it closes."""
-        await self.session.start()
-        async for event in self.session.events():
-            try:
-                await self.handle(event)
-            except NoMatches:
-                if self.is_attached and self.is_running:
-                    raise
-                return  # the screen is closing and took its widgets while an event was handled
-            except Exception as error:  # one event that cannot be shown must not stop the table
-                log.exception("showing %s failed", type(event).__name__)
-                self.log_line(f"✗ Could not show a {type(event).__name__} event: {error}")
-            self.events_seen += 1
-            self.offer_fairness_page()
-        if not self._have_state:  # a networked table can end before it begins (no answer)
-            why = self._gathering if self._gathering.startswith("✗") else ""
-            await self.say(f"{why or '✗ The table closed before the game began'}. Esc: lobby")
 
     def plays_its_seat(self) -> bool:
         """Whether the player of this screen plays its seat: a watcher's screen does not, and

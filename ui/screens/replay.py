@@ -13,7 +13,7 @@ doubt's, the scores) is closed first: it belonged to the step left.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -21,10 +21,12 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
-from fairdeal.p2p.table.core.api import ReplayDone, ReplayStarted, TableEvent, TableSession
+from fairdeal.p2p.table.core.api import ReplayDone, ReplayStarted, TableEvent
 from fairdeal.p2p.table.tools.replay import Replay
+from fairdeal.ui.replay_bar import bar_text
 from fairdeal.ui.replay_session import ReplaySession
 from fairdeal.ui.screen_game import screen_game
+from fairdeal.ui.screens.table import TableScreenBase
 from fairdeal.ui.widgets.game_log import GameLog
 
 REPLAY_BINDINGS: list[BindingType] = [
@@ -49,30 +51,6 @@ def replay_screen(replay: Replay, position: int = 0) -> Screen[None]:
     return screen_game(replay.game).replay_screen(ReplaySession(replay, position))
 
 
-def bar_text(replay: Replay, position: int) -> str:
-    """Where the replay stands: step, hand/round (trick), whose step, whose eyes."""
-    frame = replay.frames[position]
-    round_name = screen_game(replay.game).unit
-    where = f"{round_name} {frame.round}" if frame.round else "setup"
-    if frame.trick:
-        where += f", trick {frame.trick}"
-    by = ", ".join(replay.names[s] for s in frame.authors) or "—"
-    if replay.live:
-        eyes = f"public cards only, through {replay.names[replay.seat]}"
-        what = "WATCHING ✓ verified so far"
-    else:
-        eyes = (
-            f"as {replay.names[replay.seat]} saw it"
-            if replay.own_eyes
-            else f"public cards only (no secrets of {replay.names[replay.seat]} here)"
-        )
-        what = "REPLAY ✓ audited"
-    return (
-        f"{what} · step {position + 1}/{len(replay.frames)} · {where} · "
-        f"entry {frame.entry} · by {by} · {eyes}"
-    )
-
-
 def watching_hint(state: Any, names: list[str]) -> str:
     """What a watcher's hint line says: the game's end, or who is to move, and the keys."""
     keys = "← → step back and on · End follows the table · s scores · Esc leaves"
@@ -83,14 +61,20 @@ def watching_hint(state: Any, names: list[str]) -> str:
     return f"Watching: {moving}. {keys}"
 
 
-class ReplayControls:
-    """The keys and the bar shared by every game's replay screen (mixed into its table screen:
-    ui/games/<game>/replay.py)."""
+# ReplayControls is mixed in before a game's table screen, so its overrides come first. It is
+# checked as the `TableScreenBase` it is always mixed into (its `super()` calls are the table
+# screen's); at run time it is no Screen of its own, since Textual takes a screen's styles and CSS
+# type names from its first Screen base only, which must stay the game's table screen.
+if TYPE_CHECKING:
+    ReplayBase = TableScreenBase[Any]
+else:
+    ReplayBase = object
 
-    session: TableSession[
-        Any, Any
-    ]  # a ReplaySession (`replaying`), as the table screen it is mixed into
-    app: Any
+
+class ReplayControls(ReplayBase):
+    """The keys and the bar shared by every game's replay screen: the first base of a game's
+    replay screen, before its table screen (ui/games/<game>/replay.py)."""
+
     _history = False  # within the steps before this one: logged, no views opened, drawn once
 
     def _follow_history(self, event: TableEvent) -> None:
@@ -109,21 +93,21 @@ class ReplayControls:
     def compose(self) -> ComposeResult:
         """The replay's bar above the game's table screen."""
         yield self.replay_bar()
-        yield from super().compose()  # type: ignore[misc]
+        yield from super().compose()
 
     async def handle(self, event: TableEvent) -> None:
         self._follow_history(event)
-        await super().handle(event)  # type: ignore[misc]
+        await super().handle(event)
         if isinstance(event, ReplayDone):
-            self.query_one(GameLog).release()  # type: ignore[attr-defined]
-            await self.redraw()  # type: ignore[attr-defined]  # once, for all the history before it
+            self.query_one(GameLog).release()
+            await self.redraw()  # once, for all the history before it
 
     def replay_bar(self) -> Static:
         return Static(bar_text(self.replaying.replay, self.replaying.position), id="replay-bar")
 
     def _update_bar(self) -> None:
         try:  # a watcher's screen may move on before it is mounted: compose draws it then
-            bar = self.query_one("#replay-bar", Static)  # type: ignore[attr-defined]
+            bar = self.query_one("#replay-bar", Static)
         except NoMatches:
             return
         bar.update(bar_text(self.replaying.replay, self.replaying.position), layout=False)  # 1 row
@@ -147,11 +131,11 @@ class ReplayControls:
             self.app.pop_screen()  # (its callback goes with it: the state starts again anyway)
             stack = self.app.screen_stack
         self.session = ReplaySession(self.replaying.replay, position)
-        self.init_table_state()  # type: ignore[attr-defined]
+        self.init_table_state()
         self._history = False
-        self.query_one(GameLog).forget()  # type: ignore[attr-defined]
+        self.query_one(GameLog).forget()
         self._update_bar()
-        self.follow_table()  # type: ignore[attr-defined]  # exclusive: the old one is cancelled
+        self.follow_table()  # exclusive: the old one is cancelled
 
     def follow_to(self, position: int) -> None:
         """A watcher's screen at the end moves on to the new end: every step's events in turn,
@@ -180,7 +164,7 @@ class ReplayControls:
         """The table is drawn once for the history, and once per step after its last event."""
         if self._history:
             return True
-        seen: int = self.events_seen  # type: ignore[attr-defined]
+        seen = self.events_seen
         return seen + 1 < len(self.replaying.history)
 
     def others_would_wait(self) -> bool:
@@ -195,7 +179,7 @@ class ReplayControls:
         """A watcher's hint: whose move it is and the keys a watcher has; never the prompts of
         the seat it watches through ("YOUR TURN", "place it"), nor a new game."""
         if not self.replaying.replay.live:
-            return super().hint_text(view)  # type: ignore[misc, no-any-return]
+            return super().hint_text(view)
         return watching_hint(view.state, [seat.name for seat in self.session.seats])
 
     def action_leave(self) -> None:

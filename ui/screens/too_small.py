@@ -50,7 +50,8 @@ class TooSmallScreen(ModalScreen[None]):
         self._leaving = False  # dismissed: several resizes may arrive before it is gone
 
     def compose(self) -> ComposeResult:
-        yield Static(too_small_text(self.needed, tuple(self.app.size)), markup=False)  # type: ignore[arg-type]
+        size = (self.app.size.width, self.app.size.height)
+        yield Static(too_small_text(self.needed, size), markup=False)
 
     def on_screen_resume(self) -> None:  # the terminal grew under a dialog shown above this
         self._follow((self.app.size.width, self.app.size.height))

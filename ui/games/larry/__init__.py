@@ -45,7 +45,7 @@ def _event_text(event: object, names: list[str], view: LarryView) -> str | None:
     if isinstance(event, CardGiven) and view.seat in (event.seat, event.target):
         face = view.knowledge.get(event.slot)  # the giver and the taker know the card (L11)
         return gift_text(event, names, view.deck[face] if face is not None else None)
-    return event_text(event, names, view.deck)  # type: ignore[arg-type]
+    return event_text(event, names, view.deck)
 
 
 def _card_text(view: LarryView, face: int) -> str:

@@ -73,8 +73,9 @@ def direction_text(direction: int) -> str:
     return "clockwise ↻" if direction > 0 else "counter-clockwise ↺"
 
 
-def event_text(event: ev.Event, names: Sequence[str], deck: Sequence[Card]) -> str | None:
-    """One log line for an engine event, or None when the event says nothing new to a player."""
+def event_text(event: object, names: Sequence[str], deck: Sequence[Card]) -> str | None:
+    """One log line for an engine event, or None when the event says nothing new to a player
+    (or is no event of Larry's: the replay's story hands every game's events to its narrator)."""
     match event:
         case ev.HandStarted(hand, first_seat, cards):
             return f"Hand {hand}: {cards} cards each; {names[first_seat]} starts (L5)."

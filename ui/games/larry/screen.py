@@ -13,7 +13,6 @@ from typing import ClassVar
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Static
 
 from fairdeal.engine.larry import (
     AcceptOut,
@@ -51,7 +50,6 @@ from fairdeal.ui.messages import CardChosen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
 from fairdeal.ui.screens.presence import table_bindings
-from fairdeal.ui.widgets.setup_progress import setup_text
 from fairdeal.ui.wording import seat_names
 
 log = logging.getLogger("fairdeal.ui")
@@ -94,11 +92,11 @@ class TableScreen(LarryTableCore):
 
         if slow:
             self._doubt_views += 1
-            self._doubt_makers.add(make)
-        self._queue_modal(
+        self.queue_modal(
             make,
             # other seats' doubt is in the log: it never covers our turn, nor outlives our move
             stale=None if ours else self._stale_when_we_play(also_on_our_turn=True),
+            on_skip=self._doubt_shown if slow else None,  # its result waits in the log for it
         )
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -113,9 +111,7 @@ class TableScreen(LarryTableCore):
         self.drawn_view = view
         seats = self.session.seats
         if view is None:
-            doing = setup_text(self._setup, seats) if self._setup else self._gathering
-            hint = self.message or f"Setting up the table: {doing}…"
-            self.query_one("#hint", Static).update(hint)
+            self.hint = self.gathering_text()
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
@@ -125,16 +121,10 @@ class TableScreen(LarryTableCore):
         self.query_one(TableStatus).show(view, seats)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
         self.query_one(PileView).show(view, seats)
-        hint, shown = self.hint_text(view), self.query_one("#hint", Static)
-        if hint != shown.content:  # an update lays the screen out again (the hint's height)
-            shown.update(hint)
+        self.hint = self.hint_text(view)  # the hint line follows (written only on a change)
         await self.query_one(HandView).show(cards, self.selected)
 
-    def current_view(self) -> LarryView | None:
-        """This seat's view, or None before the table has a state (setup still running)."""
-        return self.session.view() if self._have_state else None
-
-    def hint_text(self, view: LarryView) -> str:
+    def table_hint(self, view: LarryView) -> str:
         parts: list[str] = []
         presence = self.presence_hint()
         if self.message:
@@ -164,10 +154,6 @@ class TableScreen(LarryTableCore):
         if self.larry_armed:
             parts.append("[LARRY! armed]")
         return " ".join(parts)
-
-    async def say(self, message: str) -> None:
-        self.message = message
-        await self.refresh_table()
 
     # -- actions ---------------------------------------------------------------------------------
     async def action_select(self, step: int) -> None:
@@ -207,7 +193,7 @@ class TableScreen(LarryTableCore):
         self.larry_armed = False
         self.message = ""
         self._actions_made += 1
-        self._close_stale_modal()
+        self.close_stale_modal()
         await self.refresh_table()
         return True
 
@@ -300,7 +286,7 @@ class TableScreen(LarryTableCore):
         self._queue_scores(self.winners, asked=True)
 
     def action_help(self) -> None:
-        self._queue_modal(lambda: HelpScreen("larry"))
+        self.queue_modal(lambda: HelpScreen("larry"))
 
     async def _ask(self, dialog: Screen[int | None]) -> int | None:
         """Open one of our dialogs and wait for its answer (bots wait for us meanwhile)."""
@@ -309,4 +295,4 @@ class TableScreen(LarryTableCore):
             return await self.app.push_screen_wait(dialog)
         finally:
             self._busy = False
-            self._show_next_modal()
+            self.show_next_modal()

@@ -5,7 +5,6 @@ its keys."""
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeAlias
@@ -15,13 +14,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
-from fairdeal.engine.larry import Action, LarryState, LarryView
+from fairdeal.engine.larry import Action, LarryView
 from fairdeal.engine.larry import events as ev
 from fairdeal.p2p.table.core.api import (
     DoubtVerification,
-    FaultDetected,
     Notice,
     ReplayDone,
     ReplayStarted,
@@ -34,21 +32,18 @@ from fairdeal.p2p.table.core.api import (
 )
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.narrator import (
-    counted,
     event_text,
     gift_text,
-    seat_names,
 )
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.games.larry.widgets.hand import HandView
 from fairdeal.ui.games.larry.widgets.pile_view import PileView
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
 from fairdeal.ui.games.larry.widgets.table_status import TableStatus
-from fairdeal.ui.screens.fault import FaultScreen
-from fairdeal.ui.screens.presence import TablePresence
-from fairdeal.ui.screens.too_small import SizeGuard
+from fairdeal.ui.screens.table import TableScreenBase
 from fairdeal.ui.widgets.game_log import GameLog
 from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
+from fairdeal.ui.widgets.text_line import TextLine
 
 # The table as Larry's screens see it: its views and actions are Larry's.
 LarrySession: TypeAlias = "TableSession[LarryView, Action]"
@@ -56,39 +51,31 @@ LarrySession: TypeAlias = "TableSession[LarryView, Action]"
 log = logging.getLogger("fairdeal.ui")
 
 
-class LarryTableCore(Screen[None], TablePresence, SizeGuard):
+class LarryTableCore(TableScreenBase[LarryView]):
     """The state, the widgets and the events of Larry's table screen."""
+
+    UNIT = "hand"
 
     session: LarrySession
 
     def __init__(self, session: LarrySession, *, reveal_interval: float = 0.4) -> None:
-        super().__init__()
-        self.session = session
         self.reveal_interval = reveal_interval
         self._top_fitted: tuple[object, ...] | None = None  # what the top panels were fitted to
-        self.init_table_state()
+        super().__init__(session)
 
     def init_table_state(self) -> None:
         """What the screen knows of the table, as before its first event (a replay stepping
         back starts it again on the same screen, ui/screens/replay.py)."""
+        super().init_table_state()
         self.selected = 0
         self.larry_armed = False
-        self.events_seen = 0  # table events handled so far (tests wait for the session's count)
         self.hand_scores: list[tuple[int, ...]] = []
         self.winners: tuple[int, ...] | None = None
-        self.message = ""
-        # views waiting their turn, each with a test that says it has become old news
-        self._modals: deque[tuple[Callable[[], Screen[None]], Callable[[], bool] | None]] = deque()
-        self._open_modal: tuple[Screen[None], Callable[[], bool] | None] | None = None
         self._actions_made = 0  # our actions the table took (views about the past go stale)
         self._replaying = False  # a resumed table replays its transcript: no views for it
-        self._modal_open = False
         self._busy = False  # a dialog of ours (announce, pick) is open
         self._pile_totals_shown: tuple[int, ...] = ()
-        self._have_state = False  # a networked table has no view until keys and deal are done
-        self._setup: SetupProgress | None = None  # the step under way, cleared by its state
         self.last_setup: SetupProgress | None = None
-        self._gathering = "waiting for the seats"  # a networked table's news until setup
         self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
         # a doubt's result waits in here until the doubt view has turned its cards over
         self._held_lines: list[str] | None = None
@@ -98,8 +85,6 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
         self.frozen_view: LarryView | None = None  # held while a doubt's result is held
         self._state_seen: Any = None  # the state of the last StateChanged handled
         self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
-        self._doubt_makers: set[Callable[[], Screen[None]]] = set()
-        self.init_presence()
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -108,7 +93,7 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
             yield TableStatus(id="status")
         yield PileView(id="pile")
         yield HandView(id="hand")
-        yield Static(id="hint", markup=False)  # names and reasons come from peers
+        yield TextLine(id="hint").data_bind(text=LarryTableCore.hint)
         yield GameLog(id="log")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -148,27 +133,16 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
             and self.events_seen > self._held_since
         ):
             self._release_log()  # the doubt's verification never came: its result is news now
-        if await self.follow_presence(event):
-            return
-        if isinstance(event, StateChanged):
-            await self._on_state_changed(event)
-        elif isinstance(event, SetupProgress):
-            await self._on_setup_progress(event)
-        elif isinstance(event, DoubtVerification):
+        await super().handle(event)
+
+    async def follow_game_event(self, event: TableEvent) -> None:
+        if isinstance(event, DoubtVerification):
             self._queue_doubt(event)
-        elif isinstance(event, FaultDetected):
-            name = self.names[event.seat]
-            self.log_line(f"FAULT by {name}: {event.what}. Evidence: {event.evidence}")
-            self._queue_modal(lambda: FaultScreen(event, name))
-        elif isinstance(event, TableEnded):
-            await self._on_table_ended(event)
-        elif isinstance(event, Notice):
-            if isinstance(event, ReplayStarted | ReplayDone):
-                self._replaying = isinstance(event, ReplayStarted)
-            self.log_line(seat_names(event.text, self.names))  # "seat 2" is a name to players
-            if not self._have_state:  # gathering: the latest news is the hint
-                self._gathering = event.text.rstrip(".…")
-                await self.refresh_table()
+
+    async def follow_notice(self, event: Notice) -> None:
+        if isinstance(event, ReplayStarted | ReplayDone):
+            self._replaying = isinstance(event, ReplayStarted)
+        await super().follow_notice(event)
 
     def log_line(self, line: str) -> None:
         if self._held_lines is not None:
@@ -200,7 +174,7 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
             self.frozen_view = None
             self.call_later(self.refresh_table)
 
-    async def _on_state_changed(self, event: StateChanged[LarryState, ev.Event]) -> None:
+    async def follow_state(self, event: StateChanged[Any, ev.Event]) -> None:
         self._have_state = True
         self.message = ""  # an old complaint does not outlive the state it was about
         # every setup step (shuffle, deal, a doubt's reveal) ends in a new state: its progress
@@ -222,8 +196,8 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
             self._on_engine_event(engine_event, game_over)
         self._log_gifts()
         self._pile_totals_shown = event.state.pile_totals
-        self._close_stale_modal()  # a view about other seats never covers our turn
-        self._show_next_modal()  # and one that waited behind it may have gone stale too
+        self.close_stale_modal()  # a view about other seats never covers our turn
+        self.show_next_modal()  # and one that waited behind it may have gone stale too
         await self.refresh_table()
 
     def _gift_involves_us(self, gift: ev.CardGiven) -> bool:
@@ -243,7 +217,7 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
             self.log_line(gift_text(gift, self.names, card))
         self._gifts = waiting
 
-    async def _on_setup_progress(self, event: SetupProgress) -> None:
+    async def follow_setup(self, event: SetupProgress) -> None:
         self._setup = event
         self.last_setup = event  # kept after the panel clears it (how many proofs were checked)
         self.query_one(TableStatus).setup = event
@@ -257,21 +231,16 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
     async def redraw(self) -> None:
         await self.refresh_table()
 
-    async def _on_table_ended(self, event: TableEnded) -> None:
-        self.ended = event
+    def result_so_far(self, event: TableEnded) -> str:
+        """Every seat's points so far, and who leads."""
         names = self.names
         totals = ", ".join(f"{names[s]} {score:+d}" for s, score in enumerate(event.scores))
         leading = ", ".join(names[s] for s in event.leaders) or "nobody (no hand was scored)"
-        self.log_line(
-            f"The table has ended ({event.reason}). "
-            f"After {counted(event.hands, 'hand')}: {totals}; "
-            f"leading: {leading}."
-        )
-        scores = list(self.hand_scores)
-        title = f"Table ended after {counted(event.hands, 'hand')}"
-        winners = event.leaders or None
-        self._queue_modal(lambda: ScoresScreen(self.session.seats, scores, winners, title))
-        await self.refresh_table()
+        return f"{totals}; leading: {leading}"
+
+    def queue_end_scores(self, event: TableEnded, title: str) -> None:
+        scores, winners = list(self.hand_scores), event.leaders or None
+        self.queue_modal(lambda: ScoresScreen(self.session.seats, scores, winners, title))
 
     def _on_engine_event(self, event: ev.Event, game_over: bool) -> None:
         if isinstance(event, ev.HandScored):
@@ -292,7 +261,7 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
             title = f"Scores after hand {len(scores)}"
         else:
             title = "Scores: no hand has ended yet (L18)"
-        self._queue_modal(
+        self.queue_modal(
             lambda: ScoresScreen(self.session.seats, scores, winners, title),
             # a hand's scores not seen before our next move are old news in the next hand
             stale=None if asked or winners is not None else self._stale_when_we_play(),
@@ -311,48 +280,18 @@ class LarryTableCore(Screen[None], TablePresence, SizeGuard):
 
         return stale
 
-    def _queue_modal(
-        self, make: Callable[[], Screen[None]], stale: Callable[[], bool] | None = None
-    ) -> None:
-        self._modals.append((make, stale))
-        self._show_next_modal()
+    def modals_held(self) -> bool:
+        return self._busy or super().modals_held()  # a dialog of ours is open
 
-    def _show_next_modal(self) -> None:
-        if self._modal_open or self._busy or self.too_small_now():
-            return
-        while self._modals:
-            make, stale = self._modals.popleft()
-            if stale is not None and stale():
-                if make in self._doubt_makers:
-                    self._doubt_makers.discard(make)
-                    self._doubt_shown()
-                continue  # the game moved on while it waited its turn
-            self._doubt_makers.discard(make)
-            screen = make()
-            self._modal_open = True
-            self._open_modal = (screen, stale)
-            self.app.push_screen(screen, callback=self._modal_closed)
-            return
-
-    def on_screen_resume(self) -> None:  # the size notice went: a view may have waited
-        self._show_next_modal()
-
-    def _close_stale_modal(self) -> None:
-        """The open view about the past closes once it is stale (our turn came, we acted)."""
-        if self._open_modal is None:
-            return
-        screen, stale = self._open_modal
-        if stale is not None and stale() and self.app.screen is screen:
-            screen.dismiss(None)
-
-    def _modal_closed(self, _result: object = None) -> None:
-        if self._open_modal is not None and isinstance(self._open_modal[0], DoubtScreen):
-            screen = self._open_modal[0]
-            if screen.on_all_shown is not None and screen.shown < len(screen.verification.cards):
-                self._doubt_shown()  # closed before its last card: the log tells the rest
-        self._modal_open = False
-        self._open_modal = None
-        self._show_next_modal()
+    def view_closed(self, screen: Screen[None] | None) -> None:
+        cut_short = (
+            isinstance(screen, DoubtScreen)
+            and screen.on_all_shown is not None
+            and screen.shown < len(screen.verification.cards)
+        )
+        if cut_short:
+            self._doubt_shown()  # closed before its last card: the log tells the rest
+        super().view_closed(screen)
 
     # -- the parts built on this one (screen.py) -------------------------------------------------
     def _queue_doubt(self, event: DoubtVerification) -> None:

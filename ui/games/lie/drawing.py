@@ -3,8 +3,6 @@ all from `session.view()` (the screen keeps no game state of its own)."""
 
 from __future__ import annotations
 
-from textual.widgets import Static
-
 from fairdeal.engine.lie import (
     IllegalAction,
     LieState,
@@ -13,10 +11,15 @@ from fairdeal.engine.lie import (
     Play,
     check_action,
     fronts_behind,
-    legal_actions,
 )
 from fairdeal.engine.lie.cards import DECK
 from fairdeal.engine.requests import Arrange, GroupedReshuffle, NewGroupedDeck, Reveal
+from fairdeal.ui.games.lie.choosing import (
+    legal_plays,
+    nearest_card,
+    playable_indices,
+    run_ok,
+)
 from fairdeal.ui.games.lie.table_core import (
     LOG_ROOM_IN_PHASE_1,
     SETUP_WORDS,
@@ -35,37 +38,11 @@ class LieTableDrawing(LieTableCore):
     """The Lie's table screen's drawing part, and what a key may choose in the
     view it draws (the cursor's nearest card, Phase 2's legal selections)."""
 
-    # -- what can be chosen ------------------------------------------------------------------------
-    def _nearest_card(self, view: LieView, position: int) -> int:
-        """`position` if it still holds a card, else the nearest position with one: a card
-        taken from under the cursor moves the cursor on (the hint says who took it)."""
-        state = view.state
-        layout = state.layout
-        if not layout:
-            return 0
-        position = max(0, min(position, len(layout) - 1))
-        if layout[position] in state.table:
-            return position
-        on_table = set(state.table)
-        for step in range(len(layout)):
-            for candidate in (position + step, position - step):
-                if 0 <= candidate < len(layout) and layout[candidate] in on_table:
-                    return candidate
-        return position
-
-    def _colours(self, view: LieView) -> list[int]:
-        return [DECK[face].colour if face >= 0 else -1 for face in view.hand_faces]
-
-    def _run_ok(self, view: LieView, start: int, length: int) -> bool:
-        colours = self._colours(view)
-        if not 1 <= length <= 3 or start < 0 or start + length > len(colours):
-            return False
-        return len(set(colours[start : start + length])) == 1
-
+    # -- what can be chosen (choosing.py) ---------------------------------------------------------
     def _clamp_selection(self, view: LieView) -> None:
         count = len(view.state.hands[view.seat])
         self.sel_start = max(0, min(self.sel_start, count - 1))
-        while self.sel_len > 1 and not self._run_ok(view, self.sel_start, self.sel_len):
+        while self.sel_len > 1 and not run_ok(view, self.sel_start, self.sel_len):
             self.sel_len -= 1
         self.sel_len = max(1, self.sel_len)
 
@@ -73,21 +50,8 @@ class LieTableDrawing(LieTableCore):
         hand = view.state.hands[view.seat]
         return tuple(hand[self.sel_start : self.sel_start + self.sel_len])
 
-    def _legal_plays(self, view: LieView) -> list[tuple[int, int]]:
-        """Every legal play as (start index, length), left to right, shorter first."""
-        index = {slot: i for i, slot in enumerate(view.state.hands[view.seat])}
-        plays = [
-            (index[action.slots[0]], len(action.slots))
-            for action in legal_actions(view)
-            if isinstance(action, Play)
-        ]
-        return sorted(plays)
-
-    def _playable_indices(self, view: LieView) -> set[int]:
-        return {start + k for start, length in self._legal_plays(view) for k in range(length)}
-
     def _select_first_legal(self, view: LieView) -> None:
-        plays = self._legal_plays(view)
+        plays = legal_plays(view)
         if plays and (self.sel_start, self.sel_len) not in plays:
             self.sel_start, self.sel_len = plays[0]
 
@@ -101,13 +65,7 @@ class LieTableDrawing(LieTableCore):
     def refresh_table(self) -> None:
         view = self.current_view()
         if view is None:
-            doing = (
-                setup_text(self._setup, self.session.seats, SETUP_WORDS)
-                if self._setup
-                else self._gathering
-            )
-            hint = self.message or f"Setting up the table: {doing}…"
-            self.query_one("#lie-hint", Static).update(hint)
+            self.hint = self.gathering_text()
             return
         state = view.state
         letters = self.letters(view)
@@ -118,7 +76,7 @@ class LieTableDrawing(LieTableCore):
         self.query_one(GameLog).set_class(
             building and self.size.height < LOG_ROOM_IN_PHASE_1, "-compact"
         )
-        self.query_one("#lie-status", Static).update(self.status_text(view))
+        self.status = self.status_text(view)
         seats = self.session.seats
         marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
         watching = not self.plays_its_seat()  # a watcher's screen: that seat's hand, not "your"
@@ -129,7 +87,7 @@ class LieTableDrawing(LieTableCore):
             for slot, face in zip(state.hands[view.seat], view.hand_faces, strict=True)
         )
         if building:
-            self.cursor = self._nearest_card(view, self.cursor)
+            self.cursor = nearest_card(view, self.cursor)
             self.query_one(LieTableGrid).show(
                 state.layout, state.table, state.backs, letters, self.cursor
             )
@@ -158,7 +116,7 @@ class LieTableDrawing(LieTableCore):
             self._was_my_turn = my_turn
             self._clamp_selection(view)
             selected = range(self.sel_start, self.sel_start + self.sel_len) if cards else range(0)
-            playable = self._playable_indices(view) if my_turn else ()
+            playable = playable_indices(view) if my_turn else ()
             self.query_one(LieHandView).styles.height = 5
             self.query_one(LieHandView).show(
                 cards, letters, selected if my_turn else range(0), playable, f"{whose} hand"
@@ -167,7 +125,7 @@ class LieTableDrawing(LieTableCore):
             self.query_one(LieTrickView).show(
                 self.trick, self.names, view.options.colour_names, letters, waiting, self.proofs
             )
-        self.query_one("#lie-hint", Static).update(self.hint_text(view))
+        self.hint = self.hint_text(view)
         self._maybe_ready()
 
     def status_text(self, view: LieView) -> str:
@@ -214,7 +172,7 @@ class LieTableDrawing(LieTableCore):
             return "every hand is full"
         return f"{', '.join(self.names[s] for s in actors)} still grabbing"
 
-    def hint_text(self, view: LieView) -> str:
+    def table_hint(self, view: LieView) -> str:
         if self.message:
             return self.message
         if self.fault is not None:
@@ -242,7 +200,7 @@ class LieTableDrawing(LieTableCore):
         if not view.my_turn:
             seat = state.to_act()
             return f"Waiting for {self.names[seat]}…" if seat is not None else "…"
-        plays = self._legal_plays(view)
+        plays = legal_plays(view)
         colours = view.options.colour_names
         if view.leading:
             head = "YOUR LEAD: 1-3 adjacent cards of one colour (T5)."

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from textual.binding import BindingType
+from textual.screen import Screen
 
 from fairdeal.ui.games.lie.screen import LieTableScreen
 from fairdeal.ui.screens.replay import REPLAY_BINDINGS, REPLAY_CSS, ReplayControls
@@ -19,6 +21,11 @@ class LieReplayScreen(ReplayControls, LieTableScreen, inherit_bindings=False):
         if not self.drawing_deferred():
             super().refresh_table()
 
-    def _queue_modal(self, make: Any) -> None:
-        if not self._history:
-            super()._queue_modal(make)
+    def queue_modal(
+        self,
+        make: Callable[[], Screen[None]],
+        stale: Callable[[], bool] | None = None,
+        on_skip: Callable[[], None] | None = None,
+    ) -> None:
+        if not self._history:  # the steps before this one open no views
+            super().queue_modal(make, stale, on_skip)

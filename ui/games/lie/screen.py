@@ -25,20 +25,30 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from fairdeal.engine.lie import (
+    Action,
+    Claim,
     IllegalAction,
+    LieView,
     Pass,
     Phase,
+    Place,
     Play,
+    Side,
+    SlotTaken,
     check_action,
 )
-from fairdeal.ui.games.lie.phase1 import LiePhase1Keys
+from fairdeal.ui.games.lie.choosing import legal_plays, run_ok
+from fairdeal.ui.games.lie.drawing import LieTableDrawing
+from fairdeal.ui.games.lie.widgets.cards import back_label
 from fairdeal.ui.games.lie.widgets.hand import LieHandView
+from fairdeal.ui.games.lie.widgets.table_grid import COLUMNS, LieTableGrid
 from fairdeal.ui.screens.presence import table_bindings
+from fairdeal.ui.wording import seat_names
 
 
-class LieTableScreen(LiePhase1Keys):
-    """The Lie's table: the core (table_core.py), drawn (drawing.py), Phase 1's keys
-    (phase1.py) and Phase 2's (here)."""
+class LieTableScreen(LieTableDrawing):
+    """The Lie's table: the core (table_core.py), drawn (drawing.py), and the keys of both
+    phases (here)."""
 
     DEFAULT_CSS = """
     LieTableScreen { layout: vertical; overflow: hidden; }
@@ -80,6 +90,127 @@ class LieTableScreen(LiePhase1Keys):
         *table_bindings(show_new_game=True),
     ]
 
+    # -- Phase 1 -----------------------------------------------------------------------------------
+    def action_cursor(self, dx: int, dy: int) -> None:
+        view = self.current_view()
+        if view is None:
+            return
+        state = view.state
+        on_table = set(state.table)
+        layout = state.layout
+        self.message = ""
+        if dx:
+            position = self.cursor + dx
+            while 0 <= position < len(layout) and layout[position] not in on_table:
+                position += dx
+            if 0 <= position < len(layout):
+                self.cursor = position
+        else:
+            row = self.cursor + dy * COLUMNS
+            while 0 <= row < len(layout):
+                start = row - row % COLUMNS
+                column = self.cursor % COLUMNS
+                candidates = [
+                    p
+                    for p in range(start, min(start + COLUMNS, len(layout)))
+                    if layout[p] in on_table
+                ]
+                if candidates:
+                    self.cursor = min(candidates, key=lambda p: abs(p % COLUMNS - column))
+                    break
+                row += dy * COLUMNS
+        self.refresh_table()
+
+    async def action_claim(self) -> None:
+        view = self.current_view()
+        if view is None or view.phase is not Phase.BUILD:
+            return
+        if view.unplaced is not None:
+            self.action_place_first()
+            return
+        if not view.can_claim:
+            self.message = (
+                "Your claims fill your hand once they settle (T3): wait for their races."
+                if view.pending_claims
+                else "Your hand is full (T3): wait for the others."
+            )
+            self.refresh_table()
+            return
+        state = view.state
+        if not state.layout:
+            return
+        slot = state.layout[self.cursor]
+        if slot not in state.table:
+            self._lost_race(view, slot)
+            return
+        try:
+            await self.session.act(Claim(slot))
+            # A networked claim takes effect once settled (T3, protocol.md 10.11); until then
+            # another seat's claim of the same card may win the race.
+            after = self.session.view()
+            if after.unplaced != slot and slot not in after.state.hands[view.seat]:
+                self._claimed.add(slot)
+        except SlotTaken:
+            self._lost_race(self.session.view(), slot)
+            return
+        except IllegalAction as error:
+            self._refuse(error)
+            return
+        self.message = ""
+        self.refresh_table()
+
+    def action_place_first(self) -> None:
+        """A card is taken and not placed: the next is taken only after it is (T3)."""
+        self.app.bell()
+        self.message = "✗ Place your new card first (← or →): then take the next (T3)."
+        self.refresh_table()
+
+    async def action_place(self, side: str) -> None:
+        """T3: put the taken card, its front seen, at the `side` end of the hand."""
+        view = self.current_view()
+        if view is None or view.phase is not Phase.BUILD or view.unplaced is None:
+            return
+        if view.unplaced_face is None:
+            self.app.bell()
+            self.message = "Your new card's front is still on its way: place it once seen (T3)."
+            self.refresh_table()
+            return
+        await self._send(Place(Side(side)))
+
+    async def _send(self, action: Action) -> None:
+        """Send this seat's action; a refusal rings and says why (nothing changed), else the
+        hint line clears."""
+        try:
+            await self.session.act(action)
+        except IllegalAction as error:
+            self._refuse(error)
+            return
+        self.message = ""
+        self.refresh_table()
+
+    def _refuse(self, error: IllegalAction) -> None:
+        self.app.bell()
+        self.message = f"✗ Not allowed: {seat_names(error.reason, self.names)}"
+        self.refresh_table()
+
+    def _lost_race(self, view: LieView, slot: int) -> None:
+        """Someone else got the card first (T3): say who; nothing changed."""
+        self.app.bell()
+        state = view.state
+        holder = next(
+            (s for s, hand in enumerate(state.hands) if slot in hand or state.unplaced[s] == slot),
+            None,
+        )
+        back = back_label(view.state.backs[slot], self.letters(view)) if slot in view.backs else ""
+        who = self.names[holder] if holder is not None else "Someone"
+        self.message = f"✗ {who} got that {back} first. Pick another card."
+        self.refresh_table()
+
+    async def on_lie_table_grid_clicked(self, message: LieTableGrid.Clicked) -> None:
+        self.cursor = message.position
+        self.message = ""
+        await self.action_claim()
+
     # -- Phase 2 -----------------------------------------------------------------------------------
     def action_select(self, step: int) -> None:
         view = self._phase_2_view()
@@ -96,7 +227,7 @@ class LieTableScreen(LiePhase1Keys):
         if view is None:
             return
         length = self.sel_len + delta
-        if self._run_ok(view, self.sel_start, length):
+        if run_ok(view, self.sel_start, length):
             self.sel_len = length
             self.message = ""
         elif delta > 0:
@@ -107,7 +238,7 @@ class LieTableScreen(LiePhase1Keys):
         view = self._phase_2_view()
         if view is None:
             return
-        plays = self._legal_plays(view)
+        plays = legal_plays(view)
         if not plays:
             self.message = "No legal play: press p to pass."
         else:
@@ -137,9 +268,9 @@ class LieTableScreen(LiePhase1Keys):
                 self.sel_len -= 1
             else:
                 self.sel_start, self.sel_len = index, 1
-        elif index == start - 1 and self._run_ok(view, index, self.sel_len + 1):
+        elif index == start - 1 and run_ok(view, index, self.sel_len + 1):
             self.sel_start, self.sel_len = index, self.sel_len + 1
-        elif index == stop and self._run_ok(view, start, self.sel_len + 1):
+        elif index == stop and run_ok(view, start, self.sel_len + 1):
             self.sel_len += 1
         else:
             self.sel_start, self.sel_len = index, 1

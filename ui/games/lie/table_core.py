@@ -5,15 +5,14 @@ whole)."""
 from __future__ import annotations
 
 import logging
-from collections import deque
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeAlias
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from fairdeal.engine.lie import (
     LieState,
@@ -25,7 +24,6 @@ from fairdeal.engine.lie.actions import Action
 from fairdeal.p2p.table.core.api import (
     CardsVerified,
     ClaimVoid,
-    FaultDetected,
     Notice,
     ProofStatus,
     SetupProgress,
@@ -42,12 +40,10 @@ from fairdeal.ui.games.lie.widgets.hand import LieHandView
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.games.lie.widgets.table_grid import LieTableGrid
 from fairdeal.ui.games.lie.widgets.trick import LieTrickView, TrickLine, TrickShown
-from fairdeal.ui.screens.fault import FaultScreen
 from fairdeal.ui.screens.help import HelpScreen
-from fairdeal.ui.screens.presence import TablePresence
-from fairdeal.ui.screens.too_small import SizeGuard
+from fairdeal.ui.screens.table import TableScreenBase
 from fairdeal.ui.widgets.game_log import GameLog
-from fairdeal.ui.wording import counted, seat_names
+from fairdeal.ui.widgets.text_line import TextLine
 
 # The table as The Lie's screens see it: its views and actions are The Lie's.
 LieSession: TypeAlias = "TableSession[LieView, Action]"
@@ -63,97 +59,78 @@ LOG_ROOM_IN_PHASE_1 = 26  # below this many rows Phase 1's log has no room for i
 SETUP_WORDS = {"arrange": ("drawing where the cards lie", "the cards' places are drawn")}
 
 
-class LieTableCore(Screen[None], TablePresence, SizeGuard):
+class LieTableCore(TableScreenBase[LieView]):
     """The state, the widgets and the events of The Lie's table screen; drawing and keys are
-    the parts built on it (drawing.py, phase1.py, screen.py)."""
+    the parts built on it (drawing.py, screen.py)."""
+
+    UNIT = "round"
+    SETUP_WORDS = SETUP_WORDS
+    FAULT_MARK = "✗ "
 
     session: LieSession
+    status: var[str] = var("")  # the status line above the table: round, phase, whose go
 
     def __init__(self, session: LieSession) -> None:
-        super().__init__()
-        self.session = session
-        self.init_table_state()
+        super().__init__(session)
 
     def init_table_state(self) -> None:
         """What the screen knows of the table, as before its first event (a replay stepping
         back starts it again on the same screen, ui/screens/replay.py)."""
+        super().init_table_state()
         self.cursor = 0  # a table position (Phase 1)
         self.sel_start = 0  # the selection in the hand (Phase 2): start and length
         self.sel_len = 1
-        self.message = ""
-        self.events_seen = 0  # table events handled so far (tests wait for the session's count)
         self.trick: TrickShown | None = None  # the trick on display: current, or the last won
         self._new_trick: TrickShown | None = None  # the trick under way once one is won
         self.rounds: list[RoundResult] = []
         self.final: ev.GameOver | None = None
-        self._have_state = False
         self._last_state: LieState | None = None  # of the last StateChanged handled
         self._phase: Phase | None = None
         self._placing = False  # a taken card waits to be placed: the footer shows place keys
         self._was_my_turn = False
         self._readied_round = 0
-        self._modals: deque[Callable[[], Screen[None]]] = deque()
-        self._modal_open = False
-        self._setup: SetupProgress | None = None  # the latest, until it is done
         self._prize_lines: list[str] = []  # prizes turned over, logged once the round has ended
         self._round_ended = 0  # the last round whose end this screen has logged
-        self._gathering = "waiting for the seats"  # a networked table's news before its state
         self.proofs: dict[int, ProofStatus] = {}  # slot -> the proof of its revealed front
-        self.fault: FaultDetected | None = None  # a seat broke the rules: the game stopped
         self._claimed: set[int] = set()  # our claims not yet settled (a networked table)
         self.prize_proofs: dict[int, ProofStatus] = {}  # seat -> its prizes' proof, at the end
-        self.init_presence()
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="lie-status", markup=False)
+        yield TextLine(id="lie-status").data_bind(text=LieTableCore.status)
         yield LieTableGrid(id="lie-grid")
         yield LiePlayersView(id="lie-players")
         yield LieHandView(id="lie-hand")
-        yield Static(id="lie-hint", markup=False)  # names come from peers
+        yield TextLine(id="lie-hint").data_bind(text=LieTableCore.hint)
         with Horizontal(id="lie-middle"):
             yield LieTrickView(id="lie-trick")
             yield GameLog(id="lie-log")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one("#lie-hint", Static).update("Setting up the table…")
+        self.hint = "Setting up the table…"
         self.follow_table()
 
     # -- the view --------------------------------------------------------------------------------
-    def current_view(self) -> LieView | None:
-        return self.session.view() if self._have_state else None
-
     def letters(self, view: LieView) -> tuple[str, ...]:
         return letters_for(view.options.colour_names)
 
     # -- events ----------------------------------------------------------------------------------
-    async def handle(self, event: TableEvent) -> None:
-        if await self.follow_presence(event):
-            return
-        if isinstance(event, StateChanged):
-            self._on_state_changed(event)
-        elif isinstance(event, CardsVerified):
+    async def follow_state(self, event: StateChanged[LieState, ev.Event]) -> None:
+        self._on_state_changed(event)
+
+    async def follow_setup(self, event: SetupProgress) -> None:
+        self._on_setup_progress(event)
+
+    async def follow_game_event(self, event: TableEvent) -> None:
+        if isinstance(event, CardsVerified):
             self._on_cards_verified(event)
-        elif isinstance(event, SetupProgress):
-            self._on_setup_progress(event)
-        elif isinstance(event, FaultDetected):
-            name = self.names[event.seat]
-            self.fault = event
-            self.log_line(f"✗ FAULT by {name}: {event.what}. Evidence: {event.evidence}")
-            self._queue_modal(lambda: FaultScreen(event, name))
-            self.refresh_table()
-        elif isinstance(event, TableEnded):
-            self._on_table_ended(event)
-        elif isinstance(event, Notice):
-            view = self.current_view()
-            if isinstance(event, ClaimVoid) and view is not None:  # names and the card's back
-                self.log_line(claim_void_text(event, self.names, view.backs, self.letters(view)))
-            else:
-                self.log_line(seat_names(event.text, self.names))
-            if not self._have_state:  # gathering: the latest news is the hint
-                self._gathering = event.text.rstrip(".…")
-                self.refresh_table()
+
+    def notice_text(self, event: Notice) -> str:
+        view = self.current_view()
+        if isinstance(event, ClaimVoid) and view is not None:  # names and the card's back
+            return claim_void_text(event, self.names, view.backs, self.letters(view))
+        return super().notice_text(event)
 
     def _on_setup_progress(self, event: SetupProgress) -> None:
         """Seats keying, shuffling, arranging: on the status line (the hint before the first
@@ -194,38 +171,22 @@ class LieTableCore(Screen[None], TablePresence, SizeGuard):
                 self.log_line(line)
         self.refresh_table()
 
-    def _on_table_ended(self, event: TableEnded) -> None:
-        """We stopped playing here (we left, or ended the table after a seat left): the result
-        so far, the rounds already scored."""
-        self.ended = event
+    def result_so_far(self, event: TableEnded) -> str:
+        """Points once the game was over (T10), else the prize cards won, unseen (T8)."""
         names = self.names
-        if event.leaders:  # the game was over: points (T10)
+        if event.leaders:
             totals = ", ".join(f"{names[s]} {score}" for s, score in enumerate(event.scores))
             leaders = ", ".join(names[s] for s in event.leaders)
             winners = "winner" if len(event.leaders) == 1 else "winners"
-            result = f"points {totals}; {winners}: {leaders}"
-        else:
-            won = ", ".join(f"{names[s]} {count}" for s, count in enumerate(event.scores))
-            result = f"prize cards won {won} (unseen, so nobody leads: T8)"
-        self.log_line(
-            f"The table has ended ({event.reason}). "
-            f"After {counted(event.hands, 'round')}: {result}."
-        )
-        self._queue_scores(f"Table ended after {counted(event.hands, 'round')}")
-        self.refresh_table()
+            return f"points {totals}; {winners}: {leaders}"
+        won = ", ".join(f"{names[s]} {count}" for s, count in enumerate(event.scores))
+        return f"prize cards won {won} (unseen, so nobody leads: T8)"
 
-    async def say(self, message: str) -> None:
-        self.message = message
-        if self._have_state:
-            self.refresh_table()
-        else:
-            self.query_one("#lie-hint", Static).update(message)
+    def queue_end_scores(self, event: TableEnded, title: str) -> None:
+        self._queue_scores(title)
 
     async def redraw(self) -> None:
         self.refresh_table()
-
-    def log_line(self, line: str) -> None:
-        self.query_one(GameLog).say(line)
 
     def _on_state_changed(self, event: StateChanged[LieState, ev.Event]) -> None:
         self._have_state = True
@@ -318,24 +279,10 @@ class LieTableCore(Screen[None], TablePresence, SizeGuard):
         view = self.session.view()
         letters = self.letters(view)
         proofs = dict(self.prize_proofs)
-        self._queue_modal(lambda: LieScoresScreen(seats, rounds, final, letters, title, proofs))
+        self.queue_modal(lambda: LieScoresScreen(seats, rounds, final, letters, title, proofs))
 
-    def _queue_modal(self, make: Callable[[], Screen[None]]) -> None:
-        self._modals.append(make)
-        self._show_next_modal()
-
-    def _show_next_modal(self) -> None:
-        if self._modal_open or not self._modals or self.too_small_now():
-            return
-        self._modal_open = True
-        self.app.push_screen(self._modals.popleft()(), callback=self._modal_closed)
-
-    def on_screen_resume(self) -> None:  # the size notice went: a view may have waited
-        self._show_next_modal()
-
-    def _modal_closed(self, _result: object = None) -> None:
-        self._modal_open = False
-        self._show_next_modal()
+    def view_closed(self, screen: Screen[None] | None) -> None:
+        super().view_closed(screen)
         self._maybe_ready()
 
     def _maybe_ready(self) -> None:
@@ -345,7 +292,7 @@ class LieTableCore(Screen[None], TablePresence, SizeGuard):
         our own last play of a round ends it before its score table is queued."""
         state = self._last_state
         ready = getattr(self.session, "ready", None)
-        if state is None or ready is None or self._modal_open or state.phase is not Phase.BUILD:
+        if state is None or ready is None or self.modals.is_open or state.phase is not Phase.BUILD:
             return
         if state.round_no > self._readied_round:
             self._readied_round = state.round_no
@@ -374,7 +321,7 @@ class LieTableCore(Screen[None], TablePresence, SizeGuard):
         self._queue_scores(title)
 
     def action_help(self) -> None:
-        self._queue_modal(lambda: HelpScreen("lie"))
+        self.queue_modal(lambda: HelpScreen("lie"))
 
     def on_resize(self) -> None:
         self.refresh_table()

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from fairdeal.ui.games.lie.widgets.cards import back_text
@@ -20,6 +21,14 @@ CELL = 4  # characters per card: " r3 " or "[r3]"
 
 
 class LieTableGrid(Widget, can_focus=False):
+    """What it draws is reactive: setting any of it repaints the grid."""
+
+    layout_slots: reactive[tuple[int, ...]] = reactive(tuple)
+    on_table: reactive[frozenset[int]] = reactive(frozenset)
+    backs: reactive[Mapping[int, int]] = reactive(dict)
+    letters: reactive[tuple[str, ...]] = reactive(("r", "y", "g", "b"))
+    cursor: reactive[int] = reactive(0)
+
     class Clicked(Message):
         """A card of the table was clicked: take it (its side is chosen once its front is seen,
         T3)."""
@@ -31,11 +40,6 @@ class LieTableGrid(Widget, can_focus=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Table"
-        self.layout_slots: tuple[int, ...] = ()
-        self.on_table: frozenset[int] = frozenset()
-        self.backs: Mapping[int, int] = {}
-        self.letters: tuple[str, ...] = ("r", "y", "g", "b")
-        self.cursor = 0
 
     def show(
         self,
@@ -51,7 +55,6 @@ class LieTableGrid(Widget, can_focus=False):
         self.letters = letters
         self.cursor = cursor
         self.border_subtitle = f"{len(table)} cards left"
-        self.refresh()
 
     def render(self) -> Text:
         text = Text(no_wrap=True)
