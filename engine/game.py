@@ -12,16 +12,57 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from fairdeal.engine.bots import Bot
-from fairdeal.engine.requests import Resolution
+from fairdeal.engine.bot import Bot
+from fairdeal.engine.requests import Request, Resolution
 from fairdeal.engine.step import Step
 
 Knowledge = Mapping[int, int]  # slot -> face: the cards a seat was dealt, given or shown
 
-StateT = TypeVar("StateT")
-ViewT = TypeVar("ViewT")
+
+class PublicState(Protocol):
+    """What everything above a game's rules reads of its state (drivers, self-play, the table,
+    the app): the driver's requests in order, who is awaited, the seats' slots, the result.
+    `rounds` counts the hands or rounds begun, the one being played included (what a game's
+    round is called is its presenter's `round_name`, p2p/table/core/presenter.py)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def pending(self) -> tuple[Request, ...]: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+    @property
+    def rounds(self) -> int: ...
+    def to_act(self) -> int | None:
+        """The one seat awaited; None while requests are pending, where seats act at once, or
+        once the game is over."""
+        ...
+
+    def all_slots(self) -> list[int]:
+        """Every live slot whose face some seat may know (the table's knowledge is of these)."""
+        ...
+
+
+class KnowingView(Protocol):
+    """What the table and the app read of any game's view: whose it is and the faces it knows
+    (slot -> face), beyond what the state shows to all."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def knowledge(self) -> Knowledge: ...
+
+
+StateT = TypeVar("StateT", bound=PublicState)
+ViewT = TypeVar("ViewT", bound=KnowingView)
 ActionT = TypeVar("ActionT")
 EventT = TypeVar("EventT")
 OptionsT = TypeVar("OptionsT")

@@ -15,23 +15,23 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
-from fairdeal.engine.bots import Bot
+from fairdeal.engine.bot import Bot
 from fairdeal.engine.codec import GameCodec, from_data, to_data
-from fairdeal.engine.game import Game, Knowledge
+from fairdeal.engine.game import Game, KnowingView, Knowledge, PublicState
 from fairdeal.engine.requests import Resolution
 from fairdeal.engine.step import Step
 
 # The record's type parameters, which GameModules infers from the modules.
-StateT = TypeVar("StateT")
-ViewT = TypeVar("ViewT")
+StateT = TypeVar("StateT", bound=PublicState)
+ViewT = TypeVar("ViewT", bound=KnowingView)
 ActionT = TypeVar("ActionT")
 EventT = TypeVar("EventT")
 OptionsT = TypeVar("OptionsT")
 # A module protocol's parameter is covariant in what its functions make, contravariant in what
 # they only read (mypy checks that they are declared so).
-State_contra = TypeVar("State_contra", contravariant=True)
-View_co = TypeVar("View_co", covariant=True)
-View_contra = TypeVar("View_contra", contravariant=True)
+State_contra = TypeVar("State_contra", bound=PublicState, contravariant=True)
+View_co = TypeVar("View_co", bound=KnowingView, covariant=True)
+View_contra = TypeVar("View_contra", bound=KnowingView, contravariant=True)
 Action_co = TypeVar("Action_co", covariant=True)
 Action_contra = TypeVar("Action_contra", contravariant=True)
 Event_co = TypeVar("Event_co", covariant=True)

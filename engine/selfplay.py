@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.engine.bots import AnyBot, make_bot, pace_of
+from fairdeal.engine.game import PublicState
 from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 
@@ -67,11 +68,11 @@ def play_game(
         actions += 1
         if actions > MAX_ACTIONS:
             raise GameDidNotEnd(f"no end after {MAX_ACTIONS} actions")
-    return GameResult(tuple(state.winners), tuple(state.scores), _rounds(state), actions)
+    return GameResult(tuple(state.winners), tuple(state.scores), rounds_of(state), actions)
 
 
-def _rounds(state: Any) -> int:
-    return int(getattr(state, "hand_no", None) or state.round_no)
+def rounds_of(state: PublicState) -> int:
+    return state.rounds
 
 
 def make_bots(spec: str, players: int, rng: random.Random, game: str | None = None) -> list[AnyBot]:
