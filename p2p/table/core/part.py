@@ -33,7 +33,6 @@ class TablePart(Protocol):
     act_kind: ClassVar[str]
     received_kind: ClassVar[str]
     setup_coins: ClassVar[tuple[str, ...]]  # joint coins flipped before the first state
-    round_name: ClassVar[str]  # what the game's hands or rounds are called
 
     # the terms the lobby signs and every join carries
     @classmethod

@@ -48,7 +48,6 @@ from fairdeal.p2p.log.transcript import (
 )
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.core.api import (
-    DoubtVerification,
     EventHistory,
     FaultDetected,
     MovesHeld,
@@ -58,12 +57,13 @@ from fairdeal.p2p.table.core.api import (
     SeatConnection,
     SeatInfo,
     TableEvent,
+    Verification,
     WatchersChanged,
-    result_so_far,
 )
 from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.games import table_class_for
 from fairdeal.p2p.table.core.leaving import LEFT, sign_left
+from fairdeal.p2p.table.core.presenter import presenter_for, result_so_far
 from fairdeal.p2p.table.core.withheld import WITHHELD_KIND
 from fairdeal.p2p.table.runtime import left_file
 from fairdeal.p2p.table.runtime.departures import Departures
@@ -88,32 +88,13 @@ log = logging.getLogger("fairdeal.table")
 
 left_path = left_file.left_path  # where the signed `left` messages are kept (protocol.md 10.12)
 # Kept importable from here, where they were before the peer's parts had their own modules.
-__all__ = ["PeerTimings", "TablePeer", "describe_verification", "evidence_path", "left_path"]
+__all__ = ["PeerTimings", "TablePeer", "evidence_path", "left_path"]
 
 
 LEAVE_FLUSH_S = 2.0  # how long leaving waits for the `left` message to reach the others
 
 
 DEFAULT_SILENCE_LIMIT = 30.0
-
-
-def describe_verification(verification: DoubtVerification) -> str:
-    """The doubt as a headless peer logs it: each pile card, its proof, totals, verdict."""
-    lines = [
-        f"doubt by seat {verification.doubter} against seat {verification.last_player}:",
-    ]
-    for card in verification.cards:
-        way = "face-up" if card.face_up else "face-down"
-        lines.append(
-            f"  slot {card.slot} played {way} by seat {card.seat}: card {card.face}, "
-            f"shares {card.proof.value}"
-        )
-    verdict = "correct" if verification.correct else "wrong"
-    lines.append(
-        f"  true total {verification.true_total} vs announced {verification.announced} "
-        f"(gloats {verification.gloats}): {verdict}; seat {verification.loser} picks up"
-    )
-    return "\n".join(lines)
 
 
 class TablePeer:
@@ -217,7 +198,7 @@ class TablePeer:
         self._new_contribution = new_contribution
         self.signed_roster = signed_roster
         self.timings = PeerTimings()
-        self._timing = TimingWatch(self.timings)
+        self._timing = TimingWatch(self.timings, presenter_for(self._table_class.game_name))
         self.table: TableDriver | None = None
         self.sync: TableSync | None = None
         self.history = EventHistory()
@@ -520,8 +501,8 @@ class TablePeer:
         simultaneous = table.simultaneous()
         for event in events:
             self._timing.observe(event, simultaneous, now)
-            if isinstance(event, DoubtVerification):
-                log.info("%s", describe_verification(event))
+            if isinstance(event, Verification):
+                log.info("%s", event.log_text())
             elif isinstance(event, FaultDetected):
                 log.warning(
                     "seat %s broke the protocol: %s (%s)", event.seat, event.what, event.evidence

@@ -19,8 +19,8 @@ from textual.widgets import Footer, Static
 
 from fairdeal.engine.larry import Action, LarryView
 from fairdeal.engine.larry import events as ev
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.table.core.api import (
-    DoubtVerification,
     FaultDetected,
     Notice,
     ReplayDone,
