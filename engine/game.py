@@ -61,6 +61,11 @@ class KnowingView(Protocol):
     def knowledge(self) -> Knowledge: ...
 
 
+def turn_based(state: object, seat: int) -> bool:
+    """A game played in turns: no move follows up another (`Game.follows_up`)."""
+    return False
+
+
 StateT = TypeVar("StateT", bound=PublicState)
 ViewT = TypeVar("ViewT", bound=KnowingView)
 ActionT = TypeVar("ActionT")
@@ -87,6 +92,8 @@ class Game(Generic[StateT, ViewT, ActionT, EventT, OptionsT]):
       not classes); `to_data` and `from_data` are the plain-data codec (engine/codec.py).
     - `scenarios`: the module that reads this game's scenario files (engine/scenario.py runs
       them), or None for a game without any.
+    - `follows_up(state, seat)`: only a game whose seats act at once says when a seat's next
+      move follows up its last (the local table's bots make it at once).
     """
 
     name: str
@@ -112,3 +119,6 @@ class Game(Generic[StateT, ViewT, ActionT, EventT, OptionsT]):
     to_data: Callable[[object], Any]
     from_data: Callable[[Any, object], Any]
     scenarios: str | None = None
+    # Where seats act at once: whether `seat`'s next move follows up its last one, a quick
+    # choice a bot makes at once (The Lie: placing the card it took, T3). Turn-based: never.
+    follows_up: Callable[[StateT, int], bool] = turn_based

@@ -17,7 +17,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from fairdeal.engine.bot import Bot
 from fairdeal.engine.codec import GameCodec, from_data, to_data
-from fairdeal.engine.game import Game, KnowingView, Knowledge, PublicState
+from fairdeal.engine.game import Game, KnowingView, Knowledge, PublicState, turn_based
 from fairdeal.engine.requests import Resolution
 from fairdeal.engine.step import Step
 
@@ -94,6 +94,7 @@ class GameModules(NamedTuple, Generic[StateT, ViewT, ActionT, EventT, OptionsT])
         backs: Callable[[OptionsT], tuple[int, ...]],
         card_names: Callable[[OptionsT], tuple[str, ...]],
         scenarios: str | None = None,
+        follows_up: Callable[[StateT, int], bool] = turn_based,
     ) -> Game[StateT, ViewT, ActionT, EventT, OptionsT]:
         """The game's record; its options' defaults are `options_type()`."""
         codec = self.codec.CODEC
@@ -121,4 +122,5 @@ class GameModules(NamedTuple, Generic[StateT, ViewT, ActionT, EventT, OptionsT])
             to_data=to_data,
             from_data=from_data,
             scenarios=scenarios,
+            follows_up=follows_up,
         )

@@ -247,8 +247,7 @@ class LocalTable:
         state = self._driver.state
         if state.to_act() is not None:
             return self._bot_delay
-        unplaced = getattr(state, "unplaced", None)
-        follow_up = unplaced is not None and unplaced[seat] is not None
+        follow_up = self.game.follows_up(state, seat)
         if self._reactions is not None:
             return self._reactions.draw(self._reaction_rng, follow_up=follow_up)
         return 0.0 if follow_up else self._claim_pace
