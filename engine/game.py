@@ -41,6 +41,11 @@ class PublicState(Protocol):
     def scores(self) -> tuple[int, ...]: ...
     @property
     def rounds(self) -> int: ...
+    @property
+    def phase(self) -> object:
+        """Where the game stands, printed for people (`str`): a simulated peer's result."""
+        ...
+
     def to_act(self) -> int | None:
         """The one seat awaited; None while requests are pending, where seats act at once, or
         once the game is over."""

@@ -153,9 +153,9 @@ async def play_headless(
     return {
         "seat": seated.seat,
         "names": seated.names,
-        "over": table.state.over,
-        "winners": list(table.state.winners),
-        "scores": list(table.state.scores),
+        "over": state.over,
+        "winners": list(state.winners),
+        "scores": list(state.scores),
         "game": seated.game,
         "hands": state.rounds,  # the hands or rounds begun (PublicState.rounds)
         "rounds": state.rounds,  # the same, under the name a game of rounds reads

@@ -143,10 +143,10 @@ async def serve(args: argparse.Namespace) -> int:
         {
             "result": {
                 "seat": seat,
-                "over": table.state.over,
-                "phase": str(table.state.phase),
-                "winners": list(table.state.winners),
-                "scores": list(table.state.scores),
+                "over": state.over,
+                "phase": str(state.phase),
+                "winners": list(state.winners),
+                "scores": list(state.scores),
                 "hands": state.rounds,  # the hands or rounds begun (PublicState.rounds)
                 "fault": None
                 if table.fault is None
