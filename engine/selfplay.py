@@ -68,11 +68,8 @@ def play_game(
         actions += 1
         if actions > MAX_ACTIONS:
             raise GameDidNotEnd(f"no end after {MAX_ACTIONS} actions")
-    return GameResult(tuple(state.winners), tuple(state.scores), rounds_of(state), actions)
-
-
-def rounds_of(state: PublicState) -> int:
-    return state.rounds
+    final: PublicState = state  # what the result reads of any game's state
+    return GameResult(tuple(final.winners), tuple(final.scores), final.rounds, actions)
 
 
 def make_bots(spec: str, players: int, rng: random.Random, game: str | None = None) -> list[AnyBot]:
