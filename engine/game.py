@@ -12,16 +12,67 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from fairdeal.engine.bots import Bot
-from fairdeal.engine.requests import Resolution
+from fairdeal.engine.bot import Bot
+from fairdeal.engine.requests import Request, Resolution
 from fairdeal.engine.step import Step
 
 Knowledge = Mapping[int, int]  # slot -> face: the cards a seat was dealt, given or shown
 
-StateT = TypeVar("StateT")
-ViewT = TypeVar("ViewT")
+
+class PublicState(Protocol):
+    """What everything above a game's rules reads of its state (drivers, self-play, the table,
+    the app): the driver's requests in order, who is awaited, the seats' slots, the result.
+    `rounds` counts the hands or rounds begun, the one being played included (what a game's
+    round is called is its presenter's `round_name`, p2p/table/core/presenter.py)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def pending(self) -> tuple[Request, ...]: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def phase(self) -> object:
+        """Where the game stands, printed for people (`str`): a simulated peer's result."""
+        ...
+
+    def to_act(self) -> int | None:
+        """The one seat awaited; None while requests are pending, where seats act at once, or
+        once the game is over."""
+        ...
+
+    def all_slots(self) -> list[int]:
+        """Every live slot whose face some seat may know (the table's knowledge is of these)."""
+        ...
+
+
+class KnowingView(Protocol):
+    """What the table and the app read of any game's view: whose it is and the faces it knows
+    (slot -> face), beyond what the state shows to all."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def knowledge(self) -> Knowledge: ...
+
+
+def turn_based(state: object, seat: int) -> bool:
+    """A game played in turns: no move follows up another (`Game.follows_up`)."""
+    return False
+
+
+StateT = TypeVar("StateT", bound=PublicState)
+ViewT = TypeVar("ViewT", bound=KnowingView)
 ActionT = TypeVar("ActionT")
 EventT = TypeVar("EventT")
 OptionsT = TypeVar("OptionsT")
@@ -46,6 +97,8 @@ class Game(Generic[StateT, ViewT, ActionT, EventT, OptionsT]):
       not classes); `to_data` and `from_data` are the plain-data codec (engine/codec.py).
     - `scenarios`: the module that reads this game's scenario files (engine/scenario.py runs
       them), or None for a game without any.
+    - `follows_up(state, seat)`: only a game whose seats act at once says when a seat's next
+      move follows up its last (the local table's bots make it at once).
     """
 
     name: str
@@ -71,3 +124,6 @@ class Game(Generic[StateT, ViewT, ActionT, EventT, OptionsT]):
     to_data: Callable[[object], Any]
     from_data: Callable[[Any, object], Any]
     scenarios: str | None = None
+    # Where seats act at once: whether `seat`'s next move follows up its last one, a quick
+    # choice a bot makes at once (The Lie: placing the card it took, T3). Turn-based: never.
+    follows_up: Callable[[StateT, int], bool] = turn_based

@@ -15,23 +15,23 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
-from fairdeal.engine.bots import Bot
+from fairdeal.engine.bot import Bot
 from fairdeal.engine.codec import GameCodec, from_data, to_data
-from fairdeal.engine.game import Game, Knowledge
+from fairdeal.engine.game import Game, KnowingView, Knowledge, PublicState, turn_based
 from fairdeal.engine.requests import Resolution
 from fairdeal.engine.step import Step
 
 # The record's type parameters, which GameModules infers from the modules.
-StateT = TypeVar("StateT")
-ViewT = TypeVar("ViewT")
+StateT = TypeVar("StateT", bound=PublicState)
+ViewT = TypeVar("ViewT", bound=KnowingView)
 ActionT = TypeVar("ActionT")
 EventT = TypeVar("EventT")
 OptionsT = TypeVar("OptionsT")
 # A module protocol's parameter is covariant in what its functions make, contravariant in what
 # they only read (mypy checks that they are declared so).
-State_contra = TypeVar("State_contra", contravariant=True)
-View_co = TypeVar("View_co", covariant=True)
-View_contra = TypeVar("View_contra", contravariant=True)
+State_contra = TypeVar("State_contra", bound=PublicState, contravariant=True)
+View_co = TypeVar("View_co", bound=KnowingView, covariant=True)
+View_contra = TypeVar("View_contra", bound=KnowingView, contravariant=True)
 Action_co = TypeVar("Action_co", covariant=True)
 Action_contra = TypeVar("Action_contra", contravariant=True)
 Event_co = TypeVar("Event_co", covariant=True)
@@ -94,6 +94,7 @@ class GameModules(NamedTuple, Generic[StateT, ViewT, ActionT, EventT, OptionsT])
         backs: Callable[[OptionsT], tuple[int, ...]],
         card_names: Callable[[OptionsT], tuple[str, ...]],
         scenarios: str | None = None,
+        follows_up: Callable[[StateT, int], bool] = turn_based,
     ) -> Game[StateT, ViewT, ActionT, EventT, OptionsT]:
         """The game's record; its options' defaults are `options_type()`."""
         codec = self.codec.CODEC
@@ -121,4 +122,5 @@ class GameModules(NamedTuple, Generic[StateT, ViewT, ActionT, EventT, OptionsT])
             to_data=to_data,
             from_data=from_data,
             scenarios=scenarios,
+            follows_up=follows_up,
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.engine.bots import AnyBot, make_bot, pace_of
+from fairdeal.engine.game import PublicState
 from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 
@@ -67,11 +68,8 @@ def play_game(
         actions += 1
         if actions > MAX_ACTIONS:
             raise GameDidNotEnd(f"no end after {MAX_ACTIONS} actions")
-    return GameResult(tuple(state.winners), tuple(state.scores), _rounds(state), actions)
-
-
-def _rounds(state: Any) -> int:
-    return int(getattr(state, "hand_no", None) or state.round_no)
+    final: PublicState = state  # what the result reads of any game's state
+    return GameResult(tuple(final.winners), tuple(final.scores), final.rounds, actions)
 
 
 def make_bots(spec: str, players: int, rng: random.Random, game: str | None = None) -> list[AnyBot]:

@@ -8,17 +8,18 @@ proof, as the screens mark it (✓ proved, ✗ failed), each card named as the g
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from fairdeal.p2p.table.core.api import (
     CardsVerified,
-    DoubtVerification,
     FaultDetected,
     Notice,
     ProofStatus,
     SetupProgress,
     StateChanged,
     TableEvent,
+    Verification,
 )
 from fairdeal.p2p.table.tools.replay import Frame, Replay
 from fairdeal.ui.replay_bar import bar_text
@@ -76,17 +77,8 @@ def event_lines(replay: Replay, event: TableEvent, view: Any, names: list[str]) 
             return []
         whose = "their prizes" if event.reason == "prizes" else event.reason
         return [f"opened ({whose} of {names[event.seat]}): {fronts}"]
-    if isinstance(event, DoubtVerification) and view is not None:
-        cards = ", ".join(
-            f"{game.card_text(view, c.face)} by {names[c.seat]} {PROOF_MARKS[c.proof]}"
-            for c in event.cards
-        )
-        verdict = "right" if event.correct else "wrong"
-        return [
-            f"doubt view: {names[event.doubter]} doubted {names[event.last_player]}; the pile: "
-            f"{cards}; true total {event.true_total} against {event.announced} said: "
-            f"{verdict}; {names[event.loser]} picks up"
-        ]
+    if isinstance(event, Verification) and view is not None:
+        return [event.story(names, partial(game.card_text, view), PROOF_MARKS.__getitem__)]
     if isinstance(event, FaultDetected):
         return [f"FAULT by {names[event.seat]}: {event.what} ({event.evidence})"]
     if isinstance(event, SetupProgress):

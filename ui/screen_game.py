@@ -17,6 +17,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from fairdeal.engine.registry import Registry
+from fairdeal.p2p.table.core.presenter import presenter_for
 
 if TYPE_CHECKING:
     import argparse
@@ -61,7 +62,6 @@ class ScreenGame(Generic[ViewT, ActionT]):
     name: str  # the entry point's name: "larry" in `fairdeal play --game larry`
     title: str  # for people: the engine's title
     seats_ruling: str  # the RULINGS id of the player count
-    unit: str  # what a game is played in: "hand", "round"
     # The table screen for a seat at a table of this game, and the reveal interval (seconds
     # between a doubt's cards turning over) it shows them with.
     table_screen: Callable[[TableSession[ViewT, ActionT], float], Screen[None]]
@@ -95,6 +95,12 @@ class ScreenGame(Generic[ViewT, ActionT]):
     styles: tuple[Path, ...] = ()  # the game's .tcss files, beside its screens
     # What the game adds to its `fairdeal report` page (None: the shared page alone)
     report_part: Callable[[], ReportPart] | None = None
+
+    @property
+    def unit(self) -> str:
+        """What the game is played in ("hand", "round"): its presenter's `round_name`, the one
+        place that says it (p2p/table/core/presenter.py)."""
+        return presenter_for(self.name).round_name
 
 
 def app_styles() -> list[str | PurePath]:

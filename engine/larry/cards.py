@@ -9,10 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from fairdeal.engine.larry.options import LarryOptions
+from typing import Protocol
 
 
 class CardKind(StrEnum):
@@ -51,8 +48,22 @@ class Card:
         return self.kind in ACTION_KINDS
 
 
+class DeckTerms(Protocol):
+    """What the deck is built from: the options' composition (engine/larry/options.py
+    `LarryOptions`, which imports this module, so the deck names only what it reads)."""
+
+    @property
+    def numbers(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def actions(self) -> tuple[tuple[str, int], ...]: ...
+    @property
+    def gloats(self) -> int: ...
+    def symbols_for(self, kind: CardKind, value: int) -> int: ...
+    def __hash__(self) -> int: ...
+
+
 @lru_cache(maxsize=32)
-def build_deck(options: LarryOptions) -> tuple[Card, ...]:
+def build_deck(options: DeckTerms) -> tuple[Card, ...]:
     """The canonical deck list for these options: numbers (in the order of L1), actions, gloats."""
     specs: list[tuple[CardKind, int]] = []
     for value, count in options.numbers:
@@ -66,10 +77,10 @@ def build_deck(options: LarryOptions) -> tuple[Card, ...]:
     )
 
 
-_DECKS_BY_IDENTITY: dict[int, tuple[LarryOptions, tuple[Card, ...]]] = {}
+_DECKS_BY_IDENTITY: dict[int, tuple[DeckTerms, tuple[Card, ...]]] = {}
 
 
-def deck_of(options: LarryOptions) -> tuple[Card, ...]:
+def deck_of(options: DeckTerms) -> tuple[Card, ...]:
     """build_deck for the hot path: looked up by the options' identity, not its (slow) hash.
 
     The entry keeps `options` alive, so its id cannot be reused by another object.
@@ -84,10 +95,10 @@ def deck_of(options: LarryOptions) -> tuple[Card, ...]:
     return deck
 
 
-_LOWEST_BY_IDENTITY: dict[int, tuple[LarryOptions, int]] = {}
+_LOWEST_BY_IDENTITY: dict[int, tuple[DeckTerms, int]] = {}
 
 
-def lowest_value(options: LarryOptions) -> int:
+def lowest_value(options: DeckTerms) -> int:
     """The lowest value a card adds to a pile (0 when no card is negative)."""
     entry = _LOWEST_BY_IDENTITY.get(id(options))
     if entry is not None and entry[0] is options:

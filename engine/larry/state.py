@@ -109,6 +109,11 @@ class LarryState:
             object.__setattr__(self, "revealed", MappingProxyType(dict(self.revealed)))
 
     @property
+    def rounds(self) -> int:
+        """The hands begun, this one included (engine/game.py `PublicState`)."""
+        return self.hand_no
+
+    @property
     def waiting_for_driver(self) -> bool:
         return bool(self.pending)
 

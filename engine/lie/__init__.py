@@ -71,6 +71,11 @@ def _card_names(options: LieOptions) -> tuple[str, ...]:
     return card_names(options.colour_names)
 
 
+def _follows_up(state: LieState, seat: int) -> bool:
+    """Phase 1 (T3): a seat holding a card it took but has not placed places it next."""
+    return state.unplaced[seat] is not None
+
+
 def _game() -> Game[LieState, LieView, Action, Event, LieOptions]:
     from fairdeal.engine.game_package import GameModules
     from fairdeal.engine.lie import bots, codec, legal, options, rules, view
@@ -83,6 +88,7 @@ def _game() -> Game[LieState, LieView, Action, Event, LieOptions]:
         backs=_backs,
         card_names=_card_names,
         scenarios="fairdeal.engine.lie.scenario",
+        follows_up=_follows_up,
     )
 
 

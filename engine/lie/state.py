@@ -130,6 +130,11 @@ class LieState:
         return self.phase in FINISHED_PHASES
 
     @property
+    def rounds(self) -> int:
+        """The rounds begun, this one included (T9; engine/game.py `PublicState`)."""
+        return self.round_no
+
+    @property
     def turn(self) -> int | None:
         """The seat whose go it is in Phase 2 (None otherwise)."""
         if self.phase is not PLAY or not self.order:

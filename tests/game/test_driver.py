@@ -9,8 +9,9 @@ from fairdeal.engine.bots import make_bot
 from fairdeal.engine.larry import Action, CardKind, LarryOptions, PlayFaceUp, build_deck
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.games.larry.table import JOIN, LarryTable
-from fairdeal.p2p.table.core.api import DoubtVerification, StateChanged
+from fairdeal.p2p.table.core.api import StateChanged
 from fairdeal.p2p.table.core.driver import DECK, Private, Publish
 
 from .sansio import Policy, SansIOTable

@@ -9,8 +9,9 @@ from fairdeal.engine.bots import make_bot
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.engine.larry.events import CardGiven
 from fairdeal.engine.oracle import OracleDriver
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.games.larry.table import LarryTable
-from fairdeal.p2p.table.core.api import DoubtVerification, StateChanged
+from fairdeal.p2p.table.core.api import StateChanged
 
 from .sansio import SansIOTable
 

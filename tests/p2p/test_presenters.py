@@ -13,8 +13,14 @@ from fairdeal.engine.games import game_names, get_game
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.engine.registry import Registry
 from fairdeal.p2p.table.core import presenter as presenter_module
-from fairdeal.p2p.table.core.api import ProofStatus, TableEnded, result_so_far
-from fairdeal.p2p.table.core.presenter import Mark, Presenter, presenter_for, presenter_of_state
+from fairdeal.p2p.table.core.api import ProofStatus, TableEnded
+from fairdeal.p2p.table.core.presenter import (
+    Mark,
+    Presenter,
+    presenter_for,
+    presenter_of_state,
+    result_so_far,
+)
 
 
 def finished(game: str, players: int, seed: int) -> OracleDriver:

@@ -12,8 +12,8 @@ import pytest
 
 from fairdeal.engine.games import game_names
 from fairdeal.p2p.table.core.driver import TableDriver
-from fairdeal.p2p.table.core.games import table_class
-from fairdeal.p2p.table.core.part import HOOKS
+from fairdeal.p2p.table.core.games import missing_part, own_names, table_class
+from fairdeal.p2p.table.core.part import CONCURRENT, HOOKS
 
 
 def private_names_of_driver() -> set[str]:
@@ -96,3 +96,31 @@ def test_a_table_that_overrides_a_private_method_or_reads_private_state_is_caugh
             super().take_step(event)
 
     assert trespasses(Trespasser) == ["Trespasser overrides _begin", "Trespasser uses _slot"]
+
+
+def concurrency_trespasses(table: type[TableDriver]) -> list[str]:
+    """A concurrent-phase hook overridden by a table that never lets seats act at once."""
+    own = own_names(table) & CONCURRENT
+    return [] if not own or "simultaneous" in own else sorted(own)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_games_table_writes_its_part_and_only_a_concurrent_game_the_concurrent_hooks(
+    game: str,
+) -> None:
+    table = table_class(game)
+    assert missing_part(table) == []
+    assert concurrency_trespasses(table) == []
+
+
+def test_a_table_missing_its_part_or_half_concurrent_is_caught() -> None:
+    class Unfinished(TableDriver):
+        game_name = "unfinished"
+        join_kind = "unfinished.join"
+        act_kind = "unfinished.act"
+
+        def pace(self, held: Any) -> None:  # a concurrent hook, yet never simultaneous
+            pass
+
+    assert missing_part(Unfinished) == ["lobby_options", "on_game_envelope", "publish_action"]
+    assert concurrency_trespasses(Unfinished) == ["pace"]

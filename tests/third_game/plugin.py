@@ -34,22 +34,23 @@ def _refresh() -> None:
 
 
 @contextmanager
-def installed() -> Iterator[Path]:
-    """High card's site directory on sys.path and in the registries, and on PYTHONPATH for the
-    processes this one starts (the peers of p2p/table/tools/simulate.py); all of it gone afterwards,
-    so that other tests in the same process see only the built-in games."""
+def installed(site: Path = SITE, name: str = NAME) -> Iterator[Path]:
+    """A game's site directory (high card's unless told) on sys.path and in the registries, and
+    on PYTHONPATH for the processes this one starts (the peers of p2p/table/tools/simulate.py);
+    all of it gone afterwards, so that other tests in the same process see only the built-in
+    games. `name`: the game's top-level package, unloaded afterwards."""
     inherited = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(SITE), inherited]) if inherited else str(SITE)
-    sys.path.insert(0, str(SITE))
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(site), inherited]) if inherited else str(site)
+    sys.path.insert(0, str(site))
     _refresh()
     try:
-        yield SITE
+        yield site
     finally:
-        sys.path.remove(str(SITE))
+        sys.path.remove(str(site))
         if inherited is None:
             del os.environ["PYTHONPATH"]
         else:
             os.environ["PYTHONPATH"] = inherited
-        for module in [m for m in sys.modules if m == NAME or m.startswith(f"{NAME}.")]:
+        for module in [m for m in sys.modules if m == name or m.startswith(f"{name}.")]:
             del sys.modules[module]
         _refresh()

@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator
 
 from fairdeal.engine.larry import Action, IllegalAction, LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
-from fairdeal.p2p.table.core.api import SeatInfo, StateChanged, TableEvent, result_so_far
+from fairdeal.p2p.table.core.api import SeatInfo, StateChanged, TableEvent
+from fairdeal.p2p.table.core.presenter import result_so_far
 
 
 class ScriptedSession:

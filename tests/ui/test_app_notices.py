@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import fairdeal.ui.games.larry.screen as table_module
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.table.core.api import (
-    DoubtVerification,
     FaultDetected,
     ProofStatus,
     SeatStatus,

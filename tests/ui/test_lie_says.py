@@ -10,7 +10,8 @@ from types import SimpleNamespace
 from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import RoundEnded
 from fairdeal.engine.requests import Arrange
-from fairdeal.p2p.table.core.api import ClaimVoid, SetupProgress, StateChanged
+from fairdeal.p2p.games.lie.events import ClaimVoid
+from fairdeal.p2p.table.core.api import SetupProgress, StateChanged
 from fairdeal.ui.games.lie.narrator import claim_void_text
 from fairdeal.ui.games.lie.widgets.players import LiePlayersView
 from fairdeal.ui.widgets.game_log import GameLog

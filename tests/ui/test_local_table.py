@@ -9,8 +9,8 @@ import pytest
 from fairdeal.engine.larry import Action, Doubt, IllegalAction, LarryView, PlayFaceDown
 from fairdeal.engine.larry.bots.heuristic import HeuristicBot
 from fairdeal.engine.larry.events import DoubtResolved, GameOver, HandScored
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.table.core.api import (
-    DoubtVerification,
     FaultDetected,
     ProofStatus,
     SeatStatus,

@@ -12,8 +12,9 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
 
 from fairdeal.engine.bots import make_bot
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.lobby.discovery import LOOPBACK, DiscoveredTable
-from fairdeal.p2p.table.core.api import DoubtVerification, ProofStatus, StateChanged
+from fairdeal.p2p.table.core.api import ProofStatus, StateChanged
 from fairdeal.p2p.table.tools.audit import audit_transcript
 from fairdeal.p2p.table.tools.session import NetworkedTable, use_settings
 from fairdeal.ui.app import FairdealApp

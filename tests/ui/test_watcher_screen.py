@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.p2p.table.core.api import DoubtVerification
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.table.tools.replay import load_replay
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.lie.widgets.hand import LieHandView

@@ -52,17 +52,21 @@ def run(args: argparse.Namespace) -> int:
 
     from fairdeal.engine.games import get_game
     from fairdeal.engine.selfplay import make_bots, play_game
+    from fairdeal.p2p.table.core.presenter import presenter_for
+    from fairdeal.ui.commands.layers import Layer, refuse_missing
     from fairdeal.ui.screen_game import screen_game
 
     if args.games < 1:
         raise SystemExit("fairdeal selfplay: --games must be at least 1")
+    # the rules and bots play; a short game is what the app's record says it is
+    refuse_missing("selfplay", args.game, [Layer.BOTS, *([Layer.SCREENS] if args.short else [])])
     game = get_game(args.game)
     try:
-        record = screen_game(args.game)
-        if args.short and record.selfplay_short_refusal is not None:
-            raise ValueError(record.selfplay_short_refusal)
         options = game.default_options()
         if args.short:
+            record = screen_game(args.game)
+            if record.selfplay_short_refusal is not None:
+                raise ValueError(record.selfplay_short_refusal)
             options = replace(options, **record.short_changes)
         options.validate(args.players)
         rng = random.Random(args.seed)
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         actions += result.actions
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
-    unit = screen_game(args.game).unit
+    unit = presenter_for(args.game).round_name
     figures = {
         "game": args.game,
         "players": args.players,

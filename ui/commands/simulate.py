@@ -49,11 +49,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def table_options(args: argparse.Namespace) -> Any:
     """The options of the simulated game (the rulebook's, but for --short and --hand-size)."""
     from fairdeal.engine.games import get_game
-    from fairdeal.ui.screen_game import screen_game, screen_games
+    from fairdeal.ui.screen_game import SCREENS, screen_game, screen_games
 
-    record = screen_game(args.game)
-    own = {option.name for option, _ in record.simulate_numbers}
-    changes: dict[str, Any] = dict(record.short_changes) if args.short else {}
+    record = screen_game(args.game) if args.game in SCREENS.names() else None
+    own = {option.name for option, _ in record.simulate_numbers} if record else set()
+    changes: dict[str, Any] = dict(record.short_changes) if record and args.short else {}
     for other in screen_games():
         for option, _ in other.simulate_numbers:
             value = getattr(args, option.name, None)
@@ -68,7 +68,11 @@ def table_options(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     from fairdeal.engine.games import get_game
     from fairdeal.p2p.table.tools.simulate import simulate
+    from fairdeal.ui.commands.layers import Layer, refuse_missing
 
+    # a short game is what the app's record says it is
+    needs = [Layer.TABLE, Layer.BOTS, *([Layer.SCREENS] if args.short else [])]
+    refuse_missing("simulate", args.game, needs)
     rules = get_game(args.game)
     low, high = rules.min_players, rules.max_players
     if not low <= args.peers <= high:

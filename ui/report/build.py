@@ -16,12 +16,11 @@ from typing import Any
 
 from fairdeal.engine.games import get_game
 from fairdeal.p2p.identity import fingerprint_code
-from fairdeal.p2p.table.core.api import DoubtVerification, Notice
+from fairdeal.p2p.table.core.api import Notice, Verification
 from fairdeal.p2p.table.core.games import table_class
 from fairdeal.p2p.table.tools.replay import Replay, load_replay
 from fairdeal.ui.replay_story import event_lines, hand_line
 from fairdeal.ui.report.chart import score_chart, signed
-from fairdeal.ui.report.doubts import doubts_section
 from fairdeal.ui.report.facts import FileFacts, file_facts
 from fairdeal.ui.report.page import Section, esc, render, table
 from fairdeal.ui.report.part import ReportPart
@@ -51,8 +50,6 @@ def render_report(replay: Replay, facts: FileFacts, public: bool) -> str:
         part = _part(game)
         walk = list(moments(replay))
         sections.append(_timeline(replay, part, names, public, walk))
-        if part.has_doubts:
-            sections.append(doubts_section(replay, names, walk))
         sections += part.sections(replay, names, walk)
         sections.append(_scores(replay, names))
     return render(f"Fairness report: {title}", verdict_html(replay, facts, names), sections)
@@ -132,7 +129,7 @@ def _timeline(
         else:
             told = event_lines(replay, event, view, names)
         lines += [esc(line) for line in told]
-        if isinstance(event, DoubtVerification):
+        if isinstance(event, Verification):
             doubt += 1
             lines.append(f"<a href='#doubt-{doubt}'>→ doubt {doubt}, card by card</a>")
         if moment.last and replay.own_eyes and not public and view is not None:

@@ -17,10 +17,7 @@ from fairdeal.ui.report.walk import Moment
 
 
 class ReportPart:
-    """The default: the timeline cut by the game's unit ("Hand 2"), a doubts section, no
-    section of its own."""
-
-    has_doubts = True  # the game has doubts to list card by card (a section even with none)
+    """The default: the timeline cut by the game's unit ("Hand 2"), no section of its own."""
 
     def heading(self, round_no: int, trick: int, unit: str) -> str:
         """The timeline heading of a moment; consecutive moments under one heading are one
@@ -34,5 +31,5 @@ class ReportPart:
     def sections(
         self, replay: Replay, names: Sequence[str], moments: Sequence[Moment]
     ) -> list[Section]:
-        """The game's own sections, after the shared doubts and before the scores."""
+        """The game's own sections, after the shared timeline and before the scores."""
         return []

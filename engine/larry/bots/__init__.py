@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from fairdeal.engine.bots import Bot
+from fairdeal.engine.bot import Bot
 from fairdeal.engine.larry.actions import Action
 from fairdeal.engine.larry.view import LarryView
 

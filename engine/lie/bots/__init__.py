@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from fairdeal.engine.bots import Bot
+from fairdeal.engine.bot import Bot
 from fairdeal.engine.lie.actions import Action
 from fairdeal.engine.lie.view import LieView
 

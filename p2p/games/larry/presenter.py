@@ -9,15 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from fairdeal.engine.larry import LarryState
-from fairdeal.engine.larry.events import DoubtResolved, HandStarted, Reshuffled
-from fairdeal.p2p.table.core.api import (
-    DoubtVerification,
-    ProofStatus,
-    SetupProgress,
-    TableEvent,
-    VerifiedCard,
-)
+from fairdeal.engine.larry import LarryOptions, LarryState
+from fairdeal.engine.larry.events import Doubted, DoubtResolved, HandStarted, Reshuffled
+from fairdeal.p2p.games.larry.events import DoubtVerification
+from fairdeal.p2p.table.core.api import ProofStatus, SetupProgress, TableEvent, VerifiedCard
 from fairdeal.p2p.table.core.presenter import Mark, Presenter, shuffled
 
 
@@ -26,6 +21,9 @@ class LarryPresenter(Presenter[LarryState]):
 
     def mark(self, event: object) -> Mark | None:
         return Mark.ROUND if isinstance(event, HandStarted) else None
+
+    def opens_verification(self, event: object) -> bool:
+        return isinstance(event, Doubted)  # its pile is opened and verified (L9)
 
     def table_events(
         self,
@@ -47,9 +45,6 @@ class LarryPresenter(Presenter[LarryState]):
             return (*shuffled(players), SetupProgress("deal", None, players, players, 0))
         return ()
 
-    def rounds(self, state: LarryState) -> int:
-        return state.hand_no
-
     def standing(self, state: LarryState) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         """The hands scored and the running totals (L17); the leaders once a hand is scored."""
         hands = state.hand_no if state.over else state.hand_no - 1
@@ -60,8 +55,9 @@ class LarryPresenter(Presenter[LarryState]):
 
     def join_terms_fault(self, options: object) -> str | None:
         """protocol.md 10.1: every seat joins with first_seat 0; the joint coin picks it (L5)."""
-        first_seat = getattr(options, "first_seat", 0)
-        return None if first_seat == 0 else f"the join's first_seat is {first_seat}, not 0"
+        if not isinstance(options, LarryOptions) or options.first_seat == 0:
+            return None
+        return f"the join's first_seat is {options.first_seat}, not 0"
 
 
 PileCard = tuple[int, int, bool]  # (slot, the seat that played it, whether it lay face up)

@@ -17,13 +17,14 @@ from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions, LarryStep,
 from fairdeal.engine.larry.codec import action_from_data, to_data
 from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.engine.larry.legal import check_action
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.games.larry.presenter import doubt_verification
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.net.kinds import Restart, envelope_kind
 from fairdeal.p2p.table.core import sizes
 from fairdeal.p2p.table.core.acts import action_of, step_of
-from fairdeal.p2p.table.core.api import DoubtVerification, Notice, ProofStatus
+from fairdeal.p2p.table.core.api import Notice, ProofStatus
 from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.outbox import Publish
 

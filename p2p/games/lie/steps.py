@@ -20,6 +20,7 @@ from fairdeal.engine.requests import Deal
 from fairdeal.p2p.canonical import pack_canonical
 from fairdeal.p2p.deck import DeckFault, Slot
 from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.p2p.games.lie.events import ClaimVoid
 from fairdeal.p2p.games.lie.races import (
     MAX_CLAIMS,
     NONCE_SIZE,
@@ -29,7 +30,6 @@ from fairdeal.p2p.games.lie.races import (
     tie_winner,
 )
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.table.core.api import ClaimVoid
 
 if TYPE_CHECKING:
     from fairdeal.p2p.games.lie.table import LieTable

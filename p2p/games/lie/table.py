@@ -96,7 +96,6 @@ class LieTable(TableDriver):
     game_name: ClassVar[str] = GAME
     join_kind: ClassVar[str] = JOIN
     act_kind: ClassVar[str] = ACT
-    round_name: ClassVar[str] = "round"  # T9
 
     def __init__(self, *args: Any, nonce_key: bytes | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

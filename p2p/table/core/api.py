@@ -12,7 +12,8 @@ A session pushes `TableEvent`s; the UI keeps no game state of its own and redraw
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar
@@ -80,18 +81,28 @@ class VerifiedCard:
 
 
 @dataclass(frozen=True, slots=True)
-class DoubtVerification:
-    """After a doubt (L9/L16): every pile card with its proof, the true total, the verdict."""
+class Verification(ABC):
+    """What an engine event opened and the table proved, card by card, in one game's terms (a
+    doubt's pile, L9): a game's own table event (p2p/games/<game>/events.py), made by its
+    presenter or its table part. A generic module reads none of its fields: the game tells it."""
 
-    doubter: int
-    last_player: int
-    cards: tuple[VerifiedCard, ...]
-    announced: int
-    true_total: int
-    gloats: int
-    correct: bool
-    loser: int
-    said: tuple[int, ...] = ()  # the total announced with each card, as everyone heard it
+    @abstractmethod
+    def log_text(self) -> str:
+        """How a headless peer logs it, seats and cards by number."""
+
+    @abstractmethod
+    def facts(self) -> dict[str, Any]:
+        """Its outcome as plain data, for a simulated peer's progress line."""
+
+    @abstractmethod
+    def story(
+        self,
+        names: Sequence[str],
+        card_text: Callable[[int], str],
+        proof_mark: Callable[[ProofStatus], str],
+    ) -> str:
+        """One line of a replay's story: seats by name, a face as `card_text` names it, a
+        card's proof as `proof_mark` marks it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,17 +172,6 @@ class Notice:
 
 
 @dataclass(frozen=True, slots=True)
-class ClaimVoid(Notice):
-    """The Lie's Phase 1 (T3): `seat`'s claim of table slot `slot` took no card, because `winner`
-    won the tie of that step, or (None) the card was taken a step before. `text` says the same
-    with seat and slot numbers, for a front end that knows no names."""
-
-    seat: int = 0
-    slot: int = 0
-    winner: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class ReplayStarted(Notice):
     """A resumed seat replays its transcript: the events up to `ReplayDone` happened before."""
 
@@ -221,26 +221,11 @@ class TableEnded:
     leaders: tuple[int, ...]
 
 
-def result_so_far(state: object | None, seats: int, reason: str) -> TableEnded:
-    """The TableEnded of a table whose game stops at `state` (None: before the first deal).
-
-    The game's presenter says what counts: Larry's hands scored and running totals (L17); The
-    Lie's rounds played and each seat's prize cards won so far, their points unseen until the
-    game ends (T8), so only a finished game has leaders (T10)."""
-    if state is None:
-        return TableEnded(reason, 0, (0,) * seats, ())
-    # imported here: the presenters build this module's events
-    from fairdeal.p2p.table.core.presenter import presenter_of_state
-
-    hands, scores, leaders = presenter_of_state(state).standing(state)
-    return TableEnded(reason, hands, scores, leaders)
-
-
 # Any: the union serves every game; a front end knows its game's state and event types.
 TableEvent = (
     StateChanged[Any, Any]
     | SetupProgress
-    | DoubtVerification
+    | Verification
     | CardsVerified
     | SeatStatus
     | SeatConnection

@@ -100,7 +100,6 @@ class TableDriver:
     join_kind: ClassVar[str]  # body: {"game", "seats", "options"}: every seat signs the terms
     act_kind: ClassVar[str]  # body: an engine action (the game's codec, protocol.md section 7)
     setup_coins: ClassVar[tuple[str, ...]] = ()  # joint coins flipped before the first state
-    round_name: ClassVar[str] = "hand"  # what a game's `hand_no` or `round_no` counts
 
     def __init__(
         self,

@@ -1,13 +1,23 @@
-"""What a game's table part provides: the per-game table protocol.
+"""What a game's table part provides: the per-game table protocol, in three parts.
 
 The table driver (p2p/table/core/driver.py) serves every game the same way: setup, the fair deck
 serving the engine's requests (p2p/table/core/requests.py), faults, give-aways. A game adds its
-envelope kinds, its ordering rule, its own envelopes and what its engine events prove, as a
-`TableDriver` subclass that overrides only the public hooks below and calls only the driver's
-public services (`take_step`, `take_output`, `stop`, `require_shares`, `apply_owed_shares`,
-`masked_slot`, `engine_slot`, `on_received`). tests/p2p/test_table_part.py checks that every
-registered game's table does so. A game's table is registered under the `fairdeal.tables`
-entry-point group and found with `p2p.table.core.games.table_class(name)`.
+envelope kinds, its own envelopes and what its engine events prove, as a `TableDriver` subclass
+that overrides only the public hooks below and calls only the driver's public services
+(`take_step`, `take_output`, `stop`, `require_shares`, `apply_owed_shares`, `masked_slot`,
+`engine_slot`, `on_received`):
+
+- `TablePart`: what every game writes itself (the driver has none of it): its name and envelope
+  kinds, the options its lobby signs, how it publishes an action and applies its own envelopes.
+  A turn-based game needs little more (tests/third_game/site/highcard/table.py).
+- `TableHooks`: what the driver does by default for a game played in turns, which a game
+  overrides where it differs (its coins, its first state, its deck's sizes, its ordering rule).
+- `ConcurrentPart`: only a game with a phase where seats act at once (The Lie's Phase 1, T3)
+  overrides these; the driver's defaults say "never": no steps, nothing held back.
+
+tests/p2p/test_table_part.py checks every registered game's table against them. A game's table
+is registered under the `fairdeal.tables` entry-point group and found with
+`p2p.table.core.games.table_class(name)`.
 """
 
 from __future__ import annotations
@@ -24,20 +34,30 @@ from fairdeal.p2p.table.core.outbox import Expect
 
 
 class TablePart(Protocol):
-    """The hooks a game's table overrides (each has a default in `TableDriver` but the first
-    block's names and `lobby_options`)."""
+    """What every game's table writes itself: the driver has no default for any of it."""
 
-    # envelope kinds: the join every seat signs, an action, a give-away's receipt (if any)
+    # envelope kinds: the join every seat signs, an action
     game_name: ClassVar[str]
     join_kind: ClassVar[str]
     act_kind: ClassVar[str]
-    received_kind: ClassVar[str]
-    setup_coins: ClassVar[tuple[str, ...]]  # joint coins flipped before the first state
-    round_name: ClassVar[str]  # what the game's hands or rounds are called
 
-    # the terms the lobby signs and every join carries
+    # the terms the lobby shows and signs
     @classmethod
     def lobby_options(cls, options: Any) -> dict[str, OptionValue]: ...
+
+    # an action of this seat, checked as every peer will check it, queued for signing
+    def publish_action(self, action: Any, *, check: bool = True) -> None: ...
+
+    # one of its own envelopes applied (its act, at least): DeckFault naming the culprit
+    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None: ...
+
+
+class TableHooks(Protocol):
+    """What the driver does by default for a game played in turns; a game overrides one where
+    it differs."""
+
+    received_kind: ClassVar[str]  # a give-away's receipt (a game with Transfer requests)
+    setup_coins: ClassVar[tuple[str, ...]]  # joint coins flipped before the first state
 
     @classmethod
     def options_for_join(cls, options: Any) -> Any: ...
@@ -54,21 +74,10 @@ class TablePart(Protocol):
 
     def game_bodies(self) -> dict[str, int]: ...
 
-    # its own envelopes, and what its engine events prove
-    def on_applied(self, envelope: Envelope, head: bytes) -> None: ...
-
-    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None: ...
-
+    # what its engine events mean at the table
     def on_step_event(self, event: Any) -> None: ...
 
-    def on_card_dealt(self, event: CardDealt) -> None: ...
-
     def on_arranged(self, request: Arrange, seed: bytes) -> None: ...
-
-    # deals inside the game's own steps (The Lie's claims, T3)
-    def deals_in_steps(self, state: Any) -> bool: ...
-
-    def step_under_way(self) -> bool: ...
 
     # what a seat sees and decides, and what it owes
     def view(self) -> Any: ...
@@ -78,7 +87,15 @@ class TablePart(Protocol):
     @property
     def choice_kinds(self) -> frozenset[str]: ...
 
-    def publish_action(self, action: Any, *, check: bool = True) -> None: ...
+    def owes(self) -> dict[int, tuple[str, ...]]: ...
+
+    def counters(self) -> Mapping[str, int]: ...
+
+
+class ConcurrentPart(Protocol):
+    """Only a game with a phase where seats act at once (The Lie's Phase 1, T3): the driver's
+    defaults say the seats always act in turn. A game that overrides any of these overrides
+    `simultaneous`."""
 
     def simultaneous(self) -> bool: ...
 
@@ -88,13 +105,24 @@ class TablePart(Protocol):
 
     def pace(self, held: Sequence[Envelope]) -> None: ...
 
-    def owes(self) -> dict[int, tuple[str, ...]]: ...
+    # deals inside the game's own steps (The Lie's claims, T3)
+    def deals_in_steps(self, state: Any) -> bool: ...
 
-    def counters(self) -> Mapping[str, int]: ...
+    def step_under_way(self) -> bool: ...
+
+    def on_applied(self, envelope: Envelope, head: bytes) -> None: ...
+
+    def on_card_dealt(self, event: CardDealt) -> None: ...
 
     def restore_signed(self, envelope: Envelope) -> None: ...
 
 
-HOOKS: frozenset[str] = frozenset(
-    name for name in vars(TablePart) if not name.startswith("_")
-) | frozenset(TablePart.__annotations__)
+def names_of(part: type) -> frozenset[str]:
+    """The members a part protocol lists."""
+    members = frozenset(name for name in vars(part) if not name.startswith("_"))
+    return members | frozenset(part.__annotations__)
+
+
+REQUIRED: frozenset[str] = names_of(TablePart)
+CONCURRENT: frozenset[str] = names_of(ConcurrentPart)
+HOOKS: frozenset[str] = REQUIRED | names_of(TableHooks) | CONCURRENT

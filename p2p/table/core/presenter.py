@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from fairdeal.engine.game import PublicState
 from fairdeal.engine.games import game_names, get_game
 from fairdeal.engine.registry import Registry
-from fairdeal.p2p.table.core.api import ProofStatus, SetupProgress, TableEvent
+from fairdeal.p2p.table.core.api import ProofStatus, SetupProgress, TableEnded, TableEvent
 
-StateT = TypeVar("StateT")
+StateT = TypeVar("StateT", bound=PublicState)
 
 
 class Mark(Enum):
@@ -34,11 +35,16 @@ class Presenter(Generic[StateT]):
     """What the generic table needs to know of one game; the defaults suit a game that has no
     doubts, no fronts to show, no rounds and no figures of its own."""
 
-    round_name = "hand"  # what the audit's report calls one of `rounds(state)`
+    round_name = "hand"  # what one of `state.rounds` is called: the one place that says it
 
     def mark(self, event: object) -> Mark | None:
         """Whether `event` begins a round (a new deck) or a trick."""
         return None
+
+    def opens_verification(self, event: object) -> bool:
+        """Whether the engine event `event` opens cards the table then reports as a
+        `Verification` (a doubt, L9): how long that takes is measured from it."""
+        return False
 
     def table_events(
         self,
@@ -60,13 +66,11 @@ class Presenter(Generic[StateT]):
 
     def rounds(self, state: StateT) -> int:
         """How many hands or rounds have begun (the one being played included)."""
-        return 0
+        return state.rounds
 
     def standing(self, state: StateT) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         """The result so far: rounds finished, the seats' scores, the leaders (none yet)."""
-        scores: tuple[int, ...] = getattr(state, "scores", ())
-        winners: tuple[int, ...] = getattr(state, "winners", ())
-        return (1 if getattr(state, "over", False) else 0), scores, winners
+        return (1 if state.over else 0), state.scores, state.winners
 
     def join_terms_fault(self, options: object) -> str | None:
         """What is wrong with the options of seat 0's join beyond the signed terms (the audit's
@@ -86,7 +90,7 @@ def shuffled(players: int) -> tuple[SetupProgress, ...]:
 
 
 PRESENTERS: Registry[Presenter[Any]] = Registry("fairdeal.presenters", Presenter)
-_PLAIN: Presenter[Any] = Presenter()
+PLAIN: Presenter[Any] = Presenter()  # the presenter of a game that registers none
 
 
 def presenter_for(game: str) -> Presenter[Any]:
@@ -94,7 +98,7 @@ def presenter_for(game: str) -> Presenter[Any]:
     (ValueError for a game that is not registered at all)."""
     get_game(game)  # an unknown game is an error, not a plain one
     if game not in PRESENTERS.names():
-        return _PLAIN
+        return PLAIN
     return PRESENTERS.get(game)
 
 
@@ -104,3 +108,15 @@ def presenter_of_state(state: object) -> Presenter[Any]:
         if type(state) is get_game(name).state_type:
             return presenter_for(name)
     raise ValueError(f"{type(state).__name__} is not the state of any game")
+
+
+def result_so_far(state: object | None, seats: int, reason: str) -> TableEnded:
+    """The TableEnded of a table whose game stops at `state` (None: before the first deal).
+
+    The game's presenter says what counts: Larry's hands scored and running totals (L17); The
+    Lie's rounds played and each seat's prize cards won so far, their points unseen until the
+    game ends (T8), so only a finished game has leaders (T10)."""
+    if state is None:
+        return TableEnded(reason, 0, (0,) * seats, ())
+    hands, scores, leaders = presenter_of_state(state).standing(state)
+    return TableEnded(reason, hands, scores, leaders)

@@ -21,19 +21,20 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.bots import make_bot
+from fairdeal.engine.game import PublicState
 from fairdeal.engine.games import game_of_options
 from fairdeal.p2p.identity import Identity
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.redial import keep_connected
 from fairdeal.p2p.table.core.api import (
     CardsVerified,
-    DoubtVerification,
     FaultDetected,
     Notice,
     SeatStatus,
+    Verification,
 )
 from fairdeal.p2p.table.runtime.gather import Seated
-from fairdeal.p2p.table.runtime.peer import LEAVE_FLUSH_S, TablePeer, describe_verification
+from fairdeal.p2p.table.runtime.peer import LEAVE_FLUSH_S, TablePeer
 from fairdeal.p2p.table.runtime.reaction import reactions
 
 log = logging.getLogger("fairdeal.table")
@@ -84,8 +85,8 @@ async def play_headless(
     def log_new_events() -> None:
         nonlocal logged
         for event in peer.history.events[logged:]:
-            if isinstance(event, DoubtVerification):
-                log.info("seat %s: %s", seated.seat, describe_verification(event))
+            if isinstance(event, Verification):
+                log.info("seat %s: %s", seated.seat, event.log_text())
             elif isinstance(event, CardsVerified):
                 cards = ", ".join(
                     f"slot {c.slot}: card {c.face} ({c.proof.value})" for c in event.cards
@@ -148,16 +149,16 @@ async def play_headless(
         await peer.close()  # its transcript closed, its verifier thread ended
     table = peer.table
     assert table is not None and table.state is not None
-    state = table.state
+    state: PublicState = table.state
     return {
         "seat": seated.seat,
         "names": seated.names,
-        "over": table.state.over,
-        "winners": list(table.state.winners),
-        "scores": list(table.state.scores),
+        "over": state.over,
+        "winners": list(state.winners),
+        "scores": list(state.scores),
         "game": seated.game,
-        "hands": getattr(state, "hand_no", getattr(state, "round_no", 0)),  # or rounds
-        "rounds": getattr(state, "round_no", None),  # The Lie (T9); None at Larry's table
+        "hands": state.rounds,  # the hands or rounds begun (PublicState.rounds)
+        "rounds": state.rounds,  # the same, under the name a game of rounds reads
         "fault": None if table.fault is None else str(table.fault.what),
         "transcript": str(transcript_path(data, seated)),
         "ended": ended,  # why this seat ended the table before its end (None: it did not)

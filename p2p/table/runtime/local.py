@@ -29,6 +29,7 @@ from typing import Any
 from fairdeal.engine.bots import BOT_NAMES, AnyBot, make_bot
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.events import Violation
+from fairdeal.engine.game import PublicState
 from fairdeal.engine.games import AnyGame, default_game, game_of_options, get_game
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.core.api import (
@@ -40,9 +41,8 @@ from fairdeal.p2p.table.core.api import (
     SeatStatus,
     StateChanged,
     TableEvent,
-    result_so_far,
 )
-from fairdeal.p2p.table.core.presenter import Presenter, presenter_for
+from fairdeal.p2p.table.core.presenter import Presenter, presenter_for, result_so_far
 from fairdeal.p2p.table.runtime.reaction import reactions
 
 
@@ -219,10 +219,9 @@ class LocalTable:
 
     # -- internals -------------------------------------------------------------------------------
     def _held(self) -> bool:
-        state = self._driver.state
+        state: PublicState = self._driver.state
         simultaneous = state.to_act() is None
-        round_no = getattr(state, "round_no", 0)  # only games with simultaneous phases have rounds
-        return self._hold_rounds and simultaneous and round_no > self._ready_round
+        return self._hold_rounds and simultaneous and state.rounds > self._ready_round
 
     def _bot_actors(self) -> list[int]:
         """The bot seats that may act now (several at once in The Lie's Phase 1)."""
@@ -248,8 +247,7 @@ class LocalTable:
         state = self._driver.state
         if state.to_act() is not None:
             return self._bot_delay
-        unplaced = getattr(state, "unplaced", None)
-        follow_up = unplaced is not None and unplaced[seat] is not None
+        follow_up = self.game.follows_up(state, seat)
         if self._reactions is not None:
             return self._reactions.draw(self._reaction_rng, follow_up=follow_up)
         return 0.0 if follow_up else self._claim_pace

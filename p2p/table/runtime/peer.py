@@ -61,11 +61,11 @@ from fairdeal.p2p.table.core.api import (
     SeatInfo,
     TableEvent,
     WatchersChanged,
-    result_so_far,
 )
 from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.games import table_class_for
 from fairdeal.p2p.table.core.leaving import LEFT, sign_left
+from fairdeal.p2p.table.core.presenter import presenter_for, result_so_far
 from fairdeal.p2p.table.core.withheld import WITHHELD_KIND
 from fairdeal.p2p.table.runtime import left_file
 from fairdeal.p2p.table.runtime.departures import Departures
@@ -80,7 +80,7 @@ from fairdeal.p2p.table.runtime.randomness import (
 )
 from fairdeal.p2p.table.runtime.reaction import BotTiming, Reactions
 from fairdeal.p2p.table.runtime.recovery import Recovery, seat_seed_for
-from fairdeal.p2p.table.runtime.reporting import Reporter, describe_verification
+from fairdeal.p2p.table.runtime.reporting import Reporter
 from fairdeal.p2p.table.runtime.timings import PeerTimings, TimingWatch
 from fairdeal.p2p.table.runtime.watchdog import Applied, SilenceWatch, observe
 from fairdeal.p2p.table.runtime.watchers import WatchService
@@ -93,7 +93,7 @@ log = logging.getLogger("fairdeal.table")
 
 left_path = left_file.left_path  # where the signed `left` messages are kept (protocol.md 10.12)
 # Kept importable from here, where they were before the peer's parts had their own modules.
-__all__ = ["PeerTimings", "TablePeer", "describe_verification", "evidence_path", "left_path"]
+__all__ = ["PeerTimings", "TablePeer", "evidence_path", "left_path"]
 
 
 LEAVE_FLUSH_S = 2.0  # how long leaving waits for the `left` message to reach the others
@@ -200,7 +200,7 @@ class TablePeer:
         self.signed_roster = signed_roster
         # The parts, each owning its state; the pump and the handlers below wire them.
         self.timings = PeerTimings()
-        self._timing = TimingWatch(self.timings)
+        self._timing = TimingWatch(self.timings, presenter_for(self._table_class.game_name))
         self.table: TableDriver | None = None
         self.sync: TableSync | None = None
         self.history = EventHistory()

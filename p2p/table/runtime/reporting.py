@@ -1,10 +1,10 @@
 """What a networked seat tells its player: the table's events as they come, and what they leave.
 
 Each event the table produced goes to the seat's history (what a screen, a bot runner or the
-headless log reads) once the timings have noted it (p2p/table/runtime/timings.py). A doubt's
-verification is logged in full; a fault the table found in an applied envelope is logged and
-kept in the `.faults` file with that envelope, so that a transcript cut before it cannot audit
-as a clean game (protocol.md 10.4).
+headless log reads) once the timings have noted it (p2p/table/runtime/timings.py). A game's
+verification (such as a doubt's) is logged in full, in the game's words; a fault the table found in
+an applied envelope is logged and kept in the `.faults` file with that envelope, so that a
+transcript cut before it cannot audit as a clean game (protocol.md 10.4).
 """
 
 from __future__ import annotations
@@ -13,31 +13,12 @@ import logging
 import time
 
 from fairdeal.p2p.log.tablelog import TableLog
-from fairdeal.p2p.table.core.api import DoubtVerification, EventHistory, FaultDetected, TableEvent
+from fairdeal.p2p.table.core.api import EventHistory, FaultDetected, TableEvent, Verification
 from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.runtime.evidence import EvidenceFile
 from fairdeal.p2p.table.runtime.timings import TimingWatch
 
 log = logging.getLogger("fairdeal.table")
-
-
-def describe_verification(verification: DoubtVerification) -> str:
-    """The doubt as a headless peer logs it: each pile card, its proof, totals, verdict."""
-    lines = [
-        f"doubt by seat {verification.doubter} against seat {verification.last_player}:",
-    ]
-    for card in verification.cards:
-        way = "face-up" if card.face_up else "face-down"
-        lines.append(
-            f"  slot {card.slot} played {way} by seat {card.seat}: card {card.face}, "
-            f"shares {card.proof.value}"
-        )
-    verdict = "correct" if verification.correct else "wrong"
-    lines.append(
-        f"  true total {verification.true_total} vs announced {verification.announced} "
-        f"(gloats {verification.gloats}): {verdict}; seat {verification.loser} picks up"
-    )
-    return "\n".join(lines)
 
 
 class Reporter:
@@ -60,8 +41,8 @@ class Reporter:
         simultaneous = table.simultaneous()
         for event in events:
             self.timing.observe(event, simultaneous, now)
-            if isinstance(event, DoubtVerification):
-                log.info("%s", describe_verification(event))
+            if isinstance(event, Verification):  # a game's proof at the table, in its own words
+                log.info("%s", event.log_text())
             elif isinstance(event, FaultDetected):
                 log.warning(
                     "seat %s broke the protocol: %s (%s)", event.seat, event.what, event.evidence

@@ -2,18 +2,18 @@
 
 Seconds on the monotonic clock, read from the table's events as the peer reports them: how long
 the setup took, each move from its envelope applied to the next state that awaits an action,
-each new hand's setup, each doubt to its verification, each claim to the front of its card.
+each new hand's setup, each doubt to its verification, each claim to the front of its card. The
+game's presenter says which engine events begin a round (a new deal) and which open a
+verification (p2p/table/core/presenter.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from fairdeal.p2p.table.core.api import CardsVerified, DoubtVerification, StateChanged, TableEvent
-
-# Engine events that start a new deal after a move: the next hand or round.
-NEW_DEAL_EVENTS = frozenset({"HandStarted", "RoundStarted"})
-DOUBT_EVENT = "Doubted"  # an engine event that opens a verification the table reports
+from fairdeal.p2p.table.core.api import CardsVerified, StateChanged, TableEvent, Verification
+from fairdeal.p2p.table.core.presenter import PLAIN, Mark, Presenter
 
 
 @dataclass
@@ -37,8 +37,9 @@ class PeerTimings:
 class TimingWatch:
     """Fills a `PeerTimings` from the table's events and the moments actions were applied."""
 
-    def __init__(self, timings: PeerTimings) -> None:
+    def __init__(self, timings: PeerTimings, presenter: Presenter[Any] = PLAIN) -> None:
         self.timings = timings
+        self.presenter = presenter
         self.act_applied_at: float | None = None
         self._doubt_at: float | None = None
         self._hand_starting = False
@@ -53,7 +54,7 @@ class TimingWatch:
             awaiting_act = not state.over and (state.to_act() is not None or simultaneous)
             if timings.setup_done is None and awaiting_act:
                 timings.setup_done = now
-            if any(type(e).__name__ in NEW_DEAL_EVENTS for e in event.events):
+            if any(self.presenter.mark(e) is Mark.ROUND for e in event.events):
                 self._hand_starting = True
             if self.act_applied_at is not None:
                 self._move_events += [type(e).__name__ for e in event.events]
@@ -67,13 +68,13 @@ class TimingWatch:
                 self.act_applied_at = None
                 self._move_events = []
                 self._hand_starting = False
-            if any(type(e).__name__ == DOUBT_EVENT for e in event.events):
+            if any(self.presenter.opens_verification(e) for e in event.events):
                 self._doubt_at = self.act_applied_at or now
         elif isinstance(event, CardsVerified) and event.reason == "claim":
             for card in event.cards:
                 signed = timings.claims_signed.pop(card.slot, None)
                 if signed is not None:
                     timings.claim_latencies.append(now - signed)
-        elif isinstance(event, DoubtVerification) and self._doubt_at is not None:
+        elif isinstance(event, Verification) and self._doubt_at is not None:
             timings.doubt_latencies.append(now - self._doubt_at)
             self._doubt_at = None

@@ -14,7 +14,7 @@ from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, RosterError, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.tablelog import Roster, TableLog
-from fairdeal.p2p.table.core.api import DoubtVerification
+from fairdeal.p2p.table.core.api import Verification
 from fairdeal.p2p.table.core.driver import TableDriver, roster_difference
 from fairdeal.p2p.table.core.games import table_class
 from fairdeal.p2p.table.core.presenter import presenter_for
@@ -245,8 +245,9 @@ class LogReplay:
             report.over = state.over
             report.winners = state.winners
             report.scores = state.scores
-            report.hands = presenter_for(self.table.game_name).rounds(state)
-            report.round_name = self.table.round_name
+            presenter = presenter_for(self.table.game_name)
+            report.hands = presenter.rounds(state)
+            report.round_name = presenter.round_name
             report.counters = self.table.counters()
 
 
@@ -267,4 +268,4 @@ def _check_roster_envelope(first: Envelope, signed: SignedRoster, offset: int) -
 
 def tally(table: TableDriver, report: AuditReport) -> None:
     events, table.events = table.events, []
-    report.doubts += sum(1 for e in events if isinstance(e, DoubtVerification))
+    report.doubts += sum(1 for e in events if isinstance(e, Verification))

@@ -30,10 +30,10 @@ from fairdeal.p2p.log.records import RecordError, RecordReader, open_records
 from fairdeal.p2p.log.transcript import SecretStore, TranscriptError, parse_header
 from fairdeal.p2p.table.core.api import (
     CardsVerified,
-    DoubtVerification,
     FaultDetected,
     StateChanged,
     TableEvent,
+    Verification,
 )
 from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.presenter import Mark, presenter_for
@@ -41,7 +41,7 @@ from fairdeal.p2p.table.runtime.randomness import SeededRandom, seat_seed, table
 from fairdeal.p2p.table.tools.audit import AuditFault, AuditReport, Follow, audit_transcript
 
 # A frame ends where the log applied something a player sees.
-_SHOWN = (StateChanged, CardsVerified, DoubtVerification, FaultDetected)
+_SHOWN = (StateChanged, CardsVerified, Verification, FaultDetected)
 
 
 @dataclass(frozen=True)

@@ -27,14 +27,8 @@ from fairdeal.p2p.identity import Identity, default_data_dir, load_or_create_ide
 from fairdeal.p2p.lobby.discovery import DiscoveredTable, local_addresses
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.core.api import (
-    EventHistory,
-    FaultDetected,
-    Notice,
-    SeatInfo,
-    TableEvent,
-    result_so_far,
-)
+from fairdeal.p2p.table.core.api import EventHistory, FaultDetected, Notice, SeatInfo, TableEvent
+from fairdeal.p2p.table.core.presenter import result_so_far
 from fairdeal.p2p.table.runtime.gather import Seated, join_found, join_lobby, open_lobby
 from fairdeal.p2p.table.runtime.headless import transcript_path
 from fairdeal.p2p.table.runtime.local_bots import (

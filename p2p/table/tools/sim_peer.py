@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.bots import make_bot
+from fairdeal.engine.game import PublicState
 from fairdeal.engine.games import default_game, get_game
 from fairdeal.p2p import platform
 from fairdeal.p2p.errors import P2PError
@@ -33,7 +34,7 @@ from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.net.redial import keep_connected
-from fairdeal.p2p.table.core.api import CardsVerified, DoubtVerification, FaultDetected, SeatStatus
+from fairdeal.p2p.table.core.api import CardsVerified, FaultDetected, SeatStatus, Verification
 from fairdeal.p2p.table.core.games import table_class_for
 from fairdeal.p2p.table.runtime.peer import TablePeer
 
@@ -137,17 +138,16 @@ async def serve(args: argparse.Namespace) -> int:
     table = peer.table
     assert table is not None and table.state is not None
     timings = peer.timings
-    state = table.state
+    state: PublicState = table.state
     emit(
         {
             "result": {
                 "seat": seat,
-                "over": table.state.over,
-                "phase": str(table.state.phase),
-                "winners": list(table.state.winners),
-                "scores": list(table.state.scores),
-                # Larry's hands, The Lie's rounds
-                "hands": getattr(state, "hand_no", getattr(state, "round_no", 0)),
+                "over": state.over,
+                "phase": str(state.phase),
+                "winners": list(state.winners),
+                "scores": list(state.scores),
+                "hands": state.rounds,  # the hands or rounds begun (PublicState.rounds)
                 "fault": None
                 if table.fault is None
                 else {"seat": table.fault.seat, "what": table.fault.what},
@@ -210,8 +210,8 @@ async def report_events(peer: TablePeer, seat: int) -> None:
         if isinstance(event, CardsVerified) and event.reason == "claim":
             claimed += len(event.cards)
             emit({"claimed": claimed, "seat": seat})
-        elif isinstance(event, DoubtVerification):
-            emit({"doubt": seat, "correct": event.correct, "loser": event.loser})
+        elif isinstance(event, Verification):
+            emit({"doubt": seat, **event.facts()})
         elif isinstance(event, FaultDetected):
             emit({"fault": {"seat": event.seat, "what": event.what, "evidence": event.evidence}})
         elif isinstance(event, SeatStatus) and event.waiting_seconds is not None:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from fairdeal.engine.larry.actions import Action
     from fairdeal.p2p.table.core.api import TableSession
     from fairdeal.ui.replay_session import ReplaySession
+    from fairdeal.ui.report.part import ReportPart
 
 
 def _table_screen(session: TableSession[LarryView, Action], reveal_interval: float) -> Screen[None]:
@@ -54,6 +55,12 @@ def _card_text(view: LarryView, face: int) -> str:
     return card_name(view.deck[face])
 
 
+def _report_part() -> ReportPart:
+    from fairdeal.ui.games.larry.report import LarryReportPart
+
+    return LarryReportPart()
+
+
 def _plain(args: argparse.Namespace) -> int:
     from fairdeal.ui.games.larry.plain import run_plain
 
@@ -64,7 +71,6 @@ SCREENS: ScreenGame[LarryView, Action] = ScreenGame(
     name="larry",
     title="Larry",
     seats_ruling="L3",
-    unit="hand",
     table_screen=_table_screen,
     replay_screen=_replay_screen,
     help_text=_help_text,
@@ -77,5 +83,6 @@ SCREENS: ScreenGame[LarryView, Action] = ScreenGame(
     dialog_values=options.dialog_values,
     dialog_note="Larry: 2-8 seats (L3).",
     plain=_plain,
+    report_part=_report_part,
     styles=(Path(__file__).with_name("table.tcss"),),
 )

@@ -14,7 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from fairdeal.engine.larry import Card, CardKind
-from fairdeal.p2p.table.core.api import DoubtVerification, SeatInfo
+from fairdeal.p2p.games.larry.events import DoubtVerification
+from fairdeal.p2p.table.core.api import SeatInfo
 from fairdeal.ui.games.larry.narrator import card_label, counted
 from fairdeal.ui.proofs import PROOF_MARKS
 

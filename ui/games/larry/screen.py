@@ -26,9 +26,7 @@ from fairdeal.engine.larry import (
     PlayFaceDown,
     PlayFaceUp,
 )
-from fairdeal.p2p.table.core.api import (
-    DoubtVerification,
-)
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.ui.background import reported
 from fairdeal.ui.games.larry.announce import AnnounceDialog
 from fairdeal.ui.games.larry.doubt import DoubtScreen

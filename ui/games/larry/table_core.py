@@ -18,8 +18,8 @@ from textual.widgets import Footer
 
 from fairdeal.engine.larry import Action, LarryView
 from fairdeal.engine.larry import events as ev
+from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.table.core.api import (
-    DoubtVerification,
     Notice,
     ReplayDone,
     ReplayStarted,

@@ -61,7 +61,6 @@ SCREENS: ScreenGame[LieView, Action] = ScreenGame(
     name="lie",
     title="The Lie",
     seats_ruling="T2",
-    unit="round",
     table_screen=_table_screen,
     replay_screen=_replay_screen,
     help_text=_help_text,

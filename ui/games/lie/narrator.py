@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from fairdeal.engine.lie import events as ev
-from fairdeal.p2p.table.core.api import ClaimVoid
+from fairdeal.p2p.games.lie.events import ClaimVoid
 from fairdeal.ui.games.lie.widgets.cards import back_label, front_label, ordinal
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.engine.lie import events as ev
-from fairdeal.p2p.table.core.api import CardsVerified, ClaimVoid, TableEvent, combined_proof
+from fairdeal.p2p.games.lie.events import ClaimVoid
+from fairdeal.p2p.table.core.api import CardsVerified, TableEvent, combined_proof
 from fairdeal.p2p.table.tools.replay import Replay
 from fairdeal.ui.games.lie.narrator import claim_void_text, lie_event_text
 from fairdeal.ui.games.lie.widgets.cards import back_label, letters_for
@@ -39,8 +40,6 @@ class _Trick:
 
 
 class LieReportPart(ReportPart):
-    has_doubts = False  # The Lie's cards are proved as they are played: no doubt to call
-
     def heading(self, round_no: int, trick: int, unit: str) -> str:
         if not round_no:
             return "Setup"

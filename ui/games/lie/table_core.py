@@ -21,9 +21,9 @@ from fairdeal.engine.lie import (
 )
 from fairdeal.engine.lie import events as ev
 from fairdeal.engine.lie.actions import Action
+from fairdeal.p2p.games.lie.events import ClaimVoid
 from fairdeal.p2p.table.core.api import (
     CardsVerified,
-    ClaimVoid,
     Notice,
     ProofStatus,
     SetupProgress,

@@ -35,8 +35,8 @@ class HighCardState:
         return self.phase is Phase.GAME_OVER
 
     @property
-    def hand_no(self) -> int:
-        """One game is one hand (the generic table reports hands played)."""
+    def rounds(self) -> int:
+        """One game is one hand (fairdeal.engine.game.PublicState: the rounds begun)."""
         return 1
 
     def to_act(self) -> int | None:

@@ -15,11 +15,17 @@ KINDS = ("random", "heuristic")  # the names simulate and the table ask for; bot
 
 @dataclass(frozen=True, slots=True)
 class HighCardView:
-    """`seat`'s view: its own card's face (once dealt), the cards shown, whose turn it is."""
+    """`seat`'s view: the faces it knows (its own card's, once dealt), the cards shown, whose
+    turn it is."""
 
     seat: int
     state: HighCardState  # public already: nothing in it is hidden from any seat
-    my_face: int | None
+    knowledge: Mapping[int, int]  # slot -> face (fairdeal.engine.game.KnowingView)
+
+    @property
+    def my_face(self) -> int | None:
+        own = self.state.hands[self.seat] if 0 <= self.seat < self.state.players else ()
+        return self.knowledge.get(own[0]) if own else None
 
     @property
     def to_act(self) -> int | None:
@@ -27,8 +33,7 @@ class HighCardView:
 
 
 def view_for(state: HighCardState, knowledge: Mapping[int, int], seat: int) -> HighCardView:
-    own = state.hands[seat] if 0 <= seat < state.players else ()
-    return HighCardView(seat, state, knowledge.get(own[0]) if own else None)
+    return HighCardView(seat, state, dict(knowledge))
 
 
 def check_action(view: HighCardView, action: object) -> None:

@@ -1,19 +1,31 @@
 """Every doubt of a table, card by card (L9, L16): what was said, each card turned with who
 played it and its decryption shares' proof, the deck's shuffle chain, and the verdict. The
-doubts are the presenters' `DoubtVerification` table events, as the table screens show them."""
+doubts are the presenters' `DoubtVerification` table events, as the table screens show them.
+Larry's part of its report page (ui/report/part.py): the section after the shared timeline."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fairdeal.p2p.table.core.api import DoubtVerification, SetupProgress
+from fairdeal.p2p.games.larry.events import DoubtVerification
+from fairdeal.p2p.table.core.api import SetupProgress
 from fairdeal.p2p.table.tools.replay import Frame, Replay
 from fairdeal.ui.replay_story import PROOF_MARKS
 from fairdeal.ui.report.page import Section, esc, table
+from fairdeal.ui.report.part import ReportPart
 from fairdeal.ui.report.walk import Moment
 from fairdeal.ui.screen_game import screen_game
 
 PROOF_WORDS = {mark: f"{sign} {mark.value}" for mark, sign in PROOF_MARKS.items()}
+
+
+class LarryReportPart(ReportPart):
+    """The shared timeline by hands, then every doubt card by card."""
+
+    def sections(
+        self, replay: Replay, names: Sequence[str], moments: Sequence[Moment]
+    ) -> list[Section]:
+        return [doubts_section(replay, list(names), moments)]
 
 
 def doubts_section(replay: Replay, names: list[str], walk: Sequence[Moment]) -> Section:
