@@ -133,16 +133,13 @@ class FairdealApp(App[None]):
     def sit_down(self, session: TableSession[Any, Any]) -> None:
         """The table screen of the session's game; a table joined by address says its game only
         once its lobby answers, so a joining screen waits for it and then hands over."""
-        game = getattr(session, "game", None)  # a session that does not say plays Larry
-        known = game is not None or not hasattr(session, "game")
-        if not known:
+        if session.game is None:
             self.push_screen(JoiningScreen(session, self._replace_joining))
             return
         self.push_screen(self._table_screen(session))
 
     def _table_screen(self, session: TableSession[Any, Any]) -> Screen[None]:
-        game = getattr(session, "game", None)  # a session that does not say plays the default
-        name = getattr(game, "name", None) or default_game()
+        name = session.game.name if session.game is not None else default_game()
         return screen_game(name).table_screen(session, self.reveal_interval)
 
     def _replace_joining(self, session: TableSession[Any, Any]) -> None:

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fairdeal.engine.errors import IllegalAction
-from fairdeal.engine.games import get_game
+from fairdeal.engine.games import AnyGame, get_game
 from fairdeal.p2p.table.core.api import (
     EventHistory,
     ReplayDone,
@@ -31,7 +31,7 @@ class ReplaySession:
         if not replay.frames:
             raise ValueError(f"{replay.path}: nothing to replay ({replay.fault})")
         self.replay = replay
-        self.game = get_game(replay.game)
+        self.game: AnyGame | None = get_game(replay.game)
         self.position = max(0, min(position, len(replay.frames) - 1))
         self._seats: tuple[SeatInfo, ...] | None = None
         self.history = EventHistory()
@@ -83,6 +83,14 @@ class ReplaySession:
 
     def events(self) -> AsyncIterator[TableEvent]:
         return self.history.replay()
+
+    @property
+    def transcript_path(self) -> None:
+        """A replay plays no seat: its page is made from the past tables' list (`f`)."""
+        return None
+
+    def round_seen(self, round_no: int) -> None:
+        """A replay moves only when its player steps it."""
 
     async def start(self) -> None:
         return None

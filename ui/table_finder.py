@@ -16,6 +16,8 @@ OnTableEvent = Callable[[TableEvent], None]
 
 
 class TableFinder(Protocol):
+    looking: bool  # whether tables may still appear (the lobby says "still looking")
+
     async def start(self, on_event: OnTableEvent) -> None:
         """Begin reporting tables (added, updated, removed) to `on_event`."""
         ...

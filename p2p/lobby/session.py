@@ -401,7 +401,7 @@ class JoinedTable:
         if lobby.roster is None:
             return peer.key == lobby.host.key
         seated = lobby.roster.seat_of(peer.key) is not None
-        return seated or getattr(lobby, "signed_roster", None) is not None
+        return seated or lobby.signed_roster is not None
 
     def _on_message(self, peer: PublicIdentity, message: dict[str, Any]) -> None:
         lobby = self.lobby

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+from fairdeal.engine.games import AnyGame, get_game
 from fairdeal.engine.larry import Action, IllegalAction, LarryView, view_for
 from fairdeal.engine.oracle import OracleDriver
 from fairdeal.p2p.table.core.api import SeatInfo, StateChanged, TableEvent
@@ -24,6 +25,11 @@ class ScriptedSession:
             SeatInfo("Sam", "12121 34343 56565 78787 90909", False, False),
         )
         self.pushed = 0
+        self.game: AnyGame | None = get_game("larry")
+        self.transcript_path = None  # a scripted table keeps none
+
+    def round_seen(self, round_no: int) -> None:
+        """Nothing here waits for the player."""
 
     @property
     def seat(self) -> int:

@@ -89,7 +89,7 @@ async def test_held_bots_start_a_round_only_once_the_player_is_ready() -> None:
     await table.start()
     await table.wait_idle()
     assert table.state.hand_sizes() == (0, 0, 0)  # nobody grabs before the player sees the table
-    table.ready(1)
+    table.round_seen(1)
     await table.wait_idle()
     assert table.state.hand_sizes() == (0, 12, 12)
     await table.close()

@@ -53,7 +53,7 @@ class JoiningScreen(Screen[None]):
             if isinstance(event, Notice):
                 self.news = event.text
                 self.query_one("#joining-news", Static).update(self.news)
-            if getattr(self.session, "game", None) is not None:
+            if self.session.game is not None:
                 self._handed_on = True
                 self._sit_down(self.session)
                 return

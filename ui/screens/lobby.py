@@ -124,7 +124,7 @@ class LobbyScreen(Screen[None]):
             )
             does = "plays: w watch" if chosen.ad.playing else "j join"
             text = f"{counted(found, 'table')}; {where}. ↑↓ choose, {does}."
-        elif getattr(self.finder, "looking", False):
+        elif self.finder is not None and self.finder.looking:
             text = "No tables found yet (still looking). n opens one, c connects to HOST:PORT."
         else:
             text = "Not looking for tables on the network: c connects to HOST:PORT, n opens one."

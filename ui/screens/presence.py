@@ -283,7 +283,7 @@ class TablePresence(HostBase):
         """Once, when a networked game is over: say that `f` writes its page."""
         view = self.current_view()
         over = view is not None and view.state.over
-        if over and not self._offered_page and getattr(self.session, "transcript_path", None):
+        if over and not self._offered_page and self.session.transcript_path:
             self._offered_page = True
             self.log_line("f: this table's fairness page, beside its transcript (fairdeal report).")
 
@@ -293,7 +293,7 @@ class TablePresence(HostBase):
         from fairdeal.ui.report.write import write_transcript_page
 
         view = self.current_view()
-        transcript = getattr(self.session, "transcript_path", None)  # a networked table's
+        transcript = self.session.transcript_path  # a networked table's
         if view is None or not view.state.over or transcript is None:
             self.log_line("A fairness page is made of a finished networked table's transcript.")
             return

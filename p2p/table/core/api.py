@@ -16,7 +16,10 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
+
+from fairdeal.engine.games import AnyGame
 
 StateT = TypeVar("StateT")
 EventT = TypeVar("EventT")
@@ -291,6 +294,23 @@ class TableSession(Protocol[ViewT_co, ActionT_contra]):
 
     @property
     def seats(self) -> tuple[SeatInfo, ...]: ...
+
+    @property
+    def game(self) -> AnyGame | None:
+        """The game played here (the app picks the table screen by it); None while a table
+        joined by address has not said it yet."""
+        ...
+
+    @property
+    def transcript_path(self) -> Path | None:
+        """Where this seat's signed transcript is kept (`fairdeal report` makes its page of it);
+        None for a table that keeps none (a local table, a replay)."""
+        ...
+
+    def round_seen(self, round_no: int) -> None:
+        """The player sees the table at the start of round `round_no`: a table that holds its
+        bots until then (a local one, where seats race) lets them go; any other ignores it."""
+        ...
 
     def view(self) -> ViewT_co:
         """This seat's view of the current state (its own faces, public facts, counts)."""

@@ -211,7 +211,12 @@ class LocalTable:
         the table is closed."""
         await self._idle.wait()
 
-    def ready(self, round_no: int) -> None:
+    @property
+    def transcript_path(self) -> None:
+        """A local table keeps no transcript: there is nothing to prove."""
+        return None
+
+    def round_seen(self, round_no: int) -> None:
         """The player sees round `round_no`'s table: held bots may start grabbing."""
         self._ready_round = max(self._ready_round, round_no)
         self._wake.set()

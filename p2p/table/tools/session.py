@@ -154,6 +154,9 @@ class NetworkedTable:
         """This seat's transcript, once the table is seated (`fairdeal report` makes its page)."""
         return self.peer.transcript_path if self.peer is not None else None
 
+    def round_seen(self, round_no: int) -> None:
+        """Nothing waits for the player here: the other seats are people and their own bots."""
+
     @property
     def game(self) -> AnyGame | None:
         """The table's game (the app picks the table screen by it); None while a table joined

@@ -291,12 +291,11 @@ class LieTableCore(TableScreenBase[LieView]):
         Judged on the last state whose events this screen has handled, not the session's newest:
         our own last play of a round ends it before its score table is queued."""
         state = self._last_state
-        ready = getattr(self.session, "ready", None)
-        if state is None or ready is None or self.modals.is_open or state.phase is not Phase.BUILD:
+        if state is None or self.modals.is_open or state.phase is not Phase.BUILD:
             return
         if state.round_no > self._readied_round:
             self._readied_round = state.round_no
-            ready(state.round_no)
+            self.session.round_seen(state.round_no)
 
     # -- always ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
