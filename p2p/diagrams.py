@@ -1,8 +1,9 @@
 """The state machines' diagrams, drawn from their transition tables.
 
 The fair-deck request server (p2p/table/core/requests.py) and the lobby's host and guest machines
-(p2p/lobby/phases.py) are each a transition table. `python -m fairdeal.p2p.diagrams` writes
-docs/state-machines/<machine>.md (a mermaid stateDiagram) for every machine in `MACHINES`;
+(p2p/lobby/phases.py) are each a transition table, and so are a game's own parts, which its table
+driver lists (`TableDriver.machines`). `python -m fairdeal.p2p.diagrams` writes
+docs/state-machines/<machine>.md (a mermaid stateDiagram) for every machine in `machines()`;
 `--check` only reports the ones that differ (tests/p2p/test_state_diagrams.py runs it, so a
 committed diagram always matches the code).
 """
@@ -17,8 +18,10 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from fairdeal.engine.games import game_names
 from fairdeal.p2p.lobby import phases
 from fairdeal.p2p.table.core import requests
+from fairdeal.p2p.table.core.games import table_class
 
 StateT = TypeVar("StateT", bound=Enum)
 EventT = TypeVar("EventT", bound=Enum)
@@ -66,6 +69,11 @@ MACHINES: tuple[Machine[Any, Any], ...] = (
 )
 
 
+def machines() -> tuple[Machine[Any, Any], ...]:
+    """The shared machines, then each registered game's own (its table driver's `machines`)."""
+    return MACHINES + tuple(m for game in game_names() for m in table_class(game).machines)
+
+
 def _node(state: Enum) -> str:
     return str(state.name)
 
@@ -93,7 +101,7 @@ def stale(folder: Path) -> list[Path]:
     """The diagrams under `folder` that are missing or differ from their machine's table."""
     return [
         folder / f"{m.name}.md"
-        for m in MACHINES
+        for m in machines()
         if not (folder / f"{m.name}.md").is_file()
         or (folder / f"{m.name}.md").read_text(encoding="utf-8") != mermaid(m)
     ]
@@ -103,7 +111,7 @@ def write(folder: Path) -> list[Path]:
     """Write every machine's diagram under `folder`; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for machine in MACHINES:
+    for machine in machines():
         path = folder / f"{machine.name}.md"
         path.write_text(mermaid(machine), encoding="utf-8")
         written.append(path)
