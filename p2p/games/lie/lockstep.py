@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -650,9 +650,9 @@ class Lockstep:
         placements in the seed's "Done!" order, then the claims it opened, by the tie rule: a
         slot goes to the earliest step that claims it (a slot gone at the end of the step before
         voids every claim of it), claims of one slot in one step to the smallest rank under
-        the seed (races.py `tie_winner`); the others are void, without fault. The winners'
-        claims apply in the "Done!" order too: their Deals are answered in this order, and at
-        hand size 1 that answer completes the hand (a "Done!" tie, T3)."""
+        the seed (`tie_rule`); the others are void, without fault. The winners' claims apply in
+        the "Done!" order too: their Deals are answered in this order, and at hand size 1 that
+        answer completes the hand (a "Done!" tie, T3)."""
         step = self.step
         self._step_move(StepInput.END)
         self._unproved_before, self._unproved = self._unproved, {}
@@ -664,15 +664,10 @@ class Lockstep:
             self.steps_per_round[-1] += 1
         by_done = sorted(self._places, key=lambda s: done_rank(seed, s))
         outputs: list[StepOutput] = [PlaceCard(seat, self._places[seat]) for seat in by_done]
-        claimers: dict[int, list[int]] = {}
-        for seat in range(self.seats):
-            for slot in self._opened.get(seat, []):
-                claimers.setdefault(slot, []).append(seat)
         winners: list[TakeCard] = []
-        for slot, seats in sorted(claimers.items()):
+        for slot, seats, winner in tie_rule(seed, self._opened, state.table):
             if len(seats) > 1:
                 self.ties += 1
-            winner = tie_winner(seed, slot, seats) if slot in state.table else None
             for seat in seats:
                 if seat == winner:
                     self._claim_move(seat, step - 1, ClaimInput.WIN)
@@ -736,6 +731,25 @@ class Lockstep:
             if what:
                 owing[seat] = tuple(what)
         return owing
+
+
+def tie_rule(
+    seed: bytes, opened: Mapping[int, Sequence[int]], table: Collection[int]
+) -> list[tuple[int, tuple[int, ...], int | None]]:
+    """Who takes each slot the claims opened in a step (`opened`: seat -> its claims) name,
+    slot by slot in increasing slot: (slot, its claimers in seat order, the winner or None).
+    "When two players reach for the same card, the earlier claim wins" (T3), as protocol.md
+    10.11.4 step 4 defines earlier: a slot no longer on the `table` (taken at the end of the
+    step before) goes to nobody, so every claim of it is void; else to the claimer with the
+    smallest rank under the step's `seed` (races.py `tie_winner`), the others void."""
+    claimers: dict[int, list[int]] = {}
+    for seat in sorted(opened):
+        for slot in opened[seat]:
+            claimers.setdefault(slot, []).append(seat)
+    return [
+        (slot, tuple(seats), tie_winner(seed, slot, seats) if slot in table else None)
+        for slot, seats in sorted(claimers.items())
+    ]
 
 
 def stepping(state: LieState | None, machine: Lockstep) -> bool:
