@@ -5,18 +5,19 @@ transition tables (drawn into docs/state-machines/ by p2p/diagrams.py):
 
 - `STEP_TRANSITIONS`: the table is between steps, or a step is under way (some of its N step
   envelopes applied, seat order); its last envelope ends it.
-- `CLAIM_TRANSITIONS`: one claim of one slot by one seat. This seat's player wants a slot
-  (WANTED), this seat signs its commitment (COMMITTED), the claimer's opening is applied
-  (OPENED: every seat sees the claims of others only here), and the step's end decides it:
-  TAKEN, or VOID (`ClaimVoid`, no fault).
+- `CLAIM_TRANSITIONS`: one claim of one slot by one seat, kept by its seat and the step that
+  committed it. This seat's player wants a slot (WANTED), this seat signs its commitment
+  (COMMITTED), the claimer's opening is applied (OPENED: every seat sees the claims of others
+  only here), and the end of that step decides it: TAKEN, or VOID (`ClaimVoid`, no fault).
 
 `Lockstep` owns the state and holds no pointer to the table: the table (p2p/games/lie/table.py)
 feeds it inputs (an applied step envelope in two halves, `check` then `record`, with the shares
 it carries applied between them; the player's wishes; the layout fixed; the cards dealt) and
 carries out its outputs (`SignStep`: the envelope this seat signs; `PlaceCard`/`TakeCard`: the
 engine actions a step's end applies, in order; `ClaimVoid`). When this seat signs is decided
-in one place (`pace`), the tie rule in one place (`settle`), and whether a seat may claim is
-the engine's `claim_refusal` (engine/lie/state.py), asked in one place (`refusal`).
+in one place (`pace`), the tie rule in one place (`tie_rule`, with the hashes of races.py), and
+whether a seat may claim is the engine's `claim_refusal` (engine/lie/state.py), asked in one
+place (`Lockstep.refusal`; a test's cheat overrides it in a subclass, `LieTable.lockstep_class`).
 """
 
 from __future__ import annotations

@@ -23,6 +23,9 @@ one back each, the joint coins of `Arrange`, reveals; faults) is `TableDriver`
 - A quiet table sends nothing: a seat starts a step only with something to say (a claim, a
   placement, shares or an opening it owes) and a seat that holds another seat's envelope of a
   new step answers at once with its own.
+
+All of Phase 1's bookkeeping and decisions are the machine in lockstep.py; this class wires it to
+the log, the fair deck and the engine.
 """
 
 from __future__ import annotations

@@ -99,7 +99,9 @@ class TableDriver:
     act_kind: ClassVar[str]  # body: an engine action (the game's codec, protocol.md section 7)
     setup_coins: ClassVar[tuple[str, ...]] = ()  # joint coins flipped before the first state
     round_name: ClassVar[str] = "hand"  # what a game's `hand_no` or `round_no` counts
-    machines: ClassVar[tuple[Any, ...]] = ()  # its own parts' diagrams.Machine, drawn too
+    # its own parts' state machines (p2p/diagrams.py `Machine`, which imports this module: Any),
+    # drawn into docs/state-machines/ beside the shared ones
+    machines: ClassVar[tuple[Any, ...]] = ()
 
     def __init__(
         self,
