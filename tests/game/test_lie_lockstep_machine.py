@@ -310,3 +310,31 @@ def test_a_claim_while_one_is_in_flight_or_past_a_full_hand_is_refused_typed() -
     with pytest.raises(HandFull) as refused:
         full.wish(driver.state.table[0], driver.state)
     assert refused.value.seat == 0 and snapshot(full) == before
+
+
+def test_a_commitment_keeps_why_its_seat_could_not_claim_in_the_words_of_the_fault() -> None:
+    """protocol.md 10.11.3 step 4: a seat whose last card is being dealt, or lies unplaced, or
+    whose hand is full, may not commit to a claim (T3); the engine's typed refusal is kept in
+    the words its fault will say ("claimed slot x while … (T3)")."""
+    driver = OracleDriver(2, LieOptions(hand_size=3), seed=4)
+    dealing = apply(driver.state, 0, Claim(driver.state.table[0])).state
+    driver.act(0, Claim(driver.state.table[0]))  # the first card places itself (T3)
+    driver.act(0, Claim(driver.state.table[0]))  # the second lies unplaced, its front known
+    unplaced = driver.state
+    full = OracleDriver(2, LieOptions(hand_size=1), seed=4)
+    full.act(0, Claim(full.state.table[0]))
+    cases = [
+        (dealing, None, "its last card's front was not known yet"),
+        (unplaced, None, "it had not placed its last card"),
+        (unplaced, "left", None),  # its envelope places it: it may claim with it
+        (full.state, None, "its hand was full"),
+    ]
+    for state, place, words in cases:
+        seats = Seats(hand_size=state.options.hand_size)
+        seats.state = state
+        sign = seats.machines[0].pace(state, bytes(32))  # seat 0 answers an envelope it holds
+        assert sign is not None
+        envelope = seats.envelope(0, {**sign.body, "place": place})
+        machine = seats.auditor
+        machine.record(machine.check(envelope, LAID_OUT, state), state, LAID_OUT + 1)
+        assert machine.pending_commits[0].may_claim == words, (place, words)

@@ -726,7 +726,7 @@ class Lockstep:
             dealing = state.dealing_to(seat)
             if state.unplaced[seat] is not None and not dealing:
                 what.append("a placement")
-            room = self.hand_size - len(state.hands[seat])
+            room = state.room(seat)
             if room > 0 and state.table and not dealing and not what:
                 what.append(f"a claim ({room} card(s) to take)")
             if what:

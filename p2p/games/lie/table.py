@@ -183,10 +183,8 @@ class LieTable(TableDriver):
     def room(self) -> int:
         if self.state is None or self.me >= self.seats:
             return 0
-        unplaced = 1 if self.unplaced(self.me) is not None else 0
-        held = len(self.state.hands[self.me]) + unplaced + len(self.pending_claims())
-        size: int = self.options.hand_size
-        return size - held
+        room: int = self.state.room(self.me, len(self.pending_claims()))  # T3, claims settling
+        return room
 
     def can_claim(self) -> bool:
         if not self.stepping() or self.me >= self.seats or self.claim_in_flight():
