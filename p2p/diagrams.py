@@ -18,10 +18,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from fairdeal.engine.games import game_names
 from fairdeal.p2p.lobby import phases
 from fairdeal.p2p.table.core import requests
-from fairdeal.p2p.table.core.games import table_class
+from fairdeal.p2p.table.core.games import TABLES, table_class
 
 StateT = TypeVar("StateT", bound=Enum)
 EventT = TypeVar("EventT", bound=Enum)
@@ -70,8 +69,9 @@ MACHINES: tuple[Machine[Any, Any], ...] = (
 
 
 def machines() -> tuple[Machine[Any, Any], ...]:
-    """The shared machines, then each registered game's own (its table driver's `machines`)."""
-    return MACHINES + tuple(m for game in game_names() for m in table_class(game).machines)
+    """The shared machines, then each game's own (its table driver's `machines`), for every game
+    with a table registered."""
+    return MACHINES + tuple(m for game in TABLES.names() for m in table_class(game).machines)
 
 
 def _node(state: Enum) -> str:
