@@ -1,8 +1,9 @@
 """The state machines' diagrams, drawn from their transition tables.
 
 The fair-deck request server (p2p/table/core/requests.py) and the lobby's host and guest machines
-(p2p/lobby/phases.py) are each a transition table. `python -m fairdeal.p2p.diagrams` writes
-docs/state-machines/<machine>.md (a mermaid stateDiagram) for every machine in `MACHINES`;
+(p2p/lobby/phases.py) are each a transition table, and so are a game's own parts, which its table
+driver lists (`TableDriver.machines`). `python -m fairdeal.p2p.diagrams` writes
+docs/state-machines/<machine>.md (a mermaid stateDiagram) for every machine in `machines()`;
 `--check` only reports the ones that differ (tests/p2p/test_state_diagrams.py runs it, so a
 committed diagram always matches the code).
 """
@@ -19,6 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from fairdeal.p2p.lobby import phases
 from fairdeal.p2p.table.core import giveaways, requests
+from fairdeal.p2p.table.core.games import TABLES, table_class
 from fairdeal.p2p.table.runtime import watchdog
 
 StateT = TypeVar("StateT", bound=Enum)
@@ -98,6 +100,12 @@ MACHINES: tuple[Machine[Any, Any], ...] = (
 )
 
 
+def machines() -> tuple[Machine[Any, Any], ...]:
+    """The shared machines, then each game's own (its table driver's `machines`), for every game
+    with a table registered."""
+    return MACHINES + tuple(m for game in TABLES.names() for m in table_class(game).machines)
+
+
 def _node(state: Enum) -> str:
     return str(state.name)
 
@@ -131,7 +139,7 @@ def stale(folder: Path) -> list[Path]:
     """The diagrams under `folder` that are missing or differ from their machine's table."""
     return [
         folder / f"{m.name}.md"
-        for m in MACHINES
+        for m in machines()
         if not (folder / f"{m.name}.md").is_file()
         or (folder / f"{m.name}.md").read_text(encoding="utf-8") != mermaid(m)
     ]
@@ -141,7 +149,7 @@ def write(folder: Path) -> list[Path]:
     """Write every machine's diagram under `folder`; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for machine in MACHINES:
+    for machine in machines():
         path = folder / f"{machine.name}.md"
         path.write_text(mermaid(machine), encoding="utf-8")
         written.append(path)

@@ -13,6 +13,8 @@ import msgpack
 import pytest
 
 from fairdeal.engine.lie import Claim, LieOptions
+from fairdeal.engine.lie.state import LieState
+from fairdeal.p2p.games.lie.lockstep import Lockstep
 from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.table.tools.audit import audit_transcript
 
@@ -22,6 +24,12 @@ from .support import open_table, play_to_end
 pytestmark = pytest.mark.timeout(120)
 CHEATER = 1
 NOT_ON_THE_TABLE = 10_000
+
+
+class _KeepsItsCheat(Lockstep):
+    def drop_stale_wishes(self, state: LieState) -> None:
+        if self.wanted() != NOT_ON_THE_TABLE:  # an honest seat would drop it: keep the cheat
+            super().drop_stale_wishes(state)
 
 
 class _ClaimsACardNotOnTheTable(LieTable):
@@ -35,9 +43,7 @@ class _ClaimsACardNotOnTheTable(LieTable):
             action, check = Claim(NOT_ON_THE_TABLE), False
         super().publish_action(action, check=check)
 
-    def _drop_stale_wishes(self) -> None:
-        if self._want_claim != NOT_ON_THE_TABLE:  # an honest seat would drop it: keep the cheat
-            super()._drop_stale_wishes()
+    lockstep_class = _KeepsItsCheat
 
 
 def _frame_offsets(path: Path) -> list[int]:

@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.lie import Claim, LieView, Pass, Play
 from fairdeal.engine.lie.cards import COLOUR_OF
 from fairdeal.engine.lie.codec import to_data
 from fairdeal.engine.lie.combination import combination_fault
 from fairdeal.engine.lie.errors import MixedColours, NotGreater
+from fairdeal.engine.lie.state import LieState
 from fairdeal.p2p.deck.messages import SHARES
+from fairdeal.p2p.games.lie.lockstep import Lockstep
 from fairdeal.p2p.games.lie.table import ACT, STEP, LieTable
 from fairdeal.p2p.log.envelope import sign_envelope
 from fairdeal.p2p.table.core.driver import DECK, Private, Publish
@@ -38,19 +41,23 @@ def assert_caught(net: LieSansIO, what: str, seat: int = CHEATER) -> None:
 # -- Phase 1 (lockstep steps, protocol.md 10.11) ---------------------------------------------------
 
 
-class LooseTable(LieTable):
+class LooseLockstep(Lockstep):
     """Commits to whatever claim it is told, without checking its hand or the table."""
 
-    def _why_not_claim(self, seat: int, placing: bool) -> str | None:
+    def refusal(self, state: LieState, seat: int, placing: bool) -> IllegalAction | None:
         if seat == self.me:
             return None
-        return super()._why_not_claim(seat, placing)
+        return super().refusal(state, seat, placing)
 
-    def claim_in_flight(self) -> bool:
+    def claim_in_flight(self, state: LieState) -> bool:
         return False
 
-    def _drop_stale_wishes(self) -> None:
+    def drop_stale_wishes(self, state: LieState) -> None:
         pass
+
+
+class LooseTable(LieTable):
+    lockstep_class = LooseLockstep
 
 
 def loose_net(seed: int, hand_size: int = 2) -> LieSansIO:

@@ -26,8 +26,11 @@ from typing import Any
 import pytest
 
 from fairdeal.engine.lie import Claim, Place, UnknownAction
+from fairdeal.engine.lie.state import LieState
 from fairdeal.p2p.canonical import NotCanonical
 from fairdeal.p2p.errors import EnvelopeError
+from fairdeal.p2p.games.lie.lockstep import Lockstep
+from fairdeal.p2p.games.lie.races import commitment
 from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.log.envelope import MAX_SEQ, sign_envelope
 from fairdeal.p2p.table.core.driver import Private, Publish
@@ -64,20 +67,27 @@ def assert_caught(net: LieSansIO, what: str, seat: int = CHEATER) -> None:
 # -- attack 1: look-ahead sniping --------------------------------------------------------------
 
 
+class KeepsEveryWish(Lockstep):
+    def drop_stale_wishes(self, state: LieState) -> None:
+        pass
+
+
 class Sniper(LieTable):
     """Signs its step envelope only once it holds every other seat's envelope of that step, and
     claims a slot another seat opened a claim of (the most it can learn before committing)."""
 
     copied: list[int]
+    lockstep_class = KeepsEveryWish
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.copied = []
 
     def pace(self, held: list[Any]) -> None:
-        if self.ledger.position == 0 or self._signed_step >= self.ledger.step:
+        lockstep = self.lockstep
+        if lockstep.position == 0 or lockstep.signed_step >= lockstep.step:
             return  # it never begins a step: it waits to see the others' envelopes first
-        if self.ledger.position < self.me:
+        if lockstep.position < self.me:
             return
         seen = [
             slot
@@ -85,17 +95,17 @@ class Sniper(LieTable):
             if e.kind == STEP and e.seat != self.me and e.body.get("open")
             for slot in e.body["open"]["claims"]
         ]
-        if seen and not self.claim_in_flight() and self._why_not_claim(self.me, False) is None:
-            self._want_claim = seen[0]
-            self._claim_step = None
+        if (
+            seen
+            and not self.claim_in_flight()
+            and lockstep.refusal(self.state, self.me, False) is None
+        ):
+            lockstep.wish(seen[0], self.state, check=False)
             self.copied.append(seen[0])
         super().pace(held)
 
     def _step_envelopes(self) -> list[Any]:
-        return [c.envelope for c in self.ledger.pending_commits.values()]
-
-    def _drop_stale_wishes(self) -> None:
-        pass
+        return [c.envelope for c in self.lockstep.pending_commits.values()]
 
 
 def test_a_look_ahead_sniper_wins_nothing_it_copies() -> None:
@@ -159,7 +169,7 @@ def test_a_claim_signed_before_the_layout_is_fixed_is_refused() -> None:
     net = quiet(3, seed=23)
     table = net.tables[CHEATER]
     heads = table._heads
-    before_layout = next(h for h, n in heads.items() if n == table.ledger.step_end - 1)
+    before_layout = next(h for h, n in heads.items() if n == table.lockstep.step_end - 1)
     assert_a_step_signed_after_is_caught(net, before_layout, "envelope before the layout was fixed")
 
 
@@ -207,7 +217,7 @@ def test_extreme_integers_in_a_step_are_a_fault_of_their_author(
     net = quiet(3, seed=25, classes={CHEATER: Loose})
     cheater = net.tables[CHEATER]
     if field == "claims":
-        cheater.forced_claims = value
+        cheater.lockstep.forced_claims = value
         cheater.publish_action(Claim(cheater.claimable()[0]))
         net.run(claims=no_claims)
     else:
@@ -224,24 +234,25 @@ def test_extreme_integers_in_a_step_are_a_fault_of_their_author(
     assert honest.seq == net.logs[0].next_seq(0)
 
 
-class Loose(LieTable):
+class ForcedLockstep(Lockstep):
     """Commits to `forced_claims` (any list) in its next step envelope."""
 
     forced_claims: list[int] | None = None
 
-    def _step_body(self, step: int, answers: bytes | None) -> dict[str, Any]:
-        body = super()._step_body(step, answers)
+    def sign(self, step: int, answers: bytes | None, state: LieState) -> dict[str, Any]:
+        body = super().sign(step, answers, state)
         if self.forced_claims is not None and self._my_commit is not None:
-            from fairdeal.p2p.games.lie.table import commitment
-
             commit = self._my_commit
             commit.claims = list(self.forced_claims)
             body["commit"] = commitment(
-                self.table_id, self.ledger.round_no, step, self.me, commit.nonce, commit.claims
+                self.table_id, self.round_no, step, self.me, commit.nonce, commit.claims
             )
-            self._claim_step = step
             self.forced_claims = None
         return body
+
+
+class Loose(LieTable):
+    lockstep_class = ForcedLockstep
 
 
 # -- attack 4 (The Lie): every stall names who it waits for and what it owes ----------------
@@ -372,11 +383,15 @@ def test_a_place_with_a_side_that_is_no_name_is_refused_naming_the_seat() -> Non
 # -- bounded growth -------------------------------------------------------------------------------
 
 
-class Chatty(LieTable):
+class ChattyLockstep(Lockstep):
     """Always has something to say: begins a step whenever none is under way."""
 
-    def _reason(self) -> bool:
+    def has_reason(self) -> bool:
         return True
+
+
+class Chatty(LieTable):
+    lockstep_class = ChattyLockstep
 
 
 def test_a_seat_that_begins_steps_with_nothing_to_say_is_named() -> None:

@@ -21,6 +21,7 @@ from fairdeal.p2p.table.runtime.peer import TablePeer, evidence_path
 from fairdeal.p2p.table.tools.audit import audit_many, audit_transcript
 from fairdeal.p2p.table.tools.rejoin import resume_seated
 from fairdeal.p2p.table.tools.resume import resume_point
+from tests.game.test_lie_cheating import LooseLockstep
 
 from .support import identity, make_peer, open_table, play_to_end
 
@@ -93,7 +94,7 @@ def quiet(peers: list[TablePeer]) -> bool:
         len({log.head for log in logs}) == 1
         and not any(p.table.outbox for p in peers)
         and not any(log.buffered for log in logs)
-        and all(p.table.ledger.position == 0 and not p.table._reason() for p in peers)
+        and all(p.table.lockstep.position == 0 and not p.table.lockstep.has_reason() for p in peers)
     )
 
 
@@ -275,17 +276,10 @@ class GreedyTable(LieTable):
 
     def may_choose(self) -> bool:
         if self.claiming():
-            return self._want_claim is None and bool(self.state.table)
+            return self.lockstep.wanted() is None and bool(self.state.table)
         return super().may_choose()
 
-    def _why_not_claim(self, seat: int, placing: bool) -> str | None:
-        return None if seat == self.me else super()._why_not_claim(seat, placing)
-
-    def claim_in_flight(self) -> bool:
-        return False
-
-    def _drop_stale_wishes(self) -> None:
-        pass
+    lockstep_class = LooseLockstep  # commits to any claim of its own, checks the others'
 
 
 async def test_a_peer_claiming_past_its_hand_is_named_by_the_others(tmp_path: Path) -> None:

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.lie import Claim, Phase
+from fairdeal.engine.lie.state import LieState
 from fairdeal.engine.requests import Deal
+from fairdeal.p2p.games.lie.lockstep import Lockstep
 from fairdeal.p2p.games.lie.races import done_rank, rank, tie_winner
 from fairdeal.p2p.games.lie.table import STEP, LieTable
 from fairdeal.p2p.table.core.outbox import Private, Publish
@@ -24,12 +26,16 @@ from tests.game.test_lie_table import write_transcript
 CHEATER = 1
 
 
-class EagerClaimer(LieTable):
+class EagerLockstep(Lockstep):
     """Commits its next claim as soon as its last one is committed, without waiting to learn
     whether the last one was taken (an honest seat waits: `claim_in_flight`)."""
 
-    def claim_in_flight(self) -> bool:
-        return self._want_claim is not None or self._dealing_to(self.me)
+    def claim_in_flight(self, state: LieState) -> bool:
+        return self.wanted() is not None or state.dealing_to(self.me)
+
+
+class EagerClaimer(LieTable):
+    lockstep_class = EagerLockstep
 
 
 def test_a_steps_deals_are_answered_after_its_claims(tmp_path: Path) -> None:
@@ -184,7 +190,7 @@ def test_two_claims_of_a_slot_taken_a_step_before_count_as_a_tie_and_both_are_vo
         if (
             seat in (1, 2)
             and seat not in late
-            and table._signed_step == 1
+            and table.lockstep.signed_step == 1
             and x in table.state.table
         ):
             late.add(seat)
@@ -225,7 +231,7 @@ def test_the_beginners_of_a_rounds_last_step_are_not_checked_for_a_reason() -> N
 
     def one_each(seat: int, table: LieTable) -> Claim | None:
         slots = table.claimable()
-        if not slots or (seat == 0 and table._signed_step != 1):
+        if not slots or (seat == 0 and table.lockstep.signed_step != 1):
             return None
         return Claim(slots[seat])
 

@@ -499,14 +499,16 @@ def test_a_seat_that_crashes_and_rejoins_finishes_the_game(when: str) -> None:
             return table.state.phase is Phase.PLAY and bool(table.state.trick)
         if not table.claiming() or not table.state.table:
             return False
+        lockstep = table.lockstep
         if when == "before its commitment":
-            return table.ledger.position > 0 and table._signed_step < table.ledger.step
+            return lockstep.position > 0 and lockstep.signed_step < lockstep.step
+        committed = lockstep.committed_step()
         if when == "after its commitment":
-            return table._claim_step is not None and table._claim_step == table._signed_step
+            return committed is not None and committed == lockstep.signed_step
         return (
-            table.ledger.position == 0
-            and table._claim_step == table.ledger.step
-            and table._signed_step == table.ledger.step
+            lockstep.position == 0
+            and committed == lockstep.step
+            and lockstep.signed_step == lockstep.step
         )
 
     net.run(until=crash_point)

@@ -20,6 +20,8 @@ from textual.pilot import Pilot
 from fairdeal.engine.bots import make_bot
 from fairdeal.engine.lie import Phase
 from fairdeal.engine.lie.events import Played
+from fairdeal.engine.lie.state import LieState
+from fairdeal.p2p.games.lie.lockstep import Lockstep
 from fairdeal.p2p.games.lie.table import LieTable
 from fairdeal.p2p.identity import load_or_create_identity
 from fairdeal.p2p.log.transcript import SecretStore
@@ -53,15 +55,15 @@ def on_loopback(tmp_path: Path) -> Iterator[None]:
         yield
 
 
-class ReusedShareTable(LieTable):
+class ReusedShareLockstep(Lockstep):
     """Answers its second claim with the decryption share it sent for its first: a valid point
     with a proof for another statement, so the claimer's check of it fails (6.5, 10.11.5)."""
 
     kept: Any = None
     cheated = False
 
-    def _step_body(self, step: int, answers: bytes | None) -> dict[str, Any]:
-        body = super()._step_body(step, answers)
+    def sign(self, step: int, answers: bytes | None, state: LieState) -> dict[str, Any]:
+        body = super().sign(step, answers, state)
         shares = body["shares"]  # the shares ride in the step envelope (protocol.md 10.11.3)
         if self.cheated or shares is None:
             return body
@@ -74,6 +76,10 @@ class ReusedShareTable(LieTable):
             body["shares"] = {**shares, "shares": changed}
             self.cheated = True
         return body
+
+
+class ReusedShareTable(LieTable):
+    lockstep_class = ReusedShareLockstep
 
 
 async def open_with_a_friend(

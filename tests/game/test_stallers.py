@@ -115,7 +115,7 @@ def test_a_withheld_opening_names_its_seat_after_a_later_envelope() -> None:
     net = quiet(3, seed=28)
     net.tables[staller].publish_action(Claim(net.tables[staller].claimable()[0]))
     net.run(claims=no_claims, tamper=drop_steps_of(staller, after=1))
-    assert all(t.ledger.position == 0 and t.ledger.step == 1 for t in net.tables)
+    assert all(t.lockstep.position == 0 and t.lockstep.step == 1 for t in net.tables)
     sign_later(net.ids, net.logs, staller, STEP)
     assert_named(net.tables, net.logs, staller, "the opening of step 1")
 

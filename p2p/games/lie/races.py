@@ -3,7 +3,7 @@
 Each seat's step envelope commits to its claims of that step with a hash over a fresh nonce and
 the claims, and opens it in the next step; a step's seed hashes every opening of the step; ties
 (two claims of one slot in one step, two "Done!" placements) are decided by ranks drawn from the
-seed. protocol.md 10.11.2-10.11.4 is the specification; p2p/games/lie/steps.py applies them.
+seed. protocol.md 10.11.2-10.11.4 is the specification; p2p/games/lie/lockstep.py applies them.
 """
 
 from __future__ import annotations

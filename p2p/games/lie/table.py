@@ -23,43 +23,46 @@ one back each, the joint coins of `Arrange`, reveals; faults) is `TableDriver`
 - A quiet table sends nothing: a seat starts a step only with something to say (a claim, a
   placement, shares or an opening it owes) and a seat that holds another seat's envelope of a
   new step answers at once with its own.
+
+All of Phase 1's bookkeeping and decisions are the machine in lockstep.py; this class wires it to
+the log, the fair deck and the engine.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from fairdeal.engine.errors import IllegalAction
 from fairdeal.engine.lie import (
     DECK,
     Claim,
-    HandFull,
     LieOptions,
     Pass,
     Phase,
     Place,
     Play,
-    Side,
-    SlotTaken,
     fronts_behind,
     side_of,
 )
 from fairdeal.engine.lie.cards import BACKS
 from fairdeal.engine.lie.codec import action_from_data, to_data
 from fairdeal.engine.requests import Arrange, Deal
-from fairdeal.p2p.deck import CardDealt, DeckFault
-from fairdeal.p2p.games.lie.presenter import PRESENTER
-from fairdeal.p2p.games.lie.races import (
-    NONCE_LABEL,
-    commitment,
-    u64,
+from fairdeal.p2p.deck import CardDealt, DeckFault, Slot
+from fairdeal.p2p.games.lie.events import ClaimVoid
+from fairdeal.p2p.games.lie.lockstep import (
+    DIAGRAMS,
+    Lockstep,
+    PlaceCard,
+    StepOutput,
+    StepPhase,
+    TakeCard,
+    answerable,
+    stepping,
 )
-from fairdeal.p2p.games.lie.steps import StepLedger
+from fairdeal.p2p.games.lie.presenter import PRESENTER
 from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.net.kinds import Restart, envelope_kind
@@ -72,7 +75,7 @@ from fairdeal.p2p.table.core.outbox import Expect, Publish
 GAME = "lie"
 # body: {"game": "lie", "seats", "options"}
 JOIN = envelope_kind("lie.join", game=GAME, section="10.11.1")
-# body: see steps.STEP_KEYS and protocol.md 10.11.3
+# body: see lockstep.STEP_KEYS and protocol.md 10.11.3
 STEP = envelope_kind("lie.step", game=GAME, section="10.11.1", restart=Restart.CHOSEN)
 # body: Play or Pass (fairdeal.engine.lie.codec, protocol.md 7.8)
 ACT = envelope_kind("lie.act", game=GAME, section="10.11.1", restart=Restart.CHOSEN)
@@ -83,19 +86,16 @@ def lobby_options(options: LieOptions) -> dict[str, OptionValue]:
     return {"rounds": options.rounds, "hand_size": options.hand_size}
 
 
-@dataclass
-class _MyCommit:
-    step: int
-    nonce: bytes
-    claims: list[int]
-
-
 class LieTable(TableDriver):
-    """One table of The Lie as one seat (or an auditor) follows it."""
+    """One table of The Lie as one seat (or an auditor) follows it. Phase 1's lockstep is the
+    machine `lockstep` (p2p/games/lie/lockstep.py): this table feeds it the log and the
+    player's wishes and carries out what it returns."""
 
     game_name: ClassVar[str] = GAME
     join_kind: ClassVar[str] = JOIN
     act_kind: ClassVar[str] = ACT
+    lockstep_class: ClassVar[type[Lockstep]] = Lockstep  # a test's cheat swaps in its own
+    machines: ClassVar[tuple[Any, ...]] = DIAGRAMS
 
     def __init__(self, *args: Any, nonce_key: bytes | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -105,21 +105,11 @@ class LieTable(TableDriver):
         if nonce_key is None and self.deck.seat is not None:
             draw = getattr(self.deck, "_random_bytes", None)
             nonce_key = draw(32) if draw is not None else secrets.token_bytes(32)
-        self._nonce_key = nonce_key
         self._heads: dict[bytes, int] = {self.head: 0}  # log head -> entries before it
         self._next_seq: dict[int, int] = {}  # per seat: the seq of its next envelope
-        self.ledger = StepLedger(self)  # the steps as applied from the log (steps.py)
-        self._my_commit: _MyCommit | None = None
-        self._signed_step = 0  # the newest step this seat signed an envelope of, this round
-        self._want_claim: int | None = None  # the claim this seat's player asked for
-        self._claim_step: int | None = None  # the step this seat's undecided claim is in
-        self._want_place: Side | None = None
-        self._placed_in: int | None = None  # the step whose envelope places this seat's card
-        self.steps = 0  # steps ended, every round
-        self.steps_per_round: list[int] = []
-        self.void_claims = 0
-        self.ties = 0  # slots claimed by more than one seat in one step
-        self.cards_taken = 0
+        self.lockstep = self.lockstep_class(
+            self.table_id, self.seats, self.me, self.options.hand_size, nonce_key
+        )
 
     @classmethod
     def lobby_options(cls, options: Any) -> dict[str, OptionValue]:
@@ -134,23 +124,34 @@ class LieTable(TableDriver):
         the cards dealt at the end of the step before, at most one a seat."""
         return {STEP: 512 + sizes.shares_body(self.seats)}
 
+    # -- what every peer counts alike (protocol.md 10.11.6) -------------------------------------
+
+    @property
+    def steps(self) -> int:
+        return self.lockstep.steps
+
+    @property
+    def void_claims(self) -> int:
+        return self.lockstep.void_claims
+
+    @property
+    def ties(self) -> int:
+        return self.lockstep.ties
+
+    @property
+    def cards_taken(self) -> int:
+        return self.lockstep.cards_taken
+
     # -- the ordering ------------------------------------------------------------------------
 
     def stepping(self) -> bool:
         """Phase 1 with steps running: claims open or cards of claims still being dealt, or a
         step begun that must end."""
-        state = self.state
-        if state is None or self.fault is not None or state.over:
-            return False
-        if self.ledger.position > 0:
-            return True
-        return state.phase is Phase.BUILD and (
-            state.claims_open() or (bool(state.pending) and isinstance(state.pending[0], Deal))
-        )
+        return self.fault is None and stepping(self.state, self.lockstep)
 
     def next_action(self) -> Expect | None:
         if self.stepping():
-            return Expect(self.ledger.position, STEP)  # (step, seat) order: plain turn order
+            return Expect(self.lockstep.position, STEP)  # (step, seat) order: plain turn order
         turn = self.state.to_act()
         return Expect(turn, ACT) if turn is not None else None
 
@@ -169,26 +170,6 @@ class LieTable(TableDriver):
         slot: int | None = engine(seat) if callable(engine) else engine[seat]
         return slot
 
-    def _dealing_to(self, seat: int) -> bool:
-        state = self.state
-        return any(isinstance(r, Deal) and r.seat == seat for r in state.pending)
-
-    def _why_not_claim(self, seat: int, placing: bool) -> str | None:
-        """Why `seat` may not commit to a claim now (None: it may). `placing`: its envelope
-        places its unplaced card (T3: one card at a time)."""
-        state = self.state
-        if state is None or state.phase is not Phase.BUILD or not state.claims_open():
-            return "claims are not open"
-        if self._dealing_to(seat):
-            return "its last card's front was not known yet"
-        unplaced = self.unplaced(seat)
-        if unplaced is not None and not placing:
-            return "it had not placed its last card"
-        held = len(state.hands[seat]) + (1 if unplaced is not None else 0)
-        if held >= self.options.hand_size:
-            return "its hand was full"
-        return None
-
     def claimable(self) -> tuple[int, ...]:
         """The table's slots, in layout order, this seat may claim now (T3)."""
         if self.state is None or not self.stepping():
@@ -201,24 +182,19 @@ class LieTable(TableDriver):
         taken whose front this seat does not know yet."""
         if self.me >= self.seats or self.state is None:
             return False
-        if self._want_claim is not None:
-            return True
-        if self._claim_step is not None:  # committed, not decided yet
-            return True
-        return self._dealing_to(self.me)
+        return self.lockstep.claim_in_flight(self.state)
 
     def room(self) -> int:
         if self.state is None or self.me >= self.seats:
             return 0
-        unplaced = 1 if self.unplaced(self.me) is not None else 0
-        held = len(self.state.hands[self.me]) + unplaced + len(self.pending_claims())
-        size: int = self.options.hand_size
-        return size - held
+        room: int = self.state.room(self.me, len(self.pending_claims()))  # T3, claims settling
+        return room
 
     def can_claim(self) -> bool:
         if not self.stepping() or self.me >= self.seats or self.claim_in_flight():
             return False
-        return self._why_not_claim(self.me, self.placing()) is None and bool(self.state.table)
+        refusal = self.lockstep.refusal(self.state, self.me, self.placing())
+        return refusal is None and bool(self.state.table)
 
     def can_place(self) -> bool:
         """This seat holds a card whose front it knows and has not placed (T3)."""
@@ -227,7 +203,7 @@ class LieTable(TableDriver):
             and self.stepping()
             and not self.placing()
             and self.unplaced(self.me) is not None
-            and not self._dealing_to(self.me)
+            and not self.state.dealing_to(self.me)
         )
 
     def follows_up(self) -> bool:
@@ -253,19 +229,11 @@ class LieTable(TableDriver):
         return view
 
     def placing(self) -> bool:
-        """This seat's unplaced card is being placed: the placement is kept for its next step
-        envelope, or signed in a step not ended yet (the engine's state shows the card unplaced
-        until then, T3). A claim may be made meanwhile; another placement may not."""
-        return self._want_place is not None or self._placed_in is not None
+        """This seat's unplaced card is being placed (lockstep.py `Lockstep.placing`)."""
+        return self.lockstep.placing()
 
     def pending_claims(self) -> tuple[int, ...]:
-        if self._want_claim is not None:
-            return (self._want_claim,)
-        if self._claim_step is not None and self._my_commit is not None:
-            if self._my_commit.step == self._claim_step:
-                return tuple(self._my_commit.claims)
-            return tuple(self.ledger.opened.get(self.me, ()))  # opened, its step not ended yet
-        return ()
+        return self.lockstep.pending_claims()
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
         """A claim or placement is kept for this seat's next step envelope, which is signed at
@@ -276,26 +244,16 @@ class LieTable(TableDriver):
         if state is None or self.over:
             raise IllegalAction(self.me, "the game is not in play")
         if isinstance(action, Claim):
-            if check:
-                if not self.stepping():
-                    raise IllegalAction(self.me, "cards are claimed only in Phase 1 (T3)")
-                if self.claim_in_flight():
-                    raise IllegalAction(self.me, "one card at a time: wait for your last (T3)")
-                why = self._why_not_claim(self.me, self.placing())
-                if why == "its hand was full":
-                    raise HandFull(self.me, f"your hand is full: {self.options.hand_size} (T3)")
-                if why is not None:
-                    raise IllegalAction(self.me, f"you may not claim now: {why} (T3)")
-                if action.slot not in state.table:
-                    raise SlotTaken(self.me, f"slot {action.slot} is taken (T3)")
-            self._want_claim = action.slot
-            self._sign_step_if_due([])
+            if check and not self.stepping():
+                raise IllegalAction(self.me, "cards are claimed only in Phase 1 (T3)")
+            self.lockstep.wish(action.slot, state, check=check)
+            self.pace([])
             return
         if isinstance(action, Place):
             if check and not self.can_place():
                 raise IllegalAction(self.me, "nothing to place (T3)")
-            self._want_place = side_of(self.me, action.side)
-            self._sign_step_if_due([])
+            self.lockstep.wish_place(side_of(self.me, action.side))
+            self.pace([])
             return
         if check:
             if not super().my_turn():
@@ -303,140 +261,29 @@ class LieTable(TableDriver):
             self.game.check_action(self.view(), action)
         self.outbox.append(Publish(ACT, to_data(action)))
 
-    # -- pacing: when this seat signs its step envelope -----------------------------------------
-
-    def _reason(self) -> bool:
-        """Whether this seat has something to say in a new step: a claim, a placement, shares
-        or the opening of a commitment to claims."""
-        return (
-            self._want_claim is not None
-            or self._want_place is not None
-            or self.ledger.my_shares is not None
-            or (self._my_commit is not None and bool(self._my_commit.claims))
-        )
+    # -- pacing: the lockstep decides when this seat signs ---------------------------------------
 
     def pace(self, held: Sequence[Envelope]) -> None:
         """Queue this seat's step envelope if one is due now: `held`, the envelopes this seat's
         log holds, not applied yet (another seat's envelope of a new step is answered at once)."""
-        self._sign_step_if_due(held)
-
-    def _sign_step_if_due(self, held: Sequence[Envelope]) -> None:
         if self.me >= self.seats or self.over or not self.stepping():
             return
-        self._drop_stale_wishes()
-        if self.ledger.position > 0:  # a step is under way: sign ours of it if not yet
-            step = self.ledger.step
-            if self._signed_step >= step:
-                return
-            answers: bytes | None = self.ledger.step_ids[min(self.ledger.step_ids)]
-        else:  # between steps: start the next one with a reason, or answer one started
-            step = self.ledger.step + 1
-            if self._signed_step >= step:
-                return
-            # Another seat's next envelope, whatever it holds: it is that seat's envelope of
-            # this step (a bad one is a fault of its author when it applies, before the step
-            # could end), so it is answered at once and nobody waits on a quiet table for it.
-            answers = next(
-                (
-                    e.id
-                    for e in held
-                    if e.seat != self.me and e.seq == self._next_seq.get(e.seat, 0)
-                ),
-                None,
-            )
-            if answers is None and not self._reason():
-                return  # a quiet table sends nothing
-        claims = self._want_claim
-        self.outbox.append(Publish(STEP, self._step_body(step, answers), claims=claims))
-
-    def _drop_stale_wishes(self) -> None:
-        """A claim of a slot taken meanwhile, or a placement with nothing to place, is dropped
-        before it could start a step: an honest seat never starts one without a reason."""
-        if self._want_place is not None and (
-            self.unplaced(self.me) is None or self._dealing_to(self.me)
-        ):
-            self._want_place = None
-        want, placing = self._want_claim, self.placing()
-        if want is not None and (
-            want not in self.state.table or self._why_not_claim(self.me, placing) is not None
-        ):
-            self._want_claim = None
-
-    def _step_body(self, step: int, answers: bytes | None) -> dict[str, Any]:
-        self._drop_stale_wishes()
-        place = self._want_place
-        want, self._want_claim = self._want_claim, None
-        claims = [want] if want is not None else []
-        if claims:
-            self._claim_step = step
-        nonce = self._nonce(step)
-        opening: dict[str, Any] | None = None
-        previous = self._my_commit
-        if step > 1:
-            assert previous is not None and previous.step == step - 1
-            opening = {"nonce": previous.nonce, "claims": previous.claims}
-        self._my_commit = _MyCommit(step, nonce, claims)
-        digest = commitment(self.table_id, self.ledger.round_no, step, self.me, nonce, claims)
-        if place is not None:
-            self._placed_in = step
-        self._want_place = None
-        shares, self.ledger.my_shares = self.ledger.my_shares, None
-        self._signed_step = step
-        return {
-            "round": self.ledger.round_no,
-            "step": step,
-            "answers": answers,
-            "commit": digest,
-            "open": opening,
-            "shares": shares,
-            "place": None if place is None else str(place),
-        }
-
-    def _step_ended(self, step: int) -> None:
-        """Step `step` ended: this seat's claim committed before it is decided (taken, or void)
-        and its placement signed in it applied."""
-        if self._claim_step is not None and self._claim_step < step:
-            self._claim_step = None
-        if self._placed_in is not None and self._placed_in <= step:
-            self._placed_in = None  # placed now
-
-    def _nonce(self, step: int) -> bytes:
-        assert self._nonce_key is not None
-        label = NONCE_LABEL + u64(self.ledger.round_no) + u64(step)
-        return hmac.new(self._nonce_key, label, hashlib.sha256).digest()
+        sign = self.lockstep.pace(self.state, answerable(held, self.me, self._next_seq))
+        if sign is not None:
+            self.outbox.append(Publish(STEP, sign.body, claims=sign.claims))
 
     def restore_signed(self, envelope: Envelope) -> None:
         """A step envelope this seat signed before a restart, not applied yet: it is this
         seat's envelope of that step (its commitment is rebuilt from the nonce key)."""
         body = envelope.body
         if envelope.kind == STEP and isinstance(body, Mapping) and type(body.get("step")) is int:
-            self._note_own_step(body)
-
-    def _note_own_step(self, body: Mapping[str, Any]) -> None:
-        step = body["step"]
-        if step <= self._signed_step:
-            return
-        self._signed_step = step
-        nonce = self._nonce(step)
-        for claims in ([], *([s] for s in self.state.layout)):
-            digest = commitment(self.table_id, self.ledger.round_no, step, self.me, nonce, claims)
-            if digest == body.get("commit"):
-                self._my_commit = _MyCommit(step, nonce, claims)
-                if claims:
-                    self._claim_step = step
-                break
-        if body.get("shares") is not None:
-            self.ledger.my_shares = None
-        if body.get("place") is not None:
-            self._placed_in = step
-        self._want_claim = None
-        self._want_place = None
+            self.lockstep.restore(body, self.state)
 
     # -- stalls --------------------------------------------------------------------------------
 
     def owes(self) -> dict[int, tuple[str, ...]]:
-        """For each seat Phase 1 waits for, what it owes (protocol.md 10.11.6)."""
-        return self.ledger.owes() if self.stepping() else super().owes()
+        """For each seat Phase 1 waits for, what it owes (protocol.md 10.11.5)."""
+        return self.lockstep.owes(self.state) if self.stepping() else super().owes()
 
     def counters(self) -> dict[str, int]:
         counts = {
@@ -445,7 +292,7 @@ class LieTable(TableDriver):
             "ties": self.ties,
             "cards_taken": self.cards_taken,
         }
-        for number, steps in enumerate(self.steps_per_round, 1):
+        for number, steps in enumerate(self.lockstep.steps_per_round, 1):
             counts[f"steps_round_{number}"] = steps
         return counts
 
@@ -457,11 +304,56 @@ class LieTable(TableDriver):
 
     def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         if envelope.kind == STEP:
-            self.ledger.apply(envelope, self._heads.get(envelope.prev))
+            self._on_step(envelope)
         elif envelope.kind == ACT:
             self._on_act(envelope, head)
         else:
             super().on_game_envelope(envelope, head)
+
+    def _on_step(self, envelope: Envelope) -> None:
+        """A step envelope: checked, its shares applied at once, recorded; at a step's end the
+        lockstep's outputs are carried out in its order (protocol.md 10.11.3-10.11.4)."""
+        checked = self.lockstep.check(envelope, self._heads.get(envelope.prev), self.state)
+        if checked.shares is not None:
+            self.apply_owed_shares(envelope.seat, checked.shares, set(checked.owed))
+        self._carry_out(self.lockstep.record(checked, self.state, self.applied))
+
+    def _carry_out(self, outputs: list[StepOutput]) -> None:
+        dealing: dict[Slot, int] = {}  # dealt at the end of this step: masked -> owner
+        for output in outputs:
+            if isinstance(output, ClaimVoid):
+                self.events.append(output)
+            elif isinstance(output, PlaceCard):
+                self._act(output.seat, Place(output.side), "placement", "lie.step")
+            elif isinstance(output, TakeCard):
+                step = self._act(output.seat, Claim(output.slot), "claim", f"slot {output.slot}")
+                for request in step.requests if step is not None else ():
+                    if isinstance(request, Deal):
+                        for s in request.slots:
+                            dealing[self.masked_slot(s)] = request.seat
+                if self.fault is not None:
+                    return
+        if dealing:
+            self._deal(dealing)
+
+    def _act(self, seat: int, action: Place | Claim, what: str, evidence: str) -> Any:
+        """Apply a step's placement or claim; an engine refusal is a fault of its seat."""
+        try:
+            step = self.game.apply(self.state, seat, action)
+        except IllegalAction as exc:
+            self.stop(seat, f"illegal {what}: {exc.reason}", evidence)
+            return None
+        self.take_step(step)
+        return step
+
+    def _deal(self, owners: dict[Slot, int]) -> None:
+        """Deal this step's cards: every other seat owes its shares in its next step envelope."""
+        self.lockstep.dealt(owners)
+        output = self.deck.deal(owners)
+        for message in output.messages:
+            self.lockstep.keep_shares(message)
+        output.messages.clear()
+        self.take_output(output)
 
     def _on_act(self, envelope: Envelope, head: bytes) -> None:
         action = action_of(envelope, head, action_from_data)
@@ -479,7 +371,7 @@ class LieTable(TableDriver):
     def step_under_way(self) -> bool:
         # A card dealt in a step is acknowledged at the step's end, so that nothing after
         # Phase 1 starts while a step is under way (its envelopes are signed already).
-        return self.ledger.position != 0
+        return self.lockstep.phase is StepPhase.UNDER_WAY
 
     def on_card_dealt(self, event: CardDealt) -> None:
         if event.owner == self.me and event.card is not None:  # every other share was proved
@@ -494,10 +386,5 @@ class LieTable(TableDriver):
 
     def on_arranged(self, request: Arrange, seed: bytes) -> None:
         if request.reason == "layout":  # a new round: its steps start after this head
-            self.ledger.new_round(self.applied)
-            self._signed_step = 0
-            self._my_commit = None
-            self._claim_step = None
-            self._placed_in = None
+            self.lockstep.layout_fixed(self.applied)
             self.dealt.clear()
-            self.steps_per_round.append(0)

@@ -100,6 +100,9 @@ class TableDriver:
     join_kind: ClassVar[str]  # body: {"game", "seats", "options"}: every seat signs the terms
     act_kind: ClassVar[str]  # body: an engine action (the game's codec, protocol.md section 7)
     setup_coins: ClassVar[tuple[str, ...]] = ()  # joint coins flipped before the first state
+    # its own parts' state machines (p2p/diagrams.py `Machine`, which imports this module: Any),
+    # drawn into docs/state-machines/ beside the shared ones
+    machines: ClassVar[tuple[Any, ...]] = ()
 
     def __init__(
         self,
