@@ -58,6 +58,8 @@ class TableHooks(Protocol):
 
     received_kind: ClassVar[str]  # a give-away's receipt (a game with Transfer requests)
     setup_coins: ClassVar[tuple[str, ...]]  # joint coins flipped before the first state
+    # the game's own machines, drawn beside the shared ones (p2p/diagrams.py `Machine`)
+    machines: ClassVar[tuple[Any, ...]]
 
     @classmethod
     def options_for_join(cls, options: Any) -> Any: ...
