@@ -60,7 +60,7 @@ from fairdeal.p2p.deck import (
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.log.tablelog import Fault, genesis_head, next_head
+from fairdeal.p2p.log.tablelog import EnvelopeLimits, Fault, genesis_head, next_head
 from fairdeal.p2p.net.kinds import check_listed, chosen_kinds
 from fairdeal.p2p.table.core import terms
 from fairdeal.p2p.table.core.api import (
@@ -78,7 +78,7 @@ from fairdeal.p2p.table.core.requests import Service
 from fairdeal.p2p.table.core.serving import Asked, Serving, arrangement
 from fairdeal.p2p.table.core.setup import Setup, roster_difference
 from fairdeal.p2p.table.core.shares import require_shares
-from fairdeal.p2p.table.core.sizes import UNSIZED, EnvelopeLimits, table_limits
+from fairdeal.p2p.table.core.sizes import UNSIZED, table_limits
 from fairdeal.p2p.table.core.slots import SlotMap
 
 # Kept importable from here, where they were before the driver's parts had their own modules.
