@@ -150,7 +150,11 @@ class TableDriver:
             "seats": seats,
             "options": self.options_for_join(options),
         }
-        self.setup = Setup(seats, self.join_kind, len(self.setup_coins), signed_roster)
+        # the setup envelopes, until the last is applied: then the part is dropped, and the
+        # game's requests and moves are all that is asked for (no "is setup over?" per envelope)
+        self.setup: Setup | None = Setup(
+            seats, self.join_kind, len(self.setup_coins), signed_roster
+        )
         self._slot = SlotMap()  # engine slot <-> masked card, and public backs
         # the engine requests served with the fair deck (p2p/table/core/requests.py's machine)
         self.serving = Serving(
@@ -256,7 +260,7 @@ class TableDriver:
         """The envelope the log takes next (None: the game is over or stopped)."""
         if self.fault is not None:
             return None
-        if not self.setup.over:
+        if self.setup is not None:
             return self.setup.expected()
         state = self.state
         assert state is not None
@@ -447,18 +451,21 @@ class TableDriver:
             self.stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
             return
         try:
-            if envelope.kind == ROSTER_KIND:
-                self.setup.on_roster(envelope)
-            elif envelope.kind == self.join_kind:
-                self.events.append(self.setup.on_join(envelope, self.terms))
+            setup = self.setup
+            if setup is not None and envelope.kind == ROSTER_KIND:
+                setup.on_roster(envelope)
+            elif setup is not None and envelope.kind == self.join_kind:
+                self.events.append(setup.on_join(envelope, self.terms))
             elif envelope.kind == DECK:
                 effects = self.serving.on_deck_envelope(envelope, expect)
-                if not self.setup.over:  # a key or a setup coin's envelope
-                    self.setup.on_deck()
+                if setup is not None:  # a key or a setup coin's envelope
+                    setup.on_deck()
                     self.count_proofs(1)
                 self._take(effects)
             else:
                 self.on_game_envelope(envelope, head)
+            if setup is not None and setup.over:
+                self.setup = None
         except DeckFault as fault:
             seat = fault.seat if fault.seat is not None else envelope.seat
             self.stop(seat, fault.what, f"{envelope}: {fault.evidence or fault.what}")
@@ -489,7 +496,7 @@ class TableDriver:
 
     def _serve(self) -> None:
         """Start the game once set up, then serve requests until an envelope is needed."""
-        if self.fault is not None or not self.setup.over:
+        if self.fault is not None or self.setup is not None:
             return
         if self.state is None:
             self.take_step(self.new_game_step())
