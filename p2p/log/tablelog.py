@@ -204,6 +204,12 @@ class TableLog:
         """Called after each envelope is applied (after the game's apply accepted it)."""
         self._listeners.append(listener)
 
+    def off_applied(self, listener: Callable[[Envelope], None]) -> None:
+        """Stop calling `listener` (one that is only needed for a while, such as a seat's
+        watchers while it has any). Safe from inside a listener: the list is replaced, so the
+        envelope being announced still reaches every listener."""
+        self._listeners = [known for known in self._listeners if known != listener]
+
     def on_fault(self, listener: Callable[[Fault], None]) -> None:
         self._fault_listeners.append(listener)
 
