@@ -117,6 +117,9 @@ class TableDriver:
         signed roster's)."""
         self.game: AnyGame = get_game(self.game_name)
         check_listed(self.game_name, (self.join_kind, self.act_kind))
+        # fixed once the game's kinds are listed: read from the registry here, once, rather
+        # than at every flush of the outbox
+        self._choice_kinds = chosen_kinds(self.game_name)
         options.validate(seats)
         self.check_terms(options)
         if signed_roster is not None and (
@@ -322,7 +325,7 @@ class TableDriver:
         """The kinds this seat signs by its own choice (its actions, The Lie's step envelopes): a
         replay after a restart never regenerates them, unlike the fair-deck messages it owes: the
         game's kinds listed as chosen (p2p/net/kinds.py)."""
-        return chosen_kinds(self.game_name)
+        return self._choice_kinds
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
         """Queue this seat's action for signing. With `check` (always, but for a test's
