@@ -39,13 +39,13 @@ Envelopes and the table log (fairdeal.p2p.log.envelope, fairdeal.p2p.log.tablelo
     Roster(table: bytes, keys: tuple[bytes, ...])           # seat i is keys[i]
     Envelope(table, seat, seq, prev, kind, body, signed, signature): frozen;
         .id, .to_wire() -> {"t": "env", ...}, .verify(key); parse_envelope(message, culprit)
-    TableLog(roster, ordering, apply=None)
+    TableLog(roster, ordering, apply=None, limits=None)  # limits: EnvelopeLimits (sizes.py)
         ordering(log) -> seat | None                                     # the game's rules
         apply(envelope) -> None, or raise Rejected("L12: ...")           # the game's state
         .receive(envelope, culprit) -> [applied]; .advance() -> [applied] after a rule change
         .author(identity, seat, kind, body) -> Envelope (signed, not yet received)
         .entries, .head, .buffered, .faults (Fault(seat, kind, detail, evidence)), .have,
-        .next_seq(seat), .envelopes_after(have), .on_applied(cb), .on_fault(cb),
+        .next_seq(seat), .envelopes_after(have), .on_applied(cb), .off_applied(cb), .on_fault(cb),
         .waiting_for() -> the seat whose next envelope is needed (its turn)
     seat_order(seats) -> an ordering cycling through seats (tests, simple turn phases)
 

@@ -1,7 +1,8 @@
-"""The table core as small machines (DESIGN.md, "Small machines"), checked on the source: no import
-cycle in engine/, p2p/ or ui/ (imports under TYPE_CHECKING and inside functions count), no object
-reaching into another object's private attributes, no part handed a pointer back to its owner in
-p2p/table/ and p2p/games/, and p2p/table's layers (core, runtime, tools) importing downwards only."""
+"""The table core as small machines (DESIGN.md, "Small machines"), checked on the source: no
+import cycle in engine/, p2p/ or ui/ (imports under TYPE_CHECKING and inside functions count), no
+object reaching into another object's private attributes, no part handed a pointer back to its
+owner in p2p/table/ and p2p/games/, and p2p/table's layers (core, runtime, tools) importing
+downwards only."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def test_no_module_imports_itself_round_a_circle() -> None:
 
 def test_no_object_reaches_into_another_objects_private_attributes() -> None:
     reaches = []
-    for name, path in modules().items():
+    for path in modules().values():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Attribute):
                 continue

@@ -7,8 +7,9 @@ Envelopes may arrive in any order, from the author or relayed by anyone. The log
 * suppresses duplicates and detects equivocation (two different envelopes signed for one seat
   and sequence number), keeping both as evidence: the first pair of each seat only, one fault;
 * buffers envelopes that arrive early and applies them when the ordering policy reaches them;
-  with `limits` (the table's, p2p/table/core/sizes.py) it refuses an envelope larger than its kind
-  ever is, and one that would take its seat's envelopes held ahead past the seat's budget.
+  with `limits` (data: the table's figures, p2p/table/core/sizes.py) it refuses an envelope
+  larger than its kind ever is, and one that would take its seat's envelopes held ahead past
+  the seat's budget.
 
 The order is the game's to decide, and the log is told it when it is made: either the game's
 `Rules` (an object saying `expected_seat()` and taking each envelope in `apply`, as a table
@@ -38,6 +39,7 @@ from typing import Any, Protocol, runtime_checkable
 from fairdeal.p2p.errors import EnvelopeError
 from fairdeal.p2p.identity import Identity, fingerprint
 from fairdeal.p2p.log.envelope import Envelope, sign_envelope
+from fairdeal.p2p.net import kinds
 
 LOG_DOMAIN = b"fairdeal/log/v1\x00"
 MAX_AHEAD = 1024  # how far past a seat's next sequence number we buffer
@@ -66,14 +68,25 @@ class Roster:
 Ordering = Callable[["TableLog"], "int | None"]
 
 
-class Limits(Protocol):
-    """What one envelope may weigh (`cap`, by its kind) and how many bytes of one seat's
-    envelopes a peer holds ahead of their place (`held_ahead`): protocol.md 4.4 step 4."""
+@dataclass(frozen=True)
+class EnvelopeLimits:
+    """What one envelope may weigh and how many bytes of one seat's envelopes a peer holds ahead
+    of their place (protocol.md 4.4 step 4), as data: the table computes the figures once
+    (p2p/table/core/sizes.py) and the log checks every envelope against them without calling out.
 
-    @property
-    def held_ahead(self) -> int: ...
+    `sizes`: kind -> the largest signed bytes d of that kind (a fair-deck envelope is capped by
+    its message's own kind, `body["kind"]`); `default`: a kind not named; `held_ahead`: the
+    budget of bytes of one seat's envelopes held before their place comes."""
 
-    def cap(self, envelope: Envelope) -> int: ...
+    sizes: Mapping[str, int]
+    default: int
+    held_ahead: int
+
+    def cap(self, envelope: Envelope) -> int:
+        kind = envelope.kind
+        if kind == kinds.DECK and isinstance(envelope.body, Mapping):
+            kind = str(envelope.body.get("kind"))
+        return self.sizes.get(kind, self.default)
 
 
 @runtime_checkable
@@ -151,9 +164,11 @@ class TableLog:
         ordering: Ordering | Rules,
         apply: Callable[[Envelope], None] | None = None,
         max_buffered: int = MAX_BUFFERED,
+        limits: EnvelopeLimits | None = None,
     ) -> None:
         """`ordering`: the game's `Rules` (which also apply each envelope, unless `apply` is
-        given) or an `Ordering` alone (then `apply`, if any, applies them)."""
+        given) or an `Ordering` alone (then `apply`, if any, applies them). `limits`: the
+        table's, if its sizes are known now (else set `limits` once they are; None: unbounded)."""
         self.roster = roster
         self._apply: Callable[[Envelope], None] | None
         if isinstance(ordering, Rules):
@@ -163,7 +178,7 @@ class TableLog:
             self.ordering = ordering
             self._apply = apply
         self.max_buffered = max_buffered
-        self.limits: Limits | None = None  # the table's (set once the game's sizes are known)
+        self.limits = limits
         self._held_bytes = dict.fromkeys(roster.seats, 0)  # per seat: bytes in the buffer
         # per seat, in seq order: its applied envelopes' seqs and their places in `entries`
         self._applied_seqs: dict[int, list[int]] = {seat: [] for seat in roster.seats}
@@ -188,6 +203,12 @@ class TableLog:
     def on_applied(self, listener: Callable[[Envelope], None]) -> None:
         """Called after each envelope is applied (after the game's apply accepted it)."""
         self._listeners.append(listener)
+
+    def off_applied(self, listener: Callable[[Envelope], None]) -> None:
+        """Stop calling `listener` (one that is only needed for a while, such as a seat's
+        watchers while it has any). Safe from inside a listener: the list is replaced, so the
+        envelope being announced still reaches every listener."""
+        self._listeners = [known for known in self._listeners if known != listener]
 
     def on_fault(self, listener: Callable[[Fault], None]) -> None:
         self._fault_listeners.append(listener)

@@ -224,3 +224,18 @@ def test_a_known_envelope_with_a_forged_signature_is_still_refused() -> None:
     with pytest.raises(EnvelopeError, match=r"relay.*bad signature"):
         sink.receive(forged, "relay")
     assert sink.entries == [envelope] and sink.faults == []
+
+
+def test_a_listener_that_leaves_while_told_lets_the_others_hear_the_envelope() -> None:
+    """`off_applied` from inside a listener (a seat's last watcher gone): the listeners after it
+    still hear the envelope being applied, and it hears no later one."""
+    log, heard, late = new_log(), [], []
+
+    def once(envelope: Envelope) -> None:
+        heard.append(envelope)
+        log.off_applied(once)
+
+    log.on_applied(once)
+    log.on_applied(late.append)
+    envelopes = play_round(log)
+    assert heard == envelopes[:1] and late == envelopes

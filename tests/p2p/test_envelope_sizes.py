@@ -15,7 +15,7 @@ from fairdeal.engine.lie import LieOptions
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.log.envelope import Envelope, sign_envelope
 from fairdeal.p2p.log.sync import TableSync
-from fairdeal.p2p.log.tablelog import Roster, TableLog, seat_order
+from fairdeal.p2p.log.tablelog import EnvelopeLimits, Roster, TableLog, seat_order
 from fairdeal.p2p.log.transcript import load_transcript
 from fairdeal.p2p.table.core import sizes
 from fairdeal.p2p.table.core.driver import TableDriver
@@ -154,7 +154,7 @@ def test_the_largest_legitimate_body_of_each_kind_fits(options: Any, seats: int,
 # -- in memory: what one seat can make an honest peer hold ------------------------------------
 
 
-def open_table(count: int, limits: sizes.EnvelopeLimits) -> tuple[MemoryNetwork, list[TableSync]]:
+def open_table(count: int, limits: EnvelopeLimits) -> tuple[MemoryNetwork, list[TableSync]]:
     ids = [make_identity(i) for i in range(count)]
     roster = Roster(b"sizes", tuple(i.key for i in ids))
     network = MemoryNetwork()
@@ -166,7 +166,7 @@ def open_table(count: int, limits: sizes.EnvelopeLimits) -> tuple[MemoryNetwork,
     return network, syncs
 
 
-LIMITS = sizes.EnvelopeLimits({"move": 8192}, sizes.SMALL, 64 * 1024)
+LIMITS = EnvelopeLimits({"move": 8192}, sizes.SMALL, 64 * 1024)
 
 
 def signed_ahead(sync: TableSync, seat: int, places: range, size: int) -> list[Envelope]:

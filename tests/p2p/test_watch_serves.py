@@ -98,3 +98,36 @@ def test_a_peer_with_no_seat_is_not_listened_to() -> None:
     watch, mesh, changes = service()
     mesh.handlers[SERVES](STRANGER, serves([b"\xaa" * 32, "Ghost"]))
     assert watch.everyone() == () and not changes
+
+
+class FollowedLog(FakeLog):
+    """A log that keeps its applied-listeners, to see when the service follows it."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Callable[[object], None]] = []
+
+    def on_applied(self, callback: Callable[[object], None]) -> None:
+        self.listeners.append(callback)
+
+    def off_applied(self, callback: Callable[[object], None]) -> None:
+        self.listeners.remove(callback)
+
+
+class Wired:
+    def to_wire(self) -> dict[str, Any]:
+        return {"t": "env", "n": 1}
+
+
+def test_the_log_is_followed_only_while_this_seat_has_watchers() -> None:
+    """With no watcher, applying an envelope calls nothing of the watch service; the first
+    watcher makes it follow the log, and once the last is gone it stops."""
+    mesh, log = FakeMesh(), FollowedLog()
+    WatchService(mesh, log, 0, {})  # type: ignore[arg-type]
+    assert log.listeners == []
+    mesh.handlers["watch"](STRANGER, {"t": "watch"})
+    assert len(log.listeners) == 1
+    log.listeners[0](Wired())
+    assert mesh.sent[-1] == (STRANGER.key, {"t": "env", "n": 1})
+    mesh.send = lambda key, message: False  # type: ignore[method-assign]  # the watcher is gone
+    log.listeners[0](Wired())
+    assert log.listeners == []

@@ -60,7 +60,7 @@ from fairdeal.p2p.deck import (
 from fairdeal.p2p.deck.session import Output
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, OptionValue, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.log.tablelog import Fault, genesis_head, next_head
+from fairdeal.p2p.log.tablelog import EnvelopeLimits, Fault, genesis_head, next_head
 from fairdeal.p2p.net.kinds import check_listed, chosen_kinds
 from fairdeal.p2p.table.core import terms
 from fairdeal.p2p.table.core.api import (
@@ -78,7 +78,7 @@ from fairdeal.p2p.table.core.requests import Service
 from fairdeal.p2p.table.core.serving import Asked, Serving, arrangement
 from fairdeal.p2p.table.core.setup import Setup, roster_difference
 from fairdeal.p2p.table.core.shares import require_shares
-from fairdeal.p2p.table.core.sizes import UNSIZED, EnvelopeLimits, table_limits
+from fairdeal.p2p.table.core.sizes import UNSIZED, table_limits
 from fairdeal.p2p.table.core.slots import SlotMap
 
 # Kept importable from here, where they were before the driver's parts had their own modules.
@@ -119,6 +119,9 @@ class TableDriver:
         signed roster's)."""
         self.game: AnyGame = get_game(self.game_name)
         check_listed(self.game_name, (self.join_kind, self.act_kind))
+        # fixed once the game's kinds are listed: read from the registry here, once, rather
+        # than at every flush of the outbox
+        self._choice_kinds = chosen_kinds(self.game_name)
         options.validate(seats)
         self.check_terms(options)
         if signed_roster is not None and (
@@ -152,7 +155,11 @@ class TableDriver:
             "seats": seats,
             "options": self.options_for_join(options),
         }
-        self.setup = Setup(seats, self.join_kind, len(self.setup_coins), signed_roster)
+        # the setup envelopes, until the last is applied: then the part is dropped, and the
+        # game's requests and moves are all that is asked for (no "is setup over?" per envelope)
+        self.setup: Setup | None = Setup(
+            seats, self.join_kind, len(self.setup_coins), signed_roster
+        )
         self._slot = SlotMap()  # engine slot <-> masked card, and public backs
         # the engine requests served with the fair deck (p2p/table/core/requests.py's machine)
         self.serving = Serving(
@@ -258,7 +265,7 @@ class TableDriver:
         """The envelope the log takes next (None: the game is over or stopped)."""
         if self.fault is not None:
             return None
-        if not self.setup.over:
+        if self.setup is not None:
             return self.setup.expected()
         state = self.state
         assert state is not None
@@ -320,7 +327,7 @@ class TableDriver:
         """The kinds this seat signs by its own choice (its actions, The Lie's step envelopes): a
         replay after a restart never regenerates them, unlike the fair-deck messages it owes: the
         game's kinds listed as chosen (p2p/net/kinds.py)."""
-        return chosen_kinds(self.game_name)
+        return self._choice_kinds
 
     def publish_action(self, action: Any, *, check: bool = True) -> None:
         """Queue this seat's action for signing. With `check` (always, but for a test's
@@ -449,18 +456,21 @@ class TableDriver:
             self.stop(envelope.seat, f"sent {envelope.kind}", f"{expect} was due ({envelope})")
             return
         try:
-            if envelope.kind == ROSTER_KIND:
-                self.setup.on_roster(envelope)
-            elif envelope.kind == self.join_kind:
-                self.events.append(self.setup.on_join(envelope, self.terms))
+            setup = self.setup
+            if setup is not None and envelope.kind == ROSTER_KIND:
+                setup.on_roster(envelope)
+            elif setup is not None and envelope.kind == self.join_kind:
+                self.events.append(setup.on_join(envelope, self.terms))
             elif envelope.kind == DECK:
                 effects = self.serving.on_deck_envelope(envelope, expect)
-                if not self.setup.over:  # a key or a setup coin's envelope
-                    self.setup.on_deck()
+                if setup is not None:  # a key or a setup coin's envelope
+                    setup.on_deck()
                     self.count_proofs(1)
                 self._take(effects)
             else:
                 self.on_game_envelope(envelope, head)
+            if setup is not None and setup.over:
+                self.setup = None
         except DeckFault as fault:
             seat = fault.seat if fault.seat is not None else envelope.seat
             self.stop(seat, fault.what, f"{envelope}: {fault.evidence or fault.what}")
@@ -491,7 +501,7 @@ class TableDriver:
 
     def _serve(self) -> None:
         """Start the game once set up, then serve requests until an envelope is needed."""
-        if self.fault is not None or not self.setup.over:
+        if self.fault is not None or self.setup is not None:
             return
         if self.state is None:
             self.take_step(self.new_game_step())

@@ -8,6 +8,9 @@ over its kind's cap is refused before it is held; a seat whose envelopes held ah
 place would pass its budget has the next one refused. So one seat can make an honest peer hold at
 most `held_ahead` bytes ahead, whatever it signs.
 
+The figures are the log's data (`EnvelopeLimits`, p2p/log/tablelog.py): computed once here when
+the game's sizes are known, then checked by the log on every envelope without calling back here.
+
 The table's sizes are N seats, the most cards in one list L (a shuffle carries L), and the cards
 of the game C (a message of shares carries at most one share of each seat for each card).
 """
@@ -15,10 +18,8 @@ of the game C (a message of shares carries at most one share of each seat for ea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.net import kinds
+from fairdeal.p2p.log.tablelog import EnvelopeLimits
 from fairdeal.p2p.net.framing import MAX_FRAME_SIZE
 
 BIN32 = 2 + 32  # a point, scalar, hash or key: bin8 header and 32 bytes
@@ -90,22 +91,6 @@ def deck_bodies(seats: int, largest_list: int, cards: int) -> dict[str, int]:
         "deck.coin.commit": coin + key("commit") + BIN64,
         "deck.coin.reveal": coin + key("nonce") + BIN32 + key("value") + BIN32,
     }
-
-
-@dataclass(frozen=True)
-class EnvelopeLimits:
-    """The caps on the signed bytes d of each kind of envelope at one table, and each seat's
-    budget of bytes held ahead of their place (TableLog takes both)."""
-
-    sizes: Mapping[str, int]  # kind (a deck message by its own kind) -> largest d
-    default: int  # a kind not named
-    held_ahead: int  # bytes of one seat's envelopes held before their place comes
-
-    def cap(self, envelope: Envelope) -> int:
-        kind = envelope.kind
-        if kind == kinds.DECK and isinstance(envelope.body, Mapping):
-            kind = str(envelope.body.get("kind"))
-        return self.sizes.get(kind, self.default)
 
 
 # What a table whose game states no sizes allows: one frame per envelope, four frames ahead.

@@ -76,7 +76,7 @@ class WatchService:
         mesh.on(SERVES, self._on_serves)
         mesh.on_peer_up(self._on_peer_up)
         mesh.on_peer_down(self._on_peer_down)
-        table_log.on_applied(self._applied)
+        self._following = False  # the log's applied envelopes: only while someone watches
 
     def on_change(self, callback: Callable[[], None]) -> None:
         """Called when a watcher comes or goes, here or at another seat (the seats panel)."""
@@ -179,6 +179,10 @@ class WatchService:
 
     def _notify(self, tell: bool = True) -> None:
         """`tell`: this seat's own watchers changed, which the other seats hear of."""
+        if self._following != bool(self.watchers):  # the first came or the last went
+            self._following = bool(self.watchers)
+            follow = self.log.on_applied if self._following else self.log.off_applied
+            follow(self._applied)
         if tell:
             self._tell_seats()
         for callback in self._changed:

@@ -13,12 +13,12 @@ from fairdeal.engine.games import get_game
 from fairdeal.p2p.deck import DeckSession
 from fairdeal.p2p.lobby.roster import ROSTER_KIND, RosterError, SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
-from fairdeal.p2p.log.tablelog import Roster, TableLog
+from fairdeal.p2p.log.tablelog import EnvelopeLimits, Roster, TableLog
 from fairdeal.p2p.table.core.api import Verification
 from fairdeal.p2p.table.core.driver import TableDriver, roster_difference
 from fairdeal.p2p.table.core.games import table_class
 from fairdeal.p2p.table.core.presenter import presenter_for
-from fairdeal.p2p.table.core.sizes import UNSIZED, EnvelopeLimits
+from fairdeal.p2p.table.core.sizes import UNSIZED
 from fairdeal.p2p.table.tools.audit_report import AuditFault, AuditReport, AuditStop
 
 
