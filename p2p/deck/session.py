@@ -117,7 +117,7 @@ class DeckSession:
         self.table_id = table_id
         self.seat = seat
         self.seats = seats
-        self._random_bytes = random_bytes
+        self.random_bytes = random_bytes  # this seat's secrets' source (its game's too)
         self._key = None if seat is None else SecretKey.generate(seat, random_bytes)
         self._keys: dict[int, PublicKeyShare] = {}
         self._joint: Point | None = None
@@ -206,7 +206,7 @@ class DeckSession:
             raise DeckUsageError("an observer holds no key")
         if self.seat in self._keys:
             raise DeckUsageError("keys already published")
-        share = self._key.publish(self.table_id, self._random_bytes)
+        share = self._key.publish(self.table_id, self.random_bytes)
         return Output([self._emit(KeyMessage(share))])
 
     def new_deck(self, list_id: str, deck_id: str, cards: Sequence[int]) -> Output:

@@ -30,7 +30,6 @@ the log, the fair deck and the engine.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -40,6 +39,7 @@ from fairdeal.engine.lie import (
     DECK,
     Claim,
     LieOptions,
+    LieState,
     Pass,
     Phase,
     Place,
@@ -103,8 +103,7 @@ class LieTable(TableDriver):
         # same again after a restart (the key comes from the seat's secret randomness), so a
         # seat that crashed between committing and opening can still open.
         if nonce_key is None and self.deck.seat is not None:
-            draw = getattr(self.deck, "_random_bytes", None)
-            nonce_key = draw(32) if draw is not None else secrets.token_bytes(32)
+            nonce_key = self.deck.random_bytes(32)
         self._heads: dict[bytes, int] = {self.head: 0}  # log head -> entries before it
         self._next_seq: dict[int, int] = {}  # per seat: the seq of its next envelope
         self.lockstep = self.lockstep_class(
@@ -163,12 +162,8 @@ class LieTable(TableDriver):
 
     def unplaced(self, seat: int) -> int | None:
         """The slot `seat` took and has not placed yet (T3)."""
-        state = self.state
-        engine = getattr(state, "unplaced", None) if state is not None else None
-        if engine is None:
-            return None  # an engine that places the card with its claim
-        slot: int | None = engine(seat) if callable(engine) else engine[seat]
-        return slot
+        state: LieState | None = self.state
+        return state.unplaced[seat] if state is not None else None
 
     def claimable(self) -> tuple[int, ...]:
         """The table's slots, in layout order, this seat may claim now (T3)."""
@@ -224,7 +219,7 @@ class LieTable(TableDriver):
         state = self.state
         assert state is not None
         view = self.game.view_for(state, self.knowledge(), self.me)
-        if self.stepping() and hasattr(view, "pending_claims"):
+        if self.stepping():
             view = replace(view, pending_claims=self.pending_claims(), placing=self.placing())
         return view
 
