@@ -55,7 +55,9 @@ SHARED_FIXTURE_FILES = (
     "tests/game/test_report.py",
     "tests/game/test_resume_damage.py",
     "tests/game/test_simulate_lie.py",
+    "tests/p2p/test_message_kinds.py",
     "tests/third_game/test_highcard_table.py",
+    "tests/fourth_game/test_lowcard.py",
 )
 
 
