@@ -124,6 +124,14 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
         """The value chosen in the Select `field`."""
         return self.query_one(f"#{field}", Select).value
 
+    def selected_count(self, field: str) -> int:
+        """The number chosen in the Select `field` (its options are numbers; every one has a
+        value chosen, `allow_blank=False`)."""
+        value = self.selected(field)
+        if not isinstance(value, int):
+            raise ValueError(f"{field}: choose a number")
+        return value
+
     def on_input_submitted(self, _event: Input.Submitted) -> None:
         self._open()  # Enter in a number field opens, as the Open button does
 
@@ -143,8 +151,8 @@ class OpenTableDialog(ModalScreen[TableSpec | None]):
         chosen = screen_game(game).dialog_values(self)
         spec = TableSpec(
             game=game,
-            seats=int(self.query_one("#seats", Select).value),  # type: ignore[arg-type]
-            bots=int(self.query_one("#bots", Select).value),  # type: ignore[arg-type]
+            seats=self.selected_count("seats"),
+            bots=self.selected_count("bots"),
             short_game=chosen.short_game,
             networked=bool(self.query_one("#networked", Select).value),
             seed=self.base.seed,
