@@ -114,7 +114,7 @@ def _assert_fault(session, sender: int, message: dict, error=DeckFault, blamed=N
 
 
 def _state(session) -> dict:
-    return {k: v for k, v in vars(session).items() if k != "_random_bytes"}
+    return {k: v for k, v in vars(session).items() if k != "random_bytes"}
 
 
 def test_honest_shares_are_accepted(dealt) -> None:
