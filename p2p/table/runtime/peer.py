@@ -298,7 +298,7 @@ class TablePeer:
             raise IllegalAction(self._seat, "it is not your turn")
         table.publish_action(action)
         self.pump.run()
-        if self.recovery.recovering:  # kept, not lost: said, since nothing changes meanwhile
+        if self.pump.recovering:  # kept, not lost: said, since nothing changes meanwhile
             names = [self.seats[seat].name for seat in sorted(self.recovery.waiting)]
             self.emit(
                 Notice(
