@@ -11,6 +11,7 @@ from typing import Any
 
 from fairdeal.engine.larry import LarryOptions
 from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.randomness import table_secret_name
 
 from .support import open_table, play_to_end
 
@@ -52,5 +53,24 @@ async def test_no_part_of_a_seat_keeps_the_seat(tmp_path: Path) -> None:
             for name, part in parts.items():
                 back = [f for f, value in fields(part).items() if reaches(value, peer)]
                 assert back == [], f"{name} keeps the seat in {back}"
+    finally:
+        await table.close()
+
+
+async def test_every_forward_a_seat_used_is_on_its_disk_once(tmp_path: Path) -> None:
+    """The pump hands the forwards the table used to the post, which adds them to the secrets
+    file before their receipts go out; once written, none is written again."""
+    table = await open_table(3, tmp_path, LarryOptions(short_game=True), seed=2)
+    try:
+        await play_to_end(table, timeout=60)
+        written = 0
+        for peer in table.peers:
+            assert peer.table is not None and not peer.table.kept_forwards  # none left over
+            kept = peer.secrets.get(table_secret_name(table.roster.table, "forwards"), [])
+            transfers = [(f["transfer"], f["slot"]) for f in kept]
+            assert len(transfers) == len(set(transfers)), "a forward was written twice"
+            assert all(f["m"]["to"] == peer.seat for f in kept)  # only what it was given
+            written += len(kept)
+        assert written, "no give-away at this table: pick another seed"
     finally:
         await table.close()

@@ -162,11 +162,17 @@ class Pump:
 
     def keep_forwards(self) -> None:
         """Write the forwards the table used to the secrets file before their receipts go out:
-        a crash must not lose a card this seat was given."""
+        a crash must not lose a card this seat was given. The post is asked only when the table
+        used some since the last run (a give-away's, rarely)."""
+        used = self.table.kept_forwards
+        if not used:
+            return
         try:
-            self.post.keep(self.table)
+            self.post.keep(used)
         except TranscriptWriteError as error:  # nothing is sent after a write that failed
             self.life.fail(error)
+            return
+        used.clear()  # on disk now: never written twice
 
     async def stop(self) -> None:
         """Drop a delayed bot move not made yet: it is never published."""
