@@ -62,7 +62,7 @@ class Pump:
         post: ForwardPost,
         reporter: Reporter,
         life: SeatLife,
-        timings: PeerTimings,
+        timings: PeerTimings | None,
         player: BotSeat,
     ) -> None:
         self.seat = seat
@@ -136,7 +136,8 @@ class Pump:
         """The game is over here: mark the transcript done (rerunning the command starts a new
         table) and let whoever waits on the seat go on."""
         if not self.life.done.done():
-            self.timings.finished = time.monotonic()
+            if self.timings is not None:
+                self.timings.finished = time.monotonic()
             self.life.finish(self.transcript)
 
     def flush(self) -> bool:
@@ -155,7 +156,7 @@ class Pump:
                     sync.publish(item.kind, item.body)
                 except TranscriptWriteError:
                     return False
-                if item.claims is not None:
+                if item.claims is not None and self.timings is not None:
                     self.timings.claims_signed[item.claims] = time.monotonic()
         self._forget_recovery()
         return True
