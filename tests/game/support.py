@@ -24,6 +24,7 @@ from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.games import table_class_for
 from fairdeal.p2p.table.runtime.peer import TablePeer
 from fairdeal.p2p.table.runtime.reaction import Reactions
+from fairdeal.p2p.table.runtime.timings import PeerTimings
 
 MakeTable = type[TableDriver]
 
@@ -86,6 +87,7 @@ def make_peer(
         claim_pace=claim_pace,
         reactions=reactions,
         reaction_rng=random.Random(seed * 100 + seat),
+        timings=PeerTimings(),  # the tests read what a seat measured, as simulate does
         # pinned seat contributions: the shuffles, and so the whole game, are reproducible
         new_contribution=lambda: bytes([seed, seat + 1]) * 16,
     )

@@ -10,7 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal.engine.larry import LarryOptions
+from fairdeal.p2p.table.core.api import EventHistory, Notice
+from fairdeal.p2p.table.runtime.evidence import EvidenceFile
 from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.randomness import table_secret_name
+from fairdeal.p2p.table.runtime.reporting import Reporter
 
 from .support import open_table, play_to_end
 
@@ -54,3 +58,43 @@ async def test_no_part_of_a_seat_keeps_the_seat(tmp_path: Path) -> None:
                 assert back == [], f"{name} keeps the seat in {back}"
     finally:
         await table.close()
+
+
+async def test_every_forward_a_seat_used_is_on_its_disk_once(tmp_path: Path) -> None:
+    """The pump hands the forwards the table used to the post, which adds them to the secrets
+    file before their receipts go out; once written, none is written again."""
+    table = await open_table(3, tmp_path, LarryOptions(short_game=True), seed=2)
+    try:
+        await play_to_end(table, timeout=60)
+        written = 0
+        for peer in table.peers:
+            assert peer.table is not None and not peer.table.kept_forwards  # none left over
+            kept = peer.secrets.get(table_secret_name(table.roster.table, "forwards"), [])
+            transfers = [(f["transfer"], f["slot"]) for f in kept]
+            assert len(transfers) == len(set(transfers)), "a forward was written twice"
+            assert all(f["m"]["to"] == peer.seat for f in kept)  # only what it was given
+            written += len(kept)
+        assert written, "no give-away at this table: pick another seed"
+    finally:
+        await table.close()
+
+
+class UntimedTable:
+    """Just what a drain reads of a table; whether seats act at once is only asked for timings."""
+
+    def __init__(self, events: list[Any]) -> None:
+        self.events = events
+
+    def simultaneous(self) -> bool:
+        raise AssertionError("an untimed seat asked whether the seats act at once")
+
+
+def test_a_seat_nobody_times_reports_every_event_and_times_nothing(tmp_path: Path) -> None:
+    """The app's seat is given no timings (only simulate, the benchmarks and tests read them):
+    its reporter still hands every event on, and measures nothing."""
+    history = EventHistory()
+    reporter = Reporter(history, None, EvidenceFile(tmp_path / "t.transcript", print))
+    said = [Notice("one"), Notice("two")]
+    table = UntimedTable(list(said))
+    reporter.drain(table, None)  # type: ignore[arg-type]
+    assert list(history.events) == said and table.events == []

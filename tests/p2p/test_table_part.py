@@ -122,5 +122,5 @@ def test_a_table_missing_its_part_or_half_concurrent_is_caught() -> None:
         def pace(self, held: Any) -> None:  # a concurrent hook, yet never simultaneous
             pass
 
-    assert missing_part(Unfinished) == ["lobby_options", "on_game_envelope", "publish_action"]
+    assert missing_part(Unfinished) == ["lobby_options", "publish_action"]
     assert concurrency_trespasses(Unfinished) == ["pace"]

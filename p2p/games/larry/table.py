@@ -13,17 +13,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions, LarryStep, apply, new_game
-from fairdeal.engine.larry.codec import action_from_data, to_data
+from fairdeal.engine.larry import Doubt, IllegalAction, LarryOptions, LarryStep, new_game
+from fairdeal.engine.larry.codec import to_data
 from fairdeal.engine.larry.events import DoubtResolved
 from fairdeal.engine.larry.legal import check_action
 from fairdeal.p2p.games.larry.events import DoubtVerification
 from fairdeal.p2p.games.larry.presenter import doubt_verification
 from fairdeal.p2p.lobby.roster import OptionValue
-from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.net.kinds import Restart, envelope_kind
 from fairdeal.p2p.table.core import sizes
-from fairdeal.p2p.table.core.acts import action_of, step_of
 from fairdeal.p2p.table.core.api import Notice, ProofStatus
 from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.outbox import Publish
@@ -102,24 +100,15 @@ class LarryTable(TableDriver):
         self.events.append(Notice(f"joint coin: seat {self.first_seat} starts hand 1 (L5)"))
         return new_game(self.seats, options)
 
-    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
-        if envelope.kind == ACT:
-            self._on_act(envelope, head)
-        else:
-            self.on_received(envelope)
-
-    def _on_act(self, envelope: Envelope, head: bytes) -> None:
-        action = action_of(envelope, head, action_from_data)
-        assert self.state is not None
-        step = step_of(apply, self.state, envelope.seat, action)
+    def on_act(self, seat: int, action: Any) -> None:
+        """A doubt's verification shows the pile as it was before the doubt took it (L9)."""
         if isinstance(action, Doubt):
             state = self.state
             self._doubt_pile = tuple(
-                (slot, seat, slot in state.revealed)
-                for slot, seat in zip(state.pile, state.pile_seats, strict=True)
+                (slot, played_by, slot in state.revealed)
+                for slot, played_by in zip(state.pile, state.pile_seats, strict=True)
             )
             self._doubt_said = tuple(state.pile_totals)
-        self.take_step(step)
 
     def on_step_event(self, event: Any) -> None:
         if isinstance(event, DoubtResolved):

@@ -48,7 +48,7 @@ from fairdeal.engine.lie import (
     side_of,
 )
 from fairdeal.engine.lie.cards import BACKS
-from fairdeal.engine.lie.codec import action_from_data, to_data
+from fairdeal.engine.lie.codec import to_data
 from fairdeal.engine.requests import Arrange, Deal
 from fairdeal.p2p.deck import CardDealt, DeckFault, Slot
 from fairdeal.p2p.games.lie.events import ClaimVoid
@@ -67,7 +67,6 @@ from fairdeal.p2p.lobby.roster import OptionValue
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.net.kinds import Restart, envelope_kind
 from fairdeal.p2p.table.core import sizes
-from fairdeal.p2p.table.core.acts import action_of, step_of
 from fairdeal.p2p.table.core.api import ProofStatus
 from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.outbox import Expect, Publish
@@ -300,10 +299,12 @@ class LieTable(TableDriver):
     def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
         if envelope.kind == STEP:
             self._on_step(envelope)
-        elif envelope.kind == ACT:
-            self._on_act(envelope, head)
-        else:
+        else:  # Phase 2's lie.act, read as every game's act is (the driver's)
             super().on_game_envelope(envelope, head)
+
+    def on_act(self, seat: int, action: Any) -> None:
+        if not isinstance(action, Play | Pass):
+            raise DeckFault(seat, "lie.act carries a Play or a Pass (claims: lie.step)")
 
     def _on_step(self, envelope: Envelope) -> None:
         """A step envelope: checked, its shares applied at once, recorded; at a step's end the
@@ -349,13 +350,6 @@ class LieTable(TableDriver):
             self.lockstep.keep_shares(message)
         output.messages.clear()
         self.take_output(output)
-
-    def _on_act(self, envelope: Envelope, head: bytes) -> None:
-        action = action_of(envelope, head, action_from_data)
-        if not isinstance(action, Play | Pass):
-            raise DeckFault(envelope.seat, "lie.act carries a Play or a Pass (claims: lie.step)")
-        step = step_of(self.game.apply, self.state, envelope.seat, action)
-        self.take_step(step)
 
     # -- serving: deals of claims are concurrent ------------------------------------------------
 

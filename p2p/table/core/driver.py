@@ -26,8 +26,9 @@ What all games share, written once here:
 
 What a game contributes (the subclass, p2p/table/core/part.py `TablePart`): its name and envelope
 kinds, what to do when nothing is pending (`next_action`: the ordering rule), its own envelopes
-(`on_game_envelope`), how its first state is made (`new_game_step`) and what its steps mean for
-the players (`on_step_event`). It overrides those public hooks only, and calls the driver's
+(`on_game_envelope`; every game's act is read here, the same way), how its first state is made
+(`new_game_step`) and what its steps mean for the players (`on_step_event`). It overrides those
+public hooks only, and calls the driver's
 public services only; the request being served is the request server's
 (p2p/table/core/requests.py), a state machine whose transitions are data.
 
@@ -46,6 +47,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any, ClassVar
 
+from fairdeal.engine.codec import DecodeError
 from fairdeal.engine.errors import DRIVER, IllegalAction
 from fairdeal.engine.events import Violation
 from fairdeal.engine.games import AnyGame, get_game
@@ -214,8 +216,39 @@ class TableDriver:
         return Expect(turn, self.act_kind) if turn is not None else None
 
     def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
-        """Apply one of the game's own envelopes (raise DeckFault naming the culprit)."""
-        raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of this game")
+        """Apply one of the game's own envelopes (raise DeckFault naming the culprit): a game
+        played in turns has its act and, with give-aways, their receipts; a game with envelopes
+        of its own reads those and passes these on here."""
+        if envelope.kind == self.act_kind:
+            self._apply_act(envelope, head)
+        elif self.received_kind and envelope.kind == self.received_kind:
+            self.on_received(envelope)
+        else:
+            raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of this game")
+
+    def on_act(self, seat: int, action: Any) -> None:
+        """A seat's action read from its act envelope, before the engine applies it: a game
+        refuses here (DeckFault) an action its act may not carry, or keeps what the state
+        shows before the move."""
+
+    def _apply_act(self, envelope: Envelope, head: bytes) -> None:
+        """Every game's act, read the same way (protocol.md section 7 for its body): signed on
+        the head it acts on (another head: it acted out of turn), a body the game's codec
+        decodes, an action the engine finds legal. Each check that fails is the author's fault
+        (a DeckFault, as the table's other faults) and changes nothing."""
+        seat = envelope.seat
+        if envelope.prev != head:
+            raise DeckFault(seat, "acted on a stale state (out of turn)", {"prev": envelope.prev})
+        try:
+            action = self.game.from_data(envelope.body, self.game.action_type)
+        except DecodeError as exc:
+            raise DeckFault(seat, f"unreadable action: {exc}") from None
+        self.on_act(seat, action)
+        try:
+            step = self.game.apply(self.state, seat, action)
+        except IllegalAction as exc:
+            raise DeckFault(seat, f"illegal action: {exc.reason}") from None
+        self.take_step(step)
 
     def on_step_event(self, event: Any) -> None:
         """React to one engine event (Violation already stops the table)."""

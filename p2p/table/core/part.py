@@ -8,10 +8,11 @@ that overrides only the public hooks below and calls only the driver's public se
 `engine_slot`, `on_received`):
 
 - `TablePart`: what every game writes itself (the driver has none of it): its name and envelope
-  kinds, the options its lobby signs, how it publishes an action and applies its own envelopes.
+  kinds, the options its lobby signs, how it checks and publishes an action.
   A turn-based game needs little more (tests/third_game/site/highcard/table.py).
 - `TableHooks`: what the driver does by default for a game played in turns, which a game
-  overrides where it differs (its coins, its first state, its deck's sizes, its ordering rule).
+  overrides where it differs (its coins, its first state, its deck's sizes, its ordering rule,
+  its own envelopes beside the act, what it keeps of an act before the engine applies it).
 - `ConcurrentPart`: only a game with a phase where seats act at once (The Lie's Phase 1, T3)
   overrides these; the driver's defaults say "never": no steps, nothing held back.
 
@@ -48,9 +49,6 @@ class TablePart(Protocol):
     # an action of this seat, checked as every peer will check it, queued for signing
     def publish_action(self, action: Any, *, check: bool = True) -> None: ...
 
-    # one of its own envelopes applied (its act, at least): DeckFault naming the culprit
-    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None: ...
-
 
 class TableHooks(Protocol):
     """What the driver does by default for a game played in turns; a game overrides one where
@@ -75,6 +73,13 @@ class TableHooks(Protocol):
     def card_bounds(self) -> tuple[int, int] | None: ...
 
     def game_bodies(self) -> dict[str, int]: ...
+
+    # one of its own envelopes applied (DeckFault naming the culprit): by default its act, read
+    # the same way for every game, and a give-away's receipt
+    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None: ...
+
+    # an act's action before the engine applies it: refused (DeckFault), or what it changes kept
+    def on_act(self, seat: int, action: Any) -> None: ...
 
     # what its engine events mean at the table
     def on_step_event(self, event: Any) -> None: ...

@@ -9,6 +9,7 @@ before their receipts go out, so a crash does not lose a card this seat was give
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fairdeal.p2p.deck import DeckFault
@@ -18,7 +19,7 @@ from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore
 from fairdeal.p2p.net.mesh import Mesh
 from fairdeal.p2p.table.core.driver import TableDriver
-from fairdeal.p2p.table.core.forwards import sign_forward
+from fairdeal.p2p.table.core.forwards import SignedForward, sign_forward
 from fairdeal.p2p.table.core.outbox import Private
 from fairdeal.p2p.table.core.sealed import ForwardRelay, SealedForward, parse_sealed, seal_forward
 from fairdeal.p2p.table.runtime.randomness import table_secret_name
@@ -73,15 +74,11 @@ class ForwardPost:
             raise PeerError(f"seat {fault.seat}", fault.what) from None
         return True
 
-    def keep(self, table: TableDriver) -> None:
-        """Write the forwards the table used to the secrets file (TranscriptWriteError: the disk
+    def keep(self, used: Sequence[SignedForward]) -> None:
+        """Add forwards the table used to the secrets file (TranscriptWriteError: the disk
         refused, and nothing may be sent after it)."""
-        if not table.kept_forwards:
-            return
         name = table_secret_name(self.roster.table, "forwards")
-        kept = [*self.secrets.get(name, []), *(f.to_data() for f in table.kept_forwards)]
-        self.secrets.put(name, kept)
-        table.kept_forwards.clear()
+        self.secrets.put(name, [*self.secrets.get(name, []), *(f.to_data() for f in used)])
 
     def resend(self, seat: int | None) -> None:
         """A seat that (re)connects may have missed forwards: this seat's own go to it again

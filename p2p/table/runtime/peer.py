@@ -122,6 +122,7 @@ class TablePeer:
         bot_delay: float = 0.0,
         claim_pace: float = 0.0,
         reactions: Reactions | None = None,
+        timings: PeerTimings | None = None,
     ) -> TablePeer:
         """The peer of a table gathered by the lobby: its roster, seat, options, mesh, names and
         the signed roster that opens the log, all taken from `seated`."""
@@ -141,6 +142,7 @@ class TablePeer:
             bot_delay=bot_delay,
             claim_pace=claim_pace,
             reactions=reactions,
+            timings=timings,
         )
         peer.seat_addresses = list(seated.addresses)  # kept in the header: `fairdeal resume`
         return peer
@@ -166,6 +168,7 @@ class TablePeer:
         reaction_rng: random.Random | None = None,
         bot_sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         new_contribution: Callable[[], bytes] = new_seed,
+        timings: PeerTimings | None = None,
     ) -> None:
         """`signed_roster`: the lobby's roster every seat signed (protocol.md 5.5); it opens the
         log and is kept in the transcript's header for auditors. `bot_delay`: seconds the bot
@@ -176,7 +179,9 @@ class TablePeer:
         from (with `reaction_rng`; the system's generator when None: p2p/table/runtime/reaction.py);
         `bot_sleep` waits any of them (tests inject their own).
         `new_contribution`: draws this seat's own secret contribution to a new table's seed
-        (tests pin it; p2p.table.runtime.randomness)."""
+        (tests pin it; p2p.table.runtime.randomness). `timings`: where to measure this seat's
+        table, for whoever reads it (simulate, the benchmarks, tests); None: nobody does, and
+        nothing is timed."""
         bot_timing = BotTiming(bot_delay, claim_pace, reactions)
         if reaction_rng is not None:
             bot_timing = replace(bot_timing, rng=reaction_rng)
@@ -199,8 +204,9 @@ class TablePeer:
         self._new_contribution = new_contribution
         self.signed_roster = signed_roster
         # The parts, each owning its state; the pump and the handlers below wire them.
-        self.timings = PeerTimings()
-        self._timing = TimingWatch(self.timings, presenter_for(self._table_class.game_name))
+        self.timings = timings
+        presenter = presenter_for(self._table_class.game_name)
+        self._timing = None if timings is None else TimingWatch(timings, presenter)
         self.table: TableDriver | None = None
         self.sync: TableSync | None = None
         self.history = EventHistory()
@@ -298,7 +304,7 @@ class TablePeer:
             raise IllegalAction(self._seat, "it is not your turn")
         table.publish_action(action)
         self.pump.run()
-        if self.recovery.recovering:  # kept, not lost: said, since nothing changes meanwhile
+        if self.pump.recovering:  # kept, not lost: said, since nothing changes meanwhile
             names = [self.seats[seat].name for seat in sorted(self.recovery.waiting)]
             self.emit(
                 Notice(
@@ -352,7 +358,8 @@ class TablePeer:
         self.mesh.on(LEFT, self.departures.on_left)
         self.mesh.on_peer_up(self._on_peer_up)
         self.mesh.on_peer_down(self._on_peer_down)
-        self.timings.started = time.monotonic()
+        if self.timings is not None:
+            self.timings.started = time.monotonic()
         for kept in self.secrets.get(table_secret_name(self.roster.table, "forwards"), []):
             table.restore_forward(kept)  # give-aways received (and checked) before a restart
         if self.transcript_path.exists():
@@ -486,7 +493,7 @@ class TablePeer:
     def _on_applied(self, envelope: Envelope) -> None:
         now = time.monotonic()
         self.watch_silence.feed(Applied(now))  # names nobody at once: the clock restarts
-        if envelope.kind == self._require_table().act_kind:
+        if self._timing is not None and envelope.kind == self._require_table().act_kind:
             self._timing.act_applied_at = now
         self.pump.schedule()
 

@@ -7,8 +7,9 @@ table's events, lets the seat's bot play (after its delay, or its claim pace whe
 once), and signs the step envelope a phase in steps needs of this seat now (`pace`).
 
 It holds the parts it moves, which the seat (p2p/table/runtime/peer.py) made and wired: the
-table and its log, the restart's bookkeeping, the forwards, the reporting, the seat's life and
-its bot; never the seat itself.
+table and its log, the restart's bookkeeping (until the restart is over: then it drops it, as
+the driver drops its setup part, and a flush signs what the table owes without asking it), the
+forwards, the reporting, the seat's life and its bot; never the seat itself.
 """
 
 from __future__ import annotations
@@ -61,14 +62,15 @@ class Pump:
         post: ForwardPost,
         reporter: Reporter,
         life: SeatLife,
-        timings: PeerTimings,
+        timings: PeerTimings | None,
         player: BotSeat,
     ) -> None:
         self.seat = seat
         self.table = table
         self.sync = sync
         self.transcript = transcript
-        self.recovery = recovery
+        self.recovery: Recovery | None = recovery  # None once the restart is over (or none)
+        self._forget_recovery()
         self.post = post
         self.reporter = reporter
         self.life = life
@@ -77,6 +79,16 @@ class Pump:
         self.scheduled = False
         self.thinking: asyncio.Task[None] | None = None  # the bot's delayed move, while it waits
         self._thinking_at_once = False  # whether that delay is a claim pace (seats act at once)
+
+    @property
+    def recovering(self) -> bool:
+        """Whether this seat, taken back after a crash, must sign nothing yet."""
+        return self.recovery is not None and self.recovery.recovering
+
+    def _forget_recovery(self) -> None:
+        """Drop the restart's bookkeeping once it is over: it never begins again."""
+        if self.recovery is not None and self.recovery.over:
+            self.recovery = None
 
     def schedule(self) -> None:
         """Run the pump soon (once, however many times this is called before it runs)."""
@@ -91,7 +103,7 @@ class Pump:
         table, sync = self.table, self.sync
         if self.life.closed:
             return
-        if self.recovery.recovering:  # report what the replay found, sign nothing yet
+        if self.recovering:  # report what the replay found, sign nothing yet
             self.reporter.drain(table, sync.log)
             if table.over:  # caught up to the end: nothing left to sign, so nobody to wait for
                 self._finish()
@@ -124,36 +136,44 @@ class Pump:
         """The game is over here: mark the transcript done (rerunning the command starts a new
         table) and let whoever waits on the seat go on."""
         if not self.life.done.done():
-            self.timings.finished = time.monotonic()
+            if self.timings is not None:
+                self.timings.finished = time.monotonic()
             self.life.finish(self.transcript)
 
     def flush(self) -> bool:
         """Sign and send the table's outbox; False once the disk refused a write."""
-        table, sync = self.table, self.sync
-        choices = table.choice_kinds
+        table, sync, recovery = self.table, self.sync, self.recovery
         while table.outbox:
             item = table.outbox.pop(0)
             if isinstance(item, Private):
                 self.post.send_owed(table, item)
-            elif self.recovery.signed_already(item.kind, item.body, choices):
+            elif recovery is not None and recovery.signed_already(
+                item.kind, item.body, table.choice_kinds
+            ):
                 continue  # signed before a restart: in the log
             else:
                 try:
-                    envelope = sync.publish(item.kind, item.body)
+                    sync.publish(item.kind, item.body)
                 except TranscriptWriteError:
                     return False
-                self.recovery.last_prev = envelope.prev
-                if item.claims is not None:
+                if item.claims is not None and self.timings is not None:
                     self.timings.claims_signed[item.claims] = time.monotonic()
+        self._forget_recovery()
         return True
 
     def keep_forwards(self) -> None:
         """Write the forwards the table used to the secrets file before their receipts go out:
-        a crash must not lose a card this seat was given."""
+        a crash must not lose a card this seat was given. The post is asked only when the table
+        used some since the last run (a give-away's, rarely)."""
+        used = self.table.kept_forwards
+        if not used:
+            return
         try:
-            self.post.keep(self.table)
+            self.post.keep(used)
         except TranscriptWriteError as error:  # nothing is sent after a write that failed
             self.life.fail(error)
+            return
+        used.clear()  # on disk now: never written twice
 
     async def stop(self) -> None:
         """Drop a delayed bot move not made yet: it is never published."""

@@ -37,12 +37,17 @@ class Recovery:
         self.already_signed: Counter[bytes] = Counter()  # regenerated items still to drop
         self.signed_before: Counter[bytes] = Counter()  # all of them, as the transcript had
         self.waiting: set[int] = set()  # seats yet to send back our own envelopes
-        self.last_prev: bytes | None = None  # the prev of the newest envelope this seat signed
 
     @property
     def recovering(self) -> bool:
         """Whether this seat must sign nothing yet."""
         return bool(self.waiting)
+
+    @property
+    def over(self) -> bool:
+        """Whether the restart is behind this seat: nobody left to hear back from and nothing
+        regenerated left to drop (it never begins again: the pump may forget it)."""
+        return not self.waiting and not any(self.already_signed.values())
 
     def begin(self, signed: Iterable[Envelope], choices: frozenset[str], others: set[int]) -> None:
         """The transcript's own envelopes (`signed`); `others`: the seats to hear back from."""
@@ -65,9 +70,6 @@ class Recovery:
     def restore_own(self, table: TableDriver, log_: TableLog) -> None:
         """The envelopes this seat signed that its log holds but has not applied still count
         (a step envelope of a step under way: its commitment, opened in the next step)."""
-        own = [e for e in (*log_.entries, *log_.buffered) if e.seat == self.me]
-        if own:
-            self.last_prev = max(own, key=lambda e: e.seq).prev
         for envelope in log_.buffered:
             if envelope.seat == self.me:
                 table.restore_signed(envelope)

@@ -1,7 +1,8 @@
 """What a networked seat tells its player: the table's events as they come, and what they leave.
 
 Each event the table produced goes to the seat's history (what a screen, a bot runner or the
-headless log reads) once the timings have noted it (p2p/table/runtime/timings.py). A game's
+headless log reads) once the timings have noted it, where the seat is timed
+(p2p/table/runtime/timings.py). A game's
 verification (such as a doubt's) is logged in full, in the game's words; a fault the table found in
 an applied envelope is logged and kept in the `.faults` file with that envelope, so that a
 transcript cut before it cannot audit as a clean game (protocol.md 10.4).
@@ -24,7 +25,9 @@ log = logging.getLogger("fairdeal.table")
 class Reporter:
     """One seat's reporting of its table's events to `history`."""
 
-    def __init__(self, history: EventHistory, timing: TimingWatch, evidence: EvidenceFile) -> None:
+    def __init__(
+        self, history: EventHistory, timing: TimingWatch | None, evidence: EvidenceFile
+    ) -> None:
         self.history = history
         self.timing = timing
         self.evidence = evidence
@@ -37,10 +40,12 @@ class Reporter:
         they were applied from (None while a restart replays the transcript, whose faults were
         kept before the crash)."""
         events, table.events = table.events, []
+        timing = self.timing  # None: nobody reads this seat's timings
         now = time.monotonic()
-        simultaneous = table.simultaneous()
+        simultaneous = timing is not None and table.simultaneous()
         for event in events:
-            self.timing.observe(event, simultaneous, now)
+            if timing is not None:
+                timing.observe(event, simultaneous, now)
             if isinstance(event, Verification):  # a game's proof at the table, in its own words
                 log.info("%s", event.log_text())
             elif isinstance(event, FaultDetected):

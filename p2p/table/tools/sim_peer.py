@@ -37,6 +37,7 @@ from fairdeal.p2p.net.redial import keep_connected
 from fairdeal.p2p.table.core.api import CardsVerified, FaultDetected, SeatStatus, Verification
 from fairdeal.p2p.table.core.games import table_class_for
 from fairdeal.p2p.table.runtime.peer import TablePeer
+from fairdeal.p2p.table.runtime.timings import PeerTimings
 
 TRANSCRIPT = "table.transcript"
 # How long a peer waits for every seat's channel before it starts its table anyway (as a lobby's
@@ -86,6 +87,7 @@ async def serve(args: argparse.Namespace) -> int:
     kinds = str(plan.get("bot", "heuristic")).split(",")  # by seat, the last fills the rest
     kind = kinds[min(seat, len(kinds) - 1)]
     bot = make_bot(kind, random.Random(args.seed * 1000 + seat), game)
+    timings = PeerTimings()  # what the simulation reports of this seat
     peer = TablePeer(
         identity,
         roster,
@@ -99,6 +101,7 @@ async def serve(args: argparse.Namespace) -> int:
         silence_limit=float(plan.get("silence_limit", 30.0)),
         signed_roster=signed,
         claim_pace=float(plan.get("claim_pace", 0.0)),
+        timings=timings,
     )
     await peer.start()
     # watchers may ask for the log from now on; `connected`: the seats it started with
@@ -137,7 +140,6 @@ async def serve(args: argparse.Namespace) -> int:
     await mesh.drain()
     table = peer.table
     assert table is not None and table.state is not None
-    timings = peer.timings
     state: PublicState = table.state
     emit(
         {

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from fairdeal.engine.codec import from_data, to_data
+from fairdeal.engine.codec import to_data
 from fairdeal.engine.errors import IllegalAction
-from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.lobby.roster import OptionValue
-from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.net.kinds import Restart, envelope_kind
-from fairdeal.p2p.table.core.acts import action_of, step_of
 from fairdeal.p2p.table.core.driver import Publish, TableDriver
-from lowcard.game import Action, LowCardOptions, apply, check_move
+from lowcard.game import LowCardOptions, check_move
 
 JOIN = envelope_kind("lowcard.join", game="lowcard", section="10.10")  # the terms each seat signs
 # body: {"type": "ShowOne", "slot": N} (the engine codec); the player's choice, never the replay's
@@ -36,9 +33,3 @@ class LowCardTable(TableDriver):
         if check:
             check_move(self.state, self.me, action)
         self.outbox.append(Publish(ACT, to_data(action)))
-
-    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
-        if envelope.kind != ACT:
-            raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of low card")
-        action = action_of(envelope, head, lambda body: from_data(body, Action))
-        self.take_step(step_of(apply, self.state, envelope.seat, action))

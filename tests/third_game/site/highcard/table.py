@@ -1,27 +1,26 @@
-"""High card's part of the networked table: its envelope kinds and how it applies a Show.
+"""High card's part of the networked table: its envelope kinds, how a Show is checked before it
+is signed, and what a win says.
 
 Everything else (setup, the fair deck serving NewDeck, Deal and Reveal, faults, ordering by
-`state.to_act()`) is the shared table driver (fairdeal.p2p.table.core.driver). The log: the roster,
-every seat's join and key, the shuffle (seat order), the deal's shares, then per seat in seat
-order its `highcard.act` (a Show) followed by its own shares that open its card.
+`state.to_act()`, reading each `highcard.act`) is the shared table driver
+(fairdeal.p2p.table.core.driver). The log: the roster, every seat's join and key, the shuffle
+(seat order), the deal's shares, then per seat in seat order its `highcard.act` (a Show)
+followed by its own shares that open its card.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from fairdeal.engine.codec import from_data, to_data
+from fairdeal.engine.codec import to_data
 from fairdeal.engine.errors import IllegalAction
-from fairdeal.p2p.deck import DeckFault
 from fairdeal.p2p.lobby.roster import OptionValue
-from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.net.kinds import Restart, envelope_kind
-from fairdeal.p2p.table.core.acts import action_of, step_of
 from fairdeal.p2p.table.core.api import Notice
 from fairdeal.p2p.table.core.driver import Publish, TableDriver
-from highcard.actions import Action, Won
+from highcard.actions import Won
 from highcard.cards import HighCardOptions, card_names
-from highcard.rules import apply, check_turn
+from highcard.rules import check_turn
 
 GAME = "highcard"
 JOIN = envelope_kind(
@@ -49,12 +48,6 @@ class HighCardTable(TableDriver):
         if check:
             check_turn(self.state, self.me, action)
         self.outbox.append(Publish(ACT, to_data(action)))
-
-    def on_game_envelope(self, envelope: Envelope, head: bytes) -> None:
-        if envelope.kind != ACT:
-            raise DeckFault(envelope.seat, f"{envelope.kind} is not an envelope of high card")
-        action = action_of(envelope, head, lambda body: from_data(body, Action))
-        self.take_step(step_of(apply, self.state, envelope.seat, action))
 
     def on_step_event(self, event: Any) -> None:
         if isinstance(event, Won):
