@@ -29,9 +29,22 @@ def interrupted(process: subprocess.Popen[str]) -> str:
     return err
 
 
+def ctrl_c_as_a_terminal_delivers_it() -> None:
+    """In the child, before fairdeal starts: Ctrl-C does what it does at a terminal. A shell
+    running a job in the background (a CI script started with `&`) ignores SIGINT for it, every
+    child inherits that, and Python then never raises KeyboardInterrupt: the test would wait for
+    an interrupt nobody can deliver."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        command(*args), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command(*args),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_a_terminal_delivers_it,
     )
 
 
