@@ -54,7 +54,7 @@ def test_simulate_refuses_a_table_part_that_leaves_out_what_every_game_writes(
 
     monkeypatch.setattr(tables_module, "table_class", lambda game: Unfinished)
     assert missing("larry", [Layer.TABLE]) == [
-        "a whole table part (it lacks lobby_options, on_game_envelope, publish_action)"
+        "a whole table part (it lacks lobby_options, publish_action)"
     ]
 
 
