@@ -13,6 +13,7 @@ from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.geometry import Size
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -23,6 +24,7 @@ from fairdeal.p2p.table.core.api import (
     Notice,
     ReplayDone,
     ReplayStarted,
+    SeatInfo,
     SeatStatus,
     SetupProgress,
     StateChanged,
@@ -57,6 +59,10 @@ class LarryTableCore(TableScreenBase[LarryView]):
     UNIT = "hand"
 
     session: LarrySession
+    # What the panels show, bound to them (`compose`): the view (the table as it was before a
+    # doubt's result while that is held) and the seats (a joined table learns them late)
+    drawn_view: var[LarryView | None] = var(None)
+    drawn_seats: var[tuple[SeatInfo, ...]] = var(tuple)
 
     def __init__(self, session: LarrySession, *, reveal_interval: float = 0.4) -> None:
         self.reveal_interval = reveal_interval
@@ -80,18 +86,19 @@ class LarryTableCore(TableScreenBase[LarryView]):
         # a doubt's result waits in here until the doubt view has turned its cards over
         self._held_lines: list[str] | None = None
         self._held_since = 0  # events_seen when the holding began
+        self.drawn_view = None
         # and the table as it was before it (card counts, "a new round") stays drawn as long
-        self.drawn_view: LarryView | None = None  # the view the panels show now
         self.frozen_view: LarryView | None = None  # held while a doubt's result is held
         self._state_seen: Any = None  # the state of the last StateChanged handled
         self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        view, seats = LarryTableCore.drawn_view, LarryTableCore.drawn_seats
         with Horizontal(id="top"):
-            yield SeatList(id="seats")
-            yield TableStatus(id="status")
-        yield PileView(id="pile")
+            yield SeatList(id="seats").data_bind(view=view, seats=seats)
+            yield TableStatus(id="status").data_bind(view=view, seats=seats)
+        yield PileView(id="pile").data_bind(view=view, seats=seats)
         yield HandView(id="hand")
         yield TextLine(id="hint").data_bind(text=LarryTableCore.hint)
         yield GameLog(id="log")

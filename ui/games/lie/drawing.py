@@ -84,8 +84,10 @@ class LieTableDrawing(LieTableCore):
         self.status = self.status_text(view)
         seats = self.session.seats
         watching = not self.plays_its_seat()  # a watcher's screen: that seat's hand, not "your"
-        marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
-        self.query_one(LiePlayersView).show(view, seats, marks, self.watchers, watching=watching)
+        players = self.query_one(LiePlayersView)
+        players.seats, players.watchers, players.watching = tuple(seats), self.watchers, watching
+        players.marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
+        players.view = view
         hand.cards = cards = tuple(
             (face, state.backs[slot])
             for slot, face in zip(state.hands[view.seat], view.hand_faces, strict=True)
