@@ -145,10 +145,8 @@ class LieTableDrawing(LieTableCore):
         head = f"The Lie · round {state.round_no} of {state.options.rounds}"
         if self.fault is not None:
             return f"{head} · ✗ stopped: FAULT by {self.names[self.fault.seat]}"
-        if self._setup is not None:  # between rounds: the seats reshuffle and lay out (T9)
-            return (
-                f"{head} · setting up: {setup_text(self._setup, self.session.seats, SETUP_WORDS)}"
-            )
+        if self.setup is not None:  # between rounds: the seats reshuffle and lay out (T9)
+            return f"{head} · setting up: {setup_text(self.setup, self.session.seats, SETUP_WORDS)}"
         if state.over:
             return f"{head} · the game is over"
         busy = table_busy(state)  # what the table does before anyone may act again
