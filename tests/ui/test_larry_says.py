@@ -79,7 +79,8 @@ def seat_rows(in_front: tuple[int, ...], out_seat: int | None) -> list[str]:
         scores=[0, -3, 12, 0],
     )
     widget = SeatList()
-    widget.show(view, seats)  # type: ignore[arg-type]
+    widget.seats = tuple(seats)
+    widget.view = view  # type: ignore[assignment]
     return static_text(widget, width=38).splitlines()
 
 

@@ -174,10 +174,11 @@ def test_the_players_panel_shows_a_card_taken_and_not_yet_placed() -> None:
     backs = [back_label(BACK_OF[driver.faces[slot]], letters) for slot in (first, taken)]
     seats = (SeatInfo("Tess", "", False, True), SeatInfo("Ben", "", True, False))
     panel = LiePlayersView()
-    panel.show(view_for(driver.state, driver.knowledge[0], 0), seats)
+    panel.seats = seats
+    panel.view = view_for(driver.state, driver.knowledge[0], 0)
     assert f"{backs[0]} +{backs[1]}" in static_text(panel)
     driver.act(1, Place(Side.LEFT))
-    panel.show(view_for(driver.state, driver.knowledge[0], 0), seats)
+    panel.view = view_for(driver.state, driver.knowledge[0], 0)
     assert f"{backs[1]} {backs[0]}" in static_text(panel) and "+" not in static_text(panel)
 
 

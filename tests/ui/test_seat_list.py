@@ -18,7 +18,8 @@ def seat_rows(in_front: tuple[tuple[int, ...], ...]) -> list[str]:
     state = OracleDriver(3, seed=1, game="larry").state
     state = replace(state, in_front=in_front)
     seat_list = SeatList()
-    seat_list.show(LarryView(0, state, {}), SEATS)
+    seat_list.seats = tuple(SEATS)
+    seat_list.view = LarryView(0, state, {})
     return static_text(seat_list, width=40).splitlines()
 
 
@@ -32,9 +33,10 @@ def test_play_face_up_cards_in_front_of_their_target_are_shown_l20() -> None:
 PEERS = [SeatInfo(name, "", is_bot=False, is_me=False) for name in ("Alexandra", "Bo", "Cy")]
 
 
-def peer_rows(seat_list: SeatList, **marks: object) -> list[str]:
+def peer_rows(seat_list: SeatList, offline: frozenset[int] = frozenset()) -> list[str]:
     state = replace(OracleDriver(3, seed=1, game="larry").state, in_front=((90,), (), ()))
-    seat_list.show(LarryView(1, state, {}), PEERS, **marks)  # type: ignore[arg-type]
+    seat_list.seats, seat_list.offline = tuple(PEERS), offline
+    seat_list.view = LarryView(1, state, {})
     return static_text(seat_list, width=38).splitlines()
 
 
@@ -42,7 +44,7 @@ def test_up_does_not_hide_the_connection_nor_a_wait_timer_the_name() -> None:
     seat_list = SeatList()
     rows = peer_rows(seat_list)
     assert "UP! on" in rows[0]  # the card in front of Alexandra, and she is connected
-    rows = peer_rows(seat_list, offline={0})
+    rows = peer_rows(seat_list, offline=frozenset({0}))
     assert "UP! OFFLINE" in rows[0]
     seat_list.set_waiting(0, 32.0)
     rows = peer_rows(seat_list)

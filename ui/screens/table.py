@@ -3,8 +3,8 @@ progress, a fault, the table ended, notices) into the log, the hint line and the
 one at a time (ui/screens/modal_queue.py).
 
 A game's table screen (ui/games/<game>/screen.py) subclasses `TableScreenBase` and provides the
-hooks marked abstract here, which the type checker proves it has: how it follows a new state and
-a setup step, how it draws the table, its hint line, the result of a table ended early and the
+hooks marked abstract here, which the type checker proves it has: how it follows a new state,
+how it draws the table, its hint line, the result of a table ended early and the
 scores view that shows it. Everything else about the table is here (following it: `follow_table`
 starts it and hands each event to `handle`) and in the presence part it builds on
 (ui/screens/presence.py), whose contract with the screen is the `PresenceHost` protocol.
@@ -56,6 +56,8 @@ class TableScreenBase(Screen[None], TablePresence, SizeGuard, Generic[ViewT]):
     session: TableSession[ViewT, Any]
     # What the hint line under the table says (a `TextLine` bound to it follows)
     hint: var[str] = var("")
+    # The setup step under way, as the game shows it (`setup_shown`); None: none is
+    setup: var[SetupProgress | None] = var(None)
 
     def __init__(self, session: TableSession[ViewT, Any]) -> None:
         super().__init__()
@@ -69,7 +71,7 @@ class TableScreenBase(Screen[None], TablePresence, SizeGuard, Generic[ViewT]):
         self.events_seen = 0  # table events handled so far (tests wait for the session's count)
         self.message = ""  # what the hint line says instead, until the next change
         self._have_state = False  # a networked table has no view until keys and deal are done
-        self._setup: SetupProgress | None = None  # the setup step under way
+        self.setup = None
         self._gathering = "waiting for the seats"  # a networked table's news before its state
         self.fault: FaultDetected | None = None  # a seat broke the rules: the game stopped
         self.modals = ModalQueue()  # views over the table (scores, a doubt, a fault, help)
@@ -79,10 +81,6 @@ class TableScreenBase(Screen[None], TablePresence, SizeGuard, Generic[ViewT]):
     @abstractmethod
     async def follow_state(self, event: StateChanged[Any, Any]) -> None:
         """The engine applied a step: log its events, queue its views, draw."""
-
-    @abstractmethod
-    async def follow_setup(self, event: SetupProgress) -> None:
-        """A seat keyed, shuffled, dealt: show how far the table is."""
 
     @abstractmethod
     async def redraw(self) -> None:
@@ -115,8 +113,8 @@ class TableScreenBase(Screen[None], TablePresence, SizeGuard, Generic[ViewT]):
     def gathering_text(self) -> str:
         """The hint before the table has a state: the setup step under way, or the latest news."""
         doing = (
-            setup_text(self._setup, self.session.seats, self.SETUP_WORDS)
-            if self._setup
+            setup_text(self.setup, self.session.seats, self.SETUP_WORDS)
+            if self.setup
             else self._gathering
         )
         return self.message or f"Setting up the table: {doing}…"
@@ -158,6 +156,30 @@ class TableScreenBase(Screen[None], TablePresence, SizeGuard, Generic[ViewT]):
             await self.follow_notice(event)
         else:
             await self.follow_game_event(event)
+
+    async def follow_setup(self, event: SetupProgress) -> None:
+        """A seat keyed, shuffled, dealt: `setup` says how far the table is (the hint before the
+        table has a state; after it, the game's own line or panel); a finished step may make a
+        line in the log. What differs between games is in the three hooks below."""
+        if self.setup_is_play(event):
+            return
+        self.setup = self.setup_shown(event)
+        line = self.setup_done_line(event)
+        if line is not None:
+            self.log_line(line)
+        await self.redraw()
+
+    def setup_is_play(self, event: SetupProgress) -> bool:
+        """Whether `event` is part of playing rather than setting up (nothing to show)."""
+        return False
+
+    def setup_shown(self, event: SetupProgress) -> SetupProgress | None:
+        """What `setup` becomes on `event`: the step itself, by default, even once done."""
+        return event
+
+    def setup_done_line(self, event: SetupProgress) -> str | None:
+        """The log's line about a step `event` finishes, if the game logs one."""
+        return None
 
     async def follow_fault(self, event: FaultDetected) -> None:
         """A seat broke the rules: the game stopped; the log and the fault view say why."""

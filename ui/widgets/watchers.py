@@ -2,15 +2,17 @@
 key code, protocol.md 4.8). One line, cut short at the panel's width, and none without watchers,
 so that the panels keep their height at a table nobody watches.
 
-The panels redraw on every move, the watchers change rarely: `WatchersLine` keeps the line and
-writes it again only when the watchers change."""
+Each panel holds the watchers as a reactive `Watchers` and puts this line under its table."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from rich.text import Text
+
+# name and key code of each peer watching the table
+Watchers: TypeAlias = tuple[tuple[str, str], ...]
 
 
 def watchers_text(watchers: Sequence[tuple[str, str]]) -> Text | None:
@@ -24,15 +26,3 @@ def watchers_text(watchers: Sequence[tuple[str, str]]) -> Text | None:
         text.append(name, style="italic")
         text.append(f" ({code})", style="dim")
     return text
-
-
-@dataclass
-class WatchersLine:
-    """The watchers' line as last written, for a panel to put under its table."""
-
-    watchers: tuple[tuple[str, str], ...] = ()
-    line: Text | None = field(default=None)
-
-    def update(self, watchers: Sequence[tuple[str, str]]) -> None:
-        self.watchers = tuple(watchers)
-        self.line = watchers_text(self.watchers)

@@ -41,9 +41,7 @@ from fairdeal.ui.games.larry.key_checks import (
 from fairdeal.ui.games.larry.narrator import card_name, card_use
 from fairdeal.ui.games.larry.table_core import LarryTableCore
 from fairdeal.ui.games.larry.widgets.hand import HandView
-from fairdeal.ui.games.larry.widgets.pile_view import PileView
 from fairdeal.ui.games.larry.widgets.seat_list import SeatList
-from fairdeal.ui.games.larry.widgets.table_status import TableStatus
 from fairdeal.ui.messages import CardChosen
 from fairdeal.ui.screens.help import HelpScreen
 from fairdeal.ui.screens.pick import PickDialog
@@ -103,22 +101,22 @@ class TableScreen(LarryTableCore):
         return tuple(deck[face] if face is not None else None for _, face in view.hand)
 
     async def refresh_table(self) -> None:
-        """Redraw from the session's current view. Everything but the hand is drawn before the
-        first await, so overlapping refreshes (a table event and our own action) end in order."""
+        """Draw from the session's current view: the panels follow what is assigned here.
+        Everything but the hand is drawn before the first await, so overlapping refreshes (a
+        table event and our own action) end in order."""
         view = self.frozen_view or self.current_view()
-        self.drawn_view = view
-        seats = self.session.seats
         if view is None:
+            self.drawn_view = None
             self.hint = self.gathering_text()
             return
         cards = self.hand_cards(view)
         self.selected = max(0, min(self.selected, len(cards) - 1))
-        self.query_one(SeatList).show(
-            view, seats, left=self.left, watchers=self.watchers, offline=self.offline
-        )
-        self.query_one(TableStatus).show(view, seats)
+        seat_list = self.query_one(SeatList)
+        seat_list.left, seat_list.offline = frozenset(self.left), self.offline
+        seat_list.watchers = self.watchers
+        self.drawn_seats = tuple(self.session.seats)
+        self.drawn_view = view  # the seats, table and pile panels (bound in table_core.py)
         self._fit_top()  # a joined table learns its seats late; setup adds a status line
-        self.query_one(PileView).show(view, seats)
         self.hint = self.hint_text(view)  # the hint line follows (written only on a change)
         await self.query_one(HandView).show(cards, self.selected)
 

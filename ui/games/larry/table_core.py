@@ -13,6 +13,7 @@ from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.geometry import Size
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -23,6 +24,7 @@ from fairdeal.p2p.table.core.api import (
     Notice,
     ReplayDone,
     ReplayStarted,
+    SeatInfo,
     SeatStatus,
     SetupProgress,
     StateChanged,
@@ -57,6 +59,10 @@ class LarryTableCore(TableScreenBase[LarryView]):
     UNIT = "hand"
 
     session: LarrySession
+    # What the panels show, bound to them (`compose`): the view (the table as it was before a
+    # doubt's result while that is held) and the seats (a joined table learns them late)
+    drawn_view: var[LarryView | None] = var(None)
+    drawn_seats: var[tuple[SeatInfo, ...]] = var(tuple)
 
     def __init__(self, session: LarrySession, *, reveal_interval: float = 0.4) -> None:
         self.reveal_interval = reveal_interval
@@ -75,23 +81,24 @@ class LarryTableCore(TableScreenBase[LarryView]):
         self._replaying = False  # a resumed table replays its transcript: no views for it
         self._busy = False  # a dialog of ours (announce, pick) is open
         self._pile_totals_shown: tuple[int, ...] = ()
-        self.last_setup: SetupProgress | None = None
+        self.last_setup: SetupProgress | None = None  # kept after `setup` clears
         self._gifts: list[ev.CardGiven] = []  # gifts to or from us, to log once their face is known
         # a doubt's result waits in here until the doubt view has turned its cards over
         self._held_lines: list[str] | None = None
         self._held_since = 0  # events_seen when the holding began
+        self.drawn_view = None
         # and the table as it was before it (card counts, "a new round") stays drawn as long
-        self.drawn_view: LarryView | None = None  # the view the panels show now
         self.frozen_view: LarryView | None = None  # held while a doubt's result is held
         self._state_seen: Any = None  # the state of the last StateChanged handled
         self._doubt_views = 0  # doubt views queued or open that turn their cards slowly
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        view, seats = LarryTableCore.drawn_view, LarryTableCore.drawn_seats
         with Horizontal(id="top"):
-            yield SeatList(id="seats")
-            yield TableStatus(id="status")
-        yield PileView(id="pile")
+            yield SeatList(id="seats").data_bind(view=view, seats=seats)
+            yield TableStatus(id="status").data_bind(LarryTableCore.setup, view=view, seats=seats)
+        yield PileView(id="pile").data_bind(view=view, seats=seats)
         yield HandView(id="hand")
         yield TextLine(id="hint").data_bind(text=LarryTableCore.hint)
         yield GameLog(id="log")
@@ -179,8 +186,7 @@ class LarryTableCore(TableScreenBase[LarryView]):
         self.message = ""  # an old complaint does not outlive the state it was about
         # every setup step (shuffle, deal, a doubt's reveal) ends in a new state: its progress
         # is old news (the driver announces a step's start, not its end)
-        self._setup = None
-        self.query_one(TableStatus).setup = None
+        self.setup = None
         deck = self.session.view().deck
         game_over = any(isinstance(e, ev.GameOver) for e in event.events)
         before, self._state_seen = self._state_seen, event.state
@@ -217,13 +223,14 @@ class LarryTableCore(TableScreenBase[LarryView]):
             self.log_line(gift_text(gift, self.names, card))
         self._gifts = waiting
 
-    async def follow_setup(self, event: SetupProgress) -> None:
-        self._setup = event
-        self.last_setup = event  # kept after the panel clears it (how many proofs were checked)
-        self.query_one(TableStatus).setup = event
+    def watch_setup(self, setup: SetupProgress | None) -> None:
+        if setup is not None:
+            self.last_setup = setup  # how many proofs were checked, after the panel clears it
+
+    def setup_done_line(self, event: SetupProgress) -> str | None:
         if setup_finished(event) and event.phase in ("deal", "reshuffle"):
-            self.log_line(f"Setup: {setup_text(event, self.session.seats)}.")
-        await self.refresh_table()
+            return f"Setup: {setup_text(event, self.session.seats)}."
+        return None
 
     def show_seat_status(self, event: SeatStatus) -> None:
         self.query_one(SeatList).set_waiting(event.seat, event.waiting_seconds)

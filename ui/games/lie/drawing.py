@@ -63,6 +63,7 @@ class LieTableDrawing(LieTableCore):
 
     # -- drawing ---------------------------------------------------------------------------------
     def refresh_table(self) -> None:
+        """Assign what each widget shows (they draw themselves when it changes)."""
         view = self.current_view()
         if view is None:
             self.hint = self.gathering_text()
@@ -70,45 +71,39 @@ class LieTableDrawing(LieTableCore):
         state = view.state
         letters = self.letters(view)
         building = state.phase is Phase.BUILD
-        self.query_one(LieTableGrid).display = building
-        self.query_one(LieTrickView).display = not building
+        grid, trick_view, hand = (
+            self.query_one(LieTableGrid),
+            self.query_one(LieTrickView),
+            self.query_one(LieHandView),
+        )
+        grid.display, trick_view.display = building, not building
         # Phase 1 on a short terminal: the log keeps its rows, with only a top rule for a frame
         self.query_one(GameLog).set_class(
             building and self.size.height < LOG_ROOM_IN_PHASE_1, "-compact"
         )
         self.status = self.status_text(view)
         seats = self.session.seats
-        marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
         watching = not self.plays_its_seat()  # a watcher's screen: that seat's hand, not "your"
-        whose = f"{self.names[view.seat]}'s" if watching else "Your"
-        self.query_one(LiePlayersView).show(view, seats, marks, self.watchers, watching=watching)
-        cards = tuple(
+        players = self.query_one(LiePlayersView)
+        players.seats, players.watchers, players.watching = tuple(seats), self.watchers, watching
+        players.marks = {seat: self.seat_marks(seat) for seat in range(len(seats))}
+        players.view = view
+        hand.cards = cards = tuple(
             (face, state.backs[slot])
             for slot, face in zip(state.hands[view.seat], view.hand_faces, strict=True)
         )
+        hand.letters = letters
+        whose = f"{self.names[view.seat]}'s" if watching else "Your"
         if building:
             self.cursor = nearest_card(view, self.cursor)
-            self.query_one(LieTableGrid).show(
-                state.layout, state.table, state.backs, letters, self.cursor
-            )
-            size = state.options.hand_size
-            title = f"{whose} hand {len(cards)}/{size}: fronts, backs below"
-            taken = view.unplaced
-            new_card = None
-            if taken is not None:  # T3: the card taken, beside the hand until it is placed
-                face = view.unplaced_face
-                new_card = (face if face is not None else -1, state.backs[taken])
-                title = f"{whose} hand {len(cards)}/{size} and your new card: ← or → places it"
-                if watching:
-                    title = f"{whose} hand {len(cards)}/{size} and the card it took"
-            arriving = sum(face < 0 for face, _ in cards)
-            if arriving:  # a networked table: the others' shares for these are on their way
-                title += f" · {arriving} front(s) on the way ··"
-            if view.pending_claims:  # a networked table: these races are not decided yet (T3)
-                title += f" · {len(view.pending_claims)} claim(s) settling"
-            hand_view = self.query_one(LieHandView)
-            hand_view.styles.height = 4  # no choices to mark while grabbing
-            hand_view.show(cards, letters, title=title, new_card=new_card)
+            grid.layout_slots, grid.on_table = state.layout, frozenset(state.table)
+            grid.backs, grid.letters, grid.cursor = state.backs, letters, self.cursor
+            taken = view.unplaced  # T3: the card taken, beside the hand until it is placed
+            face = view.unplaced_face if taken is not None else None
+            new_card = None if taken is None else (-1 if face is None else face, state.backs[taken])
+            hand.styles.height = 4  # no choices to mark while grabbing
+            hand.selected, hand.playable, hand.new_card = range(0), (), new_card
+            hand.border_title = self._building_title(view, whose, cards, watching)
         else:
             my_turn = view.my_turn
             if my_turn and not self._was_my_turn:
@@ -116,27 +111,42 @@ class LieTableDrawing(LieTableCore):
             self._was_my_turn = my_turn
             self._clamp_selection(view)
             selected = range(self.sel_start, self.sel_start + self.sel_len) if cards else range(0)
-            playable = playable_indices(view) if my_turn else ()
-            self.query_one(LieHandView).styles.height = 5
-            self.query_one(LieHandView).show(
-                cards, letters, selected if my_turn else range(0), playable, f"{whose} hand"
-            )
-            waiting = state.to_act()
-            self.query_one(LieTrickView).show(
-                self.trick, self.names, view.options.colour_names, letters, waiting, self.proofs
-            )
+            hand.styles.height = 5
+            hand.selected = selected if my_turn else range(0)
+            hand.playable = playable_indices(view) if my_turn else ()
+            hand.new_card, hand.border_title = None, f"{whose} hand"
+            trick_view.names, trick_view.letters = tuple(self.names), letters
+            trick_view.colour_names = view.options.colour_names
+            trick_view.proofs = dict(self.proofs)
+            trick_view.waiting_for, trick_view.trick = state.to_act(), self.trick
         self.hint = self.hint_text(view)
         self._maybe_ready()
+
+    def _building_title(
+        self, view: LieView, whose: str, cards: tuple[tuple[int, int], ...], watching: bool
+    ) -> str:
+        """Phase 1's hand title: the count, the card taken (T3), the fronts and claims on their
+        way (a networked table)."""
+        size, count = view.state.options.hand_size, len(cards)
+        title = f"{whose} hand {count}/{size}: fronts, backs below"
+        if view.unplaced is not None:
+            title = f"{whose} hand {count}/{size} and your new card: ← or → places it"
+            if watching:
+                title = f"{whose} hand {count}/{size} and the card it took"
+        arriving = sum(face < 0 for face, _ in cards)
+        if arriving:  # a networked table: the others' shares for these are on their way
+            title += f" · {arriving} front(s) on the way ··"
+        if view.pending_claims:  # a networked table: these races are not decided yet (T3)
+            title += f" · {len(view.pending_claims)} claim(s) settling"
+        return title
 
     def status_text(self, view: LieView) -> str:
         state = view.state
         head = f"The Lie · round {state.round_no} of {state.options.rounds}"
         if self.fault is not None:
             return f"{head} · ✗ stopped: FAULT by {self.names[self.fault.seat]}"
-        if self._setup is not None:  # between rounds: the seats reshuffle and lay out (T9)
-            return (
-                f"{head} · setting up: {setup_text(self._setup, self.session.seats, SETUP_WORDS)}"
-            )
+        if self.setup is not None:  # between rounds: the seats reshuffle and lay out (T9)
+            return f"{head} · setting up: {setup_text(self.setup, self.session.seats, SETUP_WORDS)}"
         if state.over:
             return f"{head} · the game is over"
         busy = table_busy(state)  # what the table does before anyone may act again

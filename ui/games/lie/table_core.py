@@ -119,9 +119,6 @@ class LieTableCore(TableScreenBase[LieView]):
     async def follow_state(self, event: StateChanged[LieState, ev.Event]) -> None:
         self._on_state_changed(event)
 
-    async def follow_setup(self, event: SetupProgress) -> None:
-        self._on_setup_progress(event)
-
     async def follow_game_event(self, event: TableEvent) -> None:
         if isinstance(event, CardsVerified):
             self._on_cards_verified(event)
@@ -132,19 +129,21 @@ class LieTableCore(TableScreenBase[LieView]):
             return claim_void_text(event, self.names, view.backs, self.letters(view))
         return super().notice_text(event)
 
-    def _on_setup_progress(self, event: SetupProgress) -> None:
-        """Seats keying, shuffling, arranging: on the status line (the hint before the first
-        state) until every seat is done, then a line in the log. A claim's deal and a play's
-        reveal are no setting up: the table is playing (the state says what it waits for)."""
-        if self._have_state and event.phase in ("deal", "reveal"):
-            return
-        if event.done >= event.total:
-            self._setup = None
-            proofs = f" ({event.proofs_verified} proofs checked)" if event.proofs_verified else ""
-            self.log_line(f"Setup: every seat's {event.phase} is done{proofs}.")
-        else:
-            self._setup = event
-        self.refresh_table()
+    # Seats keying, shuffling, arranging: on the status line (the hint before the first state)
+    # until every seat is done, then a line in the log.
+    def setup_is_play(self, event: SetupProgress) -> bool:
+        """A claim's deal and a play's reveal are no setting up: the table is playing (the
+        state says what it waits for)."""
+        return self._have_state and event.phase in ("deal", "reveal")
+
+    def setup_shown(self, event: SetupProgress) -> SetupProgress | None:
+        return None if event.done >= event.total else event
+
+    def setup_done_line(self, event: SetupProgress) -> str | None:
+        if event.done < event.total:
+            return None
+        proofs = f" ({event.proofs_verified} proofs checked)" if event.proofs_verified else ""
+        return f"Setup: every seat's {event.phase} is done{proofs}."
 
     def _on_cards_verified(self, event: CardsVerified) -> None:
         """Fronts the fair deck revealed, with their proofs: kept by slot for the trick and the
@@ -190,7 +189,7 @@ class LieTableCore(TableScreenBase[LieView]):
 
     def _on_state_changed(self, event: StateChanged[LieState, ev.Event]) -> None:
         self._have_state = True
-        self._setup = None  # a setup step (keys, shuffle, layout) ends in the state it made
+        self.setup = None  # a setup step (keys, shuffle, layout) ends in the state it made
         self._last_state = event.state
         view = self.session.view()
         letters = self.letters(view)

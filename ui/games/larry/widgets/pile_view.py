@@ -1,10 +1,12 @@
-"""The pile in play order: who played each card, face-down (??) or face-up, and the total said."""
+"""The pile in play order: who played each card, face-down (??) or face-up, and the total said.
+
+The panel draws itself from the view and the seats it is given (reactive: a change draws it).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView
@@ -13,11 +15,17 @@ from fairdeal.ui.games.larry.narrator import card_label
 
 
 class PileView(Static):
+    view: reactive[LarryView | None] = reactive(None, layout=False, repaint=False)
+    seats: reactive[tuple[SeatInfo, ...]] = reactive(tuple, layout=False, repaint=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Pile"
 
-    def show(self, view: LarryView, seats: Sequence[SeatInfo]) -> None:
+    def draw(self) -> None:
+        view, seats = self.view, self.seats
+        if view is None:
+            return  # no table yet: nothing to draw
         if not view.pile:
             self.update(Text("empty: the next card starts a round at 0 (L7)", style="dim"))
             return
@@ -37,3 +45,5 @@ class PileView(Static):
                 text.append(" ??", style="dim")
             text.append(f"→{said}")
         self.update(text)
+
+    watch_view = watch_seats = draw

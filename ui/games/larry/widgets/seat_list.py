@@ -1,47 +1,54 @@
-"""Every seat: whose turn (▶), name, card count, score, connection, face-up obligation."""
+"""Every seat: whose turn (▶), name, card count, score, connection, face-up obligation.
+
+The panel draws itself from what it is given (the view, the seats, who left, who is offline, who
+the table waits for, who watches): each is reactive, and a change to any draws it again.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView
 from fairdeal.p2p.table.core.api import SeatInfo
-from fairdeal.ui.widgets.watchers import WatchersLine
+from fairdeal.ui.widgets.watchers import Watchers, watchers_text
 
 NOTES_WIDTH = len("UP! OUT")  # the usual notes; rarer, longer ones may still push the columns
 NAME_KEPT = 10  # characters of a name the notes never cut
 
 
 class SeatList(Static):
+    # drawn by `draw` (its size is the top row's, fitted in ui/games/larry/table_core.py: no
+    # layout per change)
+    view: reactive[LarryView | None] = reactive(None, layout=False, repaint=False)
+    seats: reactive[tuple[SeatInfo, ...]] = reactive(tuple, layout=False, repaint=False)
+    # the seats that left the table for good (protocol.md 10.12)
+    left: reactive[frozenset[int]] = reactive(frozenset, layout=False, repaint=False)
+    # the seats with no channel to this one now
+    offline: reactive[frozenset[int]] = reactive(frozenset, layout=False, repaint=False)
+    # seat -> how long the table has waited for it past the silence limit
+    waiting: reactive[Mapping[int, float]] = reactive(dict, layout=False, repaint=False)
+    # name and key code of each peer watching the table (protocol.md 4.8)
+    watchers: reactive[Watchers] = reactive(tuple, layout=False, repaint=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Seats"
-        self._waiting: dict[int, float] = {}
-        self._watchers = WatchersLine()  # rewritten only when the watchers change
 
     def set_waiting(self, seat: int, waiting: float | None) -> None:
         """How long the table has waited for `seat` past the silence limit (None: it does not)."""
-        if waiting is None:
-            self._waiting.pop(seat, None)
-        else:
-            self._waiting[seat] = waiting
+        others = {s: w for s, w in self.waiting.items() if s != seat}
+        self.waiting = others if waiting is None else {**others, seat: waiting}
 
-    def show(
-        self,
-        view: LarryView,
-        seats: Sequence[SeatInfo],
-        left: Collection[int] = (),
-        watchers: Sequence[tuple[str, str]] = (),
-        offline: Collection[int] = (),
-    ) -> None:
-        """`left`: the seats that left the table for good (protocol.md 10.12); `watchers`: name
-        and key code of each peer watching the table (protocol.md 4.8); `offline`: the seats
-        with no channel to this one now."""
+    def draw(self) -> None:
+        view, seats = self.view, self.seats
+        if view is None:
+            return  # no table yet: nothing to draw
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
         # a name is cut only past NAME_KEPT characters: the notes give way first
@@ -72,16 +79,16 @@ class SeatList(Static):
             link = Text(" ".join(notes), style="bold red" if notes else "green")
             # the seat's presence beside the game's notes, never hidden by them: our own seat
             # and the bots we run have no connection to tell
-            presence = self._presence(seat, info, left, offline)
+            presence = self._presence(seat, info, self.left, self.offline)
             if presence:
                 link.append(" " if notes else "")
                 link.append(presence, style="green" if presence == "on" else "bold red")
             table.add_row(marker, name, cards, f"{view.scores[seat]:+d}", link)
-        # its size is the top row's (fitted in ui/games/larry/table_core.py): no layout per update
-        if tuple(watchers) != self._watchers.watchers:
-            self._watchers.update(watchers)
-        line = self._watchers.line
+        line = watchers_text(self.watchers)
         self.update(table if line is None else Group(table, line), layout=False)
+
+    watch_view = watch_seats = watch_left = watch_offline = watch_waiting = draw
+    watch_watchers = draw
 
     def _presence(
         self, seat: int, info: SeatInfo, left: Collection[int], offline: Collection[int]
@@ -92,8 +99,8 @@ class SeatList(Static):
             words.append("LEFT")
         elif seat in offline:
             words.append("OFFLINE")
-        if seat in self._waiting and seat not in left:
-            words.append(f"WAIT {self._waiting[seat]:.0f}s")
+        if seat in self.waiting and seat not in left:
+            words.append(f"WAIT {self.waiting[seat]:.0f}s")
         if not words and not (info.is_me or info.is_bot):
             words.append("on")
         return " ".join(words)

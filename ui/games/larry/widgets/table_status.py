@@ -1,10 +1,15 @@
-"""The middle of the table: limit and direction, announced total, pick-up and discard counts."""
+"""The middle of the table: limit and direction, announced total, pick-up and discard counts.
+
+The panel draws itself from what it is given (the view, the seats, the setup step under way):
+each is reactive, and a change to any draws it again; the screen only assigns them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from fairdeal.engine.larry import LarryView, Phase
@@ -14,12 +19,19 @@ from fairdeal.ui.widgets.setup_progress import setup_finished, setup_text
 
 
 class TableStatus(Static):
+    # drawn by `draw` (its size is the top row's, fitted by the screen: no layout per change)
+    view: reactive[LarryView | None] = reactive(None, layout=False, repaint=False)
+    seats: reactive[tuple[SeatInfo, ...]] = reactive(tuple, layout=False, repaint=False)
+    setup: reactive[SetupProgress | None] = reactive(None, layout=False, repaint=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Table"
-        self.setup: SetupProgress | None = None
 
-    def show(self, view: LarryView, seats: Sequence[SeatInfo]) -> None:
+    def draw(self) -> None:
+        view, seats = self.view, self.seats
+        if view is None:
+            return  # no table yet: nothing to draw
         text = Text()
         text.append("Limit ")
         text.append(f" {view.limit} ", style="bold reverse")
@@ -36,7 +48,9 @@ class TableStatus(Static):
             text.append(" · GAME OVER", style="bold")
         elif self.setup is not None and not setup_finished(self.setup):
             text.append(f" · {setup_text(self.setup, seats)}", style="dim")
-        self.update(text, layout=False)  # its size is the top row's, fitted by the screen
+        self.update(text, layout=False)
+
+    watch_view = watch_seats = watch_setup = draw
 
 
 def total_text(view: LarryView, seats: Sequence[SeatInfo]) -> Text:

@@ -3,7 +3,8 @@
 In Phase 1 the card just taken and not placed yet stands apart to the right of the hand, "new"
 and its front between ◀ ▶, its back under it, until it is placed at one end (T3). In Phase 2 a
 selection of 1-3 adjacent cards is drawn in brackets with ^ under it, and a dot marks every card
-that is part of some legal play, so the choices are easy to see (T5).
+that is part of some legal play, so the choices are easy to see (T5). What it draws is reactive:
+the screen assigns it, and a change repaints the hand.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Collection
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from fairdeal.ui.games.lie.widgets.cards import back_text, front_text
@@ -30,31 +32,15 @@ class LieHandView(Widget, can_focus=False):
             self.index = index
             self.right_half = right_half
 
+    cards: reactive[tuple[tuple[int, int], ...]] = reactive(tuple)  # (face, back) left to right
+    letters: reactive[tuple[str, ...]] = reactive(("r", "y", "g", "b"))
+    selected: reactive[range] = reactive(range(0))  # the cards chosen (Phase 2)
+    playable: reactive[Collection[int]] = reactive(frozenset)  # the cards a legal play uses
+    new_card: reactive[tuple[int, int] | None] = reactive(None)  # (face, back) taken, not placed
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Your hand"
-        self.cards: tuple[tuple[int, int], ...] = ()  # (face, back) left to right
-        self.letters: tuple[str, ...] = ("r", "y", "g", "b")
-        self.selected: range = range(0)
-        self.playable: Collection[int] = ()
-        self.new_card: tuple[int, int] | None = None  # (face, back) taken, not yet placed
-
-    def show(
-        self,
-        cards: tuple[tuple[int, int], ...],
-        letters: tuple[str, ...],
-        selected: range = range(0),
-        playable: Collection[int] = (),
-        title: str = "Your hand",
-        new_card: tuple[int, int] | None = None,
-    ) -> None:
-        self.cards = cards
-        self.letters = letters
-        self.selected = selected
-        self.playable = playable
-        self.border_title = title
-        self.new_card = new_card
-        self.refresh()
 
     def render(self) -> Text:
         if not self.cards and self.new_card is None:

@@ -1,7 +1,8 @@
 """Every seat of The Lie: whose go (▶), name, hand as backs in order, count, place, prize cards.
 
 Other hands are only ever backs (T3); prize cards are backs too, unseen even by their owner until
-the game ends (T8).
+the game ends (T8). The panel draws itself from what it is given (the view, the seats, their
+presence, the watchers): each is reactive, and a change to any draws it again.
 """
 
 from __future__ import annotations
@@ -11,32 +12,33 @@ from collections.abc import Mapping, Sequence
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from fairdeal.engine.lie import LieView, Phase
 from fairdeal.p2p.table.core.api import SeatInfo
 from fairdeal.ui.games.lie.widgets.cards import backs_text, letters_for, ordinal
-from fairdeal.ui.widgets.watchers import WatchersLine
+from fairdeal.ui.widgets.watchers import Watchers, watchers_text
 
 
 class LiePlayersView(Static):
+    view: reactive[LieView | None] = reactive(None, layout=False, repaint=False)
+    seats: reactive[tuple[SeatInfo, ...]] = reactive(tuple, layout=False, repaint=False)
+    # seat -> its presence at a networked table (OFFLINE, WAIT, LEFT), in words
+    marks: reactive[Mapping[int, Sequence[str]]] = reactive(dict, layout=False, repaint=False)
+    # name and key code of each peer watching the table (protocol.md 4.8)
+    watchers: reactive[Watchers] = reactive(tuple, layout=False, repaint=False)
+    # the screen is a watcher's, whose hand below is the watched seat's
+    watching: reactive[bool] = reactive(False, layout=False, repaint=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Players"
-        self._watchers = WatchersLine()  # rewritten only when the watchers change
 
-    def show(
-        self,
-        view: LieView,
-        seats: Sequence[SeatInfo],
-        marks: Mapping[int, Sequence[str]] | None = None,
-        watchers: Sequence[tuple[str, str]] = (),
-        *,
-        watching: bool = False,
-    ) -> None:
-        """`marks`: seat -> its presence at a networked table (OFFLINE, WAIT, LEFT), in words;
-        `watchers`: name and key code of each peer watching the table (protocol.md 4.8);
-        `watching`: the screen is a watcher's, whose hand below is the watched seat's."""
+    def draw(self) -> None:
+        view, seats, marks = self.view, self.seats, self.marks
+        if view is None:
+            return  # no table yet: nothing to draw
         state = view.state
         letters = letters_for(state.options.colour_names)
         size = state.options.hand_size
@@ -53,7 +55,7 @@ class LiePlayersView(Static):
             marker = Text("▶", style="bold reverse") if seat == to_act else Text(" ")
             name = Text(info.name, style="bold" if info.is_me else "")
             if seat == view.seat:
-                cards = Text("(hand below)" if watching else "(your hand, below)", style="dim")
+                cards = Text("(hand below)" if self.watching else "(your hand, below)", style="dim")
             else:
                 cards = backs_text([state.backs[slot] for slot in hand], letters)
                 taken = state.unplaced[seat] if building else None
@@ -62,7 +64,7 @@ class LiePlayersView(Static):
                     cards.append_text(backs_text([state.backs[taken]], letters))
             count = f"{len(hand)}/{size}" if building else f"{len(hand)} left"
             notes = Text()
-            presence = (marks or {}).get(seat)
+            presence = marks.get(seat)
             if presence:
                 notes.append(" ".join(presence) + " ", style="bold red")
             if seat in state.placement:
@@ -77,7 +79,7 @@ class LiePlayersView(Static):
                 notes.append("prizes ")
                 notes.append_text(backs_text([state.backs[s] for s in won], letters))
             table.add_row(marker, name, cards, count, notes)
-        if tuple(watchers) != self._watchers.watchers:
-            self._watchers.update(watchers)
-        line = self._watchers.line
+        line = watchers_text(self.watchers)
         self.update(table if line is None else Group(table, line))
+
+    watch_view = watch_seats = watch_marks = watch_watchers = watch_watching = draw

@@ -21,10 +21,11 @@ CELL = 4  # characters per card: " r3 " or "[r3]"
 
 
 class LieTableGrid(Widget, can_focus=False):
-    """What it draws is reactive: setting any of it repaints the grid."""
+    """What it draws is reactive: the screen assigns it, and a change repaints the grid."""
 
     layout_slots: reactive[tuple[int, ...]] = reactive(tuple)
-    on_table: reactive[frozenset[int]] = reactive(frozenset)
+    # always updated: its first assignment writes the count under the grid, even of no cards
+    on_table: reactive[frozenset[int]] = reactive(frozenset, always_update=True)
     backs: reactive[Mapping[int, int]] = reactive(dict)
     letters: reactive[tuple[str, ...]] = reactive(("r", "y", "g", "b"))
     cursor: reactive[int] = reactive(0)
@@ -41,20 +42,8 @@ class LieTableGrid(Widget, can_focus=False):
         super().__init__(id=id)
         self.border_title = "Table"
 
-    def show(
-        self,
-        layout: tuple[int, ...],
-        table: tuple[int, ...],
-        backs: Mapping[int, int],
-        letters: tuple[str, ...],
-        cursor: int,
-    ) -> None:
-        self.layout_slots = layout
-        self.on_table = frozenset(table)
-        self.backs = backs
-        self.letters = letters
-        self.cursor = cursor
-        self.border_subtitle = f"{len(table)} cards left"
+    def watch_on_table(self, on_table: frozenset[int]) -> None:
+        self.border_subtitle = f"{len(on_table)} cards left"
 
     def render(self) -> Text:
         text = Text(no_wrap=True)
