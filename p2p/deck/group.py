@@ -182,12 +182,19 @@ def hash_to_point(label: bytes, *items: bytes) -> Point:
     return Point(rbcl.crypto_core_ristretto255_from_hash(transcript(label, *items)))
 
 
+# A working source gives a zero scalar with probability 2^-252 a draw: this many in a row mean the
+# source is broken (an injected generator gone wrong), which must fail, not hang.
+ZERO_DRAWS = 8
+
+
 def random_scalar(random_bytes: RandomBytes) -> int:
-    """A uniform non-zero scalar from 64 random bytes (bias below 2^-250)."""
-    while True:
+    """A uniform non-zero scalar from 64 random bytes (bias below 2^-250). GroupError when the
+    random source gives only zero scalars."""
+    for _ in range(ZERO_DRAWS):
         k = int.from_bytes(random_bytes(64), "little") % L
         if k:
             return k
+    raise GroupError(f"the random source gave {ZERO_DRAWS} zero scalars in a row: it is broken")
 
 
 def hedged_nonce(

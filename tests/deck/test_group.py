@@ -18,6 +18,7 @@ from fairdeal.p2p.deck.group import (
     parse_point,
     parse_scalar,
     pedersen_generators,
+    random_scalar,
     scalar_bytes,
     sub,
     transcript,
@@ -205,3 +206,19 @@ def test_a_negative_s_is_rejected_even_when_libsodium_would_mask_it() -> None:
     for raw in (negated, negated[:31] + bytes([negated[31] | 0x80])):
         with pytest.raises(ParseError, match="not a canonical Ristretto255 encoding"):
             parse_point(raw)
+
+
+def test_a_random_source_that_gives_only_zeros_is_refused_not_looped_on() -> None:
+    """A zero scalar is redrawn (2^-252 from a working source), but a source that only ever gives
+    zeros is broken (an injected generator gone wrong): refused by name after a few draws, never
+    asked for ever (DeckSession(random_bytes=lambda n: bytes(n)) hung while it was built)."""
+    draws: list[int] = []
+
+    def zeros(count: int) -> bytes:
+        draws.append(count)
+        assert len(draws) <= 100, "random_scalar kept drawing from a source that gives only zeros"
+        return bytes(count)
+
+    with pytest.raises(GroupError, match="random source"):
+        random_scalar(zeros)
+    assert 1 < len(draws) <= 8
