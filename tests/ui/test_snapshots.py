@@ -17,8 +17,9 @@ from fairdeal.ui.app import FairdealApp
 from fairdeal.ui.games.larry.doubt import DoubtScreen
 from fairdeal.ui.games.larry.scores import ScoresScreen
 from fairdeal.ui.table_finder import FixedFinder
+from fairdeal.ui.widgets.game_log import GameLog
 
-from .support import PLAYER, make_app, play_the_first_card, settle
+from .support import PLAYER, make_app, play_the_first_card, settle, table_screen
 
 SIZE = (80, 24)
 
@@ -90,6 +91,17 @@ def test_doubt_view(snap_compare) -> None:  # type: ignore[no-untyped-def]
         await pilot.press("d")
         await settle(pilot, table)
         assert isinstance(pilot.app.screen, DoubtScreen)
+        # The doubt's view opens on its verification, before the state that tells the doubt in
+        # the log: whether the log behind the view has drawn those lines yet depended on when the
+        # screen under it last refreshed. The picture is taken once it has, scrolled to its end.
+        log = table_screen(pilot.app).query_one(GameLog)
+        log.refresh()
+        await pilot.pause()
+        for _ in range(100):
+            if log.scroll_y >= log.max_scroll_y:
+                break
+            await pilot.pause()
+        assert log.scroll_y >= log.max_scroll_y
 
     assert snap_compare(make_app(table), terminal_size=SIZE, run_before=doubt)
 
