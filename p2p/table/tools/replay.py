@@ -14,7 +14,6 @@ owner's hand as backs. A file that does not audit gives no frames, only the audi
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from fairdeal.p2p.lobby.messages import parse_signed_roster_record
 from fairdeal.p2p.lobby.roster import SignedRoster
 from fairdeal.p2p.log.envelope import Envelope
 from fairdeal.p2p.log.records import RecordError, RecordReader, open_records
+from fairdeal.p2p.log.tablelog import Roster
 from fairdeal.p2p.log.transcript import SecretStore, TranscriptError, parse_header
 from fairdeal.p2p.table.core.api import (
     CardsVerified,
@@ -38,6 +38,7 @@ from fairdeal.p2p.table.core.api import (
 from fairdeal.p2p.table.core.driver import TableDriver
 from fairdeal.p2p.table.core.presenter import Mark, presenter_for
 from fairdeal.p2p.table.runtime.randomness import SeededRandom, seat_seed, table_secret_name
+from fairdeal.p2p.table.runtime.recovery import roster_digest
 from fairdeal.p2p.table.tools.audit import AuditFault, AuditReport, Follow, audit_transcript
 
 # A frame ends where the log applied something a player sees.
@@ -113,7 +114,7 @@ def load_replay(path: Path, data: Path | None = None) -> Replay:
         keys=roster.keys,
         signed=signed,
     )
-    deck, forwards = _own_deck(data, roster.table, roster.keys, seat, signed)
+    deck, forwards = _own_deck(data, roster, seat, signed)
     recorder = FrameRecorder(replay)
     if deck is not None:  # the audit's pass through the seat's own eyes
         replay.report = audit_transcript(path, Follow(deck, forwards, recorder.took))
@@ -167,8 +168,7 @@ def seat_names_of(
 
 def _own_deck(
     data: Path | None,
-    table: bytes,
-    keys: tuple[bytes, ...],
+    roster: Roster,
     seat: int,
     signed: SignedRoster | None,
 ) -> tuple[Callable[[bytes, int], DeckSession] | None, tuple[Any, ...]]:
@@ -179,16 +179,12 @@ def _own_deck(
         store = SecretStore(data / "secrets")
     except (TranscriptError, OSError):
         return None, ()
+    table = roster.table
     contribution = store.get(table_secret_name(table, "seed"))
     if not isinstance(contribution, bytes):
         return None, ()
-    digest = (
-        signed.roster.digest
-        if signed is not None
-        else hashlib.sha256(b"fairdeal/log-roster/v1\x00" + table + b"".join(keys)).digest()
-    )
-    try:
-        seed = seat_seed(contribution, digest, seat)
+    try:  # bound to the roster as the seat's own restart binds it (runtime/recovery.py)
+        seed = seat_seed(contribution, roster_digest(roster, signed), seat)
     except ValueError:
         return None, ()
 
